@@ -1,0 +1,157 @@
+# Input checks and conversion: the one place where user input is validated.
+# Every error is a condition of class "kernclass_error" (plus a class naming
+# the kind of problem) whose message names the argument and says what to do.
+
+kc_abort <- function(message, arg = NULL, class = "input") {
+  cnd <- structure(
+    class = c(paste0("kernclass_error_", class), "kernclass_error", "error", "condition"),
+    list(message = message, call = NULL, arg = arg)
+  )
+  stop(cnd)
+}
+
+kc_warn <- function(message, class = "input") {
+  cnd <- structure(
+    class = c(paste0("kernclass_warning_", class), "kernclass_warning", "warning", "condition"),
+    list(message = message, call = NULL)
+  )
+  warning(cnd)
+}
+
+# "a", "b", "c" for messages, at most `max` items.
+kc_enum <- function(x, max = 5) {
+  x <- as.character(x)
+  more <- length(x) > max
+  out <- paste0('"', utils::head(x, max), '"', collapse = ", ")
+  if (more) paste0(out, ", ...") else out
+}
+
+kc_check_dots <- function(...) {
+  dots <- list(...)
+  if (length(dots)) {
+    nm <- names(dots)
+    if (is.null(nm)) nm <- rep("", length(dots))
+    nm[nm == ""] <- "<unnamed>"
+    kc_abort(sprintf("Unknown argument(s) %s: check the spelling against the documentation.",
+                     kc_enum(nm)), arg = "...")
+  }
+}
+
+kc_check_number <- function(x, arg, lower = -Inf, lower_open = FALSE, whole = FALSE) {
+  ok <- is.numeric(x) && length(x) == 1L && !is.na(x) && is.finite(x)
+  if (ok) ok <- if (lower_open) x > lower else x >= lower
+  if (ok && whole) ok <- x == round(x)
+  if (!ok) {
+    what <- if (whole) "a whole number" else "a finite number"
+    bound <- if (is.finite(lower)) sprintf(" %s %s", if (lower_open) ">" else ">=", format(lower)) else ""
+    got <- if (is.numeric(x) && length(x) == 1L) format(x) else
+      sprintf("an object of class %s and length %d", class(x)[1], length(x))
+    kc_abort(sprintf("`%s` must be %s%s; got %s.", arg, what, bound, got), arg = arg)
+  }
+  invisible(x)
+}
+
+kc_check_flag <- function(x, arg) {
+  if (!is.logical(x) || length(x) != 1L || is.na(x)) {
+    kc_abort(sprintf("`%s` must be TRUE or FALSE.", arg), arg = arg)
+  }
+  invisible(x)
+}
+
+# Turn x (matrix, data frame of numbers, numeric vector) into a double matrix.
+kc_as_numeric_matrix <- function(x, arg) {
+  if (is.data.frame(x)) {
+    bad <- !vapply(x, function(col) is.numeric(col) || is.logical(col), logical(1))
+    if (any(bad)) {
+      kc_abort(sprintf("`%s` must have numeric columns only; column(s) %s are not numeric.",
+                       arg, kc_enum(names(x)[bad])), arg = arg)
+    }
+    x <- as.matrix(x)
+  } else if (is.null(dim(x)) && (is.numeric(x) || is.logical(x))) {
+    x <- matrix(x, ncol = 1L, dimnames = list(names(x), NULL))
+  }
+  if (!is.matrix(x) || !(is.numeric(x) || is.logical(x))) {
+    kc_abort(sprintf("`%s` must be a numeric matrix or a data frame; got %s.",
+                     arg, paste(class(x), collapse = "/")), arg = arg)
+  }
+  if (ncol(x) == 0L) kc_abort(sprintf("`%s` has no columns.", arg), arg = arg)
+  storage.mode(x) <- "double"
+  x
+}
+
+# Rows with NA are allowed only where `allow_na` (prediction); Inf never.
+kc_check_finite <- function(x, arg, allow_na = FALSE) {
+  if (any(is.infinite(x))) {
+    rows <- which(rowSums(is.infinite(x)) > 0)
+    kc_abort(sprintf("`%s` has infinite values (rows %s); remove or replace them.",
+                     arg, paste(utils::head(rows, 5), collapse = ", ")), arg = arg)
+  }
+  if (!allow_na && anyNA(x)) {
+    rows <- which(rowSums(is.na(x)) > 0)
+    kc_abort(sprintf(paste0("`%s` has missing values (NA or NaN) in %d row(s), e.g. %s; ",
+                            "remove them, or use the formula method with na.action = na.omit."),
+                     arg, length(rows), paste(utils::head(rows, 5), collapse = ", ")), arg = arg)
+  }
+  invisible(x)
+}
+
+# A factor of class labels with at least two classes and no NA.
+kc_as_labels <- function(y, n, arg = "y") {
+  if (is.null(y)) kc_abort(sprintf("`%s` is missing: give the class labels.", arg), arg = arg)
+  if (is.character(y) || is.logical(y)) y <- factor(y)
+  if (!is.factor(y)) {
+    kc_abort(sprintf(paste0("`%s` must be a factor of class labels (or character/logical); ",
+                            "got %s. For numeric codes use factor(%s)."),
+                     arg, class(y)[1], arg), arg = arg)
+  }
+  if (!is.null(dim(y)) || length(y) != n) {
+    kc_abort(sprintf("`%s` has length %d but `x` has %d rows; they must match.",
+                     arg, length(y), n), arg = arg)
+  }
+  if (anyNA(y)) {
+    kc_abort(sprintf(paste0("`%s` has %d missing label(s), e.g. at %s; remove those rows, ",
+                            "or use the formula method with na.action = na.omit."),
+                     arg, sum(is.na(y)), paste(utils::head(which(is.na(y)), 5), collapse = ", ")),
+             arg = arg)
+  }
+  empty <- levels(y)[tabulate(y, nlevels(y)) == 0L]
+  if (length(empty)) {
+    kc_warn(sprintf("`%s` has level(s) %s with no observations; they were dropped.",
+                    arg, kc_enum(empty)))
+    y <- droplevels(y)
+  }
+  if (nlevels(y) < 2L) {
+    kc_abort(sprintf("`%s` has only one class (%s); a classifier needs at least two.",
+                     arg, kc_enum(levels(y))), arg = arg)
+  }
+  y
+}
+
+kc_check_prior <- function(prior, lev, counts) {
+  if (is.null(prior)) return(stats::setNames(counts / sum(counts), lev))
+  if (!is.numeric(prior) || length(prior) != length(lev) || anyNA(prior) ||
+      any(!is.finite(prior)) || any(prior <= 0)) {
+    kc_abort(sprintf("`prior` must be %d positive numbers, one per class (%s).",
+                     length(lev), kc_enum(lev)), arg = "prior")
+  }
+  if (!is.null(names(prior))) {
+    if (!setequal(names(prior), lev)) {
+      kc_abort(sprintf("`prior` names %s do not match the classes %s.",
+                       kc_enum(names(prior)), kc_enum(lev)), arg = "prior")
+    }
+    prior <- prior[lev]
+  }
+  if (abs(sum(prior) - 1) > 1e-8) {
+    kc_abort(sprintf("`prior` must sum to 1; it sums to %s.", format(sum(prior))), arg = "prior")
+  }
+  stats::setNames(as.numeric(prior), lev)
+}
+
+kc_threads <- function() {
+  n <- getOption("kernclass.threads", 64L)
+  if (!is.numeric(n) || length(n) != 1L || is.na(n) || n < 1) {
+    kc_abort("Option `kernclass.threads` must be one positive whole number.",
+             arg = "kernclass.threads")
+  }
+  as.integer(n)
+}

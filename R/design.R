@@ -1,0 +1,142 @@
+# From user data to the coded, scaled design matrix, and back for new data.
+#
+# A "design" is list(x, y, terms, xlevels, contrasts, scalable, na.action):
+# x the coded numeric matrix (factors through model.matrix with treatment
+# contrasts, intercept dropped), `scalable` the columns that scaling may touch
+# (not the dummy columns of factors, as in e1071).
+
+# Coded matrix for a model frame: drop the intercept column, mark dummies.
+kc_model_matrix <- function(tt, mf, contrasts = NULL) {
+  mm <- stats::model.matrix(tt, mf, contrasts.arg = contrasts)
+  assign <- attr(mm, "assign")
+  ctr <- attr(mm, "contrasts")
+  keep <- colnames(mm) != "(Intercept)"
+  factor_terms <- which(attr(tt, "term.labels") %in% names(ctr))
+  x <- mm[, keep, drop = FALSE]
+  attr(x, "assign") <- NULL
+  attr(x, "contrasts") <- NULL
+  list(x = x, scalable = !(assign[keep] %in% factor_terms), contrasts = ctr)
+}
+
+kc_design_frame <- function(tt, mf, y) {
+  mm <- kc_model_matrix(tt, mf)
+  if (ncol(mm$x) == 0L) {
+    kc_abort("The model has no predictors: give at least one input column.", arg = "formula")
+  }
+  list(x = mm$x, y = y, terms = tt, xlevels = stats::.getXlevels(tt, mf),
+       contrasts = mm$contrasts, scalable = mm$scalable,
+       na.action = attr(mf, "na.action"))
+}
+
+# Default method input: x a matrix, numeric vector or data frame; y labels.
+kc_design_xy <- function(x, y) {
+  if (is.data.frame(x)) {
+    if (ncol(x) == 0L) kc_abort("`x` has no columns.", arg = "x")
+    tt <- stats::terms(~ ., data = x)
+    mf <- stats::model.frame(tt, x, na.action = stats::na.pass)
+    d <- kc_design_frame(tt, mf, y = NULL)
+  } else {
+    m <- kc_as_numeric_matrix(x, "x")
+    d <- list(x = m, y = NULL, terms = NULL, xlevels = NULL, contrasts = NULL,
+              scalable = rep(TRUE, ncol(m)), na.action = NULL)
+  }
+  kc_check_finite(d$x, "x")
+  d$y <- kc_as_labels(y, nrow(d$x), "y")
+  d
+}
+
+# Formula method input, from the formula method's own call (as MASS::lda).
+kc_design_formula <- function(call, env) {
+  if (is.null(call$formula) || !inherits(eval(call$formula, env), "formula")) {
+    kc_abort("`formula` must be a formula such as Species ~ .", arg = "formula")
+  }
+  mf <- call[c(1L, match(c("formula", "data", "subset", "na.action"), names(call), 0L))]
+  mf$drop.unused.levels <- TRUE
+  mf[[1L]] <- quote(stats::model.frame)
+  mf <- eval(mf, env)
+  tt <- attr(mf, "terms")
+  if (attr(tt, "response") == 0L) {
+    kc_abort("`formula` needs a response on its left-hand side, e.g. Species ~ .", arg = "formula")
+  }
+  d <- kc_design_frame(tt, mf, y = NULL)
+  kc_check_finite(d$x, "x")
+  d$y <- kc_as_labels(stats::model.response(mf), nrow(d$x), "y")
+  d
+}
+
+# Centre and scale the scalable columns; constant columns are left alone.
+kc_scaling <- function(x, scalable) {
+  center <- colMeans(x)
+  spread <- sqrt(colSums(sweep(x, 2L, center)^2) / max(nrow(x) - 1L, 1L))
+  constant <- scalable & !(spread > 0)
+  if (any(constant)) {
+    nm <- colnames(x)
+    if (is.null(nm)) nm <- paste0("column ", seq_len(ncol(x)))
+    kc_warn(sprintf("Column(s) %s of `x` are constant and were left unscaled.",
+                    kc_enum(nm[constant])), class = "constant_column")
+  }
+  keep <- scalable & !constant
+  center[!keep] <- 0
+  spread[!keep] <- 1
+  list(center = center, scale = spread)
+}
+
+kc_apply_scaling <- function(x, scaling) {
+  if (is.null(scaling)) return(x)
+  x <- sweep(x, 2L, scaling$center, check.margin = FALSE)
+  sweep(x, 2L, scaling$scale, "/", check.margin = FALSE)
+}
+
+# The coded, scaled matrix for new data; rows with NA stay (as NA rows).
+kc_new_x <- function(object, newdata) {
+  if (is.null(object$terms)) {
+    x <- kc_as_numeric_matrix(newdata, "newdata")
+    names_fit <- colnames(object$x)
+    if (!is.null(names_fit) && !is.null(colnames(x))) {
+      missing <- setdiff(names_fit, colnames(x))
+      if (length(missing)) {
+        kc_abort(sprintf("`newdata` lacks column(s) %s used by the model.", kc_enum(missing)),
+                 arg = "newdata")
+      }
+      x <- x[, names_fit, drop = FALSE]
+    } else if (ncol(x) != ncol(object$x)) {
+      kc_abort(sprintf("`newdata` has %d columns but the model was fitted on %d.",
+                       ncol(x), ncol(object$x)), arg = "newdata")
+    }
+  } else {
+    if (is.matrix(newdata)) newdata <- as.data.frame(newdata)
+    if (!is.data.frame(newdata)) {
+      kc_abort("`newdata` must be a data frame with the columns used to fit the model.",
+               arg = "newdata")
+    }
+    tt <- stats::delete.response(object$terms)
+    missing <- setdiff(all.vars(tt), names(newdata))
+    if (length(missing)) {
+      kc_abort(sprintf("`newdata` lacks column(s) %s used by the model.", kc_enum(missing)),
+               arg = "newdata")
+    }
+    mf <- tryCatch(
+      stats::model.frame(tt, newdata, na.action = stats::na.pass, xlev = object$xlevels),
+      error = function(e) kc_abort(sprintf("`newdata` does not fit the model: %s",
+                                           conditionMessage(e)), arg = "newdata"))
+    x <- kc_model_matrix(tt, mf, object$contrasts)$x
+  }
+  kc_check_finite(x, "newdata", allow_na = TRUE)
+  x <- kc_apply_scaling(x, object$scaling)
+  dimnames(x) <- list(rownames(newdata), colnames(object$x))
+  x
+}
+
+# The design of a fit: from a formula method's design or from (x, y), scaled.
+kc_design <- function(x, y, scale) {
+  d <- if (inherits(x, "kc_design")) x else kc_design_xy(x, y)
+  kc_check_flag(scale, "scale")
+  d$scaling <- if (scale) kc_scaling(d$x, d$scalable) else NULL
+  d$x <- kc_apply_scaling(d$x, d$scaling)
+  rownames(d$x) <- NULL
+  d
+}
+
+kc_formula_design <- function(call, env) {
+  structure(kc_design_formula(call, env), class = "kc_design")
+}

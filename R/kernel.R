@@ -1,0 +1,105 @@
+# The kernel specification and the Gram matrix.
+
+kernel_names <- c("linear", "polynomial", "rbf", "laplace", "sigmoid")
+# Names people bring from e1071 and kernlab.
+kernel_aliases <- c(radial = "rbf", gaussian = "rbf", laplacian = "laplace",
+                    poly = "polynomial", tanh = "sigmoid", vanilla = "linear")
+
+# A checked kernel: list(name, gamma, degree, coef0); `p` gives gamma's default.
+kc_kernel <- function(kernel, gamma, degree, coef0, p) {
+  if (!is.character(kernel) || length(kernel) != 1L || is.na(kernel)) {
+    kc_abort(sprintf("`kernel` must be one string, one of %s.", kc_enum(kernel_names)),
+             arg = "kernel")
+  }
+  name <- if (kernel %in% names(kernel_aliases)) kernel_aliases[[kernel]] else kernel
+  if (!name %in% kernel_names) {
+    kc_abort(sprintf('`kernel` must be one of %s; got "%s".', kc_enum(kernel_names), kernel),
+             arg = "kernel")
+  }
+  if (is.null(gamma)) gamma <- 1 / p
+  kc_check_number(gamma, "gamma", lower = 0, lower_open = TRUE)
+  kc_check_number(degree, "degree", lower = 1, whole = TRUE)
+  if (degree > 1e6) kc_abort("`degree` must be at most 1e6.", arg = "degree")
+  kc_check_number(coef0, "coef0")
+  list(name = name, gamma = as.numeric(gamma), degree = as.integer(degree),
+       coef0 = as.numeric(coef0))
+}
+
+# The numeric form the C engine takes.
+kc_kernel_code <- function(k) {
+  c(match(k$name, kernel_names), k$gamma, k$degree, k$coef0)
+}
+
+kc_kernel_label <- function(k) {
+  args <- switch(k$name,
+    linear = "",
+    polynomial = sprintf("gamma = %s, degree = %d, coef0 = %s", format(k$gamma, digits = 4),
+                         k$degree, format(k$coef0, digits = 4)),
+    sigmoid = sprintf("gamma = %s, coef0 = %s", format(k$gamma, digits = 4),
+                      format(k$coef0, digits = 4)),
+    sprintf("gamma = %s", format(k$gamma, digits = 4)))
+  if (nzchar(args)) sprintf("%s (%s)", k$name, args) else k$name
+}
+
+# k(x, x) for each row of x: the diagonal of the Gram matrix, in O(np).
+kc_kernel_diag <- function(x, k) {
+  sq <- rowSums(x * x)
+  switch(k$name,
+    linear = sq,
+    polynomial = (k$gamma * sq + k$coef0)^k$degree,
+    rbf = ,
+    laplace = rep(1, nrow(x)),
+    sigmoid = tanh(k$gamma * sq + k$coef0))
+}
+
+#' Kernel (Gram) matrix
+#'
+#' Computes the matrix of kernel values \eqn{k(x_i, y_j)} between the rows of
+#' `x` and the rows of `y` (or of `x` with itself) with the package's C
+#' kernel engine: inner products as a blocked matrix product, in tiles, on
+#' all cores.
+#'
+#' The kernels, with e1071's argument names:
+#' * `"linear"`: \eqn{x'y}
+#' * `"polynomial"`: \eqn{(\gamma x'y + c_0)^d}
+#' * `"rbf"` (also `"radial"`): \eqn{\exp(-\gamma \|x - y\|^2)}
+#' * `"laplace"`: \eqn{\exp(-\gamma \|x - y\|)}
+#' * `"sigmoid"`: \eqn{\tanh(\gamma x'y + c_0)}
+#'
+#' Results do not depend on the number of threads, which is set by
+#' `options(kernclass.threads = n)` (default: all cores). The data are not
+#' scaled here; the classifiers scale their inputs themselves.
+#'
+#' @param x A numeric matrix (or data frame of numeric columns, or numeric
+#'   vector taken as one column).
+#' @param y `NULL` (the default) for the symmetric matrix of `x` with itself,
+#'   or a numeric matrix with the same number of columns as `x`.
+#' @param kernel One of `"linear"`, `"polynomial"`, `"rbf"`, `"laplace"`,
+#'   `"sigmoid"`.
+#' @param gamma Kernel scale \eqn{\gamma > 0}; default `1 / ncol(x)`.
+#' @param degree Degree of the polynomial kernel, a positive whole number.
+#' @param coef0 Constant \eqn{c_0} of the polynomial and sigmoid kernels.
+#' @return A numeric matrix with `nrow(x)` rows and `nrow(y)` columns, with
+#'   the row names of `x` and `y` as dimnames.
+#' @export
+#' @examples
+#' x <- as.matrix(iris[1:5, 1:4])
+#' kernel_matrix(x, kernel = "rbf", gamma = 0.5)
+#' kernel_matrix(x, x[1:2, ], kernel = "polynomial", degree = 2)
+kernel_matrix <- function(x, y = NULL, kernel = "rbf", gamma = 1 / ncol(x), degree = 3,
+                          coef0 = 0) {
+  x <- kc_as_numeric_matrix(x, "x")
+  kc_check_finite(x, "x")
+  if (!is.null(y)) {
+    y <- kc_as_numeric_matrix(y, "y")
+    kc_check_finite(y, "y")
+    if (ncol(y) != ncol(x)) {
+      kc_abort(sprintf("`y` has %d columns but `x` has %d; they must match.", ncol(y), ncol(x)),
+               arg = "y")
+    }
+  }
+  k <- kc_kernel(kernel, gamma, degree, coef0, p = ncol(x))
+  out <- .Call(ffi_kernel_matrix, x, y, kc_kernel_code(k), kc_threads())
+  dimnames(out) <- list(rownames(x), if (is.null(y)) rownames(x) else rownames(y))
+  out
+}

@@ -1,0 +1,102 @@
+#' Kernel nearest-means (centroid) classifier
+#'
+#' Assigns a point to the class whose mean is nearest in the feature space of
+#' the kernel. With \eqn{n_c} training points \eqn{x_i} in class \eqn{c}, the
+#' squared feature-space distance to the class mean \eqn{m_c} is
+#' \deqn{\|\phi(x) - m_c\|^2 = k(x,x) - \frac{2}{n_c}\sum_{i \in c} k(x, x_i)
+#'   + \frac{1}{n_c^2}\sum_{i,j \in c} k(x_i, x_j).}
+#' The last term, \eqn{\|m_c\|^2}, is computed once at fit time, in tiles and
+#' without forming the kernel matrix.
+#'
+#' @section Decision values: Each class gets the score
+#'   \eqn{f_c(x) = \frac{1}{n_c}\sum_{i\in c} k(x, x_i) - \|m_c\|^2/2
+#'   = (k(x,x) - \|\phi(x) - m_c\|^2)/2}, so the nearest mean is the largest
+#'   score. With two classes `predict(type = "decision")` returns
+#'   \eqn{f_1 - f_2 = \mathrm{mean}\, k(x, S_+) - \mathrm{mean}\, k(x, S_-) - b}
+#'   with \eqn{b = (\|m_+\|^2 - \|m_-\|^2)/2}, the rule of the kernel
+#'   centroid classifier (the first factor level is the positive class);
+#'   with more classes, the matrix of scores \eqn{f_c}.
+#'
+#' @section Probabilities: `predict(type = "prob")` gives the posterior of an
+#'   isotropic Gaussian model in feature space with equal class priors and a
+#'   common variance \eqn{s^2}, the pooled within-class mean squared distance
+#'   of the training points to their class means:
+#'   \eqn{P(c \mid x) \propto \exp(f_c(x) / s^2)}. The most probable class is
+#'   always the predicted class. The probabilities are a smooth summary of
+#'   the distances, not a calibrated model.
+#'
+#' @param x A numeric matrix, a numeric vector or a data frame (factor
+#'   columns are coded by [stats::model.matrix()] with treatment contrasts);
+#'   for the formula method, a formula `class ~ inputs`.
+#' @param y The class labels: a factor (or a character or logical vector),
+#'   one per row of `x`.
+#' @param kernel Kernel name: `"linear"`, `"polynomial"`, `"rbf"` (default),
+#'   `"laplace"` or `"sigmoid"`; see [kernel_matrix()].
+#' @param gamma Kernel scale \eqn{\gamma > 0}. Default `1 / p`, with `p` the
+#'   number of (coded) input columns.
+#' @param degree Degree of the polynomial kernel.
+#' @param coef0 Constant of the polynomial and sigmoid kernels.
+#' @param scale If `TRUE` (default), each input column is centred and scaled
+#'   to unit variance with the training mean and standard deviation, which are
+#'   stored and reused by `predict()`. Constant columns and the dummy columns
+#'   of factors are left unscaled.
+#' @param data,subset,na.action For the formula method: the data frame, an
+#'   optional subset of its rows, and the function that handles missing
+#'   values (default `getOption("na.action")`).
+#' @param formula A formula `class ~ inputs`.
+#' @param ... Further arguments to the default method.
+#' @return An object of class `c("kernel_means", "kernclass")`: a list with
+#'   the call, the class `levels` and `counts`, the `kernel` and its
+#'   parameters, the scaled training points `x` and labels `y`, the weights
+#'   and per-class `offset` of the scores, `center_norms` (\eqn{\|m_c\|^2}),
+#'   `sigma2` (\eqn{s^2}), the `scaling`, and for data-frame and formula
+#'   fits the `terms`, `xlevels` and `contrasts`. See [predict.kernclass()],
+#'   [summary.kernclass()], [plot.kernclass()], [coef.kernclass()].
+#' @references Schölkopf, B. and Smola, A. J. (2002). *Learning with Kernels*,
+#'   section 1.2. MIT Press.
+#' @export
+#' @examples
+#' fit <- kernel_means(Species ~ ., data = iris, kernel = "rbf", gamma = 0.5)
+#' fit
+#' table(predicted = predict(fit, iris), actual = iris$Species)
+#' head(predict(fit, iris, type = "prob"))
+#'
+#' # default method, two classes: decision value = mean k(x, S+) - mean k(x, S-) - b
+#' two <- droplevels(subset(iris, Species != "setosa"))
+#' fit2 <- kernel_means(two[, 1:4], two$Species, kernel = "polynomial", degree = 2)
+#' summary(fit2)
+kernel_means <- function(x, ...) UseMethod("kernel_means")
+
+#' @rdname kernel_means
+#' @export
+kernel_means.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degree = 3,
+                                 coef0 = 0, scale = TRUE, ...) {
+  kc_check_dots(...)
+  d <- kc_design(x, y, scale)
+  k <- kc_kernel(kernel, gamma, degree, coef0, p = ncol(d$x))
+  counts <- tabulate(d$y, nlevels(d$y))
+  center_norms <- kc_within_sums(d$x, d$y, k) / counts^2
+  sigma2 <- mean(kc_kernel_diag(d$x, k)) - sum(counts / sum(counts) * center_norms)
+  new_kernclass(d, k, weight = 1 / counts[d$y], offset = -center_norms / 2,
+                call = match.call(), class = "kernel_means",
+                center_norms = stats::setNames(center_norms, levels(d$y)),
+                sigma2 = max(sigma2, 0))
+}
+
+#' @rdname kernel_means
+#' @export
+kernel_means.formula <- function(formula, data = NULL, subset, na.action, ...) {
+  fit <- kernel_means.default(kc_formula_design(match.call(), parent.frame()), ...)
+  fit$call <- match.call()
+  fit
+}
+
+#' @export
+kc_posterior.kernel_means <- function(object, scores) {
+  if (object$sigma2 > 0) return(kc_softmax(scores / object$sigma2))
+  # every class collapsed to its mean: the nearest mean has probability 1
+  idx <- max.col(scores, ties.method = "first")
+  p <- matrix(0, nrow(scores), ncol(scores), dimnames = dimnames(scores))
+  p[cbind(seq_len(nrow(scores)), idx)] <- 1
+  p
+}

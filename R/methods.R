@@ -1,0 +1,169 @@
+kc_method_label <- function(object) {
+  switch(class(object)[1L],
+    kernel_means = "Kernel nearest-means classifier",
+    kernel_parzen = "Parzen-window Bayes classifier",
+    class(object)[1L])
+}
+
+#' Predict with a kernclass classifier
+#'
+#' @param object A fitted kernclass model, e.g. from [kernel_means()] or
+#'   [kernel_parzen()].
+#' @param newdata New points: for models fitted with a formula or a data
+#'   frame, a data frame with the input columns (matched by name); for
+#'   models fitted with a matrix, a matrix or data frame whose columns are
+#'   matched by name when both have names, by position otherwise. Missing:
+#'   the training data (the fitted values).
+#' @param type `"class"` (default): a factor with the training levels;
+#'   `"decision"`: the decision values, a vector for two classes (positive
+#'   for the first level) and a matrix with a column per class otherwise;
+#'   `"prob"`: a matrix of class probabilities with a column per level. See
+#'   the classifier's help page for what decision values and probabilities
+#'   mean for it.
+#' @param ... Not used.
+#' @return One value (or row) per row of `newdata`; `NA` where that row has
+#'   missing values.
+#' @export
+#' @examples
+#' fit <- kernel_means(Species ~ ., data = iris)
+#' new <- iris[c(1, 51, 101), ]
+#' predict(fit, new)
+#' predict(fit, new, type = "decision")
+#' predict(fit, new, type = "prob")
+predict.kernclass <- function(object, newdata, type = c("class", "decision", "prob"), ...) {
+  kc_check_dots(...)
+  type <- kc_match_type(type)
+  x <- if (missing(newdata) || is.null(newdata)) object$x else kc_new_x(object, newdata)
+  ok <- stats::complete.cases(x)
+  G <- length(object$levels)
+  scores <- matrix(NA_real_, nrow(x), G, dimnames = list(rownames(x), object$levels))
+  if (any(ok)) scores[ok, ] <- kc_scores(object, x[ok, , drop = FALSE])
+  switch(type,
+    class = {
+      cls <- factor(rep(NA_character_, nrow(x)), levels = object$levels)
+      cls[ok] <- kc_class_from_scores(scores[ok, , drop = FALSE], object$levels)
+      stats::setNames(cls, rownames(x))
+    },
+    decision = if (G == 2L) stats::setNames(scores[, 1L] - scores[, 2L], rownames(x)) else scores,
+    prob = {
+      p <- scores
+      if (any(ok)) p[ok, ] <- kc_posterior(object, scores[ok, , drop = FALSE])
+      p
+    })
+}
+
+kc_match_type <- function(type) {
+  choices <- c("class", "decision", "prob")
+  if (identical(type, choices)) return("class")
+  if (!is.character(type) || length(type) != 1L || !type %in% choices) {
+    kc_abort(sprintf("`type` must be one of %s.", kc_enum(choices)), arg = "type")
+  }
+  type
+}
+
+#' @describeIn predict.kernclass The predicted classes of the training data.
+#' @export
+fitted.kernclass <- function(object, ...) {
+  kc_check_dots(...)
+  stats::predict(object)
+}
+
+#' Expansion coefficients of a kernclass classifier
+#'
+#' Every kernclass classifier reads as a kernel expansion over its training
+#' points, \eqn{f(x) = \sum_i \alpha_i k(x, x_i) + b}: this returns the
+#' weights \eqn{\alpha_i} and the offset \eqn{b} (on the scaled inputs).
+#'
+#' @param object A fitted kernclass model.
+#' @param ... Not used.
+#' @return A list with `alpha` and `b`. With two classes, `alpha` is a vector
+#'   with one weight per training point and `b` a number, and the expansion is
+#'   the decision value of `predict(type = "decision")`. With more classes,
+#'   `alpha` is a matrix with a column per class and `b` a vector: column
+#'   `c` gives the score of class `c`.
+#' @export
+#' @examples
+#' two <- droplevels(subset(iris, Species != "setosa"))
+#' fit <- kernel_means(Species ~ ., data = two)
+#' cf <- coef(fit)
+#' k <- kernel_matrix(fit$x, kernel = "rbf", gamma = fit$kernel$gamma)
+#' all.equal(drop(k %*% cf$alpha) + cf$b, unname(predict(fit, type = "decision")))
+coef.kernclass <- function(object, ...) {
+  kc_check_dots(...)
+  G <- length(object$levels)
+  n <- length(object$y)
+  alpha <- matrix(0, n, G, dimnames = list(NULL, object$levels))
+  alpha[cbind(seq_len(n), as.integer(object$y))] <- object$weight
+  if (G == 2L) {
+    list(alpha = alpha[, 1L] - alpha[, 2L], b = unname(object$offset[1L] - object$offset[2L]))
+  } else {
+    list(alpha = alpha, b = object$offset)
+  }
+}
+
+#' @export
+print.kernclass <- function(x, ...) {
+  cat(kc_method_label(x), "\n\n", sep = "")
+  cat("Call: ", paste(deparse(x$call, width.cutoff = 70L), collapse = "\n"), "\n", sep = "")
+  cat("Kernel: ", kc_kernel_label(x$kernel), "\n", sep = "")
+  cat(sprintf("Training data: %d points, %d input column(s)%s\n", length(x$y), ncol(x$x),
+              if (is.null(x$scaling)) "" else ", scaled"))
+  cat("Classes: ", paste0(x$levels, " (", x$counts, ")", collapse = ", "), "\n", sep = "")
+  if (!is.null(x$prior)) {
+    cat("Prior: ", paste0(x$levels, " ", format(x$prior, digits = 3), collapse = ", "), "\n",
+        sep = "")
+  }
+  invisible(x)
+}
+
+#' Summarise a kernclass classifier
+#'
+#' @param object A fitted kernclass model.
+#' @param ... Not used.
+#' @return An object of class `"summary.kernclass"`: the call, method,
+#'   kernel, class sizes, the training accuracy and the confusion table of
+#'   the training data (actual by predicted), the expansion offset(s), and
+#'   the prior for Parzen models. Printing it shows them.
+#' @export
+#' @examples
+#' s <- summary(kernel_parzen(Species ~ ., data = iris))
+#' s
+#' s$accuracy
+summary.kernclass <- function(object, ...) {
+  kc_check_dots(...)
+  pred <- stats::predict(object)
+  confusion <- table(actual = object$y, predicted = pred)
+  structure(list(
+    call = object$call,
+    method = kc_method_label(object),
+    kernel = kc_kernel_label(object$kernel),
+    n = length(object$y),
+    p = ncol(object$x),
+    scaled = !is.null(object$scaling),
+    counts = object$counts,
+    prior = object$prior,
+    b = coef(object)$b,
+    accuracy = sum(diag(confusion)) / sum(confusion),
+    confusion = confusion),
+    class = "summary.kernclass")
+}
+
+#' @export
+print.summary.kernclass <- function(x, ...) {
+  cat(x$method, "\n\n", sep = "")
+  cat("Call: ", paste(deparse(x$call, width.cutoff = 70L), collapse = "\n"), "\n", sep = "")
+  cat("Kernel: ", x$kernel, "\n", sep = "")
+  cat(sprintf("Training data: %d points, %d input column(s)%s\n", x$n, x$p,
+              if (x$scaled) ", scaled" else ""))
+  cat("\nClass sizes:\n")
+  print(x$counts)
+  if (!is.null(x$prior)) {
+    cat("\nPrior:\n")
+    print(x$prior, digits = 4)
+  }
+  cat("\nOffset b:", format(x$b, digits = 5), "\n")
+  cat(sprintf("\nTraining accuracy: %.2f%%\n\nConfusion table (training data):\n",
+              100 * x$accuracy))
+  print(x$confusion)
+  invisible(x)
+}

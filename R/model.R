@@ -1,0 +1,60 @@
+# The model object shared by all kernclass classifiers.
+#
+# Every classifier scores class c by f_c(x) = sum_i w_i k(x, x_i) + b_c over
+# the training points x_i of class c: the classifiers differ only in the
+# weights w and offsets b.  The object holds plain R vectors and matrices.
+
+new_kernclass <- function(design, kernel, weight, offset, call, class, ...) {
+  y <- design$y
+  structure(
+    c(list(call = call,
+           levels = levels(y),
+           counts = stats::setNames(tabulate(y, nlevels(y)), levels(y)),
+           kernel = kernel,
+           x = design$x,
+           y = y,
+           weight = as.numeric(weight),
+           offset = stats::setNames(as.numeric(offset), levels(y)),
+           scaling = design$scaling,
+           terms = design$terms,
+           xlevels = design$xlevels,
+           contrasts = design$contrasts,
+           na.action = design$na.action),
+      list(...)),
+    class = c(class, "kernclass"))
+}
+
+# Sum of k(x_i, x_j) over the pairs of each class, in tiles, at fit time.
+kc_within_sums <- function(x, y, kernel) {
+  .Call(ffi_within_sums, x, as.integer(y), nlevels(y), kc_kernel_code(kernel), kc_threads())
+}
+
+# The n x G matrix of class scores f_c(x) for coded, scaled rows x (no NA).
+kc_scores <- function(object, x) {
+  G <- length(object$levels)
+  s <- .Call(ffi_kernel_sums, x, object$x, as.integer(object$y), object$weight, G,
+             kc_kernel_code(object$kernel), kc_threads())
+  s <- s + rep(object$offset, each = nrow(s))
+  dimnames(s) <- list(rownames(x), object$levels)
+  s
+}
+
+# Class from scores: binary by the sign of f_1 - f_2 (ties to the second
+# class, as sgn in the seeds), otherwise the largest score (ties to the first).
+kc_class_from_scores <- function(scores, levels) {
+  if (length(levels) == 2L) {
+    idx <- ifelse(scores[, 1L] - scores[, 2L] > 0, 1L, 2L)
+  } else {
+    idx <- max.col(scores, ties.method = "first")
+  }
+  factor(levels[idx], levels = levels)
+}
+
+# Posterior class probabilities from scores: one method per classifier.
+kc_posterior <- function(object, scores) UseMethod("kc_posterior")
+
+kc_softmax <- function(z) {
+  z <- z - z[cbind(seq_len(nrow(z)), max.col(z, ties.method = "first"))]
+  e <- exp(z)
+  e / rowSums(e)
+}

@@ -1,0 +1,147 @@
+#' Plot the decision regions of a kernclass classifier
+#'
+#' Draws, over two chosen input variables, the regions where each class is
+#' predicted, the decision boundary, and the training points coloured by
+#' class. The other input variables are held at `slice` (by default their
+#' medians, or the most frequent level for factors).
+#'
+#' @param x A fitted kernclass model.
+#' @param data The data to draw: a data frame with the model's input columns
+#'   (and, for formula fits, the response). May be omitted for models fitted
+#'   to a numeric matrix: the training data are then drawn.
+#' @param vars The two input variables for the horizontal and vertical
+#'   axes, as names or positions; default the first two.
+#' @param y Class labels of the rows of `data`, for models fitted with the
+#'   default method; default the training labels when `data` has as many
+#'   rows as the training data.
+#' @param slice Named list of values for the other input variables.
+#' @param grid Number of grid points along each axis.
+#' @param col Colours of the classes.
+#' @param main,xlab,ylab Title and axis labels.
+#' @param ... Further graphical parameters for [graphics::plot.default()].
+#' @return Invisibly, a list with the grid coordinates `x1`, `x2` and the
+#'   predicted `class` and `decision` on the grid.
+#' @export
+#' @examples
+#' fit <- kernel_means(Species ~ Petal.Length + Petal.Width, data = iris, gamma = 2)
+#' plot(fit, iris)
+#'
+#' two <- droplevels(subset(iris, Species != "setosa"))
+#' fit2 <- kernel_parzen(as.matrix(two[, 3:4]), two$Species, gamma = 2)
+#' plot(fit2)
+plot.kernclass <- function(x, data = NULL, vars = NULL, y = NULL, slice = list(), grid = 100,
+                           col = NULL, main = NULL, xlab = NULL, ylab = NULL, ...) {
+  object <- x
+  kc_check_number(grid, "grid", lower = 2, whole = TRUE)
+  pd <- kc_plot_data(object, data, y)
+  vars <- kc_plot_vars(vars, names(pd$inputs))
+  ax <- lapply(vars, function(v) {
+    r <- range(pd$inputs[[v]], finite = TRUE)
+    r <- r + c(-1, 1) * 0.05 * max(diff(r), 1e-8)
+    seq(r[1L], r[2L], length.out = grid)
+  })
+  g <- kc_plot_grid(pd$inputs, vars, ax, slice)
+  newdata <- if (is.null(object$terms)) as.matrix(g) else g
+  scores <- kc_scores(object, kc_new_x(object, newdata))
+  G <- length(object$levels)
+  cls <- kc_class_from_scores(scores, object$levels)
+  if (is.null(col)) col <- grDevices::hcl.colors(G, "Dark 3")
+  col <- rep_len(col, G)
+
+  graphics::plot.default(ax[[1L]], ax[[2L]], type = "n", xaxs = "i", yaxs = "i",
+                         xlab = if (is.null(xlab)) vars[1L] else xlab,
+                         ylab = if (is.null(ylab)) vars[2L] else ylab,
+                         main = if (is.null(main)) kc_method_label(object) else main, ...)
+  zc <- matrix(as.integer(cls), grid, grid)
+  graphics::image(ax[[1L]], ax[[2L]], zc, col = grDevices::adjustcolor(col, alpha.f = 0.25),
+                  breaks = seq(0.5, G + 0.5), add = TRUE)
+  # boundaries: where a class's score equals the best of the others
+  for (c in if (G == 2L) 1L else seq_len(G)) {
+    margin <- scores[, c] - apply(scores[, -c, drop = FALSE], 1L, max)
+    graphics::contour(ax[[1L]], ax[[2L]], matrix(margin, grid, grid), levels = 0,
+                      drawlabels = FALSE, add = TRUE, lwd = 2)
+  }
+  if (!is.null(pd$y)) {
+    graphics::points(pd$inputs[[vars[1L]]], pd$inputs[[vars[2L]]],
+                     col = col[as.integer(pd$y)], pch = 20 + as.integer(pd$y) %% 5,
+                     bg = grDevices::adjustcolor(col[as.integer(pd$y)], alpha.f = 0.6))
+    graphics::legend("topleft", legend = object$levels, col = col, pt.bg = col,
+                     pch = 20 + seq_len(G) %% 5, bg = "white", cex = 0.8)
+  }
+  graphics::box()
+  decision <- if (G == 2L) scores[, 1L] - scores[, 2L] else scores
+  invisible(list(x1 = ax[[1L]], x2 = ax[[2L]], class = matrix(cls, grid, grid),
+                 decision = decision))
+}
+
+# The input variables (a data frame in the original units) and the labels.
+kc_plot_data <- function(object, data, y) {
+  if (is.null(object$terms)) {
+    if (is.null(data)) {
+      x <- object$x
+      if (!is.null(object$scaling)) {
+        x <- sweep(sweep(x, 2L, object$scaling$scale, "*"), 2L, object$scaling$center, "+")
+      }
+      data <- x
+      if (is.null(y)) y <- object$y
+    }
+    inputs <- as.data.frame(kc_as_numeric_matrix(data, "data"))
+    if (is.null(colnames(object$x))) names(inputs) <- paste0("V", seq_len(ncol(inputs)))
+  } else {
+    if (is.null(data) || !is.data.frame(data)) {
+      kc_abort("`data` must be the data frame to draw (the model was fitted to a data frame).",
+               arg = "data")
+    }
+    vars <- all.vars(stats::delete.response(object$terms))
+    missing <- setdiff(vars, names(data))
+    if (length(missing)) {
+      kc_abort(sprintf("`data` lacks column(s) %s used by the model.", kc_enum(missing)),
+               arg = "data")
+    }
+    inputs <- data[vars]
+    if (is.null(y) && attr(object$terms, "response") > 0L) {
+      resp <- all.vars(object$terms)[1L]
+      if (resp %in% names(data)) y <- data[[resp]]
+    }
+  }
+  if (is.null(y) && nrow(inputs) == length(object$y)) y <- object$y
+  if (!is.null(y)) y <- factor(y, levels = object$levels)
+  if (!is.null(y) && length(y) != nrow(inputs)) {
+    kc_abort("`y` must give one label per row of `data`.", arg = "y")
+  }
+  list(inputs = inputs, y = y)
+}
+
+kc_plot_vars <- function(vars, available) {
+  if (is.null(vars)) vars <- utils::head(available, 2L)
+  if (is.numeric(vars)) vars <- available[vars]
+  if (length(vars) != 2L || anyNA(vars) || !all(vars %in% available)) {
+    kc_abort(sprintf("`vars` must name two input variables among %s.", kc_enum(available)),
+             arg = "vars")
+  }
+  vars
+}
+
+kc_plot_grid <- function(inputs, vars, ax, slice) {
+  if (!is.list(slice) || (length(slice) && is.null(names(slice)))) {
+    kc_abort("`slice` must be a named list of values for the other input variables.",
+             arg = "slice")
+  }
+  g <- expand.grid(ax[[1L]], ax[[2L]], KEEP.OUT.ATTRS = FALSE)
+  names(g) <- vars
+  for (v in setdiff(names(inputs), vars)) {
+    col <- inputs[[v]]
+    value <- if (!is.null(slice[[v]])) slice[[v]] else if (is.numeric(col)) {
+      stats::median(col, na.rm = TRUE)
+    } else {
+      names(which.max(table(col)))
+    }
+    g[[v]] <- if (is.factor(col)) factor(value, levels = levels(col)) else value
+  }
+  for (v in vars) {
+    if (!is.numeric(inputs[[v]])) {
+      kc_abort(sprintf("`vars` must be numeric input variables; \"%s\" is not.", v), arg = "vars")
+    }
+  }
+  g[names(inputs)]
+}

@@ -1,0 +1,146 @@
+/* .Call entry points: unpack and check the arguments, allocate the result,
+ * call the plain C worker.  The R functions check user input first and give
+ * the user-facing errors; the checks here guard the C code against any
+ * caller, so a wrong call is an R error and never a crash. */
+#include <limits.h>
+#include <math.h>
+#include <Rinternals.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+#include "kernclass.h"
+
+static kc_points points_from(SEXP x, const char *what)
+{
+    if (!isReal(x) || !isMatrix(x))
+        error("kernclass internal: '%s' must be a double matrix", what);
+    kc_points a;
+    a.x = REAL(x);
+    a.n = nrows(x);
+    a.p = ncols(x);
+    a.sqnorm = NULL;
+    if (a.p < 1) error("kernclass internal: '%s' has no columns", what);
+    R_xlen_t len = XLENGTH(x);
+    for (R_xlen_t i = 0; i < len; i++)
+        if (!R_FINITE(a.x[i]))
+            error("kernclass internal: '%s' holds NA, NaN or Inf", what);
+    return a;
+}
+
+static void add_sqnorms(const kc_kernel *k, kc_points *a)
+{
+    if (!kc_kernel_uses_distance(k)) return;
+    double *norms = (double *) R_alloc((size_t) a->n + 1, sizeof(double));
+    kc_row_sqnorms(a, norms);
+    a->sqnorm = norms;
+}
+
+/* spec = c(code, gamma, degree, coef0), as built by kernel_spec() in R. */
+static kc_kernel kernel_from(SEXP spec)
+{
+    if (!isReal(spec) || XLENGTH(spec) != 4)
+        error("kernclass internal: kernel spec must be a double vector of length 4");
+    const double *v = REAL(spec);
+    kc_kernel k;
+    if (!(v[0] >= KC_LINEAR && v[0] <= KC_SIGMOID) || v[0] != floor(v[0]))
+        error("kernclass internal: unknown kernel code");
+    if (!R_FINITE(v[1]) || v[1] <= 0) error("kernclass internal: gamma must be positive");
+    if (!(v[2] >= 1 && v[2] <= 1e6) || v[2] != floor(v[2]))
+        error("kernclass internal: degree must be a positive integer");
+    if (!R_FINITE(v[3])) error("kernclass internal: coef0 must be finite");
+    k.type = (kc_kernel_type) (int) v[0];
+    k.gamma = v[1];
+    k.degree = (int) v[2];
+    k.coef0 = v[3];
+    return k;
+}
+
+static int threads_from(SEXP threads)
+{
+    if (!isInteger(threads) || XLENGTH(threads) != 1 || INTEGER(threads)[0] == NA_INTEGER ||
+        INTEGER(threads)[0] < 1)
+        error("kernclass internal: threads must be one positive integer");
+#ifdef _OPENMP
+    int n = INTEGER(threads)[0], max = omp_get_num_procs();
+    return n < max ? n : max;
+#else
+    return 1;
+#endif
+}
+
+/* 1-based group codes from R into 0-based C ints, checked. */
+static const int *groups_from(SEXP group, R_xlen_t n, SEXP ngroups, int *G)
+{
+    if (!isInteger(group) || XLENGTH(group) != n)
+        error("kernclass internal: group must be an integer vector, one per training row");
+    if (!isInteger(ngroups) || XLENGTH(ngroups) != 1 || INTEGER(ngroups)[0] < 1)
+        error("kernclass internal: ngroups must be one positive integer");
+    *G = INTEGER(ngroups)[0];
+    int *g0 = (int *) R_alloc((size_t) n + 1, sizeof(int));
+    const int *g = INTEGER(group);
+    for (R_xlen_t i = 0; i < n; i++) {
+        if (g[i] == NA_INTEGER || g[i] < 1 || g[i] > *G)
+            error("kernclass internal: group codes must lie in 1..ngroups");
+        g0[i] = g[i] - 1;
+    }
+    return g0;
+}
+
+static SEXP alloc_result(R_xlen_t nrow, R_xlen_t ncol)
+{
+    if ((double) nrow * (double) ncol > (double) R_XLEN_T_MAX)
+        error("kernclass: a %.0f x %.0f result is too large for R", (double) nrow, (double) ncol);
+    return allocMatrix(REALSXP, (int) nrow, (int) ncol);
+}
+
+SEXP ffi_kernel_matrix(SEXP x, SEXP y, SEXP spec, SEXP threads)
+{
+    kc_kernel k = kernel_from(spec);
+    int nt = threads_from(threads);
+    kc_points a = points_from(x, "x");
+    int symmetric = isNull(y);
+    kc_points b = symmetric ? a : points_from(y, "y");
+    if (a.p != b.p) error("kernclass internal: x and y have different numbers of columns");
+    add_sqnorms(&k, &a);
+    if (symmetric) b.sqnorm = a.sqnorm; else add_sqnorms(&k, &b);
+    SEXP out = PROTECT(alloc_result(a.n, b.n));
+    kc_gram(&k, &a, &b, symmetric, REAL(out), nt);
+    UNPROTECT(1);
+    return out;
+}
+
+SEXP ffi_kernel_sums(SEXP x, SEXP train, SEXP group, SEXP weight, SEXP ngroups,
+                     SEXP spec, SEXP threads)
+{
+    kc_kernel k = kernel_from(spec);
+    int nt = threads_from(threads);
+    kc_points a = points_from(x, "x"), b = points_from(train, "train");
+    if (a.p != b.p) error("kernclass internal: x and train have different numbers of columns");
+    int G;
+    const int *g = groups_from(group, b.n, ngroups, &G);
+    if (!isReal(weight) || XLENGTH(weight) != b.n)
+        error("kernclass internal: weight must be a double vector, one per training row");
+    for (R_xlen_t i = 0; i < b.n; i++)
+        if (!R_FINITE(REAL(weight)[i])) error("kernclass internal: weights must be finite");
+    add_sqnorms(&k, &a);
+    add_sqnorms(&k, &b);
+    SEXP out = PROTECT(alloc_result(a.n, G));
+    kc_group_sums(&k, &a, &b, g, REAL(weight), G, REAL(out), nt);
+    UNPROTECT(1);
+    return out;
+}
+
+SEXP ffi_within_sums(SEXP train, SEXP group, SEXP ngroups, SEXP spec, SEXP threads)
+{
+    kc_kernel k = kernel_from(spec);
+    int nt = threads_from(threads);
+    kc_points b = points_from(train, "train");
+    if (b.n > INT_MAX - KC_TILE) error("kernclass internal: too many training rows");
+    int G;
+    const int *g = groups_from(group, b.n, ngroups, &G);
+    add_sqnorms(&k, &b);
+    SEXP out = PROTECT(allocVector(REALSXP, G));
+    kc_within_group_sums(&k, &b, g, G, REAL(out), nt);
+    UNPROTECT(1);
+    return out;
+}

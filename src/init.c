@@ -1,0 +1,22 @@
+/* Registration of the .Call entry points: exact arities, no dynamic lookup. */
+#include <R.h>
+#include <Rinternals.h>
+#include <R_ext/Rdynload.h>
+
+SEXP ffi_kernel_matrix(SEXP, SEXP, SEXP, SEXP);
+SEXP ffi_kernel_sums(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
+SEXP ffi_within_sums(SEXP, SEXP, SEXP, SEXP, SEXP);
+
+static const R_CallMethodDef call_methods[] = {
+    {"ffi_kernel_matrix", (DL_FUNC) &ffi_kernel_matrix, 4},
+    {"ffi_kernel_sums", (DL_FUNC) &ffi_kernel_sums, 7},
+    {"ffi_within_sums", (DL_FUNC) &ffi_within_sums, 5},
+    {NULL, NULL, 0}
+};
+
+void R_init_kernclass(DllInfo *dll)
+{
+    R_registerRoutines(dll, NULL, call_methods, NULL, NULL);
+    R_useDynamicSymbols(dll, FALSE);
+    R_forceSymbols(dll, TRUE);
+}

@@ -1,0 +1,340 @@
+/* The kernel engine: kernel values in square tiles, and the three workers
+ * built on them (Gram matrix, weighted per-group sums, within-group sums).
+ *
+ * A tile is a matrix product: both sets of rows are packed into panels
+ * (MR rows of a, NR rows of b, interleaved feature by feature) so that the
+ * innermost loop is an MR x NR outer product that the compiler keeps in
+ * registers and vectorises.  The kernel function is then applied to the
+ * tile of inner products.
+ *
+ * Determinism: every output value is a sum taken in an order fixed by the
+ * data alone (never by the thread that computed it), so results are
+ * identical for any number of threads.
+ *
+ * Memory: all buffers come from R_alloc on the calling thread, before any
+ * parallel region, so an error or a user interrupt frees them.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+#include <R_ext/Arith.h>
+#include <R_ext/Error.h>
+#include <R_ext/Memory.h>
+#include <R_ext/Utils.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+#include "kernclass.h"
+
+#define MR 4
+#define NR 8
+/* Squared distances below this fraction of ||x||^2 + ||y||^2 have lost
+ * digits to cancellation in ||x||^2 + ||y||^2 - 2 x'y: recompute directly. */
+#define KC_REFINE 1e-5
+
+static int thread_id(void)
+{
+#ifdef _OPENMP
+    return omp_get_thread_num();
+#else
+    return 0;
+#endif
+}
+
+int kc_kernel_uses_distance(const kc_kernel *k)
+{
+    return k->type == KC_RBF || k->type == KC_LAPLACE;
+}
+
+static ptrdiff_t row_of(const int *idx, ptrdiff_t start, int i)
+{
+    return idx ? (ptrdiff_t) idx[i] : start + i;
+}
+
+void kc_row_sqnorms(const kc_points *a, double *out)
+{
+    for (ptrdiff_t i = 0; i < a->n; i++) out[i] = 0.0;
+    for (int k = 0; k < a->p; k++) {
+        const double *col = a->x + (ptrdiff_t) k * a->n;
+        for (ptrdiff_t i = 0; i < a->n; i++) out[i] += col[i] * col[i];
+    }
+}
+
+static int round_up(int n, int w) { return (n + w - 1) / w * w; }
+
+size_t kc_tile_work_size(int p)
+{
+    return (size_t) (round_up(KC_TILE, MR) + round_up(KC_TILE, NR)) * (size_t) p;
+}
+
+/* Rows idx[0..cnt) of a into panels of w rows: buf[panel][k][r]; the rows
+ * past cnt in the last panel are zero. */
+static void pack_rows(const kc_points *a, const int *idx, ptrdiff_t start,
+                      int cnt, int w, double *buf)
+{
+    int p = a->p;
+    for (int r0 = 0; r0 < cnt; r0 += w) {
+        double *panel = buf + (size_t) r0 * p;
+        int rows = cnt - r0 < w ? cnt - r0 : w;
+        for (int k = 0; k < p; k++) {
+            const double *col = a->x + (ptrdiff_t) k * a->n;
+            double *dst = panel + (size_t) k * w;
+            for (int r = 0; r < rows; r++) dst[r] = col[row_of(idx, start, r0 + r)];
+            for (int r = rows; r < w; r++) dst[r] = 0.0;
+        }
+    }
+}
+
+/* acc = A-panel' B-panel over p features: an MR x NR block of inner products. */
+static void micro_kernel(const double *ap, const double *bp, int p,
+                         double acc[MR][NR])
+{
+    double c[MR][NR];
+    memset(c, 0, sizeof c);
+    for (int k = 0; k < p; k++) {
+        const double *av = ap + (size_t) k * MR, *bv = bp + (size_t) k * NR;
+        for (int r = 0; r < MR; r++)
+            for (int s = 0; s < NR; s++) c[r][s] += av[r] * bv[s];
+    }
+    memcpy(acc, c, sizeof c);
+}
+
+static double direct_sqdist(const kc_points *a, ptrdiff_t ra,
+                            const kc_points *b, ptrdiff_t rb)
+{
+    double s = 0.0;
+    for (int k = 0; k < a->p; k++) {
+        double d = a->x[ra + (ptrdiff_t) k * a->n] - b->x[rb + (ptrdiff_t) k * b->n];
+        s += d * d;
+    }
+    return s;
+}
+
+static double int_power(double x, int n)
+{
+    double r = 1.0;
+    for (; n > 0; n >>= 1, x *= x)
+        if (n & 1) r *= x;
+    return r;
+}
+
+void kc_tile(const kc_kernel *k,
+             const kc_points *a, const int *ai, ptrdiff_t a0, int na,
+             const kc_points *b, const int *bi, ptrdiff_t b0, int nb,
+             double *work, double *tile)
+{
+    int p = a->p;
+    double *apack = work, *bpack = work + (size_t) round_up(KC_TILE, MR) * p;
+    pack_rows(a, ai, a0, na, MR, apack);
+    pack_rows(b, bi, b0, nb, NR, bpack);
+
+    double acc[MR][NR];
+    for (int j0 = 0; j0 < nb; j0 += NR) {
+        int nj = nb - j0 < NR ? nb - j0 : NR;
+        for (int i0 = 0; i0 < na; i0 += MR) {
+            int ni = na - i0 < MR ? na - i0 : MR;
+            micro_kernel(apack + (size_t) i0 * p, bpack + (size_t) j0 * p, p, acc);
+            for (int s = 0; s < nj; s++)
+                for (int r = 0; r < ni; r++)
+                    tile[(i0 + r) + (size_t) (j0 + s) * na] = acc[r][s];
+        }
+    }
+
+    double g = k->gamma, c0 = k->coef0;
+    switch (k->type) {
+    case KC_LINEAR:
+        break;
+    case KC_POLYNOMIAL:
+        for (size_t t = 0; t < (size_t) na * nb; t++)
+            tile[t] = int_power(g * tile[t] + c0, k->degree);
+        break;
+    case KC_SIGMOID:
+        for (size_t t = 0; t < (size_t) na * nb; t++) tile[t] = tanh(g * tile[t] + c0);
+        break;
+    case KC_RBF:
+    case KC_LAPLACE:
+        for (int j = 0; j < nb; j++) {
+            ptrdiff_t rb = row_of(bi, b0, j);
+            double nbj = b->sqnorm[rb];
+            double *col = tile + (size_t) j * na;
+            for (int i = 0; i < na; i++) {
+                ptrdiff_t ra = row_of(ai, a0, i);
+                double scale = a->sqnorm[ra] + nbj;
+                double d2 = scale - 2.0 * col[i];
+                if (d2 < KC_REFINE * scale) d2 = direct_sqdist(a, ra, b, rb);
+                col[i] = k->type == KC_RBF ? exp(-g * d2) : exp(-g * sqrt(d2));
+            }
+        }
+        break;
+    }
+}
+
+/* Per-thread scratch space, allocated once on the calling thread. */
+typedef struct {
+    double *base;
+    size_t per_thread;
+} scratch;
+
+static scratch scratch_alloc(int nthreads, size_t doubles_per_thread)
+{
+    scratch s;
+    s.per_thread = doubles_per_thread;
+    double total = (double) nthreads * (double) doubles_per_thread;
+    if (total * sizeof(double) > (double) PTRDIFF_MAX)
+        error("kernclass: scratch space of %.0f doubles is too large", total);
+    s.base = (double *) R_alloc((size_t) nthreads * doubles_per_thread, sizeof(double));
+    return s;
+}
+
+static double *scratch_for(const scratch *s, int thread)
+{
+    return s->base + (size_t) thread * s->per_thread;
+}
+
+static int nblocks(ptrdiff_t n) { return (int) ((n + KC_TILE - 1) / KC_TILE); }
+static int block_len(ptrdiff_t n, int blk)
+{
+    ptrdiff_t rest = n - (ptrdiff_t) blk * KC_TILE;
+    return rest < KC_TILE ? (int) rest : KC_TILE;
+}
+
+/* Tasks run in chunks so that the calling thread can check for a user
+ * interrupt between them (never from inside a parallel region). */
+#define CHUNK_PER_THREAD 8
+
+void kc_gram(const kc_kernel *k, const kc_points *a, const kc_points *b,
+             int symmetric, double *out, int nthreads)
+{
+    int bi_n = nblocks(a->n), bj_n = nblocks(b->n);
+    size_t work_n = kc_tile_work_size(a->p);
+    scratch s = scratch_alloc(nthreads, work_n + (size_t) KC_TILE * KC_TILE);
+    ptrdiff_t lda = a->n;
+    size_t ntasks = (size_t) bi_n * bj_n;
+    size_t chunk = (size_t) nthreads * CHUNK_PER_THREAD;
+
+    for (size_t t0 = 0; t0 < ntasks; t0 += chunk) {
+        size_t t1 = t0 + chunk < ntasks ? t0 + chunk : ntasks;
+#pragma omp parallel for num_threads(nthreads) schedule(dynamic)
+        for (size_t t = t0; t < t1; t++) {
+            int I = (int) (t / bj_n), J = (int) (t % bj_n);
+            if (symmetric && J < I) continue;
+            double *work = scratch_for(&s, thread_id());
+            double *tile = work + work_n;
+            ptrdiff_t a0 = (ptrdiff_t) I * KC_TILE, b0 = (ptrdiff_t) J * KC_TILE;
+            int na = block_len(a->n, I), nb = block_len(b->n, J);
+            kc_tile(k, a, NULL, a0, na, b, NULL, b0, nb, work, tile);
+            for (int j = 0; j < nb; j++)
+                for (int i = 0; i < na; i++) {
+                    /* on a diagonal tile keep the upper triangle, mirror it */
+                    if (symmetric && I == J && i > j) continue;
+                    double v = tile[i + (size_t) j * na];
+                    out[(a0 + i) + (b0 + j) * lda] = v;
+                    if (symmetric) out[(b0 + j) + (a0 + i) * lda] = v;
+                }
+        }
+        R_CheckUserInterrupt();
+    }
+}
+
+void kc_group_sums(const kc_kernel *k, const kc_points *a, const kc_points *b,
+                   const int *group, const double *weight, int ngroups,
+                   double *out, int nthreads)
+{
+    int bi_n = nblocks(a->n), bj_n = nblocks(b->n);
+    size_t work_n = kc_tile_work_size(a->p);
+    size_t tile_n = (size_t) KC_TILE * KC_TILE;
+    scratch s = scratch_alloc(nthreads, work_n + tile_n + (size_t) ngroups * KC_TILE);
+    size_t chunk = (size_t) nthreads * CHUNK_PER_THREAD;
+
+    for (size_t t0 = 0; t0 < (size_t) bi_n; t0 += chunk) {
+        size_t t1 = t0 + chunk < (size_t) bi_n ? t0 + chunk : (size_t) bi_n;
+#pragma omp parallel for num_threads(nthreads) schedule(dynamic)
+        for (size_t I = t0; I < t1; I++) {
+            double *work = scratch_for(&s, thread_id());
+            double *tile = work + work_n, *acc = tile + tile_n;
+            ptrdiff_t a0 = (ptrdiff_t) I * KC_TILE;
+            int na = block_len(a->n, (int) I);
+            memset(acc, 0, sizeof(double) * (size_t) ngroups * na);
+            /* sums over training points in their stored order: deterministic */
+            for (int J = 0; J < bj_n; J++) {
+                ptrdiff_t b0 = (ptrdiff_t) J * KC_TILE;
+                int nb = block_len(b->n, J);
+                kc_tile(k, a, NULL, a0, na, b, NULL, b0, nb, work, tile);
+                for (int j = 0; j < nb; j++) {
+                    double w = weight[b0 + j];
+                    if (w == 0.0) continue;
+                    double *accg = acc + (size_t) group[b0 + j] * na;
+                    const double *col = tile + (size_t) j * na;
+                    for (int i = 0; i < na; i++) accg[i] += w * col[i];
+                }
+            }
+            for (int g = 0; g < ngroups; g++)
+                for (int i = 0; i < na; i++)
+                    out[(a0 + i) + (ptrdiff_t) g * a->n] = acc[(size_t) g * na + i];
+        }
+        R_CheckUserInterrupt();
+    }
+}
+
+/* Sum of k(x_i, x_j) over all pairs i, j of the same group.  Only the tiles
+ * on and above each group's diagonal are computed (the sum is symmetric). */
+void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
+                          const int *group, int ngroups, double *out,
+                          int nthreads)
+{
+    ptrdiff_t n = b->n;
+    /* stable counting sort of the rows by group */
+    ptrdiff_t *start = (ptrdiff_t *) R_alloc((size_t) ngroups + 1, sizeof(ptrdiff_t));
+    for (int g = 0; g <= ngroups; g++) start[g] = 0;
+    for (ptrdiff_t i = 0; i < n; i++) start[group[i] + 1]++;
+    for (int g = 0; g < ngroups; g++) start[g + 1] += start[g];
+    int *order = (int *) R_alloc((size_t) n, sizeof(int));
+    ptrdiff_t *fill = (ptrdiff_t *) R_alloc((size_t) ngroups, sizeof(ptrdiff_t));
+    for (int g = 0; g < ngroups; g++) fill[g] = start[g];
+    for (ptrdiff_t i = 0; i < n; i++) order[fill[group[i]]++] = (int) i;
+
+    /* the task list: (group, I, J) with I <= J */
+    double ntasks_d = 0;
+    for (int g = 0; g < ngroups; g++) {
+        double m = nblocks(start[g + 1] - start[g]);
+        ntasks_d += m * (m + 1) / 2;
+    }
+    if (ntasks_d * 3 * sizeof(int) > (double) PTRDIFF_MAX)
+        error("kernclass: too many tiles (%.0f)", ntasks_d);
+    size_t ntasks = (size_t) ntasks_d;
+    int *task = (int *) R_alloc(ntasks * 3 + 1, sizeof(int));
+    double *partial = (double *) R_alloc(ntasks + 1, sizeof(double));
+    size_t t = 0;
+    for (int g = 0; g < ngroups; g++) {
+        int m = nblocks(start[g + 1] - start[g]);
+        for (int I = 0; I < m; I++)
+            for (int J = I; J < m; J++) {
+                task[3 * t] = g; task[3 * t + 1] = I; task[3 * t + 2] = J;
+                t++;
+            }
+    }
+
+    size_t work_n = kc_tile_work_size(b->p);
+    scratch s = scratch_alloc(nthreads, work_n + (size_t) KC_TILE * KC_TILE);
+    size_t chunk = (size_t) nthreads * CHUNK_PER_THREAD;
+    for (size_t t0 = 0; t0 < ntasks; t0 += chunk) {
+        size_t t1 = t0 + chunk < ntasks ? t0 + chunk : ntasks;
+#pragma omp parallel for num_threads(nthreads) schedule(dynamic)
+        for (size_t u = t0; u < t1; u++) {
+            int g = task[3 * u], I = task[3 * u + 1], J = task[3 * u + 2];
+            double *work = scratch_for(&s, thread_id());
+            double *tile = work + work_n;
+            ptrdiff_t ng = start[g + 1] - start[g];
+            const int *rows = order + start[g];
+            int na = block_len(ng, I), nb = block_len(ng, J);
+            kc_tile(k, b, rows + (ptrdiff_t) I * KC_TILE, 0, na,
+                    b, rows + (ptrdiff_t) J * KC_TILE, 0, nb, work, tile);
+            double sum = 0.0;
+            for (size_t v = 0; v < (size_t) na * nb; v++) sum += tile[v];
+            partial[u] = I == J ? sum : 2.0 * sum;
+        }
+        R_CheckUserInterrupt();
+    }
+    for (int g = 0; g < ngroups; g++) out[g] = 0.0;
+    for (size_t u = 0; u < ntasks; u++) out[task[3 * u]] += partial[u];
+}
