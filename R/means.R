@@ -78,7 +78,7 @@ kernel_means.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degr
   center_norms <- kc_within_sums(d$x, d$y, k) / counts^2
   sigma2 <- mean(kc_kernel_diag(d$x, k)) - sum(counts / sum(counts) * center_norms)
   new_kernclass(d, k, weight = 1 / counts[d$y], offset = -center_norms / 2,
-                call = match.call(), class = "kernel_means",
+                call = kc_call(match.call(), "kernel_means"), class = "kernel_means",
                 center_norms = stats::setNames(center_norms, levels(d$y)),
                 sigma2 = max(sigma2, 0))
 }
@@ -87,7 +87,7 @@ kernel_means.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degr
 #' @export
 kernel_means.formula <- function(formula, data = NULL, subset, na.action, ...) {
   fit <- kernel_means.default(kc_formula_design(match.call(), parent.frame()), ...)
-  fit$call <- match.call()
+  fit$call <- kc_call(match.call(), "kernel_means")
   fit
 }
 

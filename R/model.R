@@ -24,6 +24,12 @@ new_kernclass <- function(design, kernel, weight, offset, call, class, ...) {
     class = c(class, "kernclass"))
 }
 
+# The call as the user would write it: the generic's name, not the method's.
+kc_call <- function(call, generic) {
+  call[[1L]] <- as.name(generic)
+  call
+}
+
 # Sum of k(x_i, x_j) over the pairs of each class, in tiles, at fit time.
 kc_within_sums <- function(x, y, kernel) {
   .Call(ffi_within_sums, x, as.integer(y), nlevels(y), kc_kernel_code(kernel), kc_threads())

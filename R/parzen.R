@@ -49,14 +49,14 @@ kernel_parzen.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, deg
   counts <- tabulate(d$y, nlevels(d$y))
   prior <- kc_check_prior(prior, levels(d$y), counts)
   new_kernclass(d, k, weight = (prior / counts)[d$y], offset = rep(0, length(counts)),
-                call = match.call(), class = "kernel_parzen", prior = prior)
+                call = kc_call(match.call(), "kernel_parzen"), class = "kernel_parzen", prior = prior)
 }
 
 #' @rdname kernel_parzen
 #' @export
 kernel_parzen.formula <- function(formula, data = NULL, subset, na.action, ...) {
   fit <- kernel_parzen.default(kc_formula_design(match.call(), parent.frame()), ...)
-  fit$call <- match.call()
+  fit$call <- kc_call(match.call(), "kernel_parzen")
   fit
 }
 

@@ -85,8 +85,17 @@ static void pack_rows(const kc_points *a, const int *idx, ptrdiff_t start,
     }
 }
 
+/* Compiled twice where the compiler can: for AVX2+FMA (x86-64-v3) and for the
+ * baseline, chosen at load time; R builds packages without -march. */
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11 && defined(__x86_64__) && \
+    defined(__linux__)
+#define KC_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define KC_CLONES
+#endif
+
 /* acc = A-panel' B-panel over p features: an MR x NR block of inner products. */
-static void micro_kernel(const double *ap, const double *bp, int p,
+KC_CLONES static void micro_kernel(const double *ap, const double *bp, int p,
                          double acc[MR][NR])
 {
     double c[MR][NR];
