@@ -1,0 +1,4 @@
+library(testthat)
+library(kernclass)
+
+test_check("kernclass")
