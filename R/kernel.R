@@ -100,6 +100,7 @@ kernel_matrix <- function(x, y = NULL, kernel = "rbf", gamma = 1 / ncol(x), degr
   }
   k <- kc_kernel(kernel, gamma, degree, coef0, p = ncol(x))
   out <- .Call(ffi_kernel_matrix, x, y, kc_kernel_code(k), kc_threads())
-  dimnames(out) <- list(rownames(x), if (is.null(y)) rownames(x) else rownames(y))
+  names <- list(rownames(x), if (is.null(y)) rownames(x) else rownames(y))
+  if (!all(vapply(names, is.null, logical(1)))) dimnames(out) <- names
   out
 }

@@ -142,7 +142,7 @@ summary.kernclass <- function(object, ...) {
     scaled = !is.null(object$scaling),
     counts = object$counts,
     prior = object$prior,
-    b = coef(object)$b,
+    b = coef.kernclass(object)$b,
     accuracy = sum(diag(confusion)) / sum(confusion),
     confusion = confusion),
     class = "summary.kernclass")

@@ -253,7 +253,8 @@ void kc_group_sums(const kc_kernel *k, const kc_points *a, const kc_points *b,
     size_t work_n = kc_tile_work_size(a->p);
     size_t tile_n = (size_t) KC_TILE * KC_TILE;
     scratch s = scratch_alloc(nthreads, work_n + tile_n + (size_t) ngroups * KC_TILE);
-    size_t chunk = (size_t) nthreads * CHUNK_PER_THREAD;
+    /* a row block runs over all of b, so one block per thread per chunk */
+    size_t chunk = (size_t) nthreads;
 
     for (size_t t0 = 0; t0 < (size_t) bi_n; t0 += chunk) {
         size_t t1 = t0 + chunk < (size_t) bi_n ? t0 + chunk : (size_t) bi_n;

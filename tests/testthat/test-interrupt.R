@@ -1,0 +1,37 @@
+# A long C computation must stop at a user interrupt (R_CheckUserInterrupt
+# between parallel chunks). An elapsed-time limit is signalled through the
+# same check, so it stands in for Ctrl-C: if the C code never checked, the
+# .Call would return and the next expression would run instead.
+
+run_until_limit <- function(expr) {
+  setTimeLimit(elapsed = 0.2, transient = TRUE)
+  on.exit(setTimeLimit(elapsed = Inf), add = TRUE)
+  tryCatch({
+    force(expr)
+    "returned"
+  }, error = function(e) conditionMessage(e))
+}
+
+set.seed(11)
+n <- 40000
+x <- matrix(rnorm(n * 100), n)
+y <- rep(1:2, length.out = n)
+spec <- c(3, 0.01, 3, 0)  # rbf: about 8e10 flops of work, seconds on any machine
+
+test_that("within-class sums stop at an interrupt and leave R usable", {
+  msg <- run_until_limit(.Call(kernclass:::ffi_within_sums, x, y, 2L, spec, 2L))
+  expect_match(msg, "time limit")
+  small <- x[1:50, ]
+  expect_equal(kernel_matrix(small, kernel = "linear"), tcrossprod(small), tolerance = 1e-12)
+})
+
+test_that("kernel sums stop at an interrupt", {
+  msg <- run_until_limit(.Call(kernclass:::ffi_kernel_sums, x, x, y, rep(1, n), 2L, spec, 2L))
+  expect_match(msg, "time limit")
+})
+
+test_that("the Gram matrix stops at an interrupt", {
+  big <- matrix(rnorm(6000 * 400), 6000)
+  msg <- run_until_limit(.Call(kernclass:::ffi_kernel_matrix, big, NULL, spec, 2L))
+  expect_match(msg, "time limit")
+})
