@@ -10,7 +10,7 @@
 #'   (and, for formula fits, the response). May be omitted for models fitted
 #'   to a numeric matrix: the training data are then drawn.
 #' @param vars The two input variables for the horizontal and vertical
-#'   axes, as names or positions; default the first two.
+#'   axes, as names or positions; default the first two numeric ones.
 #' @param y Class labels of the rows of `data`, for models fitted with the
 #'   default method; default the training labels when `data` has as many
 #'   rows as the training data.
@@ -19,8 +19,10 @@
 #' @param col Colours of the classes.
 #' @param main,xlab,ylab Title and axis labels.
 #' @param ... Further graphical parameters for [graphics::plot.default()].
-#' @return Invisibly, a list with the grid coordinates `x1`, `x2` and the
-#'   predicted `class` and `decision` on the grid.
+#' @return Invisibly, a list with the grid coordinates `x1`, `x2`, the
+#'   predicted `class` on the grid (a character matrix, `x1` along rows) and
+#'   the `decision` values of the grid points (a vector for two classes, a
+#'   matrix with a column per class otherwise).
 #' @export
 #' @examples
 #' fit <- kernel_means(Species ~ Petal.Length + Petal.Width, data = iris, gamma = 2)
@@ -34,7 +36,7 @@ plot.kernclass <- function(x, data = NULL, vars = NULL, y = NULL, slice = list()
   object <- x
   kc_check_number(grid, "grid", lower = 2, whole = TRUE)
   pd <- kc_plot_data(object, data, y)
-  vars <- kc_plot_vars(vars, names(pd$inputs))
+  vars <- kc_plot_vars(vars, pd$inputs)
   ax <- lapply(vars, function(v) {
     r <- range(pd$inputs[[v]], finite = TRUE)
     r <- r + c(-1, 1) * 0.05 * max(diff(r), 1e-8)
@@ -54,7 +56,7 @@ plot.kernclass <- function(x, data = NULL, vars = NULL, y = NULL, slice = list()
                          main = if (is.null(main)) kc_method_label(object) else main, ...)
   zc <- matrix(as.integer(cls), grid, grid)
   graphics::image(ax[[1L]], ax[[2L]], zc, col = grDevices::adjustcolor(col, alpha.f = 0.25),
-                  breaks = seq(0.5, G + 0.5), add = TRUE)
+                  breaks = seq(0.5, G + 0.5), add = TRUE, useRaster = TRUE)
   # boundaries: where a class's score equals the best of the others
   for (c in if (G == 2L) 1L else seq_len(G)) {
     margin <- scores[, c] - apply(scores[, -c, drop = FALSE], 1L, max)
@@ -70,8 +72,8 @@ plot.kernclass <- function(x, data = NULL, vars = NULL, y = NULL, slice = list()
   }
   graphics::box()
   decision <- if (G == 2L) scores[, 1L] - scores[, 2L] else scores
-  invisible(list(x1 = ax[[1L]], x2 = ax[[2L]], class = matrix(cls, grid, grid),
-                 decision = decision))
+  invisible(list(x1 = ax[[1L]], x2 = ax[[2L]], class = matrix(as.character(cls), grid, grid),
+                 decision = unname(decision)))
 }
 
 # The input variables (a data frame in the original units) and the labels.
@@ -112,12 +114,19 @@ kc_plot_data <- function(object, data, y) {
   list(inputs = inputs, y = y)
 }
 
-kc_plot_vars <- function(vars, available) {
-  if (is.null(vars)) vars <- utils::head(available, 2L)
+kc_plot_vars <- function(vars, inputs) {
+  available <- names(inputs)
+  numeric <- available[vapply(inputs, is.numeric, logical(1))]
+  if (is.null(vars)) vars <- utils::head(numeric, 2L)
   if (is.numeric(vars)) vars <- available[vars]
   if (length(vars) != 2L || anyNA(vars) || !all(vars %in% available)) {
     kc_abort(sprintf("`vars` must name two input variables among %s.", kc_enum(available)),
              arg = "vars")
+  }
+  for (v in vars) {
+    if (!is.numeric(inputs[[v]])) {
+      kc_abort(sprintf("`vars` must be numeric input variables; \"%s\" is not.", v), arg = "vars")
+    }
   }
   vars
 }
@@ -137,11 +146,6 @@ kc_plot_grid <- function(inputs, vars, ax, slice) {
       names(which.max(table(col)))
     }
     g[[v]] <- if (is.factor(col)) factor(value, levels = levels(col)) else value
-  }
-  for (v in vars) {
-    if (!is.numeric(inputs[[v]])) {
-      kc_abort(sprintf("`vars` must be numeric input variables; \"%s\" is not.", v), arg = "vars")
-    }
   }
   g[names(inputs)]
 }
