@@ -33,7 +33,7 @@ kc_check_dots <- function(...) {
     if (is.null(nm)) nm <- rep("", length(dots))
     nm[nm == ""] <- "<unnamed>"
     kc_abort(sprintf("Unknown argument(s) %s: check the spelling against the documentation.",
-                     kc_enum(nm)), arg = "...")
+                     paste0("`", nm, "`", collapse = ", ")), arg = "...")
   }
 }
 
@@ -44,7 +44,7 @@ kc_check_number <- function(x, arg, lower = -Inf, lower_open = FALSE, whole = FA
   if (!ok) {
     what <- if (whole) "a whole number" else "a finite number"
     bound <- if (is.finite(lower)) sprintf(" %s %s", if (lower_open) ">" else ">=", format(lower)) else ""
-    got <- if (is.numeric(x) && length(x) == 1L) format(x) else
+    got <- if (length(x) == 1L && (is.numeric(x) || is.na(x))) format(x) else
       sprintf("an object of class %s and length %d", class(x)[1], length(x))
     kc_abort(sprintf("`%s` must be %s%s; got %s.", arg, what, bound, got), arg = arg)
   }
@@ -80,17 +80,21 @@ kc_as_numeric_matrix <- function(x, arg) {
 }
 
 # Rows with NA are allowed only where `allow_na` (prediction); Inf never.
-kc_check_finite <- function(x, arg, allow_na = FALSE) {
+# Rows are reported by `row_names` where given (the rows of the user's data).
+kc_check_finite <- function(x, arg, allow_na = FALSE, row_names = NULL) {
+  which_rows <- function(bad) {
+    rows <- which(rowSums(bad) > 0)
+    if (!is.null(row_names)) rows <- row_names[rows]
+    paste(utils::head(rows, 5), collapse = ", ")
+  }
   if (any(is.infinite(x))) {
-    rows <- which(rowSums(is.infinite(x)) > 0)
     kc_abort(sprintf("`%s` has infinite values (rows %s); remove or replace them.",
-                     arg, paste(utils::head(rows, 5), collapse = ", ")), arg = arg)
+                     arg, which_rows(is.infinite(x))), arg = arg)
   }
   if (!allow_na && anyNA(x)) {
-    rows <- which(rowSums(is.na(x)) > 0)
     kc_abort(sprintf(paste0("`%s` has missing values (NA or NaN) in %d row(s), e.g. %s; ",
                             "remove them, or use the formula method with na.action = na.omit."),
-                     arg, length(rows), paste(utils::head(rows, 5), collapse = ", ")), arg = arg)
+                     arg, sum(rowSums(is.na(x)) > 0), which_rows(is.na(x))), arg = arg)
   }
   invisible(x)
 }

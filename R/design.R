@@ -33,6 +33,7 @@ kc_design_xy <- function(x, y) {
   if (is.data.frame(x)) {
     if (ncol(x) == 0L) kc_abort("`x` has no columns.", arg = "x")
     tt <- stats::terms(~ ., data = x)
+    environment(tt) <- baseenv()  # keep no reference to this frame and its data
     mf <- stats::model.frame(tt, x, na.action = stats::na.pass)
     d <- kc_design_frame(tt, mf, y = NULL)
   } else {
@@ -51,16 +52,22 @@ kc_design_formula <- function(call, env) {
     kc_abort("`formula` must be a formula such as Species ~ .", arg = "formula")
   }
   mf <- call[c(1L, match(c("formula", "data", "subset", "na.action"), names(call), 0L))]
-  mf$drop.unused.levels <- TRUE
   mf[[1L]] <- quote(stats::model.frame)
-  mf <- eval(mf, env)
+  mf <- tryCatch(eval(mf, env), error = function(e) {
+    kc_abort(sprintf("Cannot build the model frame from `formula` and `data`: %s",
+                     conditionMessage(e)), arg = "data")
+  })
   tt <- attr(mf, "terms")
   if (attr(tt, "response") == 0L) {
     kc_abort("`formula` needs a response on its left-hand side, e.g. Species ~ .", arg = "formula")
   }
+  # unused levels of the inputs are dropped; those of the response are
+  # reported by kc_as_labels()
+  for (j in seq_along(mf)[-1L]) if (is.factor(mf[[j]])) mf[[j]] <- droplevels(mf[[j]])
   d <- kc_design_frame(tt, mf, y = NULL)
-  kc_check_finite(d$x, "x")
-  d$y <- kc_as_labels(stats::model.response(mf), nrow(d$x), "y")
+  kc_check_finite(d$x, "data", row_names = rownames(mf))
+  response <- deparse(tt[[2L]], width.cutoff = 500L)[1L]
+  d$y <- kc_as_labels(stats::model.response(mf), nrow(d$x), response)
   d
 }
 
@@ -90,8 +97,14 @@ kc_apply_scaling <- function(x, scaling) {
 # The coded, scaled matrix for new data; rows with NA stay (as NA rows).
 kc_new_x <- function(object, newdata) {
   if (is.null(object$terms)) {
-    x <- kc_as_numeric_matrix(newdata, "newdata")
     names_fit <- colnames(object$x)
+    if (is.data.frame(newdata) && !is.null(names_fit) && all(names_fit %in% names(newdata))) {
+      newdata <- newdata[names_fit]  # other columns, numeric or not, are not used
+    }
+    if (is.null(dim(newdata)) && ncol(object$x) > 1L && length(newdata) == ncol(object$x)) {
+      newdata <- matrix(newdata, nrow = 1L, dimnames = list(NULL, names(newdata)))  # one point
+    }
+    x <- kc_as_numeric_matrix(newdata, "newdata")
     if (!is.null(names_fit) && !is.null(colnames(x))) {
       missing <- setdiff(names_fit, colnames(x))
       if (length(missing)) {
@@ -100,7 +113,7 @@ kc_new_x <- function(object, newdata) {
       }
       x <- x[, names_fit, drop = FALSE]
     } else if (ncol(x) != ncol(object$x)) {
-      kc_abort(sprintf("`newdata` has %d columns but the model was fitted on %d.",
+      kc_abort(sprintf("`newdata` has %d column(s) but the model was fitted on %d.",
                        ncol(x), ncol(object$x)), arg = "newdata")
     }
   } else {

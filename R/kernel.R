@@ -94,7 +94,7 @@ kernel_matrix <- function(x, y = NULL, kernel = "rbf", gamma = 1 / ncol(x), degr
     y <- kc_as_numeric_matrix(y, "y")
     kc_check_finite(y, "y")
     if (ncol(y) != ncol(x)) {
-      kc_abort(sprintf("`y` has %d columns but `x` has %d; they must match.", ncol(y), ncol(x)),
+      kc_abort(sprintf("`y` has %d column(s) but `x` has %d; they must match.", ncol(y), ncol(x)),
                arg = "y")
     }
   }

@@ -41,7 +41,7 @@ predict.kernclass <- function(object, newdata, type = c("class", "decision", "pr
   switch(type,
     class = {
       cls <- factor(rep(NA_character_, nrow(x)), levels = object$levels)
-      cls[ok] <- kc_class_from_scores(scores[ok, , drop = FALSE], object$levels)
+      cls[ok] <- kc_classify(object, scores[ok, , drop = FALSE])
       stats::setNames(cls, rownames(x))
     },
     decision = if (G == 2L) stats::setNames(scores[, 1L] - scores[, 2L], rownames(x)) else scores,
@@ -55,10 +55,9 @@ predict.kernclass <- function(object, newdata, type = c("class", "decision", "pr
 kc_match_type <- function(type) {
   choices <- c("class", "decision", "prob")
   if (identical(type, choices)) return("class")
-  if (!is.character(type) || length(type) != 1L || !type %in% choices) {
-    kc_abort(sprintf("`type` must be one of %s.", kc_enum(choices)), arg = "type")
-  }
-  type
+  i <- if (is.character(type) && length(type) == 1L) pmatch(type, choices) else NA
+  if (is.na(i)) kc_abort(sprintf("`type` must be one of %s.", kc_enum(choices)), arg = "type")
+  choices[i]
 }
 
 #' @describeIn predict.kernclass The predicted classes of the training data.

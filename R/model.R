@@ -56,6 +56,12 @@ kc_class_from_scores <- function(scores, levels) {
   factor(levels[idx], levels = levels)
 }
 
+# Classes from scores; a classifier may refine the rule (see kernel_parzen).
+kc_classify <- function(object, scores) UseMethod("kc_classify")
+
+#' @export
+kc_classify.kernclass <- function(object, scores) kc_class_from_scores(scores, object$levels)
+
 # Posterior class probabilities from scores: one method per classifier.
 kc_posterior <- function(object, scores) UseMethod("kc_posterior")
 

@@ -18,8 +18,9 @@
 #'   first factor level); with more classes, the matrix of scores.
 #'   `predict(type = "prob")` gives the posterior
 #'   \eqn{\pi_c p_c(x) / \sum_j \pi_j p_j(x)}; for a point so far from all
-#'   training data that every \eqn{p_c(x)} underflows to zero it falls back to
-#'   the priors.
+#'   training data that every \eqn{p_c(x)} underflows to zero, the
+#'   probabilities fall back to the priors and the class to the class with
+#'   the largest prior.
 #'
 #' @inheritParams kernel_means
 #' @param prior Class prior probabilities, one per class (named by class, or
@@ -58,6 +59,14 @@ kernel_parzen.formula <- function(formula, data = NULL, subset, na.action, ...) 
   fit <- kernel_parzen.default(kc_formula_design(match.call(), parent.frame()), ...)
   fit$call <- kc_call(match.call(), "kernel_parzen")
   fit
+}
+
+#' @export
+kc_classify.kernel_parzen <- function(object, scores) {
+  cls <- kc_class_from_scores(scores, object$levels)
+  # where every density underflows to zero, the prior decides (as in "prob")
+  cls[rowSums(scores != 0) == 0] <- object$levels[which.max(object$prior)]
+  cls
 }
 
 #' @export

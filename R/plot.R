@@ -46,7 +46,7 @@ plot.kernclass <- function(x, data = NULL, vars = NULL, y = NULL, slice = list()
   newdata <- if (is.null(object$terms)) as.matrix(g) else g
   scores <- kc_scores(object, kc_new_x(object, newdata))
   G <- length(object$levels)
-  cls <- kc_class_from_scores(scores, object$levels)
+  cls <- kc_classify(object, scores)
   if (is.null(col)) col <- grDevices::hcl.colors(G, "Dark 3")
   col <- rep_len(col, G)
 

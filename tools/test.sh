@@ -16,7 +16,7 @@ KERNCLASS_LIB="$lib" Rscript --vanilla -e '
   library(testthat)
   library(kernclass)
   res <- as.data.frame(test_dir("tests/testthat", package = "kernclass", load_package = "installed",
-                                reporter = ProgressReporter$new(show_praise = FALSE),
+                                reporter = SummaryReporter$new(show_praise = FALSE, max_reports = 50),
                                 stop_on_failure = FALSE))
   passed <- sum(res$passed)
   failed <- sum(res$failed) + sum(res$error)
