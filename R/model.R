@@ -35,11 +35,17 @@ kc_within_sums <- function(x, y, kernel) {
   .Call(ffi_within_sums, x, as.integer(y), nlevels(y), kc_kernel_code(kernel), kc_threads())
 }
 
+# K(x, points) %*% weights for coded, scaled rows x (no NA), in tiles.
+kc_expand <- function(x, points, weights, kernel) {
+  .Call(ffi_kernel_expansion, x, points, weights, kc_kernel_code(kernel), kc_threads())
+}
+
 # The n x G matrix of class scores f_c(x) for coded, scaled rows x (no NA).
 kc_scores <- function(object, x) {
-  G <- length(object$levels)
-  s <- .Call(ffi_kernel_sums, x, object$x, as.integer(object$y), object$weight, G,
-             kc_kernel_code(object$kernel), kc_threads())
+  n <- length(object$y)
+  weights <- matrix(0, n, length(object$levels))
+  weights[cbind(seq_len(n), as.integer(object$y))] <- object$weight
+  s <- kc_expand(x, object$x, weights, object$kernel)
   s <- s + rep(object$offset, each = nrow(s))
   dimnames(s) <- list(rownames(x), object$levels)
   s

@@ -109,23 +109,22 @@ SEXP ffi_kernel_matrix(SEXP x, SEXP y, SEXP spec, SEXP threads)
     return out;
 }
 
-SEXP ffi_kernel_sums(SEXP x, SEXP train, SEXP group, SEXP weight, SEXP ngroups,
-                     SEXP spec, SEXP threads)
+/* K(x, train) %*% weights, without forming K. */
+SEXP ffi_kernel_expansion(SEXP x, SEXP train, SEXP weights, SEXP spec, SEXP threads)
 {
     kc_kernel k = kernel_from(spec);
     int nt = threads_from(threads);
     kc_points a = points_from(x, "x"), b = points_from(train, "train");
     if (a.p != b.p) error("kernclass internal: x and train have different numbers of columns");
-    int G;
-    const int *g = groups_from(group, b.n, ngroups, &G);
-    if (!isReal(weight) || XLENGTH(weight) != b.n)
-        error("kernclass internal: weight must be a double vector, one per training row");
-    for (R_xlen_t i = 0; i < b.n; i++)
-        if (!R_FINITE(REAL(weight)[i])) error("kernclass internal: weights must be finite");
+    if (!isReal(weights) || !isMatrix(weights) || nrows(weights) != b.n || ncols(weights) < 1)
+        error("kernclass internal: weights must be a double matrix with a row per training row");
+    int nw = ncols(weights);
+    for (R_xlen_t i = 0; i < XLENGTH(weights); i++)
+        if (!R_FINITE(REAL(weights)[i])) error("kernclass internal: weights must be finite");
     add_sqnorms(&k, &a);
     add_sqnorms(&k, &b);
-    SEXP out = PROTECT(alloc_result(a.n, G));
-    kc_group_sums(&k, &a, &b, g, REAL(weight), G, REAL(out), nt);
+    SEXP out = PROTECT(alloc_result(a.n, nw));
+    kc_expansion(&k, &a, &b, REAL(weights), nw, REAL(out), nt);
     UNPROTECT(1);
     return out;
 }

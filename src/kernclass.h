@@ -52,9 +52,9 @@ void kc_tile(const kc_kernel *k,
 void kc_gram(const kc_kernel *k, const kc_points *a, const kc_points *b,
              int symmetric, double *out, int nthreads);
 
-void kc_group_sums(const kc_kernel *k, const kc_points *a, const kc_points *b,
-                   const int *group, const double *weight, int ngroups,
-                   double *out, int nthreads);
+/* out = K(a, b) w: w is b->n x ncols, out a->n x ncols, both column-major. */
+void kc_expansion(const kc_kernel *k, const kc_points *a, const kc_points *b,
+                  const double *w, int ncols, double *out, int nthreads);
 
 void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
                           const int *group, int ngroups, double *out,

@@ -1,5 +1,5 @@
 /* The kernel engine: kernel values in square tiles, and the three workers
- * built on them (Gram matrix, weighted per-group sums, within-group sums).
+ * built on them (Gram matrix, kernel expansions, within-group sums).
  *
  * A tile is a matrix product: both sets of rows are packed into panels
  * (MR rows of a, NR rows of b, interleaved feature by feature) so that the
@@ -245,14 +245,13 @@ void kc_gram(const kc_kernel *k, const kc_points *a, const kc_points *b,
     }
 }
 
-void kc_group_sums(const kc_kernel *k, const kc_points *a, const kc_points *b,
-                   const int *group, const double *weight, int ngroups,
-                   double *out, int nthreads)
+void kc_expansion(const kc_kernel *k, const kc_points *a, const kc_points *b,
+                  const double *w, int ncols, double *out, int nthreads)
 {
     int bi_n = nblocks(a->n), bj_n = nblocks(b->n);
     size_t work_n = kc_tile_work_size(a->p);
     size_t tile_n = (size_t) KC_TILE * KC_TILE;
-    scratch s = scratch_alloc(nthreads, work_n + tile_n + (size_t) ngroups * KC_TILE);
+    scratch s = scratch_alloc(nthreads, work_n + tile_n + (size_t) ncols * KC_TILE);
     /* a row block runs over all of b, so one block per thread per chunk */
     size_t chunk = (size_t) nthreads;
 
@@ -264,23 +263,25 @@ void kc_group_sums(const kc_kernel *k, const kc_points *a, const kc_points *b,
             double *tile = work + work_n, *acc = tile + tile_n;
             ptrdiff_t a0 = (ptrdiff_t) I * KC_TILE;
             int na = block_len(a->n, (int) I);
-            memset(acc, 0, sizeof(double) * (size_t) ngroups * na);
-            /* sums over training points in their stored order: deterministic */
+            memset(acc, 0, sizeof(double) * (size_t) ncols * na);
+            /* sums over the points of b in their stored order: deterministic */
             for (int J = 0; J < bj_n; J++) {
                 ptrdiff_t b0 = (ptrdiff_t) J * KC_TILE;
                 int nb = block_len(b->n, J);
                 kc_tile(k, a, NULL, a0, na, b, NULL, b0, nb, work, tile);
-                for (int j = 0; j < nb; j++) {
-                    double w = weight[b0 + j];
-                    if (w == 0.0) continue;
-                    double *accg = acc + (size_t) group[b0 + j] * na;
-                    const double *col = tile + (size_t) j * na;
-                    for (int i = 0; i < na; i++) accg[i] += w * col[i];
+                for (int c = 0; c < ncols; c++) {
+                    const double *wc = w + (ptrdiff_t) c * b->n + b0;
+                    double *accc = acc + (size_t) c * na;
+                    for (int j = 0; j < nb; j++) {
+                        if (wc[j] == 0.0) continue;  /* most weights are zero */
+                        const double *col = tile + (size_t) j * na;
+                        for (int i = 0; i < na; i++) accc[i] += wc[j] * col[i];
+                    }
                 }
             }
-            for (int g = 0; g < ngroups; g++)
+            for (int c = 0; c < ncols; c++)
                 for (int i = 0; i < na; i++)
-                    out[(a0 + i) + (ptrdiff_t) g * a->n] = acc[(size_t) g * na + i];
+                    out[(a0 + i) + (ptrdiff_t) c * a->n] = acc[(size_t) c * na + i];
         }
         R_CheckUserInterrupt();
     }

@@ -9,6 +9,7 @@ for (k in c("linear","polynomial","rbf","laplace","sigmoid")) {
   f <- kernel_parzen(x, y, kernel = k); p <- predict(f, x[1:3,], type = "decision")
 }
 f <- kernel_means(x[1:1,,drop=FALSE][c(1,1),], factor(c("a","b")))
-try(.Call(kernclass:::ffi_kernel_sums, x, x, rep(5L, 300), rep(1, 300), 3L, c(3, 1, 3, 0), 2L))
+try(.Call(kernclass:::ffi_kernel_expansion, x, x, matrix(1, 299, 2), c(3, 1, 3, 0), 2L))
+try(.Call(kernclass:::ffi_kernel_expansion, x, x, matrix(NA_real_, 300, 2), c(3, 1, 3, 0), 2L))
 try(.Call(kernclass:::ffi_kernel_matrix, x, NULL, c(9, 1, 3, 0), 2L))
 try(.Call(kernclass:::ffi_kernel_matrix, "a", NULL, c(3, 1, 3, 0), 2L))

@@ -25,8 +25,9 @@ test_that("within-class sums stop at an interrupt and leave R usable", {
   expect_equal(kernel_matrix(small, kernel = "linear"), tcrossprod(small), tolerance = 1e-12)
 })
 
-test_that("kernel sums stop at an interrupt", {
-  msg <- run_until_limit(.Call(kernclass:::ffi_kernel_sums, x, x, y, rep(1, n), 2L, spec, 2L))
+test_that("kernel expansions stop at an interrupt", {
+  w <- cbind(y == 1, y == 2) + 0
+  msg <- run_until_limit(.Call(kernclass:::ffi_kernel_expansion, x, x, w, spec, 2L))
   expect_match(msg, "time limit")
 })
 
