@@ -35,21 +35,23 @@ predict.kernclass <- function(object, newdata, type = c("class", "decision", "pr
   type <- kc_match_type(type)
   x <- if (missing(newdata) || is.null(newdata)) object$x else kc_new_x(object, newdata)
   ok <- stats::complete.cases(x)
-  G <- length(object$levels)
-  scores <- matrix(NA_real_, nrow(x), G, dimnames = list(rownames(x), object$levels))
-  if (any(ok)) scores[ok, ] <- kc_scores(object, x[ok, , drop = FALSE])
+  scores <- kc_scores(object, x[ok, , drop = FALSE])
+  # each result is computed on the complete rows, then spread out with NA rows
+  spread <- function(v) {
+    if (is.null(dim(v))) {
+      out <- v[rep(NA_integer_, nrow(x))]
+      out[ok] <- v
+      names(out) <- rownames(x)
+    } else {
+      out <- matrix(v[NA_integer_], nrow(x), ncol(v), dimnames = list(rownames(x), colnames(v)))
+      out[ok, ] <- v
+    }
+    out
+  }
   switch(type,
-    class = {
-      cls <- factor(rep(NA_character_, nrow(x)), levels = object$levels)
-      cls[ok] <- kc_classify(object, scores[ok, , drop = FALSE])
-      stats::setNames(cls, rownames(x))
-    },
-    decision = if (G == 2L) stats::setNames(scores[, 1L] - scores[, 2L], rownames(x)) else scores,
-    prob = {
-      p <- scores
-      if (any(ok)) p[ok, ] <- kc_posterior(object, scores[ok, , drop = FALSE])
-      p
-    })
+    class = spread(kc_classify(object, scores)),
+    decision = spread(kc_decision(object, scores)),
+    prob = spread(kc_posterior(object, scores)))
 }
 
 kc_match_type <- function(type) {

@@ -40,8 +40,19 @@ kc_expand <- function(x, points, weights, kernel) {
   .Call(ffi_kernel_expansion, x, points, weights, kc_kernel_code(kernel), kc_threads())
 }
 
-# The n x G matrix of class scores f_c(x) for coded, scaled rows x (no NA).
-kc_scores <- function(object, x) {
+# predict() works through four internal generics, so that each classifier
+# says only what differs:
+#   kc_scores(object, x)          raw scores of coded, scaled rows x (no NA)
+#   kc_decision(object, scores)   what predict(type = "decision") returns
+#   kc_classify(object, scores)   the factor of predicted classes
+#   kc_posterior(object, scores)  the matrix of class probabilities
+# The defaults below are for classifiers with one score per class; the
+# one-vs-one methods (R/ovo.R) are for classifiers built from class pairs.
+kc_scores <- function(object, x) UseMethod("kc_scores")
+
+# The n x G matrix of class scores f_c(x) = sum_{i in c} w_i k(x, x_i) + b_c.
+#' @export
+kc_scores.kernclass <- function(object, x) {
   n <- length(object$y)
   weights <- matrix(0, n, length(object$levels))
   weights[cbind(seq_len(n), as.integer(object$y))] <- object$weight
@@ -62,7 +73,14 @@ kc_class_from_scores <- function(scores, levels) {
   factor(levels[idx], levels = levels)
 }
 
-# Classes from scores; a classifier may refine the rule (see kernel_parzen).
+kc_decision <- function(object, scores) UseMethod("kc_decision")
+
+# Two classes: f_1 - f_2, positive for the first level; more: the scores.
+#' @export
+kc_decision.kernclass <- function(object, scores) {
+  if (ncol(scores) == 2L) stats::setNames(scores[, 1L] - scores[, 2L], rownames(scores)) else scores
+}
+
 kc_classify <- function(object, scores) UseMethod("kc_classify")
 
 #' @export

@@ -1,0 +1,37 @@
+# Classifiers built from class pairs (one-vs-one, as LIBSVM): a model of
+# class c(<method>, "kernclass_ovo", "kernclass") scores every pair (i, j),
+# i < j in level order, with a decision value that is positive for class i.
+# With two classes there is one pair and the decision is a plain vector.
+
+# The pairs in LIBSVM's order (1-2, 1-3, ..., 1-k, 2-3, ...): a matrix with
+# columns first and second (level indices) and rows named "first/second".
+kc_ovo_pairs <- function(levels) {
+  k <- length(levels)
+  first <- rep(seq_len(k), times = rev(seq_len(k)) - 1L)
+  second <- unlist(lapply(seq_len(k), function(i) seq_len(k)[seq_len(k) > i]))
+  out <- cbind(first = first, second = second)
+  rownames(out) <- paste(levels[first], levels[second], sep = "/")
+  out
+}
+
+# Votes of the pairwise decisions (n x M): the class with most votes, ties to
+# the class that comes first in level order (as LIBSVM).
+kc_ovo_vote <- function(decision, levels) {
+  pairs <- kc_ovo_pairs(levels)
+  votes <- matrix(0L, nrow(decision), length(levels))
+  for (m in seq_len(nrow(pairs))) {
+    winner <- ifelse(decision[, m] > 0, pairs[m, "first"], pairs[m, "second"])
+    votes[cbind(seq_len(nrow(decision)), winner)] <- votes[cbind(seq_len(nrow(decision)), winner)] + 1L
+  }
+  factor(levels[max.col(votes, ties.method = "first")], levels = levels)
+}
+
+#' @export
+kc_decision.kernclass_ovo <- function(object, scores) {
+  if (ncol(scores) == 1L) return(stats::setNames(scores[, 1L], rownames(scores)))
+  colnames(scores) <- rownames(kc_ovo_pairs(object$levels))
+  scores
+}
+
+#' @export
+kc_classify.kernclass_ovo <- function(object, scores) kc_ovo_vote(scores, object$levels)
