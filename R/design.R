@@ -51,7 +51,7 @@ kc_design_formula <- function(call, env) {
   if (is.null(call$formula) || !inherits(eval(call$formula, env), "formula")) {
     kc_abort("`formula` must be a formula such as Species ~ .", arg = "formula")
   }
-  mf <- call[c(1L, match(c("formula", "data", "subset", "na.action"), names(call), 0L))]
+  mf <- call[c(1L, match(c("formula", "data", "subset", "na.action", "weights"), names(call), 0L))]
   mf[[1L]] <- quote(stats::model.frame)
   mf <- tryCatch(eval(mf, env), error = function(e) {
     kc_abort(sprintf("Cannot build the model frame from `formula` and `data`: %s",
@@ -68,6 +68,7 @@ kc_design_formula <- function(call, env) {
   kc_check_finite(d$x, "data", row_names = rownames(mf))
   response <- deparse(tt[[2L]], width.cutoff = 500L)[1L]
   d$y <- kc_as_labels(stats::model.response(mf), nrow(d$x), response)
+  d$weights <- stats::model.weights(mf)
   d
 }
 

@@ -77,7 +77,7 @@ kernel_means.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degr
   counts <- tabulate(d$y, nlevels(d$y))
   center_norms <- kc_within_sums(d$x, d$y, k) / counts^2
   sigma2 <- mean(kc_kernel_diag(d$x, k)) - sum(counts / sum(counts) * center_norms)
-  new_kernclass(d, k, weight = 1 / counts[d$y], offset = -center_norms / 2,
+  new_kernclass(d, k, weight = 1 / counts[as.integer(d$y)], offset = -center_norms / 2,
                 call = kc_call(match.call(), "kernel_means"), class = "kernel_means",
                 center_norms = stats::setNames(center_norms, levels(d$y)),
                 sigma2 = max(sigma2, 0))

@@ -2,6 +2,7 @@ kc_method_label <- function(object) {
   switch(class(object)[1L],
     kernel_means = "Kernel nearest-means classifier",
     kernel_parzen = "Parzen-window Bayes classifier",
+    kernel_svm = "Support vector machine (SMO)",
     class(object)[1L])
 }
 
@@ -143,7 +144,7 @@ summary.kernclass <- function(object, ...) {
     scaled = !is.null(object$scaling),
     counts = object$counts,
     prior = object$prior,
-    b = coef.kernclass(object)$b,
+    b = stats::coef(object)$b,
     accuracy = sum(diag(confusion)) / sum(confusion),
     confusion = confusion),
     class = "summary.kernclass")

@@ -4,7 +4,7 @@
 # the training points x_i of class c: the classifiers differ only in the
 # weights w and offsets b.  The object holds plain R vectors and matrices.
 
-new_kernclass <- function(design, kernel, weight, offset, call, class, ...) {
+new_kernclass <- function(design, kernel, weight = NULL, offset = NULL, call, class, ...) {
   y <- design$y
   structure(
     c(list(call = call,
@@ -13,8 +13,8 @@ new_kernclass <- function(design, kernel, weight, offset, call, class, ...) {
            kernel = kernel,
            x = design$x,
            y = y,
-           weight = as.numeric(weight),
-           offset = stats::setNames(as.numeric(offset), levels(y)),
+           weight = weight,
+           offset = if (!is.null(offset)) stats::setNames(as.numeric(offset), levels(y)),
            scaling = design$scaling,
            terms = design$terms,
            xlevels = design$xlevels,

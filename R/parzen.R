@@ -49,7 +49,7 @@ kernel_parzen.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, deg
   k <- kc_kernel(kernel, gamma, degree, coef0, p = ncol(d$x))
   counts <- tabulate(d$y, nlevels(d$y))
   prior <- kc_check_prior(prior, levels(d$y), counts)
-  new_kernclass(d, k, weight = (prior / counts)[d$y], offset = rep(0, length(counts)),
+  new_kernclass(d, k, weight = as.numeric(prior / counts)[as.integer(d$y)], offset = rep(0, length(counts)),
                 call = kc_call(match.call(), "kernel_parzen"), class = "kernel_parzen", prior = prior)
 }
 

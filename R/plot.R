@@ -57,12 +57,21 @@ plot.kernclass <- function(x, data = NULL, vars = NULL, y = NULL, slice = list()
   zc <- matrix(as.integer(cls), grid, grid)
   graphics::image(ax[[1L]], ax[[2L]], zc, col = grDevices::adjustcolor(col, alpha.f = 0.25),
                   breaks = seq(0.5, G + 0.5), add = TRUE, useRaster = TRUE)
-  # boundaries: where a class's score equals the best of the others
-  for (c in if (G == 2L) 1L else seq_len(G)) {
-    margin <- scores[, c] - apply(scores[, -c, drop = FALSE], 1L, max)
-    graphics::contour(ax[[1L]], ax[[2L]], matrix(margin, grid, grid), levels = 0,
+  # boundaries: two classes, decision 0; one score per class, where a
+  # class's score equals the best of the others; else where the class changes
+  decision <- kc_decision(object, scores)
+  boundary <- function(z, level) {
+    graphics::contour(ax[[1L]], ax[[2L]], matrix(z, grid, grid), levels = level,
                       drawlabels = FALSE, add = TRUE, lwd = 2)
   }
+  if (is.null(dim(decision))) {
+    boundary(decision, 0)
+  } else if (!inherits(object, "kernclass_ovo")) {
+    for (c in seq_len(G)) boundary(scores[, c] - apply(scores[, -c, drop = FALSE], 1L, max), 0)
+  } else {
+    for (c in seq_len(G)) boundary(as.numeric(as.integer(cls) == c), 0.5)
+  }
+  kc_plot_extras(object, ax, scores, pd, vars)
   if (!is.null(pd$y)) {
     graphics::points(pd$inputs[[vars[1L]]], pd$inputs[[vars[2L]]],
                      col = col[as.integer(pd$y)], pch = 20 + as.integer(pd$y) %% 5,
@@ -71,9 +80,28 @@ plot.kernclass <- function(x, data = NULL, vars = NULL, y = NULL, slice = list()
                      pch = 20 + seq_len(G) %% 5, bg = "white", cex = 0.8)
   }
   graphics::box()
-  decision <- if (G == 2L) scores[, 1L] - scores[, 2L] else scores
   invisible(list(x1 = ax[[1L]], x2 = ax[[2L]], class = matrix(as.character(cls), grid, grid),
                  decision = unname(decision)))
+}
+
+# What a classifier adds to its plot (the SVM: margins, support vectors).
+kc_plot_extras <- function(object, ax, scores, pd, vars) UseMethod("kc_plot_extras")
+
+#' @export
+kc_plot_extras.kernclass <- function(object, ax, scores, pd, vars) invisible()
+
+#' @export
+kc_plot_extras.kernel_svm <- function(object, ax, scores, pd, vars) {
+  grid <- length(ax[[1L]])
+  if (ncol(scores) == 1L) {  # the margins f = -1 and f = +1 of seed 004's slab
+    graphics::contour(ax[[1L]], ax[[2L]], matrix(scores[, 1L], grid, grid), levels = c(-1, 1),
+                      drawlabels = FALSE, add = TRUE, lty = 2)
+  }
+  if (nrow(pd$inputs) == length(object$y)) {  # the training data: circle the support vectors
+    graphics::points(pd$inputs[[vars[1L]]][object$index], pd$inputs[[vars[2L]]][object$index],
+                     pch = 1, cex = 1.9, lwd = 1.2)
+  }
+  invisible()
 }
 
 # The input variables (a data frame in the original units) and the labels.

@@ -143,3 +143,48 @@ SEXP ffi_within_sums(SEXP train, SEXP group, SEXP ngroups, SEXP spec, SEXP threa
     UNPROTECT(1);
     return out;
 }
+
+/* SVM dual by SMO: y in {-1, +1}, C the per-point upper bounds (> 0 or Inf). */
+SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
+             SEXP cachesize, SEXP shrinking, SEXP threads)
+{
+    kc_kernel k = kernel_from(spec);
+    int nt = threads_from(threads);
+    kc_points a = points_from(x, "x");
+    if (a.n < 2 || a.n > INT_MAX - 1) error("kernclass internal: need 2 to INT_MAX rows");
+    if (!isInteger(y) || XLENGTH(y) != a.n)
+        error("kernclass internal: y must be an integer vector, one per row");
+    if (!isReal(C) || XLENGTH(C) != a.n)
+        error("kernclass internal: C must be a double vector, one per row");
+    const int *yy = INTEGER(y);
+    const double *cc = REAL(C);
+    for (R_xlen_t i = 0; i < a.n; i++) {
+        if (yy[i] != 1 && yy[i] != -1) error("kernclass internal: y must be -1 or +1");
+        if (ISNAN(cc[i]) || cc[i] < 0) error("kernclass internal: C must be >= 0");
+    }
+    double eps = asReal(tolerance), mb = asReal(cachesize), it = asReal(max_iter);
+    if (!R_FINITE(eps) || eps <= 0) error("kernclass internal: tolerance must be > 0");
+    if (!R_FINITE(mb) || mb <= 0) error("kernclass internal: cachesize must be > 0");
+    if (ISNAN(it) || it < 1) error("kernclass internal: max_iter must be >= 1");
+    int shr = asLogical(shrinking);
+    if (shr == NA_LOGICAL) error("kernclass internal: shrinking must be TRUE or FALSE");
+    add_sqnorms(&k, &a);
+
+    SEXP alpha = PROTECT(allocVector(REALSXP, a.n));
+    kc_smo_result res;
+    res.alpha = REAL(alpha);
+    kc_smo(&k, &a, yy, cc, eps, it > 9e18 ? (long) 9e18 : (long) it, mb, shr, nt, &res);
+
+    const char *names[] = {"alpha", "rho", "objective", "iterations", "status", "gap",
+                           "cache_misses", ""};
+    SEXP out = PROTECT(mkNamed(VECSXP, names));
+    SET_VECTOR_ELT(out, 0, alpha);
+    SET_VECTOR_ELT(out, 1, ScalarReal(res.rho));
+    SET_VECTOR_ELT(out, 2, ScalarReal(res.objective));
+    SET_VECTOR_ELT(out, 3, ScalarReal((double) res.iterations));
+    SET_VECTOR_ELT(out, 4, ScalarInteger(res.status));
+    SET_VECTOR_ELT(out, 5, ScalarReal(res.gap));
+    SET_VECTOR_ELT(out, 6, ScalarReal((double) res.cache_misses));
+    UNPROTECT(2);
+    return out;
+}

@@ -47,6 +47,11 @@ void kc_tile(const kc_kernel *k,
              const kc_points *b, const int *bi, ptrdiff_t b0, int nb,
              double *work, double *tile);
 
+/* Rows of the kernel matrix of b with itself: out[r * b->n + t] =
+ * k(b[rows[r]], b[t]). */
+void kc_rows(const kc_kernel *k, const kc_points *b, const int *rows, int nr,
+             double *out, int nthreads);
+
 /* The workers.  Each returns normally; interrupts are checked between
  * parallel chunks on the calling thread.  nthreads >= 1. */
 void kc_gram(const kc_kernel *k, const kc_points *a, const kc_points *b,
@@ -59,5 +64,22 @@ void kc_expansion(const kc_kernel *k, const kc_points *a, const kc_points *b,
 void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
                           const int *group, int ngroups, double *out,
                           int nthreads);
+
+/* k(x, x) from ||x||^2 alone (every supported kernel allows it). */
+double kc_self_kernel(const kc_kernel *k, double sqnorm);
+
+/* The SMO solver (smo.c). */
+enum { KC_SMO_CONVERGED = 0, KC_SMO_MAX_ITER = 1, KC_SMO_UNBOUNDED = 2 };
+
+typedef struct {
+    double *alpha;        /* n, filled by the solver */
+    double objective, rho, gap;
+    long iterations, cache_misses;
+    int status;
+} kc_smo_result;
+
+void kc_smo(const kc_kernel *k, const kc_points *x, const int *y, const double *C,
+            double eps, long max_iter, double cache_mb, int shrinking, int nthreads,
+            kc_smo_result *res);
 
 #endif

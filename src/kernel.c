@@ -127,6 +127,51 @@ static double int_power(double x, int n)
     return r;
 }
 
+double kc_self_kernel(const kc_kernel *k, double sqnorm)
+{
+    switch (k->type) {
+    case KC_LINEAR: return sqnorm;
+    case KC_POLYNOMIAL: return int_power(k->gamma * sqnorm + k->coef0, k->degree);
+    case KC_SIGMOID: return tanh(k->gamma * sqnorm + k->coef0);
+    default: return 1.0;  /* rbf, laplace */
+    }
+}
+
+/* Turn inner products into kernel values in place: entry (i, j), for row i of
+ * a and row j of b, is at v[i * si + j * sj]. */
+static void apply_kernel(const kc_kernel *k,
+                         const kc_points *a, const int *ai, ptrdiff_t a0, int na,
+                         const kc_points *b, const int *bi, ptrdiff_t b0, int nb,
+                         double *v, ptrdiff_t si, ptrdiff_t sj)
+{
+    double g = k->gamma, c0 = k->coef0;
+    for (int j = 0; j < nb; j++) {
+        ptrdiff_t rb = row_of(bi, b0, j);
+        for (int i = 0; i < na; i++) {
+            double *e = v + i * si + j * sj;
+            switch (k->type) {
+            case KC_LINEAR:
+                break;
+            case KC_POLYNOMIAL:
+                *e = int_power(g * *e + c0, k->degree);
+                break;
+            case KC_SIGMOID:
+                *e = tanh(g * *e + c0);
+                break;
+            case KC_RBF:
+            case KC_LAPLACE: {
+                ptrdiff_t ra = row_of(ai, a0, i);
+                double scale = a->sqnorm[ra] + b->sqnorm[rb];
+                double d2 = scale - 2.0 * *e;
+                if (d2 < KC_REFINE * scale) d2 = direct_sqdist(a, ra, b, rb);
+                *e = k->type == KC_RBF ? exp(-g * d2) : exp(-g * sqrt(d2));
+                break;
+            }
+            }
+        }
+    }
+}
+
 void kc_tile(const kc_kernel *k,
              const kc_points *a, const int *ai, ptrdiff_t a0, int na,
              const kc_points *b, const int *bi, ptrdiff_t b0, int nb,
@@ -149,32 +194,31 @@ void kc_tile(const kc_kernel *k,
         }
     }
 
-    double g = k->gamma, c0 = k->coef0;
-    switch (k->type) {
-    case KC_LINEAR:
-        break;
-    case KC_POLYNOMIAL:
-        for (size_t t = 0; t < (size_t) na * nb; t++)
-            tile[t] = int_power(g * tile[t] + c0, k->degree);
-        break;
-    case KC_SIGMOID:
-        for (size_t t = 0; t < (size_t) na * nb; t++) tile[t] = tanh(g * tile[t] + c0);
-        break;
-    case KC_RBF:
-    case KC_LAPLACE:
-        for (int j = 0; j < nb; j++) {
-            ptrdiff_t rb = row_of(bi, b0, j);
-            double nbj = b->sqnorm[rb];
-            double *col = tile + (size_t) j * na;
-            for (int i = 0; i < na; i++) {
-                ptrdiff_t ra = row_of(ai, a0, i);
-                double scale = a->sqnorm[ra] + nbj;
-                double d2 = scale - 2.0 * col[i];
-                if (d2 < KC_REFINE * scale) d2 = direct_sqdist(a, ra, b, rb);
-                col[i] = k->type == KC_RBF ? exp(-g * d2) : exp(-g * sqrt(d2));
+    apply_kernel(k, a, ai, a0, na, b, bi, b0, nb, tile, 1, na);
+}
+
+/* Kernel rows: out[r * b->n + t] = k(b[rows[r]], b[t]) for all t, r < nr.
+ * The inner products stream through the columns of b (an axpy per feature),
+ * the access pattern of R's column-major matrices; threads split the t. */
+void kc_rows(const kc_kernel *k, const kc_points *b, const int *rows, int nr,
+             double *out, int nthreads)
+{
+    ptrdiff_t n = b->n;
+    const ptrdiff_t chunk = 4096;
+    ptrdiff_t nchunks = (n + chunk - 1) / chunk;
+#pragma omp parallel for num_threads(nthreads) schedule(static) if (nchunks > 1)
+    for (ptrdiff_t c = 0; c < nchunks; c++) {
+        ptrdiff_t t0 = c * chunk, t1 = t0 + chunk < n ? t0 + chunk : n;
+        for (int r = 0; r < nr; r++) {
+            double *o = out + (ptrdiff_t) r * n;
+            for (ptrdiff_t t = t0; t < t1; t++) o[t] = 0.0;
+            for (int f = 0; f < b->p; f++) {
+                const double *col = b->x + (ptrdiff_t) f * n;
+                double xr = col[rows[r]];
+                for (ptrdiff_t t = t0; t < t1; t++) o[t] += xr * col[t];
             }
         }
-        break;
+        apply_kernel(k, b, rows, 0, nr, b, NULL, t0, (int) (t1 - t0), out + t0, n, 1);
     }
 }
 

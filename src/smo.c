@@ -1,0 +1,407 @@
+/* SMO solver for the SVM dual (seed 004):
+ *
+ *   minimise  f(a) = 1/2 a'Qa - sum(a),  Q_ij = y_i y_j k(x_i, x_j),
+ *   subject to 0 <= a_i <= C_i and y'a = 0,
+ *
+ * with the second-order working-set selection of Fan, Chen and Lin (2005),
+ * shrinking with gradient reconstruction, and an LRU cache of kernel rows
+ * stored as float (as LIBSVM).  C_i may be +Inf (hard margin).  Kernel rows
+ * come from the shared engine (kc_rows); the gradient of the inactive
+ * variables is rebuilt with one tiled kernel expansion (kc_expansion).
+ *
+ * All memory is R_alloc'd on the calling thread: an interrupt, checked every
+ * 1000 iterations, frees it.
+ */
+#include <math.h>
+#include <float.h>
+#include <string.h>
+#include <R_ext/Arith.h>
+#include <R_ext/Error.h>
+#include <R_ext/Memory.h>
+#include <R_ext/Utils.h>
+#include "kernclass.h"
+
+#define TAU 1e-12
+/* Hard margin (C = Inf): for any feasible a, (sum a)^2 / a'Qa is a lower
+ * bound on 1 / margin^2 (minimise f(t a) over t >= 0 and compare with the
+ * optimum).  When it shows a margin below this fraction of the data's radius
+ * in feature space, the data are declared not separable: the dual is then
+ * unbounded and the bound grows quadratically with the iterations. */
+#define HARD_MARGIN_MIN_RELATIVE 1e-4
+
+/* ---- kernel row cache: LRU list of float rows of length n ---------------- */
+
+typedef struct {
+    const kc_kernel *k;
+    const kc_points *x;
+    int n, slots, used, nthreads;
+    float *rows;          /* slots x n */
+    int *slot_of;         /* row -> slot, or -1 */
+    int *row_in;          /* slot -> row */
+    int *prev, *next;     /* LRU list of slots: head = most recent */
+    int head, tail;
+    double *buf;          /* one row in double, from the engine */
+    long misses;
+} row_cache;
+
+static void cache_init(row_cache *c, const kc_kernel *k, const kc_points *x,
+                       double megabytes, int nthreads)
+{
+    int n = (int) x->n;
+    double fit = megabytes * 1048576.0 / ((double) n * sizeof(float));
+    c->slots = fit < 2 ? 2 : (fit > n ? n : (int) fit);
+    c->k = k; c->x = x; c->n = n; c->used = 0; c->nthreads = nthreads;
+    c->rows = (float *) R_alloc((size_t) c->slots * n, sizeof(float));
+    c->slot_of = (int *) R_alloc(n, sizeof(int));
+    c->row_in = (int *) R_alloc(c->slots, sizeof(int));
+    c->prev = (int *) R_alloc(c->slots, sizeof(int));
+    c->next = (int *) R_alloc(c->slots, sizeof(int));
+    c->buf = (double *) R_alloc(n, sizeof(double));
+    for (int i = 0; i < n; i++) c->slot_of[i] = -1;
+    c->head = c->tail = -1;
+    c->misses = 0;
+}
+
+static void lru_unlink(row_cache *c, int s)
+{
+    if (c->prev[s] >= 0) c->next[c->prev[s]] = c->next[s]; else c->head = c->next[s];
+    if (c->next[s] >= 0) c->prev[c->next[s]] = c->prev[s]; else c->tail = c->prev[s];
+}
+
+static void lru_push_front(row_cache *c, int s)
+{
+    c->prev[s] = -1;
+    c->next[s] = c->head;
+    if (c->head >= 0) c->prev[c->head] = s;
+    c->head = s;
+    if (c->tail < 0) c->tail = s;
+}
+
+/* Row i of the kernel matrix.  A row stays valid through the next call too:
+ * it is then the most recent of at least two slots, never the one evicted. */
+static const float *cache_row(row_cache *c, int i)
+{
+    int s = c->slot_of[i];
+    if (s >= 0) {
+        lru_unlink(c, s);
+        lru_push_front(c, s);
+        return c->rows + (size_t) s * c->n;
+    }
+    c->misses++;
+    if (c->used < c->slots) {
+        s = c->used++;
+    } else {
+        s = c->tail;
+        lru_unlink(c, s);
+        c->slot_of[c->row_in[s]] = -1;
+    }
+    kc_rows(c->k, c->x, &i, 1, c->buf, c->nthreads);
+    float *row = c->rows + (size_t) s * c->n;
+    for (int t = 0; t < c->n; t++) row[t] = (float) c->buf[t];
+    c->slot_of[i] = s;
+    c->row_in[s] = i;
+    lru_push_front(c, s);
+    return row;
+}
+
+/* ---- the solver ---------------------------------------------------------- */
+
+typedef struct {
+    int n;
+    const int *y;         /* +1 / -1 */
+    const double *C;      /* upper bounds, may be +Inf */
+    double *alpha, *G, *Gbar, *QD;
+    int *active;          /* the active set, as a list of indices */
+    int nactive;
+    char *is_active;
+    row_cache cache;
+    const kc_kernel *k;
+    const kc_points *x;
+    int nthreads;
+} smo;
+
+static int at_upper(const smo *s, int t) { return s->alpha[t] >= s->C[t]; }
+static int at_lower(const smo *s, int t) { return s->alpha[t] <= 0.0; }
+
+/* Second-order working-set selection (Fan, Chen and Lin 2005).  Returns the
+ * maximal KKT violation m(a) - M(a) over the active set; i, j = -1 when none. */
+static double select_pair(smo *s, int *wi, int *wj)
+{
+    double Gmax = -INFINITY, Gmax2 = -INFINITY, best = INFINITY;
+    int i = -1, j = -1;
+    for (int u = 0; u < s->nactive; u++) {
+        int t = s->active[u];
+        if (s->y[t] == 1) {
+            if (!at_upper(s, t) && -s->G[t] > Gmax) { Gmax = -s->G[t]; i = t; }
+        } else {
+            if (!at_lower(s, t) && s->G[t] > Gmax) { Gmax = s->G[t]; i = t; }
+        }
+    }
+    if (i < 0) { *wi = *wj = -1; return 0.0; }
+    const float *Ki = cache_row(&s->cache, i);
+    int yi = s->y[i];
+    for (int u = 0; u < s->nactive; u++) {
+        int t = s->active[u];
+        double grad_diff, quad;
+        if (s->y[t] == 1) {
+            if (at_lower(s, t)) continue;
+            if (s->G[t] > Gmax2) Gmax2 = s->G[t];
+            grad_diff = Gmax + s->G[t];
+            quad = s->QD[i] + s->QD[t] - 2.0 * yi * Ki[t];
+        } else {
+            if (at_upper(s, t)) continue;
+            if (-s->G[t] > Gmax2) Gmax2 = -s->G[t];
+            grad_diff = Gmax - s->G[t];
+            quad = s->QD[i] + s->QD[t] + 2.0 * yi * Ki[t];
+        }
+        if (grad_diff > 0) {
+            double obj = -grad_diff * grad_diff / (quad > 0 ? quad : TAU);
+            if (obj < best) { best = obj; j = t; }
+        }
+    }
+    *wi = i;
+    *wj = j;
+    return Gmax + Gmax2;
+}
+
+/* Would variable t stay at its bound?  Then it leaves the active set. */
+static int can_shrink(const smo *s, int t, double Gmax1, double Gmax2)
+{
+    if (at_upper(s, t)) return s->y[t] == 1 ? -s->G[t] > Gmax1 : -s->G[t] > Gmax2;
+    if (at_lower(s, t)) return s->y[t] == 1 ? s->G[t] > Gmax2 : s->G[t] > Gmax1;
+    return 0;
+}
+
+/* G = Gbar - 1 + sum over free j of alpha_j Q_tj, for the inactive t. */
+static void reconstruct_gradient(smo *s)
+{
+    int n = s->n, ninact = 0, nfree = 0;
+    for (int t = 0; t < n; t++) {
+        if (!s->is_active[t]) ninact++;
+        if (!at_lower(s, t) && !at_upper(s, t)) nfree++;
+    }
+    if (ninact == 0) return;
+    if (nfree == 0) {
+        for (int t = 0; t < n; t++) if (!s->is_active[t]) s->G[t] = s->Gbar[t] - 1.0;
+        return;
+    }
+    /* inactive points against free points, as one tiled expansion */
+    int p = s->x->p;
+    double *xi = (double *) R_alloc((size_t) ninact * p, sizeof(double));
+    double *xf = (double *) R_alloc((size_t) nfree * p, sizeof(double));
+    double *w = (double *) R_alloc(nfree, sizeof(double));
+    double *out = (double *) R_alloc(ninact, sizeof(double));
+    int *inact = (int *) R_alloc(ninact, sizeof(int));
+    int a = 0, f = 0;
+    for (int t = 0; t < n; t++) {
+        if (!s->is_active[t]) inact[a++] = t;
+        if (!at_lower(s, t) && !at_upper(s, t)) {
+            for (int c = 0; c < p; c++) xf[f + (size_t) c * nfree] = s->x->x[t + (ptrdiff_t) c * n];
+            w[f++] = s->alpha[t] * s->y[t];
+        }
+    }
+    for (int u = 0; u < ninact; u++)
+        for (int c = 0; c < p; c++) xi[u + (size_t) c * ninact] = s->x->x[inact[u] + (ptrdiff_t) c * n];
+    kc_points pi = {xi, ninact, p, NULL}, pf = {xf, nfree, p, NULL};
+    if (kc_kernel_uses_distance(s->k)) {
+        double *ni = (double *) R_alloc(ninact, sizeof(double));
+        double *nf = (double *) R_alloc(nfree, sizeof(double));
+        kc_row_sqnorms(&pi, ni);
+        kc_row_sqnorms(&pf, nf);
+        pi.sqnorm = ni;
+        pf.sqnorm = nf;
+    }
+    kc_expansion(s->k, &pi, &pf, w, 1, out, s->nthreads);
+    for (int u = 0; u < ninact; u++) {
+        int t = inact[u];
+        s->G[t] = s->Gbar[t] - 1.0 + s->y[t] * out[u];
+    }
+}
+
+static void activate_all(smo *s)
+{
+    s->nactive = s->n;
+    for (int t = 0; t < s->n; t++) { s->active[t] = t; s->is_active[t] = 1; }
+}
+
+static void shrink(smo *s, int *unshrunk, double eps)
+{
+    double Gmax1 = -INFINITY, Gmax2 = -INFINITY;  /* m(a) and -M(a) */
+    for (int u = 0; u < s->nactive; u++) {
+        int t = s->active[u];
+        if (s->y[t] == 1) {
+            if (!at_upper(s, t) && -s->G[t] > Gmax1) Gmax1 = -s->G[t];
+            if (!at_lower(s, t) && s->G[t] > Gmax2) Gmax2 = s->G[t];
+        } else {
+            if (!at_upper(s, t) && -s->G[t] > Gmax2) Gmax2 = -s->G[t];
+            if (!at_lower(s, t) && s->G[t] > Gmax1) Gmax1 = s->G[t];
+        }
+    }
+    if (!*unshrunk && Gmax1 + Gmax2 <= eps * 10) {
+        /* close to the end: bring everything back once, with exact gradients */
+        *unshrunk = 1;
+        reconstruct_gradient(s);
+        activate_all(s);
+    }
+    int kept = 0;
+    for (int u = 0; u < s->nactive; u++) {
+        int t = s->active[u];
+        if (can_shrink(s, t, Gmax1, Gmax2)) s->is_active[t] = 0;
+        else s->active[kept++] = t;
+    }
+    s->nactive = kept;
+}
+
+/* Bias: average of y_t G_t over the free variables, else the middle of the
+ * feasible interval (as LIBSVM).  Returns rho; decision = sum - rho. */
+static double compute_rho(const smo *s)
+{
+    double ub = INFINITY, lb = -INFINITY, sum = 0.0;
+    int nfree = 0;
+    for (int t = 0; t < s->n; t++) {
+        double yG = s->y[t] * s->G[t];
+        if (at_upper(s, t)) {
+            if (s->y[t] == -1) { if (yG < ub) ub = yG; } else if (yG > lb) lb = yG;
+        } else if (at_lower(s, t)) {
+            if (s->y[t] == 1) { if (yG < ub) ub = yG; } else if (yG > lb) lb = yG;
+        } else {
+            nfree++;
+            sum += yG;
+        }
+    }
+    if (nfree > 0) return sum / nfree;
+    if (!R_FINITE(ub)) return R_FINITE(lb) ? lb : 0.0;
+    if (!R_FINITE(lb)) return ub;
+    return (ub + lb) / 2;
+}
+
+/* The hard-margin certificate above; with C = Inf the shrunk variables are
+ * all at a = 0, so the active set gives the sums exactly. */
+static int margin_too_small(const smo *s, double radius2)
+{
+    double ea = 0.0, aqa = 0.0;
+    for (int u = 0; u < s->nactive; u++) {
+        int t = s->active[u];
+        ea += s->alpha[t];
+        aqa += s->alpha[t] * (s->G[t] + 1.0);
+    }
+    if (ea <= 0) return 0;
+    double rel = HARD_MARGIN_MIN_RELATIVE;
+    return aqa <= 0 || ea * ea / aqa * radius2 * rel * rel > 1.0;
+}
+
+void kc_smo(const kc_kernel *k, const kc_points *x, const int *y, const double *C,
+            double eps, long max_iter, double cache_mb, int shrinking, int nthreads,
+            kc_smo_result *res)
+{
+    int n = (int) x->n;
+    smo s;
+    s.n = n; s.y = y; s.C = C; s.k = k; s.x = x; s.nthreads = nthreads;
+    s.alpha = res->alpha;
+    s.G = (double *) R_alloc(n, sizeof(double));
+    s.Gbar = (double *) R_alloc(n, sizeof(double));
+    s.QD = (double *) R_alloc(n, sizeof(double));
+    s.active = (int *) R_alloc(n, sizeof(int));
+    s.is_active = (char *) R_alloc(n, sizeof(char));
+    cache_init(&s.cache, k, x, cache_mb, nthreads);
+
+    kc_row_sqnorms(x, s.QD);
+    for (int t = 0; t < n; t++) s.QD[t] = kc_self_kernel(k, s.QD[t]);
+    for (int t = 0; t < n; t++) { s.alpha[t] = 0.0; s.G[t] = -1.0; s.Gbar[t] = 0.0; }
+    activate_all(&s);
+
+    long iter = 0;
+    int unshrunk = 0, status = KC_SMO_CONVERGED;
+    int shrink_every = n < 1000 ? n : 1000, counter = shrink_every;
+    double gap = 0.0;
+    int hard = 0;
+    double radius2 = 0.0;
+    for (int t = 0; t < n; t++) {
+        if (!R_FINITE(C[t])) hard = 1;
+        if (s.QD[t] > radius2) radius2 = s.QD[t];
+    }
+    for (;;) {
+        if (iter % 1000 == 0) {
+            R_CheckUserInterrupt();
+            if (hard && iter > 0 && margin_too_small(&s, radius2)) {
+                status = KC_SMO_UNBOUNDED;
+                break;
+            }
+        }
+        if (shrinking && --counter == 0) {
+            counter = shrink_every;
+            shrink(&s, &unshrunk, eps);
+        }
+        int i, j;
+        gap = select_pair(&s, &i, &j);
+        if (j < 0 || gap < eps) {
+            if (s.nactive == n) break;
+            /* optimal on the active set: check everything */
+            reconstruct_gradient(&s);
+            activate_all(&s);
+            counter = 1;
+            gap = select_pair(&s, &i, &j);
+            if (j < 0 || gap < eps) break;
+        }
+        if (iter >= max_iter) { status = KC_SMO_MAX_ITER; break; }
+        iter++;
+
+        const float *Ki = cache_row(&s.cache, i);
+        const float *Kj = cache_row(&s.cache, j);
+        double Ci = C[i], Cj = C[j], ai = s.alpha[i], aj = s.alpha[j];
+        double Kij = Ki[j];
+        int upper_i = at_upper(&s, i), upper_j = at_upper(&s, j);
+        if (y[i] != y[j]) {
+            double quad = s.QD[i] + s.QD[j] - 2.0 * Kij;
+            if (quad <= 0) quad = TAU;
+            double delta = (-s.G[i] - s.G[j]) / quad, diff = ai - aj;
+            ai += delta; aj += delta;
+            if (diff > 0) { if (aj < 0) { aj = 0; ai = diff; } }
+            else if (ai < 0) { ai = 0; aj = -diff; }
+            if (diff > Ci - Cj) { if (ai > Ci) { ai = Ci; aj = Ci - diff; } }
+            else if (aj > Cj) { aj = Cj; ai = Cj + diff; }
+        } else {
+            double quad = s.QD[i] + s.QD[j] - 2.0 * Kij;
+            if (quad <= 0) quad = TAU;
+            double delta = (s.G[i] - s.G[j]) / quad, sum = ai + aj;
+            ai -= delta; aj += delta;
+            if (sum > Ci) { if (ai > Ci) { ai = Ci; aj = sum - Ci; } }
+            else if (aj < 0) { aj = 0; ai = sum; }
+            if (sum > Cj) { if (aj > Cj) { aj = Cj; ai = sum - Cj; } }
+            else if (ai < 0) { ai = 0; aj = sum; }
+        }
+        double dai = ai - s.alpha[i], daj = aj - s.alpha[j];
+        s.alpha[i] = ai;
+        s.alpha[j] = aj;
+
+        /* gradient of the active variables: G_t += Q_ti dai + Q_tj daj */
+        double ci = y[i] * dai, cj = y[j] * daj;
+        for (int u = 0; u < s.nactive; u++) {
+            int t = s.active[u];
+            s.G[t] += y[t] * (ci * Ki[t] + cj * Kj[t]);
+        }
+        /* Gbar holds the part of G due to variables at their upper bound */
+        if (upper_i != at_upper(&s, i)) {
+            double d = (upper_i ? -Ci : Ci) * y[i];
+            for (int t = 0; t < n; t++) s.Gbar[t] += d * y[t] * Ki[t];
+        }
+        if (upper_j != at_upper(&s, j)) {
+            double d = (upper_j ? -Cj : Cj) * y[j];
+            for (int t = 0; t < n; t++) s.Gbar[t] += d * y[t] * Kj[t];
+        }
+    }
+
+    if (s.nactive < n) {
+        reconstruct_gradient(&s);
+        activate_all(&s);
+    }
+    double obj = 0.0;
+    for (int t = 0; t < n; t++) obj += s.alpha[t] * (s.G[t] - 1.0);
+    res->objective = obj / 2;
+    res->rho = compute_rho(&s);
+    res->iterations = iter;
+    res->status = status;
+    int wi, wj;
+    res->gap = select_pair(&s, &wi, &wj);
+    res->cache_misses = s.cache.misses;
+}
