@@ -49,7 +49,10 @@
 #'   conditions (as LIBSVM's `epsilon`, default `1e-3`).
 #' @param max_iter Maximal number of SMO iterations per binary problem; when
 #'   reached, a warning is given and `converged` is `FALSE`.
-#' @param cachesize Size of the kernel-row cache in MB.
+#' @param cachesize Size of the kernel-row cache in MB (rows are stored as
+#'   float). Default: enough for the whole kernel matrix of the largest binary
+#'   problem, at most 1024 MB. A cache that holds at least half of the rows
+#'   also lets the solver compute rows 16 at a time.
 #' @param shrinking Whether to use the shrinking heuristic.
 #' @return An object of class `c("kernel_svm", "kernclass_ovo", "kernclass")`:
 #'   besides the common fields (see [kernel_means()]), `index` (the rows of
@@ -95,7 +98,7 @@ kernel_svm <- function(x, ...) UseMethod("kernel_svm")
 kernel_svm.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degree = 3,
                                coef0 = 0, cost = 1, class.weights = NULL, weights = NULL,
                                scale = TRUE, probability = FALSE, tolerance = 1e-3,
-                               max_iter = 1e7, cachesize = 200, shrinking = TRUE, ...) {
+                               max_iter = 1e7, cachesize = NULL, shrinking = TRUE, ...) {
   kc_check_dots(...)
   d <- kc_design(x, y, scale)
   k <- kc_kernel(kernel, gamma, degree, coef0, p = ncol(d$x))
@@ -105,6 +108,10 @@ kernel_svm.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degree
   }
   kc_check_number(tolerance, "tolerance", lower = 0, lower_open = TRUE)
   kc_check_number(max_iter, "max_iter", lower = 1, whole = TRUE)
+  if (is.null(cachesize)) {
+    largest <- sum(utils::head(sort(tabulate(d$y), decreasing = TRUE), 2L))
+    cachesize <- min(1024, 4 * largest^2 / 2^20 + 1)
+  }
   kc_check_number(cachesize, "cachesize", lower = 0, lower_open = TRUE)
   kc_check_flag(shrinking, "shrinking")
   kc_check_flag(probability, "probability")

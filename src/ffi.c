@@ -19,6 +19,7 @@ static kc_points points_from(SEXP x, const char *what)
     a.n = nrows(x);
     a.p = ncols(x);
     a.sqnorm = NULL;
+    a.packed = NULL;
     if (a.p < 1) error("kernclass internal: '%s' has no columns", what);
     R_xlen_t len = XLENGTH(x);
     for (R_xlen_t i = 0; i < len; i++)
@@ -123,6 +124,7 @@ SEXP ffi_kernel_expansion(SEXP x, SEXP train, SEXP weights, SEXP spec, SEXP thre
         if (!R_FINITE(REAL(weights)[i])) error("kernclass internal: weights must be finite");
     add_sqnorms(&k, &a);
     add_sqnorms(&k, &b);
+    if (a.n > KC_TILE && b.n < INT_MAX - 8) kc_pack_points(&b);  /* b serves every row block */
     SEXP out = PROTECT(alloc_result(a.n, nw));
     kc_expansion(&k, &a, &b, REAL(weights), nw, REAL(out), nt);
     UNPROTECT(1);
@@ -169,6 +171,8 @@ SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
     int shr = asLogical(shrinking);
     if (shr == NA_LOGICAL) error("kernclass internal: shrinking must be TRUE or FALSE");
     add_sqnorms(&k, &a);
+    if (a.n > INT_MAX - 8) error("kernclass internal: too many rows");
+    kc_pack_points(&a);
 
     SEXP alpha = PROTECT(allocVector(REALSXP, a.n));
     kc_smo_result res;
@@ -176,7 +180,7 @@ SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
     kc_smo(&k, &a, yy, cc, eps, it > 9e18 ? (long) 9e18 : (long) it, mb, shr, nt, &res);
 
     const char *names[] = {"alpha", "rho", "objective", "iterations", "status", "gap",
-                           "cache_misses", ""};
+                           "rows_computed", ""};
     SEXP out = PROTECT(mkNamed(VECSXP, names));
     SET_VECTOR_ELT(out, 0, alpha);
     SET_VECTOR_ELT(out, 1, ScalarReal(res.rho));
@@ -184,7 +188,7 @@ SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
     SET_VECTOR_ELT(out, 3, ScalarReal((double) res.iterations));
     SET_VECTOR_ELT(out, 4, ScalarInteger(res.status));
     SET_VECTOR_ELT(out, 5, ScalarReal(res.gap));
-    SET_VECTOR_ELT(out, 6, ScalarReal((double) res.cache_misses));
+    SET_VECTOR_ELT(out, 6, ScalarReal((double) res.rows_computed));
     UNPROTECT(2);
     return out;
 }

@@ -30,6 +30,7 @@ typedef struct {
     ptrdiff_t n;
     int p;
     const double *sqnorm;
+    const double *packed;  /* the rows as tile panels (kc_pack_points), or NULL */
 } kc_points;
 
 /* Side of a square tile: rows and columns of kernel values computed at once. */
@@ -38,6 +39,11 @@ typedef struct {
 int kc_kernel_uses_distance(const kc_kernel *k);
 void kc_row_sqnorms(const kc_points *a, double *out);
 size_t kc_tile_work_size(int p);
+
+/* Points that serve as the columns of many tiles can be packed into tile
+ * panels once, instead of once per tile: kc_pack_points allocates (R_alloc)
+ * and fills a->packed. */
+void kc_pack_points(kc_points *a);
 
 /* Kernel values between rows ai[0..na) of a and rows bi[0..nb) of b
  * (index arrays, or NULL for the ranges a0.. and b0..) into tile, na x nb,
@@ -74,7 +80,7 @@ enum { KC_SMO_CONVERGED = 0, KC_SMO_MAX_ITER = 1, KC_SMO_UNBOUNDED = 2 };
 typedef struct {
     double *alpha;        /* n, filled by the solver */
     double objective, rho, gap;
-    long iterations, cache_misses;
+    long iterations, rows_computed;
     int status;
 } kc_smo_result;
 

@@ -85,6 +85,16 @@ static void pack_rows(const kc_points *a, const int *idx, ptrdiff_t start,
     }
 }
 
+void kc_pack_points(kc_points *a)
+{
+    double *buf = (double *) R_alloc((size_t) round_up((int) a->n, NR) * a->p + 1, sizeof(double));
+    for (ptrdiff_t r0 = 0; r0 < a->n; r0 += KC_TILE) {
+        int cnt = a->n - r0 < KC_TILE ? (int) (a->n - r0) : KC_TILE;
+        pack_rows(a, NULL, r0, cnt, NR, buf + (size_t) r0 * a->p);
+    }
+    a->packed = buf;
+}
+
 /* Compiled twice where the compiler can: for AVX2+FMA (x86-64-v3) and for the
  * baseline, chosen at load time; R builds packages without -march. */
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11 && defined(__x86_64__) && \
@@ -180,7 +190,8 @@ void kc_tile(const kc_kernel *k,
     int p = a->p;
     double *apack = work, *bpack = work + (size_t) round_up(KC_TILE, MR) * p;
     pack_rows(a, ai, a0, na, MR, apack);
-    pack_rows(b, bi, b0, nb, NR, bpack);
+    if (b->packed && !bi && b0 % NR == 0) bpack = (double *) b->packed + (size_t) b0 * p;
+    else pack_rows(b, bi, b0, nb, NR, bpack);
 
     double acc[MR][NR];
     for (int j0 = 0; j0 < nb; j0 += NR) {
@@ -197,30 +208,6 @@ void kc_tile(const kc_kernel *k,
     apply_kernel(k, a, ai, a0, na, b, bi, b0, nb, tile, 1, na);
 }
 
-/* Kernel rows: out[r * b->n + t] = k(b[rows[r]], b[t]) for all t, r < nr.
- * The inner products stream through the columns of b (an axpy per feature),
- * the access pattern of R's column-major matrices; threads split the t. */
-void kc_rows(const kc_kernel *k, const kc_points *b, const int *rows, int nr,
-             double *out, int nthreads)
-{
-    ptrdiff_t n = b->n;
-    const ptrdiff_t chunk = 4096;
-    ptrdiff_t nchunks = (n + chunk - 1) / chunk;
-#pragma omp parallel for num_threads(nthreads) schedule(static) if (nchunks > 1)
-    for (ptrdiff_t c = 0; c < nchunks; c++) {
-        ptrdiff_t t0 = c * chunk, t1 = t0 + chunk < n ? t0 + chunk : n;
-        for (int r = 0; r < nr; r++) {
-            double *o = out + (ptrdiff_t) r * n;
-            for (ptrdiff_t t = t0; t < t1; t++) o[t] = 0.0;
-            for (int f = 0; f < b->p; f++) {
-                const double *col = b->x + (ptrdiff_t) f * n;
-                double xr = col[rows[r]];
-                for (ptrdiff_t t = t0; t < t1; t++) o[t] += xr * col[t];
-            }
-        }
-        apply_kernel(k, b, rows, 0, nr, b, NULL, t0, (int) (t1 - t0), out + t0, n, 1);
-    }
-}
 
 /* Per-thread scratch space, allocated once on the calling thread. */
 typedef struct {
@@ -328,6 +315,29 @@ void kc_expansion(const kc_kernel *k, const kc_points *a, const kc_points *b,
                     out[(a0 + i) + (ptrdiff_t) c * a->n] = acc[(size_t) c * na + i];
         }
         R_CheckUserInterrupt();
+    }
+}
+
+/* Kernel rows: out[r * b->n + t] = k(b[rows[r]], b[t]) for all t, r < nr
+ * (nr <= KC_TILE), as tiles of nr rows by KC_TILE columns.  Threads share
+ * the column blocks only when the work is large enough to pay for them. */
+void kc_rows(const kc_kernel *k, const kc_points *b, const int *rows, int nr,
+             double *out, int nthreads)
+{
+    if (nr < 1 || nr > KC_TILE) error("kernclass internal: 1 to %d kernel rows at a time", KC_TILE);
+    size_t work_n = kc_tile_work_size(b->p);
+    int nbj = nblocks(b->n);
+    int nt = (double) nr * b->n * b->p > 4e6 ? nthreads : 1;
+    scratch s = scratch_alloc(nt, work_n + (size_t) KC_TILE * KC_TILE);
+#pragma omp parallel for num_threads(nt) schedule(static)
+    for (int J = 0; J < nbj; J++) {
+        double *work = scratch_for(&s, thread_id());
+        double *tile = work + work_n;
+        ptrdiff_t b0 = (ptrdiff_t) J * KC_TILE;
+        int nb = block_len(b->n, J);
+        kc_tile(k, b, rows, 0, nr, b, NULL, b0, nb, work, tile);
+        for (int j = 0; j < nb; j++)
+            for (int r = 0; r < nr; r++) out[(ptrdiff_t) r * b->n + b0 + j] = tile[r + (size_t) j * nr];
     }
 }
 

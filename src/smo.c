@@ -31,17 +31,23 @@
 
 /* ---- kernel row cache: LRU list of float rows of length n ---------------- */
 
+/* Rows missing from the cache are computed in batches of up to BATCH rows
+ * (the one asked for and the other most violating variables not cached), as
+ * one tile per column block: a pass over the data serves many rows
+ * (measured: n = 10,000, d = 100, 5.3 s -> 4.0 s). */
+#define BATCH 16
+
 typedef struct {
     const kc_kernel *k;
     const kc_points *x;
-    int n, slots, used, nthreads;
+    int n, slots, used, nthreads, batch;
     float *rows;          /* slots x n */
     int *slot_of;         /* row -> slot, or -1 */
     int *row_in;          /* slot -> row */
     int *prev, *next;     /* LRU list of slots: head = most recent */
     int head, tail;
-    double *buf;          /* one row in double, from the engine */
-    long misses;
+    double *buf;          /* batch x n, from the engine */
+    long computed;        /* rows computed */
 } row_cache;
 
 static void cache_init(row_cache *c, const kc_kernel *k, const kc_points *x,
@@ -50,16 +56,21 @@ static void cache_init(row_cache *c, const kc_kernel *k, const kc_points *x,
     int n = (int) x->n;
     double fit = megabytes * 1048576.0 / ((double) n * sizeof(float));
     c->slots = fit < 2 ? 2 : (fit > n ? n : (int) fit);
+    /* Batches pay only when the cache holds most rows; in a small cache the
+     * extra rows evict ones still needed (measured: n = 20,000, 200 MB, 8x
+     * more rows computed).  A batch never evicts the row fetched before it. */
+    c->batch = 2 * (double) c->slots < n ? 1 : (c->slots / 2 < BATCH ? c->slots / 2 : BATCH);
+    if (c->batch < 1) c->batch = 1;
     c->k = k; c->x = x; c->n = n; c->used = 0; c->nthreads = nthreads;
     c->rows = (float *) R_alloc((size_t) c->slots * n, sizeof(float));
     c->slot_of = (int *) R_alloc(n, sizeof(int));
     c->row_in = (int *) R_alloc(c->slots, sizeof(int));
     c->prev = (int *) R_alloc(c->slots, sizeof(int));
     c->next = (int *) R_alloc(c->slots, sizeof(int));
-    c->buf = (double *) R_alloc(n, sizeof(double));
+    c->buf = (double *) R_alloc((size_t) c->batch * n, sizeof(double));
     for (int i = 0; i < n; i++) c->slot_of[i] = -1;
     c->head = c->tail = -1;
-    c->misses = 0;
+    c->computed = 0;
 }
 
 static void lru_unlink(row_cache *c, int s)
@@ -77,31 +88,30 @@ static void lru_push_front(row_cache *c, int s)
     if (c->tail < 0) c->tail = s;
 }
 
-/* Row i of the kernel matrix.  A row stays valid through the next call too:
- * it is then the most recent of at least two slots, never the one evicted. */
-static const float *cache_row(row_cache *c, int i)
+/* Compute rows[0..nr) (none cached) and put them in the cache, rows[0]
+ * last so that it is the most recent. */
+static void cache_fill(row_cache *c, const int *rows, int nr)
 {
-    int s = c->slot_of[i];
-    if (s >= 0) {
-        lru_unlink(c, s);
+    const void *vmax = vmaxget();
+    kc_rows(c->k, c->x, rows, nr, c->buf, c->nthreads);
+    vmaxset(vmax);
+    c->computed += nr;
+    for (int r = nr - 1; r >= 0; r--) {
+        int s;
+        if (c->used < c->slots) {
+            s = c->used++;
+        } else {
+            s = c->tail;
+            lru_unlink(c, s);
+            c->slot_of[c->row_in[s]] = -1;
+        }
+        float *row = c->rows + (size_t) s * c->n;
+        const double *src = c->buf + (size_t) r * c->n;
+        for (int t = 0; t < c->n; t++) row[t] = (float) src[t];
+        c->slot_of[rows[r]] = s;
+        c->row_in[s] = rows[r];
         lru_push_front(c, s);
-        return c->rows + (size_t) s * c->n;
     }
-    c->misses++;
-    if (c->used < c->slots) {
-        s = c->used++;
-    } else {
-        s = c->tail;
-        lru_unlink(c, s);
-        c->slot_of[c->row_in[s]] = -1;
-    }
-    kc_rows(c->k, c->x, &i, 1, c->buf, c->nthreads);
-    float *row = c->rows + (size_t) s * c->n;
-    for (int t = 0; t < c->n; t++) row[t] = (float) c->buf[t];
-    c->slot_of[i] = s;
-    c->row_in[s] = i;
-    lru_push_front(c, s);
-    return row;
 }
 
 /* ---- the solver ---------------------------------------------------------- */
@@ -123,6 +133,52 @@ typedef struct {
 static int at_upper(const smo *s, int t) { return s->alpha[t] >= s->C[t]; }
 static int at_lower(const smo *s, int t) { return s->alpha[t] <= 0.0; }
 
+/* How strongly t violates the KKT conditions: its -y G if it may move up,
+ * its y G if it may move down (the quantities the selection maximises). */
+static double violation(const smo *s, int t)
+{
+    double v = -INFINITY, yG = s->y[t] * s->G[t];
+    if (s->y[t] == 1 ? !at_upper(s, t) : !at_lower(s, t)) v = -yG;
+    if (s->y[t] == 1 ? !at_lower(s, t) : !at_upper(s, t)) v = yG > v ? yG : v;
+    return v;
+}
+
+/* Row i of the kernel matrix.  On a miss, the batch is filled with the most
+ * violating active variables whose rows are not cached: the rows the next
+ * iterations are most likely to ask for.  A row stays valid through the next
+ * call too: a batch evicts at most half the slots, never the most recent. */
+static const float *kernel_row(smo *s, int i)
+{
+    row_cache *c = &s->cache;
+    int slot = c->slot_of[i];
+    if (slot >= 0) {
+        lru_unlink(c, slot);
+        lru_push_front(c, slot);
+        return c->rows + (size_t) slot * c->n;
+    }
+    int batch[BATCH], nb = 1;
+    double score[BATCH];
+    batch[0] = i;
+    score[0] = INFINITY;
+    for (int u = 0; u < s->nactive && c->batch > 1; u++) {
+        int t = s->active[u];
+        if (t == i || c->slot_of[t] >= 0) continue;
+        double v = violation(s, t);
+        if (nb < c->batch) nb++;
+        else if (v <= score[nb - 1]) continue;
+        int pos = nb - 1;  /* insertion into the list sorted by decreasing score */
+        while (pos > 1 && score[pos - 1] < v) {
+            batch[pos] = batch[pos - 1];
+            score[pos] = score[pos - 1];
+            pos--;
+        }
+        batch[pos] = t;
+        score[pos] = v;
+    }
+    cache_fill(c, batch, nb);
+    return c->rows + (size_t) c->slot_of[i] * c->n;
+}
+
 /* Second-order working-set selection (Fan, Chen and Lin 2005).  Returns the
  * maximal KKT violation m(a) - M(a) over the active set; i, j = -1 when none. */
 static double select_pair(smo *s, int *wi, int *wj)
@@ -138,7 +194,7 @@ static double select_pair(smo *s, int *wi, int *wj)
         }
     }
     if (i < 0) { *wi = *wj = -1; return 0.0; }
-    const float *Ki = cache_row(&s->cache, i);
+    const float *Ki = kernel_row(s, i);
     int yi = s->y[i];
     for (int u = 0; u < s->nactive; u++) {
         int t = s->active[u];
@@ -181,8 +237,10 @@ static void reconstruct_gradient(smo *s)
         if (!at_lower(s, t) && !at_upper(s, t)) nfree++;
     }
     if (ninact == 0) return;
+    const void *vmax = vmaxget();  /* the scratch below is freed on return */
     if (nfree == 0) {
         for (int t = 0; t < n; t++) if (!s->is_active[t]) s->G[t] = s->Gbar[t] - 1.0;
+        vmaxset(vmax);
         return;
     }
     /* inactive points against free points, as one tiled expansion */
@@ -202,7 +260,7 @@ static void reconstruct_gradient(smo *s)
     }
     for (int u = 0; u < ninact; u++)
         for (int c = 0; c < p; c++) xi[u + (size_t) c * ninact] = s->x->x[inact[u] + (ptrdiff_t) c * n];
-    kc_points pi = {xi, ninact, p, NULL}, pf = {xf, nfree, p, NULL};
+    kc_points pi = {xi, ninact, p, NULL, NULL}, pf = {xf, nfree, p, NULL, NULL};
     if (kc_kernel_uses_distance(s->k)) {
         double *ni = (double *) R_alloc(ninact, sizeof(double));
         double *nf = (double *) R_alloc(nfree, sizeof(double));
@@ -216,6 +274,7 @@ static void reconstruct_gradient(smo *s)
         int t = inact[u];
         s->G[t] = s->Gbar[t] - 1.0 + s->y[t] * out[u];
     }
+    vmaxset(vmax);
 }
 
 static void activate_all(smo *s)
@@ -346,8 +405,8 @@ void kc_smo(const kc_kernel *k, const kc_points *x, const int *y, const double *
         if (iter >= max_iter) { status = KC_SMO_MAX_ITER; break; }
         iter++;
 
-        const float *Ki = cache_row(&s.cache, i);
-        const float *Kj = cache_row(&s.cache, j);
+        const float *Ki = kernel_row(&s, i);
+        const float *Kj = kernel_row(&s, j);
         double Ci = C[i], Cj = C[j], ai = s.alpha[i], aj = s.alpha[j];
         double Kij = Ki[j];
         int upper_i = at_upper(&s, i), upper_j = at_upper(&s, j);
@@ -403,5 +462,5 @@ void kc_smo(const kc_kernel *k, const kc_points *x, const int *y, const double *
     res->status = status;
     int wi, wj;
     res->gap = select_pair(&s, &wi, &wj);
-    res->cache_misses = s.cache.misses;
+    res->rows_computed = s.cache.computed;
 }
