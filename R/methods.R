@@ -2,6 +2,7 @@ kc_method_label <- function(object) {
   switch(class(object)[1L],
     kernel_means = "Kernel nearest-means classifier",
     kernel_parzen = "Parzen-window Bayes classifier",
+    kernel_bayes = sprintf("Kernelized Bayes classifier, type %d", object$type),
     class(object)[1L])
 }
 

@@ -60,4 +60,10 @@ void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
                           const int *group, int ngroups, double *out,
                           int nthreads);
 
+/* Seed 002's threshold search on n scores with labels +1 / -1: out gets
+ * c(b, split, consistency).  work_* and scratch_* hold n values each. */
+void kc_threshold_search(const double *score, const int *label, ptrdiff_t n,
+                         double *work_x, int *work_y, double *scratch_x, int *scratch_y,
+                         double *out);
+
 #endif
