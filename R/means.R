@@ -79,8 +79,8 @@ kernel_means <- function(x, ...) UseMethod("kernel_means")
 #' @rdname kernel_means
 #' @export
 kernel_means.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degree = 3,
-                                 coef0 = 0, scale = TRUE, threshold = c("analytic", "search"),
-                                 ...) {
+                                 coef0 = 0, scale = TRUE, ...,
+                                 threshold = c("analytic", "search")) {
   kc_check_dots(...)
   d <- kc_design(x, y, scale)
   k <- kc_kernel(kernel, gamma, degree, coef0, p = ncol(d$x))

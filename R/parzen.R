@@ -55,8 +55,8 @@ kernel_parzen <- function(x, ...) UseMethod("kernel_parzen")
 #' @rdname kernel_parzen
 #' @export
 kernel_parzen.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degree = 3,
-                                  coef0 = 0, scale = TRUE, prior = NULL,
-                                  threshold = c("analytic", "search"), ...) {
+                                  coef0 = 0, scale = TRUE, prior = NULL, ...,
+                                  threshold = c("analytic", "search")) {
   kc_check_dots(...)
   d <- kc_design(x, y, scale)
   k <- kc_kernel(kernel, gamma, degree, coef0, p = ncol(d$x))
