@@ -1,9 +1,10 @@
 #' kernclass: kernel classifiers with a fast C kernel engine
 #'
 #' The family of kernel classifiers in one interface: [kernel_means()] (the
-#' kernel nearest-means classifier) and [kernel_parzen()] (the Parzen-window
-#' Bayes classifier), built on one multi-threaded C kernel engine, also
-#' available directly as [kernel_matrix()].
+#' kernel nearest-means classifier), [kernel_parzen()] (the Parzen-window
+#' Bayes classifier) and [kernel_bayes()] (the kernelized Bayes classifier,
+#' with its [threshold_search()]), built on one multi-threaded C kernel
+#' engine, also available directly as [kernel_matrix()].
 #'
 #' Options: `kernclass.threads`, the number of threads of the kernel engine
 #' (default: all cores). Results do not depend on it.

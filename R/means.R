@@ -44,12 +44,21 @@
 #'   optional subset of its rows, and the function that handles missing
 #'   values (default `getOption("na.action")`).
 #' @param formula A formula `class ~ inputs`.
+#' @param threshold How the offset \eqn{b} of a two-class model is placed:
+#'   `"analytic"` (default), \eqn{b = (\|m_+\|^2 - \|m_-\|^2)/2} as
+#'   above (seed 000), or `"search"`, seed 002's threshold search
+#'   ([threshold_search()]) on the training values of
+#'   \eqn{\mathrm{mean}\, k(x, S_+) - \mathrm{mean}\, k(x, S_-)}: the
+#'   midpoint between neighbouring training scores that separates the classes
+#'   most consistently. The search is for two classes only (an error with
+#'   more; [kernel_bayes()] searches per class pair). Its result is kept in
+#'   the model as `search` (`b`, `split`, `consistency`).
 #' @param ... Further arguments to the default method.
 #' @return An object of class `c("kernel_means", "kernclass")`: a list with
 #'   the call, the class `levels` and `counts`, the `kernel` and its
 #'   parameters, the scaled training points `x` and labels `y`, the weights
 #'   and per-class `offset` of the scores, `center_norms` (\eqn{\|m_c\|^2}),
-#'   `sigma2` (\eqn{s^2}), the `scaling`, and for data-frame and formula
+#'   `sigma2` (\eqn{s^2}), the `threshold` rule (and `search`), the `scaling`, and for data-frame and formula
 #'   fits the `terms`, `xlevels` and `contrasts`. See [predict.kernclass()],
 #'   [summary.kernclass()], [plot.kernclass()], [coef.kernclass()].
 #' @references Schölkopf, B. and Smola, A. J. (2002). *Learning with Kernels*,
@@ -70,17 +79,28 @@ kernel_means <- function(x, ...) UseMethod("kernel_means")
 #' @rdname kernel_means
 #' @export
 kernel_means.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degree = 3,
-                                 coef0 = 0, scale = TRUE, ...) {
+                                 coef0 = 0, scale = TRUE, ...,
+                                 threshold = c("analytic", "search")) {
   kc_check_dots(...)
   d <- kc_design(x, y, scale)
   k <- kc_kernel(kernel, gamma, degree, coef0, p = ncol(d$x))
+  threshold <- kc_match_threshold(threshold, nlevels(d$y))
   counts <- tabulate(d$y, nlevels(d$y))
   center_norms <- kc_within_sums(d$x, d$y, k) / counts^2
   sigma2 <- mean(kc_kernel_diag(d$x, k)) - sum(counts / sum(counts) * center_norms)
-  new_kernclass(d, k, weight = 1 / counts[as.integer(d$y)], offset = -center_norms / 2,
+  offset <- -center_norms / 2
+  search <- NULL
+  if (threshold == "search") {
+    # seed 002's offset for p(x) = mean k(x, S+) - mean k(x, S-): f_1 - f_2 = p(x) + b
+    w <- ifelse(as.integer(d$y) == 1L, 1 / counts[1L], -1 / counts[2L])
+    p <- as.vector(kc_expand(d$x, d$x, matrix(w), k))
+    search <- kc_search(p, d$y)
+    offset[1L] <- search$b + offset[2L]
+  }
+  new_kernclass(d, k, weight = 1 / counts[as.integer(d$y)], offset = offset,
                 call = kc_call(match.call(), "kernel_means"), class = "kernel_means",
                 center_norms = stats::setNames(center_norms, levels(d$y)),
-                sigma2 = max(sigma2, 0))
+                sigma2 = max(sigma2, 0), threshold = threshold, search = search)
 }
 
 #' @rdname kernel_means

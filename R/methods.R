@@ -3,6 +3,7 @@ kc_method_label <- function(object) {
     kernel_means = "Kernel nearest-means classifier",
     kernel_parzen = "Parzen-window Bayes classifier",
     kernel_svm = "Support vector machine (SMO)",
+    kernel_bayes = sprintf("Kernelized Bayes classifier, type %d", object$type),
     class(object)[1L])
 }
 

@@ -26,8 +26,20 @@
 #' @param prior Class prior probabilities, one per class (named by class, or
 #'   in the order of the levels of `y`), summing to 1. Default: the class
 #'   proportions of the training data.
+#' @param threshold How the boundary of a two-class model is placed:
+#'   `"analytic"` (default), by the prior ratio (the rule
+#'   \eqn{\log p_+(x) - \log p_-(x) + \log(\pi_+/\pi_-) > 0}), or
+#'   `"search"`, seed 002's threshold search ([threshold_search()]) on the
+#'   training values of the log density ratio \eqn{\log p_+(x) - \log
+#'   p_-(x)}: the offset \eqn{b} it finds takes the place of the log prior
+#'   ratio, so the model keeps the effective prior
+#'   \eqn{\pi_+ = 1/(1 + e^{-b})} in `prior` (and the search result in
+#'   `search`), and decisions and probabilities follow from it. The search
+#'   needs two classes, a density kernel (`"rbf"` or `"laplace"`) and no
+#'   `prior`. (Densities that underflow to zero are taken as the smallest
+#'   positive number, and \eqn{|b|} is kept below 700.)
 #' @return An object of class `c("kernel_parzen", "kernclass")`, laid out as
-#'   for [kernel_means()], with the `prior`.
+#'   for [kernel_means()], with the `prior` and the `threshold` rule.
 #' @references Schölkopf, B. and Smola, A. J. (2002). *Learning with Kernels*,
 #'   equations (1.13)-(1.14). MIT Press.
 #' @export
@@ -43,14 +55,39 @@ kernel_parzen <- function(x, ...) UseMethod("kernel_parzen")
 #' @rdname kernel_parzen
 #' @export
 kernel_parzen.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degree = 3,
-                                  coef0 = 0, scale = TRUE, prior = NULL, ...) {
+                                  coef0 = 0, scale = TRUE, prior = NULL, ...,
+                                  threshold = c("analytic", "search")) {
   kc_check_dots(...)
   d <- kc_design(x, y, scale)
   k <- kc_kernel(kernel, gamma, degree, coef0, p = ncol(d$x))
+  threshold <- kc_match_threshold(threshold, nlevels(d$y))
   counts <- tabulate(d$y, nlevels(d$y))
+  search <- NULL
+  if (threshold == "search") {
+    if (!is.null(prior)) {
+      kc_abort(paste0("`prior` and threshold = \"search\" both place the boundary; ",
+                      "give one of them."), arg = "threshold")
+    }
+    if (!k$name %in% c("rbf", "laplace")) {
+      kc_abort(sprintf(paste0("threshold = \"search\" for kernel_parzen() works on the log ",
+                              "density ratio and needs a density kernel (\"rbf\" or ",
+                              "\"laplace\"); this model uses \"%s\"."), k$name),
+               arg = "threshold")
+    }
+    # seed 002's search on log p_+(x) - log p_-(x); the offset b is the log
+    # prior ratio log(prior_+ / prior_-) the search chooses
+    dens <- kc_expand(d$x, d$x, cbind(as.integer(d$y) == 1L, as.integer(d$y) == 2L) /
+                        rep(counts, each = length(d$y)), k)
+    tiny <- .Machine$double.xmin
+    lr <- log(pmax(dens[, 1L], tiny)) - log(pmax(dens[, 2L], tiny))
+    search <- kc_search(lr, d$y)
+    b <- min(max(search$b, -700), 700)
+    prior <- c(stats::plogis(b), stats::plogis(-b))
+  }
   prior <- kc_check_prior(prior, levels(d$y), counts)
   new_kernclass(d, k, weight = as.numeric(prior / counts)[as.integer(d$y)], offset = rep(0, length(counts)),
-                call = kc_call(match.call(), "kernel_parzen"), class = "kernel_parzen", prior = prior)
+                call = kc_call(match.call(), "kernel_parzen"), class = "kernel_parzen", prior = prior,
+                threshold = threshold, search = search)
 }
 
 #' @rdname kernel_parzen

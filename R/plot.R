@@ -22,7 +22,8 @@
 #' @return Invisibly, a list with the grid coordinates `x1`, `x2`, the
 #'   predicted `class` on the grid (a character matrix, `x1` along rows) and
 #'   the `decision` values of the grid points (a vector for two classes, a
-#'   matrix with a column per class otherwise).
+#'   matrix with a column per class otherwise, or per class pair for
+#'   one-vs-one models such as [kernel_bayes()]).
 #' @export
 #' @examples
 #' fit <- kernel_means(Species ~ Petal.Length + Petal.Width, data = iris, gamma = 2)
@@ -57,19 +58,11 @@ plot.kernclass <- function(x, data = NULL, vars = NULL, y = NULL, slice = list()
   zc <- matrix(as.integer(cls), grid, grid)
   graphics::image(ax[[1L]], ax[[2L]], zc, col = grDevices::adjustcolor(col, alpha.f = 0.25),
                   breaks = seq(0.5, G + 0.5), add = TRUE, useRaster = TRUE)
-  # boundaries: two classes, decision 0; one score per class, where a
-  # class's score equals the best of the others; else where the class changes
-  decision <- kc_decision(object, scores)
-  boundary <- function(z, level) {
-    graphics::contour(ax[[1L]], ax[[2L]], matrix(z, grid, grid), levels = level,
+  # boundaries: the zero contours of the margins
+  margins <- kc_plot_margins(object, scores, cls)
+  for (c in seq_len(ncol(margins))) {
+    graphics::contour(ax[[1L]], ax[[2L]], matrix(margins[, c], grid, grid), levels = 0,
                       drawlabels = FALSE, add = TRUE, lwd = 2)
-  }
-  if (is.null(dim(decision))) {
-    boundary(decision, 0)
-  } else if (!inherits(object, "kernclass_ovo")) {
-    for (c in seq_len(G)) boundary(scores[, c] - apply(scores[, -c, drop = FALSE], 1L, max), 0)
-  } else {
-    for (c in seq_len(G)) boundary(as.numeric(as.integer(cls) == c), 0.5)
   }
   kc_plot_extras(object, ax, scores, pd, vars)
   if (!is.null(pd$y)) {
@@ -80,6 +73,7 @@ plot.kernclass <- function(x, data = NULL, vars = NULL, y = NULL, slice = list()
                      pch = 20 + seq_len(G) %% 5, bg = "white", cex = 0.8)
   }
   graphics::box()
+  decision <- kc_decision(object, scores)
   invisible(list(x1 = ax[[1L]], x2 = ax[[2L]], class = matrix(as.character(cls), grid, grid),
                  decision = unname(decision)))
 }
@@ -176,4 +170,25 @@ kc_plot_grid <- function(inputs, vars, ax, slice) {
     g[[v]] <- if (is.factor(col)) factor(value, levels = levels(col)) else value
   }
   g[names(inputs)]
+}
+
+# Columns whose zero contours are the decision boundaries. Class scores: where
+# a class's score equals the best of the others (two classes: f_1 - f_2).
+kc_plot_margins <- function(object, scores, cls) UseMethod("kc_plot_margins")
+
+#' @export
+kc_plot_margins.kernclass <- function(object, scores, cls) {
+  G <- ncol(scores)
+  vapply(if (G == 2L) 1L else seq_len(G), function(c) {
+    scores[, c] - apply(scores[, -c, drop = FALSE], 1L, max)
+  }, numeric(nrow(scores)))
+}
+
+# Pairwise models: the decision value for two classes; with more, the edges
+# of each voted class region (at the resolution of the grid).
+#' @export
+kc_plot_margins.kernclass_ovo <- function(object, scores, cls) {
+  if (ncol(scores) == 1L) return(scores)
+  vapply(seq_along(object$levels), function(c) (as.integer(cls) == c) - 0.5,
+         numeric(length(cls)))
 }

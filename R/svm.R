@@ -206,6 +206,7 @@ kc_obs_weights <- function(weights, n) {
 
 # One binary SVM on the training rows `rows`, class `positive` as +1.
 kc_svm_binary <- function(x, y, rows, positive, C, control, label = "") {
+  rows <- rows[C[rows] > 0]  # observations of weight 0 take no part
   yb <- ifelse(as.integer(y[rows]) == positive, 1L, -1L)
   Cb <- C[rows]
   for (s in c(1L, -1L)) {
@@ -224,7 +225,7 @@ kc_svm_binary <- function(x, y, rows, positive, C, control, label = "") {
                      label, control$kernel$name), arg = "cost", class = "not_separable")
   }
   r$rows <- rows
-  r$at_bound <- sum(r$alpha > 0 & r$alpha >= Cb)
+  r$at_bound <- sum(r$alpha >= Cb)
   r
 }
 
@@ -245,9 +246,9 @@ kc_svm_platt <- function(x, y, rows, positive, C, control, folds = 5L) {
       next
     }
     r <- kc_svm_binary(x, y, train, positive, C, control)
-    sv <- r$alpha > 0
-    coefs <- as.matrix(r$alpha[sv] * ifelse(ytrain[sv], 1, -1))
-    dec[test] <- kc_expand(x[rows[test], , drop = FALSE], x[train[sv], , drop = FALSE], coefs,
+    sv <- r$rows[r$alpha > 0]
+    coefs <- as.matrix(r$alpha[r$alpha > 0] * ifelse(as.integer(y[sv]) == positive, 1, -1))
+    dec[test] <- kc_expand(x[rows[test], , drop = FALSE], x[sv, , drop = FALSE], coefs,
                            control$kernel) - r$rho
   }
   kc_platt_fit(dec, yb)
@@ -268,7 +269,7 @@ kc_posterior.kernel_svm <- function(object, scores) {
              class = "prob_unavailable")
   }
   r <- vapply(seq_len(ncol(scores)), function(m) {
-    kc_platt_prob(scores[, m], c(object$probA[m], object$probB[m]))
+    kc_platt_prob(scores[, m], c(A = object$probA[[m]], B = object$probB[[m]]))
   }, numeric(nrow(scores)))
   r <- matrix(r, nrow(scores))
   p <- if (length(object$levels) == 2L) cbind(r[, 1L], 1 - r[, 1L]) else kc_pairwise_coupling(r)

@@ -88,4 +88,10 @@ void kc_smo(const kc_kernel *k, const kc_points *x, const int *y, const double *
             double eps, long max_iter, double cache_mb, int shrinking, int nthreads,
             kc_smo_result *res);
 
+/* Seed 002's threshold search on n scores with labels +1 / -1: out gets
+ * c(b, split, consistency).  work_* and scratch_* hold n values each. */
+void kc_threshold_search(const double *score, const int *label, ptrdiff_t n,
+                         double *work_x, int *work_y, double *scratch_x, int *scratch_y,
+                         double *out);
+
 #endif

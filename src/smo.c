@@ -187,32 +187,32 @@ static double select_pair(smo *s, int *wi, int *wj)
     int i = -1, j = -1;
     for (int u = 0; u < s->nactive; u++) {
         int t = s->active[u];
+        /* ">=": of equal candidates the last wins, as in LIBSVM */
         if (s->y[t] == 1) {
-            if (!at_upper(s, t) && -s->G[t] > Gmax) { Gmax = -s->G[t]; i = t; }
+            if (!at_upper(s, t) && -s->G[t] >= Gmax) { Gmax = -s->G[t]; i = t; }
         } else {
-            if (!at_lower(s, t) && s->G[t] > Gmax) { Gmax = s->G[t]; i = t; }
+            if (!at_lower(s, t) && s->G[t] >= Gmax) { Gmax = s->G[t]; i = t; }
         }
     }
     if (i < 0) { *wi = *wj = -1; return 0.0; }
     const float *Ki = kernel_row(s, i);
-    int yi = s->y[i];
     for (int u = 0; u < s->nactive; u++) {
         int t = s->active[u];
-        double grad_diff, quad;
+        double grad_diff;
         if (s->y[t] == 1) {
             if (at_lower(s, t)) continue;
             if (s->G[t] > Gmax2) Gmax2 = s->G[t];
             grad_diff = Gmax + s->G[t];
-            quad = s->QD[i] + s->QD[t] - 2.0 * yi * Ki[t];
         } else {
             if (at_upper(s, t)) continue;
             if (-s->G[t] > Gmax2) Gmax2 = -s->G[t];
             grad_diff = Gmax - s->G[t];
-            quad = s->QD[i] + s->QD[t] + 2.0 * yi * Ki[t];
         }
         if (grad_diff > 0) {
+            /* curvature along the pair: ||phi(x_i) - phi(x_t)||^2 */
+            double quad = s->QD[i] + s->QD[t] - 2.0 * Ki[t];
             double obj = -grad_diff * grad_diff / (quad > 0 ? quad : TAU);
-            if (obj < best) { best = obj; j = t; }
+            if (obj <= best) { best = obj; j = t; }
         }
     }
     *wi = i;

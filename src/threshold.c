@@ -1,0 +1,102 @@
+/* The 1-D threshold search of the kernelized Bayes classifier (seed 002):
+ * sort the training scores, then choose the split k (k points below, N - k
+ * above) that maximises the labelling consistency |S_k| + |S_N - S_k|, where
+ * S_k is the sum of the first k labels (+1 / -1) in score order.  The offset
+ * is b = -(x_k + x_{k+1}) / 2.  Splits between equal scores are skipped (no
+ * threshold separates them); the first maximum wins, as in the listing.
+ * O(N log N): a stable merge sort, then one pass over prefix sums. */
+#include <math.h>
+#include <string.h>
+#include <Rinternals.h>
+#include "kernclass.h"
+
+/* Stable bottom-up merge sort of (x, y) by x, with scratch arrays. */
+static void merge_sort_pairs(double *x, int *y, double *xs, int *ys, ptrdiff_t n)
+{
+    double *src_x = x, *dst_x = xs;
+    int *src_y = y, *dst_y = ys;
+    for (ptrdiff_t width = 1; width < n; width *= 2) {
+        for (ptrdiff_t lo = 0; lo < n; lo += 2 * width) {
+            ptrdiff_t mid = lo + width < n ? lo + width : n;
+            ptrdiff_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+            ptrdiff_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) {
+                if (src_x[j] < src_x[i]) {  /* strict: equal keys keep their order */
+                    dst_x[k] = src_x[j]; dst_y[k++] = src_y[j++];
+                } else {
+                    dst_x[k] = src_x[i]; dst_y[k++] = src_y[i++];
+                }
+            }
+            while (i < mid) { dst_x[k] = src_x[i]; dst_y[k++] = src_y[i++]; }
+            while (j < hi) { dst_x[k] = src_x[j]; dst_y[k++] = src_y[j++]; }
+        }
+        double *tx = src_x; src_x = dst_x; dst_x = tx;
+        int *ty = src_y; src_y = dst_y; dst_y = ty;
+    }
+    if (src_x != x) {
+        memcpy(x, src_x, (size_t) n * sizeof(double));
+        memcpy(y, src_y, (size_t) n * sizeof(int));
+    }
+}
+
+void kc_threshold_search(const double *score, const int *label, ptrdiff_t n,
+                         double *work_x, int *work_y, double *scratch_x, int *scratch_y,
+                         double *out)
+{
+    memcpy(work_x, score, (size_t) n * sizeof(double));
+    memcpy(work_y, label, (size_t) n * sizeof(int));
+    merge_sort_pairs(work_x, work_y, scratch_x, scratch_y, n);
+
+    double total = 0;
+    for (ptrdiff_t i = 0; i < n; i++) total += work_y[i];
+
+    double prefix = 0, best = -1;
+    ptrdiff_t best_k = 0;
+    for (ptrdiff_t k = 1; k < n; k++) {
+        prefix += work_y[k - 1];
+        if (work_x[k - 1] == work_x[k]) continue;
+        double s = fabs(prefix) + fabs(total - prefix);
+        if (s > best) {
+            best = s;
+            best_k = k;
+        }
+    }
+    if (best_k > 0) {
+        /* midpoint computed so that it cannot overflow for huge scores */
+        out[0] = -(work_x[best_k - 1] / 2 + work_x[best_k] / 2);
+        out[1] = (double) best_k;
+        out[2] = best;
+    } else {
+        /* no two scores differ: every point goes to the majority class
+         * (the first on a tie) by an offset one unit past the common score */
+        double x0 = n > 0 ? work_x[0] : 0;
+        out[0] = -x0 + (total >= 0 ? 1.0 : -1.0);
+        out[1] = 0;
+        out[2] = fabs(total);
+    }
+}
+
+/* threshold_search(score, y): score a finite double vector, y an integer
+ * vector of +1 / -1 of the same length.  Returns c(b, split, consistency). */
+SEXP ffi_threshold_search(SEXP score, SEXP y)
+{
+    if (!isReal(score)) error("kernclass internal: score must be a double vector");
+    if (!isInteger(y)) error("kernclass internal: y must be an integer vector");
+    R_xlen_t n = XLENGTH(score);
+    if (XLENGTH(y) != n) error("kernclass internal: score and y must have the same length");
+    if (n < 1) error("kernclass internal: score is empty");
+    const double *s = REAL(score);
+    const int *lab = INTEGER(y);
+    for (R_xlen_t i = 0; i < n; i++) {
+        if (!R_FINITE(s[i])) error("kernclass internal: score holds NA, NaN or Inf");
+        if (lab[i] != 1 && lab[i] != -1) error("kernclass internal: y must be +1 or -1");
+    }
+    double *wx = (double *) R_alloc((size_t) n, sizeof(double));
+    double *sx = (double *) R_alloc((size_t) n, sizeof(double));
+    int *wy = (int *) R_alloc((size_t) n, sizeof(int));
+    int *sy = (int *) R_alloc((size_t) n, sizeof(int));
+    SEXP out = PROTECT(allocVector(REALSXP, 3));
+    kc_threshold_search(s, lab, (ptrdiff_t) n, wx, wy, sx, sy, REAL(out));
+    UNPROTECT(1);
+    return out;
+}
