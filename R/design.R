@@ -1,18 +1,27 @@
 # From user data to the coded, scaled design matrix, and back for new data.
 #
 # A "design" is list(x, y, terms, xlevels, contrasts, scalable, na.action):
-# x the coded numeric matrix (factors through model.matrix with treatment
-# contrasts, intercept dropped), `scalable` the columns that scaling may touch
-# (not the dummy columns of factors, as in e1071).
+# x the coded numeric matrix (each factor as one indicator column per level,
+# intercept dropped), `scalable` the columns that scaling may touch (not the
+# indicator columns, as in e1071).
 
 # Coded matrix for a model frame: drop the intercept column, mark dummies.
+# Factors get one indicator per level (no contrasts): every two levels are
+# then at the same distance, which kernels on distances need.
 kc_model_matrix <- function(tt, mf, contrasts = NULL) {
+  if (is.null(contrasts)) {
+    factors <- names(mf)[vapply(mf, function(v) is.factor(v) || is.character(v), logical(1))]
+    factors <- intersect(factors, attr(tt, "term.labels"))
+    contrasts <- lapply(stats::setNames(factors, factors),
+                        function(f) stats::contrasts(factor(mf[[f]]), contrasts = FALSE))
+  }
   mm <- stats::model.matrix(tt, mf, contrasts.arg = contrasts)
   assign <- attr(mm, "assign")
   ctr <- attr(mm, "contrasts")
   keep <- colnames(mm) != "(Intercept)"
   factor_terms <- which(attr(tt, "term.labels") %in% names(ctr))
   x <- mm[, keep, drop = FALSE]
+  colnames(x) <- make.unique(colnames(x))  # a factor's level can repeat a column's name
   attr(x, "assign") <- NULL
   attr(x, "contrasts") <- NULL
   list(x = x, scalable = !(assign[keep] %in% factor_terms), contrasts = ctr)

@@ -119,6 +119,12 @@ kernel_svm.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degree
   C <- cost * kc_class_weights(class.weights, d$y)[as.integer(d$y)] *
     kc_obs_weights(weights, length(d$y))
   C[C == 0 | is.nan(C)] <- 0  # weight 0 with cost = Inf: the point is left out
+  empty <- levels(d$y)[tapply(C, d$y, max) == 0]
+  if (length(empty)) {
+    arg <- if (any(kc_class_weights(class.weights, d$y)[empty] == 0)) "class.weights" else "weights"
+    kc_abort(sprintf("`%s` gives every observation of class(es) %s weight 0; they cannot be learnt.",
+                     arg, kc_enum(empty)), arg = arg)
+  }
 
   control <- list(kernel = k, tolerance = tolerance, max_iter = max_iter,
                   cachesize = cachesize, shrinking = shrinking)
@@ -185,6 +191,9 @@ kc_class_weights <- function(class.weights, y) {
     kc_abort(paste0("`class.weights` must be a named vector of non-negative numbers ",
                     "(names are classes) or \"inverse\"."), arg = "class.weights")
   }
+  if (anyDuplicated(names(class.weights))) {
+    kc_abort("`class.weights` names a class more than once.", arg = "class.weights")
+  }
   unknown <- setdiff(names(class.weights), lev)
   if (length(unknown)) {
     kc_abort(sprintf("`class.weights` names unknown class(es) %s; the classes are %s.",
@@ -209,12 +218,6 @@ kc_svm_binary <- function(x, y, rows, positive, C, control, label = "") {
   rows <- rows[C[rows] > 0]  # observations of weight 0 take no part
   yb <- ifelse(as.integer(y[rows]) == positive, 1L, -1L)
   Cb <- C[rows]
-  for (s in c(1L, -1L)) {
-    if (!any(Cb[yb == s] > 0)) {
-      kc_abort(sprintf("Class pair %s: every observation of one class has weight 0.", label),
-               arg = "weights")
-    }
-  }
   r <- .Call(ffi_smo, x[rows, , drop = FALSE], yb, Cb, kc_kernel_code(control$kernel),
              control$tolerance, control$max_iter, control$cachesize, control$shrinking,
              kc_threads())

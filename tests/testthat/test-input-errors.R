@@ -57,7 +57,7 @@ test_that("a data frame with a character column is coded, not rejected", {
   df <- data.frame(a = x[, 1], s = rep(c("p", "q", "r"), 10))
   fit <- kernel_means(df, y)
   expect_s3_class(fit, "kernclass")
-  expect_identical(colnames(fit$x), c("a", "sq", "sr"))
+  expect_identical(colnames(fit$x), c("a", "sp", "sq", "sr"))
   expect_identical(fit$xlevels, list(s = c("p", "q", "r")))
 })
 

@@ -274,14 +274,14 @@ test_that("formula method gives the default method's predictions", {
   # rows with missing inputs predict NA
   expect_true(all(is.na(predict(ff, df2[c(2, 9), ]))))
   expect_false(anyNA(predict(ff, df2[-c(2, 9), ])))
-  # a factor input: treatment dummies, left unscaled; numeric columns scaled
+  # a factor input: one indicator per level, left unscaled; numeric columns scaled
   set.seed(210)
   n <- 50
   dff <- data.frame(a = rnorm(n), b = rnorm(n, 3, 2),
                     f = factor(sample(c("u", "v", "w"), n, TRUE)),
                     cls = factor(sample(c("P", "Q"), n, TRUE)))
   fitf <- kernel_means(cls ~ ., data = dff, kernel = "rbf", gamma = 0.3)
-  mm <- cbind(scale(dff$a), scale(dff$b), dff$f == "v", dff$f == "w")
+  mm <- cbind(scale(dff$a), scale(dff$b), dff$f == "u", dff$f == "v", dff$f == "w")
   dist <- seed_dist_all(mm, mm, dff$cls, list(kernel = "rbf", gamma = 0.3))
   expect_equal(unname(predict(fitf, dff, type = "decision")), (dist[, 2] - dist[, 1]) / 2,
                tolerance = 1e-8)

@@ -173,10 +173,12 @@ test_that("factor predictors are coded, for data frame x and for formulas", {
     parzen_formula = kernel_parzen(lab ~ ., data = cbind(df, lab = lab)))
   for (nm in names(fits)) {
     fit <- fits[[nm]]
-    expect_identical(colnames(fit$x), c("a", "flo", "fmid", "sv"), info = nm)
+    # one indicator column per level
+    expect_identical(colnames(fit$x), c("a", "fhi", "flo", "fmid", "su", "sv"), info = nm)
+    expect_equal(unname(fit$x[, 2:4]), outer(as.character(df$f), c("hi", "lo", "mid"), "==") + 0)
     # dummy columns are not scaled
-    expect_equal(unname(fit$scaling$scale[2:4]), c(1, 1, 1))
-    expect_equal(unname(fit$scaling$center[2:4]), c(0, 0, 0))
+    expect_equal(unname(fit$scaling$scale[2:6]), rep(1, 5))
+    expect_equal(unname(fit$scaling$center[2:6]), rep(0, 5))
     pr <- predict(fit, nd)
     expect_s3_class(pr, "factor")
     expect_length(pr, 4L)
