@@ -137,13 +137,13 @@ kernel_bayes.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degr
   }
   variance <- mean(apply(d$x, 2L, stats::var))
   lambda <- ridge * (if (is.finite(variance) && variance > 0) variance else 1)
-  # per class: the inverse square root of the regularised covariance
-  inv_sqrt <- if (type >= 2L) lapply(seq_along(lev), function(c) {
+  # per class: the regularised covariance matrix
+  covs <- if (type >= 2L) lapply(seq_along(lev), function(c) {
     kc_cov(d$x[as.integer(d$y) == c, , drop = FALSE]) + diag(lambda, ncol(d$x))
   }) else NULL
   pairs <- kc_ovo_pairs(lev)
   models <- lapply(seq_len(nrow(pairs)), function(m) {
-    kc_bayes_pair(d$x, d$y, pairs[m, "first"], pairs[m, "second"], type, k, inv_sqrt)
+    kc_bayes_pair(d$x, d$y, pairs[m, "first"], pairs[m, "second"], type, k, covs)
   })
   names(models) <- rownames(pairs)
   offset <- if (length(lev) == 2L) c(models[[1L]]$b, 0) else rep(0, length(lev))
@@ -188,15 +188,6 @@ kc_inv_sqrt <- function(S) {
   e$vectors[, keep, drop = FALSE] %*% diag(1 / sqrt(l[keep]), sum(keep))
 }
 
-# K(z, z) from the bilinear form q = z'z = x'Wx.
-kc_kernel_self <- function(q, k) {
-  switch(k$name,
-    linear = q,
-    polynomial = (k$gamma * q + k$coef0)^k$degree,
-    rbf = ,
-    laplace = rep(1, length(q)),
-    sigmoid = tanh(k$gamma * q + k$coef0))
-}
 
 # One pair model: classes `first` (positive) and `second` of the training
 # data, its whitening, its offset by the threshold search and its sigmoid.

@@ -41,16 +41,19 @@ kc_kernel_label <- function(k) {
   if (nzchar(args)) sprintf("%s (%s)", k$name, args) else k$name
 }
 
-# k(x, x) for each row of x: the diagonal of the Gram matrix, in O(np).
-kc_kernel_diag <- function(x, k) {
-  sq <- rowSums(x * x)
+# k(z, z) from q = z'z alone (every supported kernel allows it); q may be a
+# bilinear form x'Wx that is not a squared norm (kernel_bayes type 3).
+kc_kernel_self <- function(q, k) {
   switch(k$name,
-    linear = sq,
-    polynomial = (k$gamma * sq + k$coef0)^k$degree,
+    linear = q,
+    polynomial = (k$gamma * q + k$coef0)^k$degree,
     rbf = ,
-    laplace = rep(1, nrow(x)),
-    sigmoid = tanh(k$gamma * sq + k$coef0))
+    laplace = rep(1, length(q)),
+    sigmoid = tanh(k$gamma * q + k$coef0))
 }
+
+# k(x, x) for each row of x: the diagonal of the Gram matrix, in O(np).
+kc_kernel_diag <- function(x, k) kc_kernel_self(rowSums(x * x), k)
 
 #' Kernel (Gram) matrix
 #'

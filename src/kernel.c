@@ -147,18 +147,18 @@ double kc_self_kernel(const kc_kernel *k, double sqnorm)
     }
 }
 
-/* Turn inner products into kernel values in place: entry (i, j), for row i of
- * a and row j of b, is at v[i * si + j * sj]. */
+/* Turn the tile of inner products (na x nb, column-major) into kernel
+ * values in place. */
 static void apply_kernel(const kc_kernel *k,
                          const kc_points *a, const int *ai, ptrdiff_t a0, int na,
                          const kc_points *b, const int *bi, ptrdiff_t b0, int nb,
-                         double *v, ptrdiff_t si, ptrdiff_t sj)
+                         double *tile)
 {
     double g = k->gamma, c0 = k->coef0;
     for (int j = 0; j < nb; j++) {
         ptrdiff_t rb = row_of(bi, b0, j);
         for (int i = 0; i < na; i++) {
-            double *e = v + i * si + j * sj;
+            double *e = tile + i + (size_t) j * na;
             switch (k->type) {
             case KC_LINEAR:
                 break;
@@ -205,7 +205,7 @@ void kc_tile(const kc_kernel *k,
         }
     }
 
-    apply_kernel(k, a, ai, a0, na, b, bi, b0, nb, tile, 1, na);
+    apply_kernel(k, a, ai, a0, na, b, bi, b0, nb, tile);
 }
 
 

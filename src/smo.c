@@ -10,7 +10,7 @@
  * variables is rebuilt with one tiled kernel expansion (kc_expansion).
  *
  * All memory is R_alloc'd on the calling thread: an interrupt, checked every
- * 1000 iterations, frees it.
+ * 100 iterations, frees it.
  */
 #include <math.h>
 #include <float.h>
@@ -380,12 +380,10 @@ void kc_smo(const kc_kernel *k, const kc_points *x, const int *y, const double *
         if (s.QD[t] > radius2) radius2 = s.QD[t];
     }
     for (;;) {
-        if (iter % 1000 == 0) {
-            R_CheckUserInterrupt();
-            if (hard && iter > 0 && margin_too_small(&s, radius2)) {
-                status = KC_SMO_UNBOUNDED;
-                break;
-            }
+        if (iter % 100 == 0) R_CheckUserInterrupt();
+        if (hard && iter % 1000 == 0 && iter > 0 && margin_too_small(&s, radius2)) {
+            status = KC_SMO_UNBOUNDED;
+            break;
         }
         if (shrinking && --counter == 0) {
             counter = shrink_every;

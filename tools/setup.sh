@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-r_pkgs="testthat roxygen2 knitr rmarkdown e1071 kernlab MASS mlbench"
+r_pkgs="testthat roxygen2 knitr rmarkdown e1071 kernlab MASS mlbench quadprog"
 missing=$(Rscript --vanilla -e "p <- strsplit('$r_pkgs', ' ')[[1]]; cat(p[!vapply(p, requireNamespace, logical(1), quietly = TRUE)])")
 need_pandoc=""
 command -v pandoc >/dev/null 2>&1 || need_pandoc="pandoc"

@@ -10,16 +10,7 @@ testthat::local_edition(3)
 # ---- plain-R references ----------------------------------------------------
 
 svm_k <- function(a, b, kernel, gamma, degree = 3, coef0 = 0) {
-  a <- as.matrix(a)
-  b <- as.matrix(b)
-  ip <- a %*% t(b)
-  d2 <- pmax(outer(rowSums(a^2), rowSums(b^2), "+") - 2 * ip, 0)
-  switch(kernel,
-    linear = ip,
-    polynomial = (gamma * ip + coef0)^degree,
-    rbf = exp(-gamma * d2),
-    laplace = exp(-gamma * sqrt(d2)),
-    sigmoid = tanh(gamma * ip + coef0))
+  ref_kernel(as.matrix(a), as.matrix(b), kernel, gamma, degree, coef0)  # helper-reference.R
 }
 svm_fk <- function(fit, a, b) {
   svm_k(a, b, fit$kernel$name, fit$kernel$gamma, fit$kernel$degree, fit$kernel$coef0)
@@ -292,7 +283,8 @@ test_that("results are identical for 1 and 2 threads", {
   newx <- matrix(stats::rnorm(300 * 6), 300)
   for (kernel in c("rbf", "laplace", "polynomial")) {
     run <- function(threads) {
-      withr::local_options(kernclass.threads = threads)
+      old <- options(kernclass.threads = threads)
+      on.exit(options(old))
       fit <- kernel_svm(x, y, kernel = kernel, cost = 2, cachesize = 1)
       list(fit = fit, dec = predict(fit, newx, type = "decision"))
     }
