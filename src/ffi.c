@@ -177,7 +177,7 @@ SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
     SEXP alpha = PROTECT(allocVector(REALSXP, a.n));
     kc_smo_result res;
     res.alpha = REAL(alpha);
-    kc_smo(&k, &a, yy, cc, eps, it > 9e18 ? (long) 9e18 : (long) it, mb, shr, nt, &res);
+    kc_smo(&k, &a, yy, cc, eps, it >= (double) LONG_MAX ? LONG_MAX : (long) it, mb, shr, nt, &res);
 
     const char *names[] = {"alpha", "rho", "objective", "iterations", "status", "gap",
                            "rows_computed", ""};
