@@ -146,9 +146,7 @@ kernel_bayes.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degr
     kc_bayes_pair(d$x, d$y, pairs[m, "first"], pairs[m, "second"], type, k, covs)
   })
   names(models) <- rownames(pairs)
-  offset <- if (length(lev) == 2L) c(models[[1L]]$b, 0) else rep(0, length(lev))
-  new_kernclass(d, k, weight = 1 / counts[d$y], offset = offset,
-                call = kc_call(match.call(), "kernel_bayes"),
+  new_kernclass(d, k, call = kc_call(match.call(), "kernel_bayes"),
                 class = c("kernel_bayes", "kernclass_ovo"),
                 type = as.integer(type), ridge = ridge, lambda = lambda, pairs = models)
 }
@@ -207,10 +205,7 @@ kc_bayes_pair <- function(x, y, first, second, type, kernel, cov) {
     pm$W <- -(tcrossprod(pm$U_first) - tcrossprod(pm$U_second)) / 2
   }
   p_train <- kc_bayes_p(pm, x[rows, , drop = FALSE], x, type, kernel)
-  ts <- .Call(ffi_threshold_search, p_train, ifelse(pos, 1L, -1L))
-  pm$b <- ts[1L]
-  pm$split <- as.integer(ts[2L])
-  pm$consistency <- ts[3L]
+  pm <- c(pm, kc_search(p_train, ifelse(pos, 1L, -1L)))  # b, split, consistency
   pm$platt <- kc_platt_fit(p_train + pm$b, pos)
   pm
 }

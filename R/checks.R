@@ -51,6 +51,15 @@ kc_check_number <- function(x, arg, lower = -Inf, lower_open = FALSE, whole = FA
   invisible(x)
 }
 
+# One of `choices`, partial matching allowed; the whole default vector means
+# its first element (as match.arg()).
+kc_match_arg <- function(x, choices, arg) {
+  if (identical(x, choices)) return(choices[1L])
+  i <- if (is.character(x) && length(x) == 1L) pmatch(x, choices) else NA
+  if (is.na(i)) kc_abort(sprintf("`%s` must be one of %s.", arg, kc_enum(choices)), arg = arg)
+  choices[i]
+}
+
 kc_check_flag <- function(x, arg) {
   if (!is.logical(x) || length(x) != 1L || is.na(x)) {
     kc_abort(sprintf("`%s` must be TRUE or FALSE.", arg), arg = arg)

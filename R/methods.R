@@ -34,7 +34,7 @@ kc_method_label <- function(object) {
 #' predict(fit, new, type = "prob")
 predict.kernclass <- function(object, newdata, type = c("class", "decision", "prob"), ...) {
   kc_check_dots(...)
-  type <- kc_match_type(type)
+  type <- kc_match_arg(type, c("class", "decision", "prob"), "type")
   x <- if (missing(newdata) || is.null(newdata)) object$x else kc_new_x(object, newdata)
   ok <- stats::complete.cases(x)
   scores <- kc_scores(object, x[ok, , drop = FALSE])
@@ -56,13 +56,6 @@ predict.kernclass <- function(object, newdata, type = c("class", "decision", "pr
     prob = spread(kc_posterior(object, scores)))
 }
 
-kc_match_type <- function(type) {
-  choices <- c("class", "decision", "prob")
-  if (identical(type, choices)) return("class")
-  i <- if (is.character(type) && length(type) == 1L) pmatch(type, choices) else NA
-  if (is.na(i)) kc_abort(sprintf("`type` must be one of %s.", kc_enum(choices)), arg = "type")
-  choices[i]
-}
 
 #' @describeIn predict.kernclass The predicted classes of the training data.
 #' @export

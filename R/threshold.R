@@ -43,9 +43,7 @@ threshold_search <- function(score, y) {
   if (!is.numeric(score) || !length(score) || anyNA(score) || any(!is.finite(score))) {
     kc_abort("`score` must be a non-empty numeric vector of finite values.", arg = "score")
   }
-  y <- kc_pm1(y, length(score))
-  out <- .Call(ffi_threshold_search, as.double(score), y)
-  list(b = out[1L], split = as.integer(out[2L]), consistency = out[3L])
+  kc_search(score, kc_pm1(y, length(score)))
 }
 
 # Labels as integer +1 / -1: two-level factor (first level +1), logical, or
@@ -75,22 +73,18 @@ kc_pm1 <- function(y, n, arg = "y") {
 
 # The `threshold` argument of kernel_means() and kernel_parzen().
 kc_match_threshold <- function(threshold, n_classes) {
-  choices <- c("analytic", "search")
-  if (identical(threshold, choices)) return("analytic")
-  i <- if (is.character(threshold) && length(threshold) == 1L) pmatch(threshold, choices) else NA
-  if (is.na(i)) {
-    kc_abort(sprintf("`threshold` must be one of %s.", kc_enum(choices)), arg = "threshold")
-  }
-  if (choices[i] == "search" && n_classes != 2L) {
+  threshold <- kc_match_arg(threshold, c("analytic", "search"), "threshold")
+  if (threshold == "search" && n_classes != 2L) {
     kc_abort(sprintf(paste0("threshold = \"search\" needs two classes; `y` has %d. ",
                             "kernel_bayes() searches a threshold per class pair."), n_classes),
              arg = "threshold")
   }
-  choices[i]
+  threshold
 }
 
-# threshold_search() on scores and a two-level factor, for the fitters.
+# The search on scores and labels (a two-level factor or +1 / -1 integers).
 kc_search <- function(score, y) {
-  out <- .Call(ffi_threshold_search, as.double(score), ifelse(as.integer(y) == 1L, 1L, -1L))
+  if (is.factor(y)) y <- ifelse(as.integer(y) == 1L, 1L, -1L)
+  out <- .Call(ffi_threshold_search, as.double(score), y)
   list(b = out[1L], split = as.integer(out[2L]), consistency = out[3L])
 }
