@@ -2,6 +2,7 @@
 #include <R.h>
 #include <Rinternals.h>
 #include <R_ext/Rdynload.h>
+#include "kernclass.h"
 
 SEXP ffi_kernel_matrix(SEXP, SEXP, SEXP, SEXP);
 SEXP ffi_kernel_expansion(SEXP, SEXP, SEXP, SEXP, SEXP);
@@ -20,6 +21,7 @@ static const R_CallMethodDef call_methods[] = {
 
 void R_init_kernclass(DllInfo *dll)
 {
+    kc_choose_kernels();
     R_registerRoutines(dll, NULL, call_methods, NULL, NULL);
     R_useDynamicSymbols(dll, FALSE);
     R_forceSymbols(dll, TRUE);

@@ -37,6 +37,8 @@ typedef struct {
 #define KC_TILE 128
 
 int kc_kernel_uses_distance(const kc_kernel *k);
+/* Picks the fastest micro-kernel and exp for this CPU; called at load time. */
+void kc_choose_kernels(void);
 void kc_row_sqnorms(const kc_points *a, double *out);
 size_t kc_tile_work_size(int p);
 
