@@ -52,7 +52,6 @@
 #'   of each row), `predicted` (the out-of-fold predictions, a factor), `y`,
 #'   `method` (`"refit"` or `"exact"`), `fitter` (the fitter's name) and
 #'   `call`. It has `print()` and `summary()` methods.
-#' @seealso [kernel_tune()] to cross-validate a grid of parameters.
 #' @export
 #' @examples
 #' set.seed(1)
