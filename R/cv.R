@@ -32,9 +32,9 @@
 #'   The default Parzen prior (the class proportions without \eqn{x_i}) is
 #'   handled exactly too. The result equals refitting up to rounding. The
 #'   shortcut is taken only when it is exact: `scale = FALSE` (a refit scales
-#'   with the statistics of its own training rows), a numeric `gamma` (not
-#'   `"median"`, which depends on the training rows), `threshold =
-#'   "analytic"` and numeric inputs (no factor columns); otherwise the `n`
+#'   with the statistics of its own training rows), a numeric or default
+#'   `gamma`, `threshold = "analytic"` and numeric inputs (no factor
+#'   columns); otherwise the `n`
 #'   models are refitted. `method` in the result says which was done.
 #'
 #' @param fit A kernclass fitter: [kernel_means], [kernel_parzen],
