@@ -26,3 +26,19 @@ with_threads <- function(n, expr) {
   on.exit(options(old), add = TRUE)
   force(expr)
 }
+
+# fit a kernclass classifier with the kernel parameters in the list kp
+fit_kp <- function(fitter, x, y, kp, ...) {
+  fitter(x, y, kernel = kp$kernel, gamma = kp$gamma, degree = kp$degree, coef0 = kp$coef0, ...)
+}
+
+# two Gaussian classes of unequal size in random order (the first label is
+# the first level, whatever the alphabet says) and new points to predict
+make_binary_data <- function(seed, n_pos, n_neg, p, mean_pos, mean_neg, sd_neg, labels, sd_new) {
+  set.seed(seed)
+  x <- rbind(matrix(rnorm(n_pos * p, mean = mean_pos), n_pos),
+             matrix(rnorm(n_neg * p, mean = mean_neg, sd = sd_neg), n_neg))
+  y <- factor(rep(labels, c(n_pos, n_neg)), levels = labels)
+  o <- sample(nrow(x))
+  list(x = x[o, ], y = y[o], new = matrix(rnorm(25 * p, sd = sd_new), 25))
+}

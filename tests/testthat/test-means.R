@@ -33,19 +33,12 @@ kernel_params <- list(
   list(kernel = "laplace", gamma = 0.7, degree = 3, coef0 = 0),
   list(kernel = "sigmoid", gamma = 0.2, degree = 3, coef0 = -0.3))
 
-fit_means <- function(x, y, kp, ...) {
-  kernel_means(x, y, kernel = kp$kernel, gamma = kp$gamma, degree = kp$degree,
-               coef0 = kp$coef0, ...)
-}
+fit_means <- function(x, y, kp, ...) fit_kp(kernel_means, x, y, kp, ...)
 
 # two classes of unequal size; the first level ("pos") is not first alphabetically
 make_binary <- function(seed, n_pos = 23, n_neg = 41, p = 3) {
-  set.seed(seed)
-  x <- rbind(matrix(rnorm(n_pos * p, mean = 0.8), n_pos),
-             matrix(rnorm(n_neg * p, mean = -0.3, sd = 1.3), n_neg))
-  y <- factor(rep(c("pos", "neg"), c(n_pos, n_neg)), levels = c("pos", "neg"))
-  o <- sample(nrow(x))
-  list(x = x[o, ], y = y[o], new = matrix(rnorm(25 * p, sd = 1.5), 25))
+  make_binary_data(seed, n_pos, n_neg, p, mean_pos = 0.8, mean_neg = -0.3, sd_neg = 1.3,
+                   labels = c("pos", "neg"), sd_new = 1.5)
 }
 
 # three classes of unequal size, levels not in alphabetical order

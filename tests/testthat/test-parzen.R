@@ -20,18 +20,11 @@ kernel_params <- list(
   list(kernel = "polynomial", gamma = 0.4, degree = 2, coef0 = 1),
   list(kernel = "sigmoid", gamma = 0.3, degree = 3, coef0 = 0.2))
 
-fit_parzen <- function(x, y, kp, ...) {
-  kernel_parzen(x, y, kernel = kp$kernel, gamma = kp$gamma, degree = kp$degree,
-                coef0 = kp$coef0, ...)
-}
+fit_parzen <- function(x, y, kp, ...) fit_kp(kernel_parzen, x, y, kp, ...)
 
 make_binary <- function(seed, n_pos = 19, n_neg = 44, p = 3) {
-  set.seed(seed)
-  x <- rbind(matrix(rnorm(n_pos * p, mean = 0.7), n_pos),
-             matrix(rnorm(n_neg * p, mean = -0.4, sd = 1.2), n_neg))
-  y <- factor(rep(c("yes", "no"), c(n_pos, n_neg)), levels = c("yes", "no"))
-  o <- sample(nrow(x))
-  list(x = x[o, ], y = y[o], new = matrix(rnorm(25 * p, sd = 1.4), 25))
+  make_binary_data(seed, n_pos, n_neg, p, mean_pos = 0.7, mean_neg = -0.4, sd_neg = 1.2,
+                   labels = c("yes", "no"), sd_new = 1.4)
 }
 
 make_three <- function(seed) {
