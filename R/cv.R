@@ -46,6 +46,7 @@
 #' @param folds The number of folds, a whole number from 2 to `nrow(x)`, or
 #'   `"loo"` for leave-one-out.
 #' @param ... Further arguments to `fit`, e.g. `kernel`, `gamma`, `cost`.
+#' @seealso [kernel_tune()] to cross-validate a grid of parameters.
 #' @return An object of class `"kernel_cv"`: a list with `accuracy` (overall
 #'   out-of-fold accuracy), `se`, `fold_accuracy` and `fold_size` (per fold),
 #'   `folds` (their number), `loo` (whether leave-one-out), `fold` (the fold

@@ -1,0 +1,139 @@
+# kernel_tune(): the known best cell of a constructed problem, the same folds
+# for every row, reproducibility (parallel or not), the refit, bad input.
+
+# Two classes on two rings in 1-D distance: only a large enough gamma of the
+# rbf kernel separates them for the nearest-means rule; with a tiny gamma the
+# kernel is almost linear and the class means coincide.
+tune_rings <- function() {
+  set.seed(7)
+  n <- 60
+  r <- c(runif(n / 2, 0, 0.5), runif(n / 2, 1.5, 2))
+  a <- runif(n, 0, 2 * pi)
+  x <- cbind(r * cos(a), r * sin(a))
+  y <- factor(rep(c("inner", "outer"), each = n / 2))
+  list(x = x, y = y)
+}
+
+test_that("kernel_tune finds the known best cell and refits with it", {
+  d <- tune_rings()
+  set.seed(1)
+  tuned <- kernel_tune(kernel_svm, d$x, d$y, grid = list(cost = c(0.01, 100), gamma = c(1e-4, 1)),
+                       folds = 4)
+  res <- tuned$results
+  expect_equal(nrow(res), 4)
+  expect_equal(tuned$best, list(cost = 100, gamma = 1))
+  expect_equal(tuned$best_index, 4L)
+  expect_equal(res$accuracy[4], 1)
+  expect_true(all(res$accuracy[1:3] < 0.8))
+  expect_s3_class(tuned$model, "kernel_svm")
+  expect_equal(tuned$model$kernel$gamma, 1)
+  expect_equal(tuned$model$cost, 100)
+  expect_identical(tuned$model$call$cost, 100)
+})
+
+test_that("every grid row is judged on the same folds as kernel_cv would draw", {
+  d <- tune_rings()
+  grid <- data.frame(gamma = c(0.01, 0.3, 3), kernel = c("rbf", "rbf", "laplace"))
+  set.seed(9)
+  tuned <- kernel_tune(kernel_parzen, d$x, d$y, grid = grid, folds = 5)
+  set.seed(9)
+  folds <- kernel_cv(kernel_parzen, d$x, d$y, folds = 5)$fold
+  expect_identical(tuned$fold, folds)
+  for (i in 1:3) {
+    # kernel_cv with the same seed draws the same folds
+    set.seed(9)
+    cv <- kernel_cv(kernel_parzen, d$x, d$y, folds = 5, gamma = grid$gamma[i],
+                    kernel = grid$kernel[i])
+    expect_equal(tuned$results$accuracy[i], cv$accuracy)
+    expect_equal(tuned$results$sd[i], sd(cv$fold_accuracy))
+  }
+  expect_equal(tuned$best_index, which.max(tuned$results$accuracy))
+})
+
+test_that("ties go to the first best row", {
+  d <- tune_rings()
+  set.seed(2)
+  tuned <- kernel_tune(kernel_means, d$x, d$y, grid = list(gamma = c(1e-6, 2e-6, 3, 3.0001)),
+                       folds = 3)
+  best <- max(tuned$results$accuracy)
+  expect_equal(tuned$best_index, min(which(tuned$results$accuracy == best)))
+})
+
+test_that("results are reproducible, in parallel or not, with RNG inside the fitter", {
+  d <- tune_rings()
+  grid <- list(cost = c(0.1, 10), gamma = c(0.1, 1))
+  run <- function(cores) {
+    old <- options(kernclass.tune.cores = cores)
+    on.exit(options(old))
+    set.seed(3)
+    t <- kernel_tune(kernel_svm, d$x, d$y, grid = grid, folds = 3, probability = TRUE)
+    list(t = t, after = runif(1))
+  }
+  a <- run(2)
+  b <- run(1)
+  c <- run(2)
+  expect_identical(a$t$results, b$t$results)
+  expect_identical(a$t$results, c$t$results)
+  expect_identical(a$t$model$probA, b$t$model$probA)
+  expect_identical(a$after, b$after)  # the caller's RNG stream ends in the same state
+})
+
+test_that("leave-one-out tuning uses the exact shortcut's predictions", {
+  d <- tune_rings()
+  tuned <- kernel_tune(kernel_means, d$x, d$y, grid = list(gamma = c(0.1, 2)), folds = "loo",
+                       scale = FALSE)
+  for (i in 1:2) {
+    cv <- kernel_cv(kernel_means, d$x, d$y, folds = "loo", scale = FALSE,
+                    gamma = c(0.1, 2)[i])
+    expect_equal(tuned$results$accuracy[i], cv$accuracy)
+  }
+  expect_output(print(tuned), "leave-one-out")
+})
+
+test_that("print, summary and plot work", {
+  d <- tune_rings()
+  set.seed(4)
+  tuned <- kernel_tune(kernel_svm, d$x, d$y, grid = list(cost = c(0.1, 1, 1000),
+                                                         gamma = c(0.01, 1, 100)), folds = 3)
+  expect_output(out <- withVisible(print(tuned)), "Best: cost = ")
+  expect_false(out$visible)
+  s <- summary(tuned)
+  expect_s3_class(s, "summary.kernel_tune")
+  expect_equal(s$table$accuracy, sort(tuned$results$accuracy, decreasing = TRUE))
+  expect_output(print(s), "refitted on all data")
+  pdf(NULL)
+  on.exit(dev.off())
+  expect_identical(plot(tuned), tuned)
+  expect_identical(plot(tuned, params = "gamma"), tuned)
+  expect_error(plot(tuned, params = "nope"), class = "kernclass_error")
+})
+
+test_that("bad input to kernel_tune gets classed errors naming the argument", {
+  d <- tune_rings()
+  arg_of <- function(expr) tryCatch(expr, kernclass_error = function(e) e$arg)
+  expect_identical(arg_of(kernel_tune(kernel_svm, d$x, d$y, grid = data.frame())), "grid")
+  expect_identical(arg_of(kernel_tune(kernel_svm, d$x, d$y, grid = list(cost = numeric()))),
+                   "grid")
+  expect_identical(arg_of(kernel_tune(kernel_svm, d$x, d$y, grid = list())), "grid")
+  expect_identical(arg_of(kernel_tune(kernel_svm, d$x, d$y, grid = list(1, 2))), "grid")
+  expect_identical(arg_of(kernel_tune(kernel_svm, d$x, d$y, grid = 1:3)), "grid")
+  expect_error(kernel_tune(kernel_svm, d$x, d$y, grid = list(cost = 1, prior = 0.5)),
+               "`grid` has column\\(s\\) \"prior\" that kernel_svm\\(\\) does not take",
+               class = "kernclass_error")
+  expect_identical(arg_of(kernel_tune(kernel_means, d$x, d$y, grid = list(cost = 1))), "grid")
+  expect_identical(arg_of(kernel_tune(kernel_svm, d$x, d$y, grid = list(cost = 1), cost = 2)),
+                   "grid")
+  expect_identical(arg_of(kernel_tune(kernel_svm, d$x, d$y, grid = list(cost = 1), folds = 1)),
+                   "folds")
+  expect_identical(arg_of(kernel_tune(kernel_svm, d$x, d$y, grid = list(cost = 1), folds = 61)),
+                   "folds")
+  expect_identical(arg_of(kernel_tune(kernel_svm, d$x, d$y, grid = list(cost = 1),
+                                      folds = "all")), "folds")
+  expect_identical(arg_of(kernel_tune(kernel_svm(d$x, d$y), d$x, d$y, grid = list(cost = 1))),
+                   "fit")
+  # an error inside a grid row names the row and keeps its class and argument
+  e <- tryCatch(kernel_tune(kernel_svm, d$x, d$y, grid = list(cost = c(1, -1))),
+                kernclass_error = function(e) e)
+  expect_identical(e$arg, "cost")
+  expect_match(conditionMessage(e), "Grid row 2 \\(cost = -1\\)")
+})
