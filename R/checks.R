@@ -1,21 +1,20 @@
 # Input checks and conversion: the one place where user input is validated.
-# Every error is a condition of class "kernclass_error" (plus a class naming
-# the kind of problem) whose message names the argument and says what to do.
+# Every error is a condition of class "kernclass_error"; errors caused by the
+# caller's input also inherit from "kernclass_input_error"; a more specific
+# kind adds "kernclass_<kind>_error" (e.g. "kernclass_not_separable_error").
+# The message names the argument (also in the field `arg`) and says what to do.
 
-kc_abort <- function(message, arg = NULL, class = "input") {
-  cnd <- structure(
-    class = c(paste0("kernclass_error_", class), "kernclass_error", "error", "condition"),
-    list(message = message, call = NULL, arg = arg)
-  )
-  stop(cnd)
+kc_abort <- function(message, arg = NULL, class = NULL, input = TRUE) {
+  cls <- c(if (!is.null(class)) paste0("kernclass_", class, "_error"),
+           if (input) "kernclass_input_error", "kernclass_error", "error", "condition")
+  stop(structure(class = cls, list(message = message, call = NULL, arg = arg)))
 }
 
-kc_warn <- function(message, class = "input") {
-  cnd <- structure(
-    class = c(paste0("kernclass_warning_", class), "kernclass_warning", "warning", "condition"),
-    list(message = message, call = NULL)
-  )
-  warning(cnd)
+# Warnings: "kernclass_<kind>_warning" and "kernclass_warning".
+kc_warn <- function(message, class = NULL) {
+  cls <- c(if (!is.null(class)) paste0("kernclass_", class, "_warning"),
+           "kernclass_warning", "warning", "condition")
+  warning(structure(class = cls, list(message = message, call = NULL)))
 }
 
 # "a", "b", "c" for messages, at most `max` items.

@@ -23,7 +23,7 @@
 #'   \eqn{(\sum\eta)^2 / \eta'Q\eta \le 1/\mathrm{margin}^2} shows a margin
 #'   below \eqn{10^{-4}} times the radius of the data in feature space) and
 #'   `kernel_svm()` stops with an error of class
-#'   `"kernclass_error_not_separable"`.
+#'   `"kernclass_not_separable_error"`.
 #'
 #' @section Probabilities: With `probability = TRUE`, each pairwise SVM gets a
 #'   sigmoid \eqn{P(a \mid x) = 1/(1 + \exp(A f(x) + B))} (Platt scaling)
@@ -145,7 +145,7 @@ kernel_svm.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degree
   if (!all(converged)) {
     kc_warn(sprintf(paste0("The SMO solver reached `max_iter` (%s) before the KKT conditions ",
                            "held within `tolerance` (pairs %s); the solution is approximate."),
-                    format(max_iter), kc_enum(rownames(pairs)[!converged])), class = "not_converged")
+                    format(max_iter), kc_enum(rownames(pairs)[!converged])), class = "convergence")
   }
   fit <- new_kernclass(d, k, call = kc_call(match.call(), "kernel_svm"), class = c("kernel_svm", "kernclass_ovo"),
     index = index,

@@ -78,7 +78,7 @@ test_that("empty levels warn, constant columns warn and stay finite, NA rows pre
   xc <- cbind(x, k = 3)
   for (t in 1:3) {
     expect_warning(fit <- kernel_bayes(xc, y, type = t), "constant",
-                   class = "kernclass_warning_constant_column")
+                   class = "kernclass_constant_column_warning")
     expect_true(all(is.finite(predict(fit, type = "decision"))))
   }
   fit <- kernel_bayes(cls ~ ., data = dat, type = 3)

@@ -260,7 +260,7 @@ test_that("an invalid predict type is an error naming `type`", {
   # probabilities need a density kernel for the Parzen classifier
   lin <- kernel_parzen(x, y, kernel = "linear")
   expect_error(predict(lin, x, type = "prob"), "type = \"prob\" needs a kernel",
-               class = "kernclass_error_prob_unavailable")
+               class = "kernclass_prob_unavailable_error")
 })
 
 test_that("kernel_matrix: y with a different number of columns is an error naming `y`", {
@@ -274,7 +274,7 @@ test_that("kernel_matrix: y with a different number of columns is an error namin
 
 test_that("errors carry the kernclass classes and the argument", {
   cnd <- tryCatch(kernel_means(x, y, gamma = -1), error = identity)
-  expect_s3_class(cnd, c("kernclass_error_input", "kernclass_error", "error"), exact = FALSE)
+  expect_s3_class(cnd, c("kernclass_input_error", "kernclass_error", "error"), exact = FALSE)
   expect_identical(cnd$arg, "gamma")
   expect_null(conditionCall(cnd))
 })
@@ -296,7 +296,7 @@ test_that("a constant column gives a warning and the other columns are still sca
   xc <- cbind(x, k = 3)
   for (f in classifiers) {
     expect_warning(fit <- f(xc, y), "\"k\".*constant",
-                   class = "kernclass_warning_constant_column")
+                   class = "kernclass_constant_column_warning")
     expect_equal(fit$scaling$center, c(a = mean(x[, 1]), b = mean(x[, 2]), k = 0))
     expect_equal(fit$scaling$scale, c(a = sd(x[, 1]), b = sd(x[, 2]), k = 1))
     expect_equal(unname(colMeans(fit$x[, 1:2])), c(0, 0), tolerance = 1e-12)
@@ -307,7 +307,7 @@ test_that("a constant column gives a warning and the other columns are still sca
   expect_no_warning(kernel_means(xc, y, scale = FALSE))
   # unnamed columns are named by position in the warning
   expect_warning(kernel_means(unname(xc), y), "\"column 3\"",
-                 class = "kernclass_warning_constant_column")
+                 class = "kernclass_constant_column_warning")
 })
 
 

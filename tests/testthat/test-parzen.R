@@ -130,7 +130,7 @@ test_that("prob needs a density kernel; decision values still work", {
   for (kp in kernel_params[4:6]) {
     fit <- fit_parzen(d$x, d$y, kp, scale = FALSE)
     expect_error(predict(fit, d$new, type = "prob"),
-                 class = "kernclass_error_prob_unavailable")
+                 class = "kernclass_prob_unavailable_error")
     expect_error(predict(fit, type = "prob"), class = "kernclass_error")
     expect_length(predict(fit, d$new, type = "decision"), nrow(d$new))
   }

@@ -127,11 +127,11 @@ test_that("predict() checks newdata and type", {
   expect_arg_error(predict(ffit, dat, type = "foo"), "type")
   expect_arg_error(predict(ffit, dat, foo = 1), "foo")
   # probabilities need probability = TRUE at fit time
-  expect_error(predict(fit, x, type = "prob"), class = "kernclass_error_prob_unavailable")
+  expect_error(predict(fit, x, type = "prob"), class = "kernclass_prob_unavailable_error")
   expect_error(predict(ffit, dat, type = "prob"), "`probability = TRUE`",
                class = "kernclass_error")
   three <- kernel_svm(Species ~ ., data = iris)
-  expect_error(predict(three, iris, type = "prob"), class = "kernclass_error_prob_unavailable")
+  expect_error(predict(three, iris, type = "prob"), class = "kernclass_prob_unavailable_error")
 })
 
 # ---- weights that remove a class ----------------------------------------------

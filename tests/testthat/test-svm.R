@@ -187,7 +187,7 @@ test_that("the hard margin on overlapping data is a not-separable error", {
   expect_error(hard_margin_qp(d$x, d$y), "constraints are inconsistent")
   for (scale in c(FALSE, TRUE)) {
     expect_error(kernel_svm(d$x, d$f, kernel = "linear", cost = Inf, scale = scale),
-                 class = "kernclass_error_not_separable")
+                 class = "kernclass_not_separable_error")
   }
   expect_error(kernel_svm(d$x, d$f, kernel = "linear", cost = Inf), "`cost`",
                class = "kernclass_error")
@@ -427,7 +427,7 @@ test_that("max_iter reached: a warning and converged = FALSE", {
   expect_output(print(fit), "did not converge")
   # the warning has its own class, too
   expect_warning(kernel_svm(Species ~ ., data = iris, max_iter = 1),
-                 class = "kernclass_warning_not_converged")
+                 class = "kernclass_convergence_warning")
 })
 
 test_that("observation weights are replication counts and multiply the cost", {
