@@ -23,7 +23,7 @@ cat(sprintf("Hard margin: beta = (%.3f, %.3f), alpha = %.3f, slab width 2/|beta|
 
 overlap <- sample_points(100, c(1, 1))
 refused <- tryCatch(kernel_svm(overlap$x, overlap$y, kernel = "linear", cost = Inf),
-                    kernclass_error_not_separable = function(e) conditionMessage(e))
+                    kernclass_not_separable_error = function(e) conditionMessage(e))
 cat("\nHard margin on overlapping data:", refused, "\n")
 
 loo_error <- function(cost) {
