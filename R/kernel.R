@@ -107,3 +107,8 @@ kernel_matrix <- function(x, y = NULL, kernel = "rbf", gamma = 1 / ncol(x), degr
   if (!all(vapply(names, is.null, logical(1)))) dimnames(out) <- names
   out
 }
+
+# The instruction set of the C kernel engine on this CPU ("avx512", "avx2" or
+# "c"); the environment variable KERNCLASS_ISA = "c" or "avx2", set before the
+# package is loaded, caps it.
+kc_engine <- function() .Call(ffi_engine)

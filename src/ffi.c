@@ -192,3 +192,9 @@ SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
     UNPROTECT(2);
     return out;
 }
+
+/* The instruction set the kernel engine uses on this CPU. */
+SEXP ffi_engine(void)
+{
+    return mkString(kc_engine_name());
+}

@@ -9,6 +9,7 @@ SEXP ffi_kernel_expansion(SEXP, SEXP, SEXP, SEXP, SEXP);
 SEXP ffi_within_sums(SEXP, SEXP, SEXP, SEXP, SEXP);
 SEXP ffi_smo(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
 SEXP ffi_threshold_search(SEXP, SEXP);
+SEXP ffi_engine(void);
 
 static const R_CallMethodDef call_methods[] = {
     {"ffi_kernel_matrix", (DL_FUNC) &ffi_kernel_matrix, 4},
@@ -16,6 +17,7 @@ static const R_CallMethodDef call_methods[] = {
     {"ffi_within_sums", (DL_FUNC) &ffi_within_sums, 5},
     {"ffi_smo", (DL_FUNC) &ffi_smo, 9},
     {"ffi_threshold_search", (DL_FUNC) &ffi_threshold_search, 2},
+    {"ffi_engine", (DL_FUNC) &ffi_engine, 0},
     {NULL, NULL, 0}
 };
 

@@ -39,6 +39,8 @@ typedef struct {
 int kc_kernel_uses_distance(const kc_kernel *k);
 /* Picks the fastest micro-kernel and exp for this CPU; called at load time. */
 void kc_choose_kernels(void);
+/* "avx512", "avx2" or "c": the instruction set the engine chose. */
+const char *kc_engine_name(void);
 void kc_row_sqnorms(const kc_points *a, double *out);
 size_t kc_tile_work_size(int p);
 
@@ -46,14 +48,6 @@ size_t kc_tile_work_size(int p);
  * panels once, instead of once per tile: kc_pack_points allocates (R_alloc)
  * and fills a->packed. */
 void kc_pack_points(kc_points *a);
-
-/* Kernel values between rows ai[0..na) of a and rows bi[0..nb) of b
- * (index arrays, or NULL for the ranges a0.. and b0..) into tile, na x nb,
- * column-major with leading dimension na. work holds kc_tile_work_size(p). */
-void kc_tile(const kc_kernel *k,
-             const kc_points *a, const int *ai, ptrdiff_t a0, int na,
-             const kc_points *b, const int *bi, ptrdiff_t b0, int nb,
-             double *work, double *tile);
 
 /* Rows of the kernel matrix of b with itself: out[r * b->n + t] =
  * k(b[rows[r]], b[t]). */

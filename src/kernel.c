@@ -16,6 +16,7 @@
  */
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <R_ext/Arith.h>
 #include <R_ext/Error.h>
@@ -31,6 +32,8 @@
 /* Squared distances below this fraction of ||x||^2 + ||y||^2 have lost
  * digits to cancellation in ||x||^2 + ||y||^2 - 2 x'y: recompute directly. */
 #define KC_REFINE 1e-5
+/* A tile buffer: the tile, then room for the squared norms of its rows. */
+#define TILE_DOUBLES ((size_t) KC_TILE * (KC_TILE + 1))
 
 static int thread_id(void)
 {
@@ -183,19 +186,90 @@ static void exp_bulk_avx2(double *v, size_t n)
     }
     exp_bulk_c(v + i, n - i);
 }
+
+/* AVX-512: a 6 x 16 block (two adjacent panels of b) in 12 zmm registers,
+ * the same sums in the same order as above, twice the width. */
+__attribute__((target("avx512f")))
+static void micro_kernel_avx512(const double *ap, const double *bp, int p, double acc[MR][2 * NR])
+{
+    const double *bp2 = bp + (size_t) NR * p;
+    __m512d c[MR][2];
+    for (int r = 0; r < MR; r++) c[r][0] = c[r][1] = _mm512_setzero_pd();
+    for (int k = 0; k < p; k++) {
+        const double *a = ap + (size_t) k * MR;
+        __m512d b0 = _mm512_loadu_pd(bp + (size_t) k * NR);
+        __m512d b1 = _mm512_loadu_pd(bp2 + (size_t) k * NR);
+        for (int r = 0; r < MR; r++) {
+            __m512d ar = _mm512_set1_pd(a[r]);
+            c[r][0] = _mm512_fmadd_pd(ar, b0, c[r][0]);
+            c[r][1] = _mm512_fmadd_pd(ar, b1, c[r][1]);
+        }
+    }
+    for (int r = 0; r < MR; r++) {
+        _mm512_storeu_pd(acc[r], c[r][0]);
+        _mm512_storeu_pd(acc[r] + NR, c[r][1]);
+    }
+}
+
+/* exp_bulk_avx2's algorithm, eight at a time. */
+__attribute__((target("avx512f")))
+static void exp_bulk_avx512(double *v, size_t n)
+{
+    static const double taylor[] = {1.0 / 479001600.0, 1.0 / 39916800.0, 1.0 / 3628800.0,
+                                    1.0 / 362880.0, 1.0 / 40320.0, 1.0 / 5040.0, 1.0 / 720.0,
+                                    1.0 / 120.0, 1.0 / 24.0, 1.0 / 6.0, 0.5, 1.0, 1.0};
+    const __m512d log2e = _mm512_set1_pd(1.4426950408889634074);
+    const __m512d ln2_hi = _mm512_set1_pd(6.93147180369123816490e-01);
+    const __m512d ln2_lo = _mm512_set1_pd(1.90821492927058770002e-10);
+    const __m512d round = _mm512_set1_pd(6755399441055744.0);
+    const __m512d lowest = _mm512_set1_pd(-708.0);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m512d x = _mm512_loadu_pd(v + i);
+        __mmask8 keep = _mm512_cmp_pd_mask(x, lowest, _CMP_GE_OQ);
+        x = _mm512_max_pd(x, lowest);
+        __m512d t = _mm512_fmadd_pd(x, log2e, round);
+        __m512d k = _mm512_sub_pd(t, round);
+        __m512d r = _mm512_fnmadd_pd(k, ln2_hi, x);
+        r = _mm512_fnmadd_pd(k, ln2_lo, r);
+        __m512d p = _mm512_set1_pd(taylor[0]);
+        for (int d = 1; d < 13; d++) p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(taylor[d]));
+        __m512i scale = _mm512_slli_epi64(_mm512_castpd_si512(t), 52);
+        __m512d y = _mm512_castsi512_pd(_mm512_add_epi64(_mm512_castpd_si512(p), scale));
+        _mm512_storeu_pd(v + i, _mm512_maskz_mov_pd(keep, y));
+    }
+    exp_bulk_avx2(v + i, n - i);
+}
 #endif
 
-/* The fastest versions this CPU runs, chosen once. */
+/* The fastest versions this CPU runs, chosen once.  The wide kernel, where
+ * there is one, computes two adjacent panels of b at once. */
+typedef void (*wide_kernel_fn)(const double *, const double *, int, double[MR][2 * NR]);
 static micro_kernel_fn micro_kernel = micro_kernel_c;
+static wide_kernel_fn wide_kernel = NULL;
 static exp_bulk_fn exp_bulk = exp_bulk_c;
+static const char *engine_name = "c";
 
+const char *kc_engine_name(void) { return engine_name; }
+
+/* The environment variable KERNCLASS_ISA = "c" or "avx2" caps the choice
+ * (for tests of every path, and for comparisons). */
 void kc_choose_kernels(void)
 {
 #ifdef KC_HAVE_AVX2_KERNEL
+    const char *cap = getenv("KERNCLASS_ISA");
+    int allow_avx2 = !cap || strcmp(cap, "c") != 0;
+    int allow_avx512 = allow_avx2 && (!cap || strcmp(cap, "avx2") != 0);
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+    if (allow_avx2 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
         micro_kernel = micro_kernel_avx2;
         exp_bulk = exp_bulk_avx2;
+        engine_name = "avx2";
+        if (allow_avx512 && __builtin_cpu_supports("avx512f")) {
+            wide_kernel = micro_kernel_avx512;
+            exp_bulk = exp_bulk_avx512;
+            engine_name = "avx512";
+        }
     }
 #endif
 }
@@ -248,45 +322,73 @@ static void apply_kernel(const kc_kernel *k,
         for (size_t t = 0; t < len; t++) tile[t] = tanh(g * tile[t] + c0);
         break;
     case KC_RBF:
-    case KC_LAPLACE:
-        /* the exponents first, then exp over the whole tile at once */
+    case KC_LAPLACE: {
+        /* squared distances from the norms, in a loop the compiler
+         * vectorises; the rare cancelled ones recomputed directly; then the
+         * exponents, and exp over the whole tile at once */
+        double *asq = tile + (size_t) KC_TILE * KC_TILE;  /* see TILE_DOUBLES */
+        for (int i = 0; i < na; i++) asq[i] = a->sqnorm[row_of(ai, a0, i)];
         for (int j = 0; j < nb; j++) {
             ptrdiff_t rb = row_of(bi, b0, j);
+            double bsq = b->sqnorm[rb];
             double *col = tile + (size_t) j * na;
+            int cancelled = 0;
             for (int i = 0; i < na; i++) {
-                ptrdiff_t ra = row_of(ai, a0, i);
-                double scale = a->sqnorm[ra] + b->sqnorm[rb];
-                double d2 = scale - 2.0 * col[i];
-                if (d2 < KC_REFINE * scale) d2 = direct_sqdist(a, ra, b, rb);
-                col[i] = k->type == KC_RBF ? -g * d2 : -g * sqrt(d2);
+                double scale = asq[i] + bsq, d2 = scale - 2.0 * col[i];
+                cancelled |= d2 < KC_REFINE * scale;
+                col[i] = d2;
             }
+            if (cancelled)
+                for (int i = 0; i < na; i++) {
+                    double scale = asq[i] + bsq;
+                    if (col[i] < KC_REFINE * scale) col[i] = direct_sqdist(a, row_of(ai, a0, i), b, rb);
+                }
+            if (k->type == KC_RBF)
+                for (int i = 0; i < na; i++) col[i] *= -g;
+            else
+                for (int i = 0; i < na; i++) col[i] = -g * sqrt(col[i]);
         }
         exp_bulk(tile, len);
         break;
     }
+    }
 }
 
-void kc_tile(const kc_kernel *k,
-             const kc_points *a, const int *ai, ptrdiff_t a0, int na,
-             const kc_points *b, const int *bi, ptrdiff_t b0, int nb,
-             double *work, double *tile)
+/* Kernel values between rows ai[0..na) of a and rows bi[0..nb) of b (index
+ * arrays, or NULL for the ranges a0.. and b0..) into tile (TILE_DOUBLES),
+ * na x nb column-major.  work holds kc_tile_work_size(p).  apack: these rows
+ * of a already packed (a caller running one block of a against many blocks
+ * of b packs it once), or NULL. */
+static void kernel_tile(const kc_kernel *k,
+                        const kc_points *a, const int *ai, ptrdiff_t a0, int na,
+                        const kc_points *b, const int *bi, ptrdiff_t b0, int nb,
+                        const double *apack, double *work, double *tile)
 {
     int p = a->p;
-    double *apack = work, *bpack = work + (size_t) round_up(KC_TILE, MR) * p;
-    pack_rows(a, ai, a0, na, MR, apack);
+    double *bpack = work + (size_t) round_up(KC_TILE, MR) * p;
+    if (!apack) {
+        pack_rows(a, ai, a0, na, MR, work);
+        apack = work;
+    }
     if (b->packed && !bi && b0 % NR == 0) bpack = (double *) b->packed + (size_t) b0 * p;
     else pack_rows(b, bi, b0, nb, NR, bpack);
 
-    double acc[MR][NR];
-    for (int j0 = 0; j0 < nb; j0 += NR) {
-        int nj = nb - j0 < NR ? nb - j0 : NR;
+    double acc[MR][2 * NR];
+    for (int j0 = 0; j0 < nb;) {
+        /* two panels at once where the wide kernel exists and both exist */
+        int wide = wide_kernel && nb - j0 > NR, width = wide ? 2 * NR : NR;
+        int nj = nb - j0 < width ? nb - j0 : width;
         for (int i0 = 0; i0 < na; i0 += MR) {
             int ni = na - i0 < MR ? na - i0 : MR;
-            micro_kernel(apack + (size_t) i0 * p, bpack + (size_t) j0 * p, p, acc);
+            const double *ap = apack + (size_t) i0 * p, *bp = bpack + (size_t) j0 * p;
+            if (wide) wide_kernel(ap, bp, p, acc);
+            else micro_kernel(ap, bp, p, (double (*)[NR]) acc);
+            const double *blk = &acc[0][0];
             for (int s = 0; s < nj; s++)
                 for (int r = 0; r < ni; r++)
-                    tile[(i0 + r) + (size_t) (j0 + s) * na] = acc[r][s];
+                    tile[(i0 + r) + (size_t) (j0 + s) * na] = blk[r * width + s];
         }
+        j0 += width;
     }
 
     apply_kernel(k, a, ai, a0, na, b, bi, b0, nb, tile);
@@ -331,7 +433,7 @@ void kc_gram(const kc_kernel *k, const kc_points *a, const kc_points *b,
 {
     int bi_n = nblocks(a->n), bj_n = nblocks(b->n);
     size_t work_n = kc_tile_work_size(a->p);
-    scratch s = scratch_alloc(nthreads, work_n + (size_t) KC_TILE * KC_TILE);
+    scratch s = scratch_alloc(nthreads, work_n + TILE_DOUBLES);
     ptrdiff_t lda = a->n;
     size_t ntasks = (size_t) bi_n * bj_n;
     size_t chunk = (size_t) nthreads * CHUNK_PER_THREAD;
@@ -346,7 +448,7 @@ void kc_gram(const kc_kernel *k, const kc_points *a, const kc_points *b,
             double *tile = work + work_n;
             ptrdiff_t a0 = (ptrdiff_t) I * KC_TILE, b0 = (ptrdiff_t) J * KC_TILE;
             int na = block_len(a->n, I), nb = block_len(b->n, J);
-            kc_tile(k, a, NULL, a0, na, b, NULL, b0, nb, work, tile);
+            kernel_tile(k, a, NULL, a0, na, b, NULL, b0, nb, NULL, work, tile);
             for (int j = 0; j < nb; j++)
                 for (int i = 0; i < na; i++) {
                     /* on a diagonal tile keep the upper triangle, mirror it */
@@ -365,7 +467,7 @@ void kc_expansion(const kc_kernel *k, const kc_points *a, const kc_points *b,
 {
     int bi_n = nblocks(a->n), bj_n = nblocks(b->n);
     size_t work_n = kc_tile_work_size(a->p);
-    size_t tile_n = (size_t) KC_TILE * KC_TILE;
+    size_t tile_n = TILE_DOUBLES;
     scratch s = scratch_alloc(nthreads, work_n + tile_n + (size_t) ncols * KC_TILE);
     /* a row block runs over all of b, so one block per thread per chunk */
     size_t chunk = (size_t) nthreads;
@@ -379,11 +481,12 @@ void kc_expansion(const kc_kernel *k, const kc_points *a, const kc_points *b,
             ptrdiff_t a0 = (ptrdiff_t) I * KC_TILE;
             int na = block_len(a->n, (int) I);
             memset(acc, 0, sizeof(double) * (size_t) ncols * na);
+            pack_rows(a, NULL, a0, na, MR, work);
             /* sums over the points of b in their stored order: deterministic */
             for (int J = 0; J < bj_n; J++) {
                 ptrdiff_t b0 = (ptrdiff_t) J * KC_TILE;
                 int nb = block_len(b->n, J);
-                kc_tile(k, a, NULL, a0, na, b, NULL, b0, nb, work, tile);
+                kernel_tile(k, a, NULL, a0, na, b, NULL, b0, nb, work, work, tile);
                 for (int c = 0; c < ncols; c++) {
                     const double *wc = w + (ptrdiff_t) c * b->n + b0;
                     double *accc = acc + (size_t) c * na;
@@ -412,14 +515,16 @@ void kc_rows(const kc_kernel *k, const kc_points *b, const int *rows, int nr,
     size_t work_n = kc_tile_work_size(b->p);
     int nbj = nblocks(b->n);
     int nt = (double) nr * b->n * b->p > 4e6 ? nthreads : 1;
-    scratch s = scratch_alloc(nt, work_n + (size_t) KC_TILE * KC_TILE);
+    scratch s = scratch_alloc(nt, work_n + TILE_DOUBLES);
+    double *rows_packed = (double *) R_alloc((size_t) round_up(nr, MR) * b->p, sizeof(double));
+    pack_rows(b, rows, 0, nr, MR, rows_packed);
 #pragma omp parallel for num_threads(nt) schedule(static)
     for (int J = 0; J < nbj; J++) {
         double *work = scratch_for(&s, thread_id());
         double *tile = work + work_n;
         ptrdiff_t b0 = (ptrdiff_t) J * KC_TILE;
         int nb = block_len(b->n, J);
-        kc_tile(k, b, rows, 0, nr, b, NULL, b0, nb, work, tile);
+        kernel_tile(k, b, rows, 0, nr, b, NULL, b0, nb, rows_packed, work, tile);
         for (int j = 0; j < nb; j++)
             for (int r = 0; r < nr; r++) out[(ptrdiff_t) r * b->n + b0 + j] = tile[r + (size_t) j * nr];
     }
@@ -464,7 +569,7 @@ void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
     }
 
     size_t work_n = kc_tile_work_size(b->p);
-    scratch s = scratch_alloc(nthreads, work_n + (size_t) KC_TILE * KC_TILE);
+    scratch s = scratch_alloc(nthreads, work_n + TILE_DOUBLES);
     size_t chunk = (size_t) nthreads * CHUNK_PER_THREAD;
     for (size_t t0 = 0; t0 < ntasks; t0 += chunk) {
         size_t t1 = t0 + chunk < ntasks ? t0 + chunk : ntasks;
@@ -476,8 +581,8 @@ void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
             ptrdiff_t ng = start[g + 1] - start[g];
             const int *rows = order + start[g];
             int na = block_len(ng, I), nb = block_len(ng, J);
-            kc_tile(k, b, rows + (ptrdiff_t) I * KC_TILE, 0, na,
-                    b, rows + (ptrdiff_t) J * KC_TILE, 0, nb, work, tile);
+            kernel_tile(k, b, rows + (ptrdiff_t) I * KC_TILE, 0, na,
+                        b, rows + (ptrdiff_t) J * KC_TILE, 0, nb, NULL, work, tile);
             double sum = 0.0;
             for (size_t v = 0; v < (size_t) na * nb; v++) sum += tile[v];
             partial[u] = I == J ? sum : 2.0 * sum;

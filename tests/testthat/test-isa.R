@@ -1,0 +1,45 @@
+# The engine has a portable C path and AVX2 / AVX-512 paths chosen at load
+# time.  Each path is run in a child R process (the choice is made when the
+# package is loaded) and must give the same kernel values and predictions as
+# a plain-R reference, whatever this CPU's best path is.
+
+run_with_isa <- function(isa) {
+  script <- tempfile(fileext = ".R")
+  out <- tempfile(fileext = ".rds")
+  on.exit(unlink(c(script, out)))
+  writeLines(c(
+    "library(kernclass)",
+    "set.seed(3)",
+    "x <- matrix(rnorm(300 * 7), 300); z <- matrix(rnorm(150 * 7), 150)",
+    "y <- factor(ifelse(x[, 1] + x[, 2]^2 > 1, 'a', 'b'))",
+    "kernels <- c('linear', 'polynomial', 'rbf', 'laplace', 'sigmoid')",
+    "res <- list(engine = kernclass:::kc_engine(),",
+    "  gram = lapply(kernels, function(k) kernel_matrix(x, z, kernel = k, gamma = 0.1, coef0 = 0.5)),",
+    "  means = predict(kernel_means(x, y, gamma = 0.1, scale = FALSE), z, type = 'decision'),",
+    "  svm = kernel_svm(x, y, gamma = 0.1, scale = FALSE)$objective)",
+    sprintf("saveRDS(res, '%s')", out)), script)
+  status <- system2(file.path(R.home("bin"), "Rscript"), c("--vanilla", script),
+                    env = c(sprintf("KERNCLASS_ISA=%s", isa),
+                            sprintf("R_LIBS=%s", paste(.libPaths(), collapse = .Platform$path.sep))),
+                    stdout = FALSE, stderr = FALSE)
+  expect_equal(status, 0L)
+  readRDS(out)
+}
+
+test_that("every instruction-set path gives the reference kernel values", {
+  set.seed(3)
+  x <- matrix(rnorm(300 * 7), 300); z <- matrix(rnorm(150 * 7), 150)
+  kernels <- c("linear", "polynomial", "rbf", "laplace", "sigmoid")
+  reference <- lapply(kernels, function(k) ref_kernel(x, z, k, gamma = 0.1, degree = 3, coef0 = 0.5))
+  best <- kernclass:::kc_engine()
+  expect_true(best %in% c("c", "avx2", "avx512"))
+  results <- lapply(c("c", "avx2", "best"), run_with_isa)
+  engines <- vapply(results, `[[`, "", "engine")
+  expect_equal(engines[1], "c")
+  expect_equal(engines[3], best)
+  for (res in results) {
+    for (i in seq_along(kernels)) expect_equal(res$gram[[i]], reference[[i]], tolerance = 1e-12)
+    expect_equal(res$means, results[[1]]$means, tolerance = 1e-12)
+    expect_equal(res$svm, results[[1]]$svm, tolerance = 1e-9)
+  }
+})
