@@ -50,9 +50,10 @@ size_t kc_tile_work_size(int p);
 void kc_pack_points(kc_points *a);
 
 /* Rows of the kernel matrix of b with itself: out[r * b->n + t] =
- * k(b[rows[r]], b[t]). */
+ * k(b[rows[r]], b[t]); work holds kc_rows_work_size(b->p, nthreads). */
+size_t kc_rows_work_size(int p, int nthreads);
 void kc_rows(const kc_kernel *k, const kc_points *b, const int *rows, int nr,
-             double *out, int nthreads);
+             double *out, int nthreads, double *work);
 
 /* The workers.  Each returns normally; interrupts are checked between
  * parallel chunks on the calling thread.  nthreads >= 1. */

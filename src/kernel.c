@@ -507,24 +507,31 @@ void kc_expansion(const kc_kernel *k, const kc_points *a, const kc_points *b,
 
 /* Kernel rows: out[r * b->n + t] = k(b[rows[r]], b[t]) for all t, r < nr
  * (nr <= KC_TILE), as tiles of nr rows by KC_TILE columns.  Threads share
- * the column blocks only when the work is large enough to pay for them. */
+ * the column blocks only when the work is large enough to pay for them.
+ * work holds kc_rows_work_size(b->p, nthreads) doubles: a solver asking for
+ * thousands of rows allocates it once. */
+size_t kc_rows_work_size(int p, int nthreads)
+{
+    return (size_t) nthreads * (kc_tile_work_size(p) + TILE_DOUBLES) +
+           (size_t) round_up(KC_TILE, MR) * p;
+}
+
 void kc_rows(const kc_kernel *k, const kc_points *b, const int *rows, int nr,
-             double *out, int nthreads)
+             double *out, int nthreads, double *work)
 {
     if (nr < 1 || nr > KC_TILE) error("kernclass internal: 1 to %d kernel rows at a time", KC_TILE);
-    size_t work_n = kc_tile_work_size(b->p);
+    size_t per_thread = kc_tile_work_size(b->p) + TILE_DOUBLES;
     int nbj = nblocks(b->n);
     int nt = (double) nr * b->n * b->p > 4e6 ? nthreads : 1;
-    scratch s = scratch_alloc(nt, work_n + TILE_DOUBLES);
-    double *rows_packed = (double *) R_alloc((size_t) round_up(nr, MR) * b->p, sizeof(double));
+    double *rows_packed = work + (size_t) nthreads * per_thread;
     pack_rows(b, rows, 0, nr, MR, rows_packed);
 #pragma omp parallel for num_threads(nt) schedule(static)
     for (int J = 0; J < nbj; J++) {
-        double *work = scratch_for(&s, thread_id());
-        double *tile = work + work_n;
+        double *mine = work + (size_t) thread_id() * per_thread;
+        double *tile = mine + kc_tile_work_size(b->p);
         ptrdiff_t b0 = (ptrdiff_t) J * KC_TILE;
         int nb = block_len(b->n, J);
-        kernel_tile(k, b, rows, 0, nr, b, NULL, b0, nb, rows_packed, work, tile);
+        kernel_tile(k, b, rows, 0, nr, b, NULL, b0, nb, rows_packed, mine, tile);
         for (int j = 0; j < nb; j++)
             for (int r = 0; r < nr; r++) out[(ptrdiff_t) r * b->n + b0 + j] = tile[r + (size_t) j * nr];
     }

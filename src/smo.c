@@ -9,6 +9,11 @@
  * come from the shared engine (kc_rows); the gradient of the inactive
  * variables is rebuilt with one tiled kernel expansion (kc_expansion).
  *
+ * The passes over the active set (selection and gradient update) run on
+ * contiguous chunks of it, in parallel when it is large; each chunk's
+ * candidate is combined in chunk order with the same tie rules, so the
+ * iterates are the same for any number of threads.
+ *
  * All memory is R_alloc'd on the calling thread: an interrupt, checked every
  * 100 iterations, frees it.
  */
@@ -19,6 +24,9 @@
 #include <R_ext/Error.h>
 #include <R_ext/Memory.h>
 #include <R_ext/Utils.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 #include "kernclass.h"
 
 #define TAU 1e-12
@@ -47,6 +55,7 @@ typedef struct {
     int *prev, *next;     /* LRU list of slots: head = most recent */
     int head, tail;
     double *buf;          /* batch x n, from the engine */
+    double *work;         /* the engine's scratch space, allocated once */
     long computed;        /* rows computed */
 } row_cache;
 
@@ -68,6 +77,7 @@ static void cache_init(row_cache *c, const kc_kernel *k, const kc_points *x,
     c->prev = (int *) R_alloc(c->slots, sizeof(int));
     c->next = (int *) R_alloc(c->slots, sizeof(int));
     c->buf = (double *) R_alloc((size_t) c->batch * n, sizeof(double));
+    c->work = (double *) R_alloc(kc_rows_work_size(x->p, nthreads), sizeof(double));
     for (int i = 0; i < n; i++) c->slot_of[i] = -1;
     c->head = c->tail = -1;
     c->computed = 0;
@@ -92,9 +102,7 @@ static void lru_push_front(row_cache *c, int s)
  * last so that it is the most recent. */
 static void cache_fill(row_cache *c, const int *rows, int nr)
 {
-    const void *vmax = vmaxget();
-    kc_rows(c->k, c->x, rows, nr, c->buf, c->nthreads);
-    vmaxset(vmax);
+    kc_rows(c->k, c->x, rows, nr, c->buf, c->nthreads, c->work);
     c->computed += nr;
     for (int r = nr - 1; r >= 0; r--) {
         int s;
@@ -179,24 +187,68 @@ static const float *kernel_row(smo *s, int i)
     return c->rows + (size_t) c->slot_of[i] * c->n;
 }
 
-/* Second-order working-set selection (Fan, Chen and Lin 2005).  Returns the
- * maximal KKT violation m(a) - M(a) over the active set; i, j = -1 when none. */
-static double select_pair(smo *s, int *wi, int *wj)
+/* ---- passes over the active set, in chunks ------------------------------ */
+
+/* Active sets smaller than this are scanned by one thread (a parallel
+ * region costs about a microsecond). */
+#define PARALLEL_MIN_ACTIVE 4096
+#define MAX_CHUNKS 64
+
+typedef struct {
+    double gmax;   /* pass i: max of -yG over the variables that may move up (y-wise) */
+    int i;
+    double best;   /* pass j: the smallest objective decrease, and its j */
+    int j;
+    double gmax2;
+} chunk_result;
+
+static int chunk_count(const smo *s)
 {
-    double Gmax = -INFINITY, Gmax2 = -INFINITY, best = INFINITY;
-    int i = -1, j = -1;
-    for (int u = 0; u < s->nactive; u++) {
+    int c = s->nactive >= PARALLEL_MIN_ACTIVE ? s->nthreads : 1;
+    return c > MAX_CHUNKS ? MAX_CHUNKS : c;
+}
+
+static void chunk_bounds(const smo *s, int c, int nc, int *u0, int *u1)
+{
+    *u0 = (int) ((long long) s->nactive * c / nc);
+    *u1 = (int) ((long long) s->nactive * (c + 1) / nc);
+}
+
+/* The first index of the pair: the maximal violation from below
+ * (">=": of equal candidates the last wins, as in LIBSVM). */
+static void scan_i(const smo *s, int u0, int u1, chunk_result *r)
+{
+    double Gmax = -INFINITY;
+    int i = -1;
+    for (int u = u0; u < u1; u++) {
         int t = s->active[u];
-        /* ">=": of equal candidates the last wins, as in LIBSVM */
         if (s->y[t] == 1) {
             if (!at_upper(s, t) && -s->G[t] >= Gmax) { Gmax = -s->G[t]; i = t; }
         } else {
             if (!at_lower(s, t) && s->G[t] >= Gmax) { Gmax = s->G[t]; i = t; }
         }
     }
-    if (i < 0) { *wi = *wj = -1; return 0.0; }
-    const float *Ki = kernel_row(s, i);
-    for (int u = 0; u < s->nactive; u++) {
+    r->gmax = Gmax;
+    r->i = i;
+}
+
+/* Chunks in order; a later chunk wins ties, as the later index would. */
+static void combine_i(const chunk_result *r, int nc, double *Gmax, int *i)
+{
+    *Gmax = -INFINITY;
+    *i = -1;
+    for (int c = 0; c < nc; c++)
+        if (r[c].i >= 0 && r[c].gmax >= *Gmax) { *Gmax = r[c].gmax; *i = r[c].i; }
+}
+
+/* The second index given the first: the largest decrease of the objective
+ * under the second-order model (Fan, Chen and Lin 2005). */
+static void scan_j(const smo *s, int u0, int u1, int i, const float *Ki, double Gmax,
+                   chunk_result *r)
+{
+    double Gmax2 = -INFINITY, best = INFINITY;
+    int j = -1;
+    for (int u = u0; u < u1; u++) {
         int t = s->active[u];
         double grad_diff;
         if (s->y[t] == 1) {
@@ -215,9 +267,72 @@ static double select_pair(smo *s, int *wi, int *wj)
             if (obj <= best) { best = obj; j = t; }
         }
     }
+    r->best = best;
+    r->j = j;
+    r->gmax2 = Gmax2;
+}
+
+/* G_t += y_t (ci K_it + cj K_jt) on a chunk, then scan_i of the new G there
+ * (the next iteration's first pass, fused into this one). */
+static void update_scan_i(smo *s, int u0, int u1, double ci, const float *Ki,
+                          double cj, const float *Kj, chunk_result *r)
+{
+    for (int u = u0; u < u1; u++) {
+        int t = s->active[u];
+        s->G[t] += s->y[t] * (ci * Ki[t] + cj * Kj[t]);
+    }
+    scan_i(s, u0, u1, r);
+}
+
+/* Runs body(c) for the chunks c = 0..nc-1, in parallel when nc > 1. */
+#define FOR_CHUNKS(s, nc, u0, u1, body)                                      \
+    do {                                                                     \
+        _Pragma("omp parallel for num_threads(nc) schedule(static)")         \
+        for (int c_ = 0; c_ < (nc); c_++) {                                  \
+            int u0, u1;                                                      \
+            chunk_bounds((s), c_, (nc), &u0, &u1);                           \
+            body;                                                            \
+        }                                                                    \
+    } while (0)
+
+/* Second-order working-set selection.  Returns the maximal KKT violation
+ * m(a) - M(a) over the active set; i, j = -1 when none.  *pending holds the
+ * first pass's result when the last gradient update computed it (valid = 1). */
+static double select_pair(smo *s, chunk_result *pending, int valid, int *wi, int *wj)
+{
+    chunk_result r[MAX_CHUNKS];
+    int nc = chunk_count(s);
+    double Gmax;
+    int i;
+    if (valid) {
+        Gmax = pending->gmax;
+        i = pending->i;
+    } else {
+        FOR_CHUNKS(s, nc, u0, u1, scan_i(s, u0, u1, &r[c_]));
+        combine_i(r, nc, &Gmax, &i);
+    }
+    if (i < 0) { *wi = *wj = -1; return 0.0; }
+    const float *Ki = kernel_row(s, i);
+    FOR_CHUNKS(s, nc, u0, u1, scan_j(s, u0, u1, i, Ki, Gmax, &r[c_]));
+    double best = INFINITY, Gmax2 = -INFINITY;
+    int j = -1;
+    for (int c = 0; c < nc; c++) {
+        if (r[c].gmax2 > Gmax2) Gmax2 = r[c].gmax2;
+        if (r[c].j >= 0 && r[c].best <= best) { best = r[c].best; j = r[c].j; }
+    }
     *wi = i;
     *wj = j;
     return Gmax + Gmax2;
+}
+
+/* The gradient update after a step, with the next first pass fused in. */
+static void update_gradient(smo *s, double ci, const float *Ki, double cj, const float *Kj,
+                            chunk_result *next)
+{
+    chunk_result r[MAX_CHUNKS];
+    int nc = chunk_count(s);
+    FOR_CHUNKS(s, nc, u0, u1, update_scan_i(s, u0, u1, ci, Ki, cj, Kj, &r[c_]));
+    combine_i(r, nc, &next->gmax, &next->i);
 }
 
 /* Would variable t stay at its bound?  Then it leaves the active set. */
@@ -371,6 +486,8 @@ void kc_smo(const kc_kernel *k, const kc_points *x, const int *y, const double *
 
     long iter = 0;
     int unshrunk = 0, status = KC_SMO_CONVERGED;
+    chunk_result pending;  /* the first pass of the next selection */
+    int pending_valid = 0;
     int shrink_every = n < 1000 ? n : 1000, counter = shrink_every;
     double gap = 0.0;
     int hard = 0;
@@ -388,16 +505,17 @@ void kc_smo(const kc_kernel *k, const kc_points *x, const int *y, const double *
         if (shrinking && --counter == 0) {
             counter = shrink_every;
             shrink(&s, &unshrunk, eps);
+            pending_valid = 0;
         }
         int i, j;
-        gap = select_pair(&s, &i, &j);
+        gap = select_pair(&s, &pending, pending_valid, &i, &j);
         if (j < 0 || gap < eps) {
             if (s.nactive == n) break;
             /* optimal on the active set: check everything */
             reconstruct_gradient(&s);
             activate_all(&s);
             counter = 1;
-            gap = select_pair(&s, &i, &j);
+            gap = select_pair(&s, &pending, 0, &i, &j);
             if (j < 0 || gap < eps) break;
         }
         if (iter >= max_iter) { status = KC_SMO_MAX_ITER; break; }
@@ -432,11 +550,8 @@ void kc_smo(const kc_kernel *k, const kc_points *x, const int *y, const double *
         s.alpha[j] = aj;
 
         /* gradient of the active variables: G_t += Q_ti dai + Q_tj daj */
-        double ci = y[i] * dai, cj = y[j] * daj;
-        for (int u = 0; u < s.nactive; u++) {
-            int t = s.active[u];
-            s.G[t] += y[t] * (ci * Ki[t] + cj * Kj[t]);
-        }
+        update_gradient(&s, y[i] * dai, Ki, y[j] * daj, Kj, &pending);
+        pending_valid = 1;
         /* Gbar holds the part of G due to variables at their upper bound */
         if (upper_i != at_upper(&s, i)) {
             double d = (upper_i ? -Ci : Ci) * y[i];
@@ -459,6 +574,6 @@ void kc_smo(const kc_kernel *k, const kc_points *x, const int *y, const double *
     res->iterations = iter;
     res->status = status;
     int wi, wj;
-    res->gap = select_pair(&s, &wi, &wj);
+    res->gap = select_pair(&s, &pending, 0, &wi, &wj);
     res->rows_computed = s.cache.computed;
 }
