@@ -29,6 +29,9 @@
 #' polynomial, \eqn{\tanh(\gamma x'Wx + c_0)} for the sigmoid, and the
 #' constant 1 for `"rbf"` and `"laplace"`.
 #'
+#' `gamma = "median"` ([estimate_gamma()]) is computed once, on the scaled
+#' inputs before any whitening, and serves every type and class pair.
+#'
 #' With the linear kernel, type 3 is the quadratic discriminant of the
 #' Gaussian model (as [MASS::qda()], up to the offset), type 2 ranks points as
 #' Fisher's linear discriminant with the within-class scatter
@@ -127,7 +130,7 @@ kernel_bayes.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degr
   kc_check_bayes_type(type)
   kc_check_number(ridge, "ridge", lower = 0)
   d <- kc_design(x, y, scale)
-  k <- kc_kernel(kernel, gamma, degree, coef0, p = ncol(d$x))
+  k <- kc_kernel(kernel, gamma, degree, coef0, d$x)
   lev <- levels(d$y)
   counts <- tabulate(d$y, length(lev))
   if (type >= 2L && any(counts < 2L)) {
