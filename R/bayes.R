@@ -82,7 +82,7 @@
 #'   covariance, or the full quadratic form (see Details). Default `2`: the
 #'   pooled covariance is better conditioned than the per-class ones that
 #'   type 3 inverts, and type 2 was as accurate as or more accurate than
-#'   type 3 in seed 002's iris experiment (`inst/examples/iris-bayes.R`).
+#'   type 3 in seed 002's iris experiment (`vignette("iris", package = "kernclass")`).
 #' @param ridge Non-negative regularisation of the covariance matrices,
 #'   relative to the mean input variance (see the section on `ridge`).
 #'   Default `1e-3`.
