@@ -29,6 +29,9 @@
 #' polynomial, \eqn{\tanh(\gamma x'Wx + c_0)} for the sigmoid, and the
 #' constant 1 for `"rbf"` and `"laplace"`.
 #'
+#' `gamma = "median"` ([estimate_gamma()]) is computed once, on the scaled
+#' inputs before any whitening, and serves every type and class pair.
+#'
 #' With the linear kernel, type 3 is the quadratic discriminant of the
 #' Gaussian model (as [MASS::qda()], up to the offset), type 2 ranks points as
 #' Fisher's linear discriminant with the within-class scatter
@@ -79,7 +82,7 @@
 #'   covariance, or the full quadratic form (see Details). Default `2`: the
 #'   pooled covariance is better conditioned than the per-class ones that
 #'   type 3 inverts, and type 2 was as accurate as or more accurate than
-#'   type 3 in seed 002's iris experiment (`inst/examples/iris-bayes.R`).
+#'   type 3 in seed 002's iris experiment (`vignette("iris", package = "kernclass")`).
 #' @param ridge Non-negative regularisation of the covariance matrices,
 #'   relative to the mean input variance (see the section on `ridge`).
 #'   Default `1e-3`.
@@ -127,7 +130,7 @@ kernel_bayes.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degr
   kc_check_bayes_type(type)
   kc_check_number(ridge, "ridge", lower = 0)
   d <- kc_design(x, y, scale)
-  k <- kc_kernel(kernel, gamma, degree, coef0, p = ncol(d$x))
+  k <- kc_kernel(kernel, gamma, degree, coef0, d$x)
   lev <- levels(d$y)
   counts <- tabulate(d$y, length(lev))
   if (type >= 2L && any(counts < 2L)) {

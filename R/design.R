@@ -39,6 +39,13 @@ kc_design_frame <- function(tt, mf, y) {
 
 # Default method input: x a matrix, numeric vector or data frame; y labels.
 kc_design_xy <- function(x, y) {
+  d <- kc_design_x(x)
+  d$y <- kc_as_labels(y, nrow(d$x), "y")
+  d
+}
+
+# The inputs alone, coded and checked (no labels).
+kc_design_x <- function(x) {
   if (is.data.frame(x)) {
     if (ncol(x) == 0L) kc_abort("`x` has no columns.", arg = "x")
     tt <- stats::terms(~ ., data = x)
@@ -51,12 +58,12 @@ kc_design_xy <- function(x, y) {
               scalable = rep(TRUE, ncol(m)), na.action = NULL)
   }
   kc_check_finite(d$x, "x")
-  d$y <- kc_as_labels(y, nrow(d$x), "y")
   d
 }
 
 # Formula method input, from the formula method's own call (as MASS::lda).
-kc_design_formula <- function(call, env) {
+# With labels = FALSE the response is optional and not used (estimate_gamma).
+kc_design_formula <- function(call, env, labels = TRUE) {
   if (is.null(call$formula) || !inherits(eval(call$formula, env), "formula")) {
     kc_abort("`formula` must be a formula such as Species ~ .", arg = "formula")
   }
@@ -67,7 +74,7 @@ kc_design_formula <- function(call, env) {
                      conditionMessage(e)), arg = "data")
   })
   tt <- attr(mf, "terms")
-  if (attr(tt, "response") == 0L) {
+  if (labels && attr(tt, "response") == 0L) {
     kc_abort("`formula` needs a response on its left-hand side, e.g. Species ~ .", arg = "formula")
   }
   # unused levels of the inputs are dropped; those of the response are
@@ -75,8 +82,10 @@ kc_design_formula <- function(call, env) {
   for (j in seq_along(mf)[-1L]) if (is.factor(mf[[j]])) mf[[j]] <- droplevels(mf[[j]])
   d <- kc_design_frame(tt, mf, y = NULL)
   kc_check_finite(d$x, "data", row_names = rownames(mf))
-  response <- deparse(tt[[2L]], width.cutoff = 500L)[1L]
-  d$y <- kc_as_labels(stats::model.response(mf), nrow(d$x), response)
+  if (labels) {
+    response <- deparse(tt[[2L]], width.cutoff = 500L)[1L]
+    d$y <- kc_as_labels(stats::model.response(mf), nrow(d$x), response)
+  }
   d$weights <- stats::model.weights(mf)
   d
 }
@@ -152,7 +161,11 @@ kc_new_x <- function(object, newdata) {
 
 # The design of a fit: from a formula method's design or from (x, y), scaled.
 kc_design <- function(x, y, scale) {
-  d <- if (inherits(x, "kc_design")) x else kc_design_xy(x, y)
+  kc_scale_design(if (inherits(x, "kc_design")) x else kc_design_xy(x, y), scale)
+}
+
+# Scale a design's inputs (scale = TRUE) and keep the scaling for predict().
+kc_scale_design <- function(d, scale) {
   kc_check_flag(scale, "scale")
   d$scaling <- if (scale) kc_scaling(d$x, d$scalable) else NULL
   d$x <- kc_apply_scaling(d$x, d$scaling)
@@ -160,6 +173,6 @@ kc_design <- function(x, y, scale) {
   d
 }
 
-kc_formula_design <- function(call, env) {
-  structure(kc_design_formula(call, env), class = "kc_design")
+kc_formula_design <- function(call, env, labels = TRUE) {
+  structure(kc_design_formula(call, env, labels), class = "kc_design")
 }

@@ -5,8 +5,8 @@ kernel_names <- c("linear", "polynomial", "rbf", "laplace", "sigmoid")
 kernel_aliases <- c(radial = "rbf", gaussian = "rbf", laplacian = "laplace",
                     poly = "polynomial", tanh = "sigmoid", vanilla = "linear")
 
-# A checked kernel: list(name, gamma, degree, coef0); `p` gives gamma's default.
-kc_kernel <- function(kernel, gamma, degree, coef0, p) {
+# A checked kernel name, aliases resolved.
+kc_kernel_name <- function(kernel) {
   if (!is.character(kernel) || length(kernel) != 1L || is.na(kernel)) {
     kc_abort(sprintf("`kernel` must be one string, one of %s.", kc_enum(kernel_names)),
              arg = "kernel")
@@ -16,13 +16,34 @@ kc_kernel <- function(kernel, gamma, degree, coef0, p) {
     kc_abort(sprintf('`kernel` must be one of %s; got "%s".', kc_enum(kernel_names), kernel),
              arg = "kernel")
   }
-  if (is.null(gamma)) gamma <- 1 / p
+  name
+}
+
+# A checked kernel: list(name, gamma, degree, coef0), and gamma_rule = "median"
+# when gamma was estimated. `x` is the matrix the kernel is applied to (for
+# the fitters: the coded, scaled training inputs): gamma defaults to
+# 1 / ncol(x), and gamma = "median" is estimate_gamma()'s value on x.
+kc_kernel <- function(kernel, gamma, degree, coef0, x) {
+  name <- kc_kernel_name(kernel)
+  rule <- NULL
+  if (is.null(gamma)) {
+    gamma <- 1 / ncol(x)
+  } else if (is.character(gamma)) {
+    if (!identical(gamma, "median")) {
+      kc_abort(sprintf('`gamma` must be a number > 0 or "median"; got %s.',
+                       kc_enum(gamma, max = 3)), arg = "gamma")
+    }
+    gamma <- kc_median_gamma(x, name)
+    rule <- "median"
+  }
   kc_check_number(gamma, "gamma", lower = 0, lower_open = TRUE)
   kc_check_number(degree, "degree", lower = 1, whole = TRUE)
   if (degree > 1e6) kc_abort("`degree` must be at most 1e6.", arg = "degree")
   kc_check_number(coef0, "coef0")
-  list(name = name, gamma = as.numeric(gamma), degree = as.integer(degree),
-       coef0 = as.numeric(coef0))
+  k <- list(name = name, gamma = as.numeric(gamma), degree = as.integer(degree),
+            coef0 = as.numeric(coef0))
+  k$gamma_rule <- rule
+  k
 }
 
 # The numeric form the C engine takes.
@@ -38,6 +59,9 @@ kc_kernel_label <- function(k) {
     sigmoid = sprintf("gamma = %s, coef0 = %s", format(k$gamma, digits = 4),
                       format(k$coef0, digits = 4)),
     sprintf("gamma = %s", format(k$gamma, digits = 4)))
+  if (nzchar(args) && identical(k$gamma_rule, "median")) {
+    args <- paste(args, "by the median heuristic")
+  }
   if (nzchar(args)) sprintf("%s (%s)", k$name, args) else k$name
 }
 
@@ -80,6 +104,7 @@ kc_kernel_diag <- function(x, k) kc_kernel_self(rowSums(x * x), k)
 #' @param kernel One of `"linear"`, `"polynomial"`, `"rbf"`, `"laplace"`,
 #'   `"sigmoid"`.
 #' @param gamma Kernel scale \eqn{\gamma > 0}; default `1 / ncol(x)`.
+#'   `"median"`: [estimate_gamma()]'s value for `x` as given (not scaled).
 #' @param degree Degree of the polynomial kernel, a positive whole number.
 #' @param coef0 Constant \eqn{c_0} of the polynomial and sigmoid kernels.
 #' @return A numeric matrix with `nrow(x)` rows and `nrow(y)` columns, with
@@ -101,7 +126,7 @@ kernel_matrix <- function(x, y = NULL, kernel = "rbf", gamma = 1 / ncol(x), degr
                arg = "y")
     }
   }
-  k <- kc_kernel(kernel, gamma, degree, coef0, p = ncol(x))
+  k <- kc_kernel(kernel, gamma, degree, coef0, x)
   out <- .Call(ffi_kernel_matrix, x, y, kc_kernel_code(k), kc_threads())
   names <- list(rownames(x), if (is.null(y)) rownames(x) else rownames(y))
   if (!all(vapply(names, is.null, logical(1)))) dimnames(out) <- names

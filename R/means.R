@@ -33,7 +33,9 @@
 #' @param kernel Kernel name: `"linear"`, `"polynomial"`, `"rbf"` (default),
 #'   `"laplace"` or `"sigmoid"`; see [kernel_matrix()].
 #' @param gamma Kernel scale \eqn{\gamma > 0}. Default `1 / p`, with `p` the
-#'   number of (coded) input columns.
+#'   number of (coded) input columns. `"median"` sets it from the data by
+#'   the median heuristic of [estimate_gamma()] on the coded, scaled training
+#'   inputs; the model keeps the value in `kernel$gamma`.
 #' @param degree Degree of the polynomial kernel.
 #' @param coef0 Constant of the polynomial and sigmoid kernels.
 #' @param scale If `TRUE` (default), each input column is centred and scaled
@@ -83,7 +85,7 @@ kernel_means.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degr
                                  threshold = c("analytic", "search")) {
   kc_check_dots(...)
   d <- kc_design(x, y, scale)
-  k <- kc_kernel(kernel, gamma, degree, coef0, p = ncol(d$x))
+  k <- kc_kernel(kernel, gamma, degree, coef0, d$x)
   threshold <- kc_match_threshold(threshold, nlevels(d$y))
   counts <- tabulate(d$y, nlevels(d$y))
   center_norms <- kc_within_sums(d$x, d$y, k) / counts^2

@@ -59,7 +59,7 @@ kernel_parzen.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, deg
                                   threshold = c("analytic", "search")) {
   kc_check_dots(...)
   d <- kc_design(x, y, scale)
-  k <- kc_kernel(kernel, gamma, degree, coef0, p = ncol(d$x))
+  k <- kc_kernel(kernel, gamma, degree, coef0, d$x)
   threshold <- kc_match_threshold(threshold, nlevels(d$y))
   counts <- tabulate(d$y, nlevels(d$y))
   search <- NULL

@@ -91,11 +91,19 @@ kc_plot_extras.kernel_svm <- function(object, ax, scores, pd, vars) {
     graphics::contour(ax[[1L]], ax[[2L]], matrix(scores[, 1L], grid, grid), levels = c(-1, 1),
                       drawlabels = FALSE, add = TRUE, lty = 2)
   }
-  if (nrow(pd$inputs) == length(object$y)) {  # the training data: circle the support vectors
+  if (kc_plot_is_training(object, pd$inputs)) {  # circle the support vectors
     graphics::points(pd$inputs[[vars[1L]]][object$index], pd$inputs[[vars[2L]]][object$index],
                      pch = 1, cex = 1.9, lwd = 1.2)
   }
   invisible()
+}
+
+# Whether the points drawn are the training points (not just as many points).
+kc_plot_is_training <- function(object, inputs) {
+  if (nrow(inputs) != length(object$y)) return(FALSE)
+  x <- tryCatch(kc_new_x(object, if (is.null(object$terms)) as.matrix(inputs) else inputs),
+                error = function(e) NULL)
+  !is.null(x) && isTRUE(all.equal(unname(x), unname(object$x)))
 }
 
 # The input variables (a data frame in the original units) and the labels.

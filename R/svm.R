@@ -101,7 +101,7 @@ kernel_svm.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degree
                                max_iter = 1e7, cachesize = NULL, shrinking = TRUE, ...) {
   kc_check_dots(...)
   d <- kc_design(x, y, scale)
-  k <- kc_kernel(kernel, gamma, degree, coef0, p = ncol(d$x))
+  k <- kc_kernel(kernel, gamma, degree, coef0, d$x)
   if (!is.numeric(cost) || length(cost) != 1L || is.na(cost) || !(cost > 0)) {
     kc_abort(sprintf("`cost` must be one number > 0 (Inf for the hard margin); got %s.",
                      paste(format(cost), collapse = ", ")), arg = "cost")

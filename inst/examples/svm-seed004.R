@@ -2,43 +2,47 @@
 # 1. the thickest slab separating two classes (hard margin, cost = Inf);
 # 2. overlapping classes: the hard margin is refused, the soft margin's cost
 #    is chosen by leave-one-out cross-validation (C = 1 / (2 lambda n)).
-library(kernclass)
+# The vignette "From nearest means to the SVM" (vignette("seeds", package =
+# "kernclass")) knits the chunks of this file (the "## ----" lines name them).
 
+## ---- seed004-data ----
+library(kernclass)
+# seed 004's samplepoint(): class -1 ~ N(0, I), class +1 ~ mu + A z with
+# A = [1 -1/2; -1/2 1], each point's class drawn at random
 sample_points <- function(n, mu) {
   cls <- sample(c(-1, 1), n, replace = TRUE)
-  x <- matrix(rnorm(2 * n), n)
-  shift <- x %*% matrix(c(1, -0.5, -0.5, 1), 2) + rep(mu, each = n)
-  x[cls == 1, ] <- shift[cls == 1, ]
+  x <- matrix(rnorm(2 * n), n, dimnames = list(NULL, c("x1", "x2")))
+  shifted <- x %*% matrix(c(1, -0.5, -0.5, 1), 2) + rep(mu, each = n)
+  x[cls == 1, ] <- shifted[cls == 1, ]
   list(x = x, y = factor(cls, levels = c(1, -1)))
 }
-
 set.seed(1234)
 sep <- sample_points(100, c(3, 3))
+
+## ---- seed004-hard ----
 hard <- kernel_svm(sep$x, sep$y, kernel = "linear", cost = Inf, scale = FALSE)
-beta <- drop(crossprod(hard$SV, hard$coefs))
-cat(sprintf("Hard margin: beta = (%.3f, %.3f), alpha = %.3f, slab width 2/|beta| = %.3f,\n",
-            beta[1], beta[2], hard$b, 2 / sqrt(sum(beta^2))),
-    sprintf("%d support vectors, all on the slab edges (|f| = 1): %s\n", length(hard$index),
-            format(all(abs(abs(predict(hard, sep$x[hard$index, ], type = "decision")) - 1) < 1e-3))))
+beta <- drop(crossprod(hard$SV, hard$coefs))  # beta = X'(eta * y)
+c(beta, alpha = unname(hard$b), width = 2 / sqrt(sum(beta^2)))
+# every support vector lies on an edge of the slab, |f(x)| = 1
+round(predict(hard, sep$x[hard$index, ], type = "decision"), 4)
 
+## ---- seed004-hard-plot ----
+plot(hard, main = "The thickest slab (cost = Inf)")
+
+## ---- seed004-overlap ----
 overlap <- sample_points(100, c(1, 1))
-refused <- tryCatch(kernel_svm(overlap$x, overlap$y, kernel = "linear", cost = Inf),
-                    kernclass_not_separable_error = function(e) conditionMessage(e))
-cat("\nHard margin on overlapping data:", refused, "\n")
+tryCatch(kernel_svm(overlap$x, overlap$y, kernel = "linear", cost = Inf),
+         kernclass_not_separable_error = function(e) conditionMessage(e))
 
-loo_error <- function(cost) {
-  wrong <- vapply(seq_len(nrow(overlap$x)), function(i) {
-    fit <- kernel_svm(overlap$x[-i, ], overlap$y[-i], kernel = "linear", cost = cost,
-                      scale = FALSE)
-    predict(fit, overlap$x[i, , drop = FALSE]) != overlap$y[i]
-  }, logical(1))
-  mean(wrong)
-}
-lambda <- c(0.001, 0.003, 0.01, 0.03, 0.1, 0.25)
-cost <- 1 / (2 * lambda * nrow(overlap$x))
-errors <- vapply(cost, loo_error, numeric(1))
-print(data.frame(lambda = lambda, cost = cost, loo_error = errors))
-best <- cost[which.min(errors)]
-soft <- kernel_svm(overlap$x, overlap$y, kernel = "linear", cost = best, scale = FALSE)
-cat(sprintf("\nChosen cost %.3g: %d support vectors, %d of them at the bound (eta = C)\n",
-            best, length(soft$index), soft$n_at_bound))
+## ---- seed004-loo ----
+# seed 004's lambda, largest (widest margin) first, so that ties go to it
+lambda <- c(0.25, 0.1, 0.03, 0.01, 0.003, 0.001)
+tuned <- kernel_tune(kernel_svm, overlap$x, overlap$y, folds = "loo",
+                     grid = data.frame(cost = 1 / (2 * lambda * nrow(overlap$x))),
+                     kernel = "linear", scale = FALSE)
+cbind(lambda, tuned$results[c("cost", "accuracy")])
+soft <- tuned$model
+c(cost = soft$cost, support_vectors = length(soft$index), at_bound = unname(soft$n_at_bound))
+
+## ---- seed004-soft-plot ----
+plot(soft, main = sprintf("Soft margin, C = %.3g by leave-one-out", soft$cost))

@@ -42,3 +42,9 @@ make_binary_data <- function(seed, n_pos, n_neg, p, mean_pos, mean_neg, sd_neg, 
   o <- sample(nrow(x))
   list(x = x[o, ], y = y[o], new = matrix(rnorm(25 * p, sd = sd_new), 25))
 }
+
+# the argument a kernclass error names (NULL when there is no error)
+arg_of <- function(expr) tryCatch({
+  expr
+  NULL
+}, kernclass_error = function(e) e$arg)

@@ -127,7 +127,6 @@ test_that("print and summary work and print returns invisibly", {
 
 test_that("bad input to kernel_cv gets classed errors naming the argument", {
   d <- cv_data3()
-  arg_of <- function(expr) tryCatch(expr, kernclass_error = function(e) e$arg)
   expect_error(kernel_cv(kernel_means, d$x, d$y, folds = 1), class = "kernclass_error")
   expect_identical(arg_of(kernel_cv(kernel_means, d$x, d$y, folds = 1)), "folds")
   expect_identical(arg_of(kernel_cv(kernel_means, d$x, d$y, folds = 61)), "folds")

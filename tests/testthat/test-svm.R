@@ -501,6 +501,21 @@ test_that("plot() of a 3-class fit draws the regions predict() gives", {
   expect_no_error(plot(fit2))
 })
 
+test_that("plot() circles support vectors only when it draws the training points", {
+  train <- seq(1, 150, by = 2)
+  fit <- kernel_svm(Species ~ Petal.Length + Petal.Width, data = iris[train, ])
+  expect_true(kernclass:::kc_plot_is_training(fit, iris[train, 3:4]))
+  # as many points, but others (the test half of iris)
+  expect_false(kernclass:::kc_plot_is_training(fit, iris[-train, 3:4]))
+  expect_false(kernclass:::kc_plot_is_training(fit, iris[3:4]))
+  two <- iris$Species != "setosa"
+  fit2 <- kernel_svm(as.matrix(iris[two, 3:4]), droplevels(iris$Species[two]))
+  pd <- kernclass:::kc_plot_data(fit2, NULL, NULL)  # the training data, unscaled again
+  expect_true(kernclass:::kc_plot_is_training(fit2, pd$inputs))
+  pd$inputs[1, 1] <- pd$inputs[1, 1] + 1
+  expect_false(kernclass:::kc_plot_is_training(fit2, pd$inputs))
+})
+
 # ---- regressions ----------------------------------------------------------------
 
 test_that("observations with weight 0 are as if left out, offset b included", {

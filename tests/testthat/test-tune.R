@@ -110,7 +110,6 @@ test_that("print, summary and plot work", {
 
 test_that("bad input to kernel_tune gets classed errors naming the argument", {
   d <- tune_rings()
-  arg_of <- function(expr) tryCatch(expr, kernclass_error = function(e) e$arg)
   expect_identical(arg_of(kernel_tune(kernel_svm, d$x, d$y, grid = data.frame())), "grid")
   expect_identical(arg_of(kernel_tune(kernel_svm, d$x, d$y, grid = list(cost = numeric()))),
                    "grid")
