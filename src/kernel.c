@@ -98,9 +98,10 @@ void kc_pack_points(kc_points *a)
     a->packed = buf;
 }
 
-/* acc = A-panel' B-panel over p features: an MR x NR block of inner
- * products.  Portable C; the compiler vectorises it for the baseline ISA. */
-static void micro_kernel_c(const double *ap, const double *bp, int p, double acc[MR][NR])
+/* A-panel' B-panel over p features: an MR x NR block of inner products,
+ * stored in out row by row (out[r * ld + s]).  Portable C; the compiler
+ * vectorises it for the baseline ISA. */
+static void micro_kernel_c(const double *ap, const double *bp, int p, double *out, int ld)
 {
     double c[MR][NR];
     memset(c, 0, sizeof c);
@@ -109,10 +110,10 @@ static void micro_kernel_c(const double *ap, const double *bp, int p, double acc
         for (int r = 0; r < MR; r++)
             for (int s = 0; s < NR; s++) c[r][s] += av[r] * bv[s];
     }
-    memcpy(acc, c, sizeof c);
+    for (int r = 0; r < MR; r++) memcpy(out + (size_t) r * ld, c[r], sizeof c[r]);
 }
 
-typedef void (*micro_kernel_fn)(const double *, const double *, int, double[MR][NR]);
+typedef void (*micro_kernel_fn)(const double *, const double *, int, double *, int);
 
 /* The rbf and laplace kernels from squared distances:
  * v[i] = exp(-g v[i]), or exp(-g sqrt(v[i])) when root. */
@@ -123,25 +124,42 @@ static void exp_bulk_c(double *v, size_t n, double g, int root)
 
 typedef void (*exp_bulk_fn)(double *, size_t, double, int);
 
-/* Squared distances ||a_i||^2 + ||b||^2 - 2 a_i'b in place of the inner
- * products col[i]; returns whether any lost digits to cancellation.  One
+/* Squared distances ||a||^2 + ||b_j||^2 - 2 a'b_j in place of the inner
+ * products row[j]; returns whether any lost digits to cancellation.  One
  * body, compiled for each instruction set (omp simd: vectorised at -O2). */
-#define SQDIST_COLUMN_BODY                                                  \
+#define SQDIST_ROW_BODY                                                     \
     int cancelled = 0;                                                      \
     _Pragma("omp simd reduction(|:cancelled)")                              \
-    for (int i = 0; i < na; i++) {                                          \
-        double scale = asq[i] + bsq, d2 = scale - 2.0 * col[i];             \
+    for (int j = 0; j < nb; j++) {                                          \
+        double scale = asq + bsq[j], d2 = scale - 2.0 * row[j];             \
         cancelled |= d2 < KC_REFINE * scale;                                \
-        col[i] = d2;                                                        \
+        row[j] = d2;                                                        \
     }                                                                       \
     return cancelled;
 
-static int sqdist_column_c(double *col, const double *asq, double bsq, int na)
+static int sqdist_row_c(double *row, double asq, const double *bsq, int nb)
 {
-    SQDIST_COLUMN_BODY
+    SQDIST_ROW_BODY
 }
 
-typedef int (*sqdist_column_fn)(double *, const double *, double, int);
+typedef int (*sqdist_row_fn)(double *, double, const double *, int);
+
+/* acc[i] += sum_j tile[i, j] w[j]: a tile's share of a kernel expansion. */
+#define TILE_TIMES_WEIGHTS_BODY                                             \
+    for (int i = 0; i < na; i++) {                                          \
+        const double *row = tile + (size_t) i * nb;                         \
+        double sum = 0.0;                                                   \
+        _Pragma("omp simd reduction(+:sum)")                                \
+        for (int j = 0; j < nb; j++) sum += row[j] * w[j];                  \
+        acc[i] += sum;                                                      \
+    }
+
+static void tile_times_weights_c(const double *tile, int na, int nb, const double *w, double *acc)
+{
+    TILE_TIMES_WEIGHTS_BODY
+}
+
+typedef void (*tile_times_weights_fn)(const double *, int, int, const double *, double *);
 
 /* The same with AVX2 and FMA: the 6 x 8 block lives in 12 ymm registers, each
  * feature costs 2 loads, 6 broadcasts and 12 fused multiply-adds (measured on
@@ -153,7 +171,7 @@ typedef int (*sqdist_column_fn)(double *, const double *, double, int);
 #define KC_HAVE_AVX2_KERNEL 1
 
 __attribute__((target("avx2,fma")))
-static void micro_kernel_avx2(const double *ap, const double *bp, int p, double acc[MR][NR])
+static void micro_kernel_avx2(const double *ap, const double *bp, int p, double *out, int ld)
 {
     __m256d c[MR][2];
     for (int r = 0; r < MR; r++) c[r][0] = c[r][1] = _mm256_setzero_pd();
@@ -168,8 +186,8 @@ static void micro_kernel_avx2(const double *ap, const double *bp, int p, double 
         }
     }
     for (int r = 0; r < MR; r++) {
-        _mm256_storeu_pd(acc[r], c[r][0]);
-        _mm256_storeu_pd(acc[r] + 4, c[r][1]);
+        _mm256_storeu_pd(out + (size_t) r * ld, c[r][0]);
+        _mm256_storeu_pd(out + (size_t) r * ld + 4, c[r][1]);
     }
 }
 
@@ -180,9 +198,15 @@ static void micro_kernel_avx2(const double *ap, const double *bp, int p, double 
  * most 3.2e-16, 2.2 ns a value against 5.6.  Arguments below -708 give 0
  * (an absolute error below 2.3e-308). */
 __attribute__((target("avx2,fma")))
-static int sqdist_column_avx2(double *col, const double *asq, double bsq, int na)
+static int sqdist_row_avx2(double *row, double asq, const double *bsq, int nb)
 {
-    SQDIST_COLUMN_BODY
+    SQDIST_ROW_BODY
+}
+
+__attribute__((target("avx2,fma")))
+static void tile_times_weights_avx2(const double *tile, int na, int nb, const double *w, double *acc)
+{
+    TILE_TIMES_WEIGHTS_BODY
 }
 
 __attribute__((target("avx2,fma")))
@@ -219,7 +243,7 @@ static void exp_bulk_avx2(double *v, size_t n, double g, int root)
 /* AVX-512: a 6 x 16 block (two adjacent panels of b) in 12 zmm registers,
  * the same sums in the same order as above, twice the width. */
 __attribute__((target("avx512f")))
-static void micro_kernel_avx512(const double *ap, const double *bp, int p, double acc[MR][2 * NR])
+static void micro_kernel_avx512(const double *ap, const double *bp, int p, double *out, int ld)
 {
     const double *bp2 = bp + (size_t) NR * p;
     __m512d c[MR][2];
@@ -235,16 +259,22 @@ static void micro_kernel_avx512(const double *ap, const double *bp, int p, doubl
         }
     }
     for (int r = 0; r < MR; r++) {
-        _mm512_storeu_pd(acc[r], c[r][0]);
-        _mm512_storeu_pd(acc[r] + NR, c[r][1]);
+        _mm512_storeu_pd(out + (size_t) r * ld, c[r][0]);
+        _mm512_storeu_pd(out + (size_t) r * ld + NR, c[r][1]);
     }
 }
 
 /* exp_bulk_avx2's algorithm, eight at a time. */
 __attribute__((target("avx512f")))
-static int sqdist_column_avx512(double *col, const double *asq, double bsq, int na)
+static int sqdist_row_avx512(double *row, double asq, const double *bsq, int nb)
 {
-    SQDIST_COLUMN_BODY
+    SQDIST_ROW_BODY
+}
+
+__attribute__((target("avx512f")))
+static void tile_times_weights_avx512(const double *tile, int na, int nb, const double *w, double *acc)
+{
+    TILE_TIMES_WEIGHTS_BODY
 }
 
 __attribute__((target("avx512f")))
@@ -281,11 +311,12 @@ static void exp_bulk_avx512(double *v, size_t n, double g, int root)
 
 /* The fastest versions this CPU runs, chosen once.  The wide kernel, where
  * there is one, computes two adjacent panels of b at once. */
-typedef void (*wide_kernel_fn)(const double *, const double *, int, double[MR][2 * NR]);
+typedef void (*wide_kernel_fn)(const double *, const double *, int, double *, int);
 static micro_kernel_fn micro_kernel = micro_kernel_c;
 static wide_kernel_fn wide_kernel = NULL;
 static exp_bulk_fn exp_bulk = exp_bulk_c;
-static sqdist_column_fn sqdist_column = sqdist_column_c;
+static sqdist_row_fn sqdist_row = sqdist_row_c;
+static tile_times_weights_fn tile_times_weights = tile_times_weights_c;
 static const char *engine_name = "c";
 
 const char *kc_engine_name(void) { return engine_name; }
@@ -302,12 +333,14 @@ void kc_choose_kernels(void)
     if (allow_avx2 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
         micro_kernel = micro_kernel_avx2;
         exp_bulk = exp_bulk_avx2;
-        sqdist_column = sqdist_column_avx2;
+        sqdist_row = sqdist_row_avx2;
+        tile_times_weights = tile_times_weights_avx2;
         engine_name = "avx2";
         if (allow_avx512 && __builtin_cpu_supports("avx512f")) {
             wide_kernel = micro_kernel_avx512;
             exp_bulk = exp_bulk_avx512;
-            sqdist_column = sqdist_column_avx512;
+            sqdist_row = sqdist_row_avx512;
+            tile_times_weights = tile_times_weights_avx512;
             engine_name = "avx512";
         }
     }
@@ -343,8 +376,8 @@ double kc_self_kernel(const kc_kernel *k, double sqnorm)
     }
 }
 
-/* Turn the tile of inner products (na x nb, column-major) into kernel
- * values in place. */
+/* Turn the tile of inner products (na x nb, row-major) into kernel values
+ * in place. */
 static void apply_kernel(const kc_kernel *k,
                          const kc_points *a, const int *ai, ptrdiff_t a0, int na,
                          const kc_points *b, const int *bi, ptrdiff_t b0, int nb,
@@ -365,16 +398,16 @@ static void apply_kernel(const kc_kernel *k,
     case KC_LAPLACE: {
         /* squared distances from the norms (the rare cancelled ones
          * recomputed directly), then the kernel over the whole tile */
-        double *asq = tile + (size_t) KC_TILE * KC_TILE;  /* see TILE_DOUBLES */
-        for (int i = 0; i < na; i++) asq[i] = a->sqnorm[row_of(ai, a0, i)];
-        for (int j = 0; j < nb; j++) {
-            ptrdiff_t rb = row_of(bi, b0, j);
-            double bsq = b->sqnorm[rb];
-            double *col = tile + (size_t) j * na;
-            if (sqdist_column(col, asq, bsq, na))
-                for (int i = 0; i < na; i++)
-                    if (col[i] < KC_REFINE * (asq[i] + bsq))
-                        col[i] = direct_sqdist(a, row_of(ai, a0, i), b, rb);
+        double *bsq = tile + (size_t) KC_TILE * KC_TILE;  /* see TILE_DOUBLES */
+        for (int j = 0; j < nb; j++) bsq[j] = b->sqnorm[row_of(bi, b0, j)];
+        for (int i = 0; i < na; i++) {
+            ptrdiff_t ra = row_of(ai, a0, i);
+            double asq = a->sqnorm[ra];
+            double *row = tile + (size_t) i * nb;
+            if (sqdist_row(row, asq, bsq, nb))
+                for (int j = 0; j < nb; j++)
+                    if (row[j] < KC_REFINE * (asq + bsq[j]))
+                        row[j] = direct_sqdist(a, ra, b, row_of(bi, b0, j));
         }
         exp_bulk(tile, len, g, k->type == KC_LAPLACE);
         break;
@@ -384,7 +417,7 @@ static void apply_kernel(const kc_kernel *k,
 
 /* Kernel values between rows ai[0..na) of a and rows bi[0..nb) of b (index
  * arrays, or NULL for the ranges a0.. and b0..) into tile (TILE_DOUBLES),
- * na x nb column-major.  work holds kc_tile_work_size(p).  apack: these rows
+ * na x nb row-major: tile[i * nb + j].  work holds kc_tile_work_size(p).  apack: these rows
  * of a already packed (a caller running one block of a against many blocks
  * of b packs it once), or NULL. */
 static void kernel_tile(const kc_kernel *k,
@@ -401,7 +434,7 @@ static void kernel_tile(const kc_kernel *k,
     if (b->packed && !bi && b0 % NR == 0) bpack = (double *) b->packed + (size_t) b0 * p;
     else pack_rows(b, bi, b0, nb, NR, bpack);
 
-    double acc[MR][2 * NR];
+    double edge[MR * 2 * NR];
     for (int j0 = 0; j0 < nb;) {
         /* two panels at once where the wide kernel exists and both exist */
         int wide = wide_kernel && nb - j0 > NR, width = wide ? 2 * NR : NR;
@@ -409,12 +442,15 @@ static void kernel_tile(const kc_kernel *k,
         for (int i0 = 0; i0 < na; i0 += MR) {
             int ni = na - i0 < MR ? na - i0 : MR;
             const double *ap = apack + (size_t) i0 * p, *bp = bpack + (size_t) j0 * p;
-            if (wide) wide_kernel(ap, bp, p, acc);
-            else micro_kernel(ap, bp, p, (double (*)[NR]) acc);
-            const double *blk = &acc[0][0];
-            for (int s = 0; s < nj; s++)
+            /* whole blocks go straight into the tile, edge blocks via edge[] */
+            int whole = ni == MR && nj == width;
+            double *out = whole ? tile + (size_t) i0 * nb + j0 : edge;
+            int ld = whole ? nb : width;
+            if (wide) wide_kernel(ap, bp, p, out, ld);
+            else micro_kernel(ap, bp, p, out, ld);
+            if (!whole)
                 for (int r = 0; r < ni; r++)
-                    tile[(i0 + r) + (size_t) (j0 + s) * na] = blk[r * width + s];
+                    memcpy(tile + (size_t) (i0 + r) * nb + j0, edge + r * width, sizeof(double) * nj);
         }
         j0 += width;
     }
@@ -477,11 +513,11 @@ void kc_gram(const kc_kernel *k, const kc_points *a, const kc_points *b,
             ptrdiff_t a0 = (ptrdiff_t) I * KC_TILE, b0 = (ptrdiff_t) J * KC_TILE;
             int na = block_len(a->n, I), nb = block_len(b->n, J);
             kernel_tile(k, a, NULL, a0, na, b, NULL, b0, nb, NULL, work, tile);
-            for (int j = 0; j < nb; j++)
-                for (int i = 0; i < na; i++) {
+            for (int i = 0; i < na; i++)
+                for (int j = 0; j < nb; j++) {
                     /* on a diagonal tile keep the upper triangle, mirror it */
                     if (symmetric && I == J && i > j) continue;
-                    double v = tile[i + (size_t) j * na];
+                    double v = tile[(size_t) i * nb + j];
                     out[(a0 + i) + (b0 + j) * lda] = v;
                     if (symmetric) out[(b0 + j) + (a0 + i) * lda] = v;
                 }
@@ -515,15 +551,9 @@ void kc_expansion(const kc_kernel *k, const kc_points *a, const kc_points *b,
                 ptrdiff_t b0 = (ptrdiff_t) J * KC_TILE;
                 int nb = block_len(b->n, J);
                 kernel_tile(k, a, NULL, a0, na, b, NULL, b0, nb, work, work, tile);
-                for (int c = 0; c < ncols; c++) {
-                    const double *wc = w + (ptrdiff_t) c * b->n + b0;
-                    double *accc = acc + (size_t) c * na;
-                    for (int j = 0; j < nb; j++) {
-                        if (wc[j] == 0.0) continue;  /* most weights are zero */
-                        const double *col = tile + (size_t) j * na;
-                        for (int i = 0; i < na; i++) accc[i] += wc[j] * col[i];
-                    }
-                }
+                for (int c = 0; c < ncols; c++)
+                    tile_times_weights(tile, na, nb, w + (ptrdiff_t) c * b->n + b0,
+                                       acc + (size_t) c * na);
             }
             for (int c = 0; c < ncols; c++)
                 for (int i = 0; i < na; i++)
@@ -560,8 +590,8 @@ void kc_rows(const kc_kernel *k, const kc_points *b, const int *rows, int nr,
         ptrdiff_t b0 = (ptrdiff_t) J * KC_TILE;
         int nb = block_len(b->n, J);
         kernel_tile(k, b, rows, 0, nr, b, NULL, b0, nb, rows_packed, mine, tile);
-        for (int j = 0; j < nb; j++)
-            for (int r = 0; r < nr; r++) out[(ptrdiff_t) r * b->n + b0 + j] = tile[r + (size_t) j * nr];
+        for (int r = 0; r < nr; r++)
+            memcpy(out + (ptrdiff_t) r * b->n + b0, tile + (size_t) r * nb, sizeof(double) * nb);
     }
 }
 
