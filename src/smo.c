@@ -131,6 +131,8 @@ typedef struct {
     const int *y;         /* +1 / -1 */
     const double *C;      /* upper bounds, may be +Inf */
     double *alpha, *G, *Gbar, *QD;
+    double *ysign;        /* y as +1.0 / -1.0 */
+    unsigned char *moves; /* MOVES_UP | MOVES_DOWN, kept in step with alpha */
     int *active;          /* the active set, as a list of indices */
     int nactive;
     char *is_active;
@@ -142,6 +144,18 @@ typedef struct {
 
 static int at_upper(const smo *s, int t) { return s->alpha[t] >= s->C[t]; }
 static int at_lower(const smo *s, int t) { return s->alpha[t] <= 0.0; }
+
+/* Which ways y_t alpha_t may move (the index sets I_up and I_low of Keerthi
+ * et al.), one byte per variable so that the scans read neither alpha nor C. */
+enum { MOVES_UP = 1, MOVES_DOWN = 2 };
+
+static void set_alpha(smo *s, int t, double value)
+{
+    s->alpha[t] = value;
+    int up = s->y[t] == 1 ? !at_upper(s, t) : !at_lower(s, t);
+    int down = s->y[t] == 1 ? !at_lower(s, t) : !at_upper(s, t);
+    s->moves[t] = (unsigned char) ((up ? MOVES_UP : 0) | (down ? MOVES_DOWN : 0));
+}
 
 /* How strongly t violates the KKT conditions: its -y G if it may move up,
  * its y G if it may move down (the quantities the selection maximises). */
@@ -224,11 +238,8 @@ static void scan_i(const smo *s, int u0, int u1, chunk_result *r)
     int i = -1;
     for (int u = u0; u < u1; u++) {
         int t = s->active[u];
-        if (s->y[t] == 1) {
-            if (!at_upper(s, t) && -s->G[t] >= Gmax) { Gmax = -s->G[t]; i = t; }
-        } else {
-            if (!at_lower(s, t) && s->G[t] >= Gmax) { Gmax = s->G[t]; i = t; }
-        }
+        double v = s->moves[t] & MOVES_UP ? -s->ysign[t] * s->G[t] : -INFINITY;
+        if (v >= Gmax && v > -INFINITY) { Gmax = v; i = t; }
     }
     r->gmax = Gmax;
     r->i = i;
@@ -252,16 +263,10 @@ static void scan_j(const smo *s, int u0, int u1, int i, const float *Ki, double 
     int j = -1;
     for (int u = u0; u < u1; u++) {
         int t = s->active[u];
-        double grad_diff;
-        if (s->y[t] == 1) {
-            if (at_lower(s, t)) continue;
-            if (s->G[t] > Gmax2) Gmax2 = s->G[t];
-            grad_diff = Gmax + s->G[t];
-        } else {
-            if (at_upper(s, t)) continue;
-            if (-s->G[t] > Gmax2) Gmax2 = -s->G[t];
-            grad_diff = Gmax - s->G[t];
-        }
+        if (!(s->moves[t] & MOVES_DOWN)) continue;
+        double yG = s->ysign[t] * s->G[t];
+        Gmax2 = yG > Gmax2 ? yG : Gmax2;
+        double grad_diff = Gmax + yG;
         if (grad_diff > 0) {
             /* curvature along the pair: ||phi(x_i) - phi(x_t)||^2 */
             double quad = s->QD[i] + s->QD[t] - 2.0 * Ki[t];
@@ -477,13 +482,20 @@ void kc_smo(const kc_kernel *k, const kc_points *x, const int *y, const double *
     s.G = (double *) R_alloc(n, sizeof(double));
     s.Gbar = (double *) R_alloc(n, sizeof(double));
     s.QD = (double *) R_alloc(n, sizeof(double));
+    s.ysign = (double *) R_alloc(n, sizeof(double));
+    s.moves = (unsigned char *) R_alloc(n, 1);
     s.active = (int *) R_alloc(n, sizeof(int));
     s.is_active = (char *) R_alloc(n, sizeof(char));
     cache_init(&s.cache, k, x, cache_mb, nthreads);
 
     kc_row_sqnorms(x, s.QD);
     for (int t = 0; t < n; t++) s.QD[t] = kc_self_kernel(k, s.QD[t]);
-    for (int t = 0; t < n; t++) { s.alpha[t] = 0.0; s.G[t] = -1.0; s.Gbar[t] = 0.0; }
+    for (int t = 0; t < n; t++) {
+        s.ysign[t] = y[t];
+        set_alpha(&s, t, 0.0);
+        s.G[t] = -1.0;
+        s.Gbar[t] = 0.0;
+    }
     activate_all(&s);
 
     long iter = 0;
@@ -548,8 +560,8 @@ void kc_smo(const kc_kernel *k, const kc_points *x, const int *y, const double *
             else if (ai < 0) { ai = 0; aj = sum; }
         }
         double dai = ai - s.alpha[i], daj = aj - s.alpha[j];
-        s.alpha[i] = ai;
-        s.alpha[j] = aj;
+        set_alpha(&s, i, ai);
+        set_alpha(&s, j, aj);
 
         /* gradient of the active variables: G_t += Q_ti dai + Q_tj daj */
         update_gradient(&s, y[i] * dai, Ki, y[j] * daj, Kj, &pending);
