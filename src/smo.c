@@ -117,6 +117,7 @@ static void cache_fill(row_cache *c, const int *rows, int nr)
         }
         float *row = c->rows + (size_t) s * c->n;
         const double *src = c->buf + (size_t) r * c->n;
+#pragma omp simd
         for (int t = 0; t < c->n; t++) row[t] = (float) src[t];
         c->slot_of[rows[r]] = s;
         c->row_in[s] = rows[r];
@@ -161,10 +162,10 @@ static void set_alpha(smo *s, int t, double value)
  * its y G if it may move down (the quantities the selection maximises). */
 static double violation(const smo *s, int t)
 {
-    double v = -INFINITY, yG = s->y[t] * s->G[t];
-    if (s->y[t] == 1 ? !at_upper(s, t) : !at_lower(s, t)) v = -yG;
-    if (s->y[t] == 1 ? !at_lower(s, t) : !at_upper(s, t)) v = yG > v ? yG : v;
-    return v;
+    double yG = s->ysign[t] * s->G[t];
+    double up = s->moves[t] & MOVES_UP ? -yG : -INFINITY;
+    double down = s->moves[t] & MOVES_DOWN ? yG : -INFINITY;
+    return up > down ? up : down;
 }
 
 /* Row i of the kernel matrix.  On a miss, the batch is filled with the most
