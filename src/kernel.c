@@ -14,6 +14,7 @@
  * Memory: all buffers come from R_alloc on the calling thread, before any
  * parallel region, so an error or a user interrupt frees them.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -595,6 +596,19 @@ void kc_rows(const kc_kernel *k, const kc_points *b, const int *rows, int nr,
     }
 }
 
+/* The sum of a tile's values in eight interleaved partial sums (one chain of
+ * dependent additions would wait on each: 4 cycles a value), combined in a
+ * fixed order. */
+static double tile_sum(const double *v, size_t len)
+{
+    double part[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8)
+        for (int r = 0; r < 8; r++) part[r] += v[i + r];
+    for (; i < len; i++) part[0] += v[i];
+    return ((part[0] + part[1]) + (part[2] + part[3])) + ((part[4] + part[5]) + (part[6] + part[7]));
+}
+
 /* Sum of k(x_i, x_j) over all pairs i, j of the same group.  Only the tiles
  * on and above each group's diagonal are computed (the sum is symmetric). */
 void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
@@ -611,6 +625,37 @@ void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
     ptrdiff_t *fill = (ptrdiff_t *) R_alloc((size_t) ngroups, sizeof(ptrdiff_t));
     for (int g = 0; g < ngroups; g++) fill[g] = start[g];
     for (ptrdiff_t i = 0; i < n; i++) order[fill[group[i]]++] = (int) i;
+
+    /* The rows copied in group order, each group starting on a tile
+     * boundary (zero rows between groups), then packed once: tiles are read
+     * as contiguous ranges instead of gathered row by row (a gather touches
+     * one cache line per value: measured 24 ns a kernel value at n = 30,000,
+     * d = 100, against 8 for ranges). */
+    int p = b->p;
+    ptrdiff_t *gstart = (ptrdiff_t *) R_alloc((size_t) ngroups + 1, sizeof(ptrdiff_t));
+    gstart[0] = 0;
+    for (int g = 0; g < ngroups; g++)
+        gstart[g + 1] = gstart[g] + (ptrdiff_t) nblocks(start[g + 1] - start[g]) * KC_TILE;
+    ptrdiff_t total = gstart[ngroups];
+    if ((double) total * p * sizeof(double) > (double) PTRDIFF_MAX / 2 || total > INT_MAX - KC_TILE)
+        error("kernclass: the data are too large (%.0f rows)", (double) total);
+    double *xs = (double *) R_alloc((size_t) total * p + 1, sizeof(double));
+    double *ns = (double *) R_alloc((size_t) total + 1, sizeof(double));
+    for (ptrdiff_t r = 0; r < total; r++) ns[r] = 0.0;
+    for (int c = 0; c < p; c++) {
+        double *dst = xs + (ptrdiff_t) c * total;
+        const double *src = b->x + (ptrdiff_t) c * n;
+        for (ptrdiff_t r = 0; r < total; r++) dst[r] = 0.0;
+        for (int g = 0; g < ngroups; g++)
+            for (ptrdiff_t r = start[g]; r < start[g + 1]; r++)
+                dst[gstart[g] + r - start[g]] = src[order[r]];
+    }
+    if (b->sqnorm)
+        for (int g = 0; g < ngroups; g++)
+            for (ptrdiff_t r = start[g]; r < start[g + 1]; r++)
+                ns[gstart[g] + r - start[g]] = b->sqnorm[order[r]];
+    kc_points sorted = {xs, total, p, b->sqnorm ? ns : NULL, NULL};
+    kc_pack_points(&sorted);
 
     /* the task list: (group, I, J) with I <= J */
     double ntasks_d = 0;
@@ -633,7 +678,7 @@ void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
             }
     }
 
-    size_t work_n = kc_tile_work_size(b->p);
+    size_t work_n = kc_tile_work_size(p);
     scratch s = scratch_alloc(nthreads, work_n + TILE_DOUBLES);
     size_t chunk = (size_t) nthreads * CHUNK_PER_THREAD;
     for (size_t t0 = 0; t0 < ntasks; t0 += chunk) {
@@ -644,12 +689,10 @@ void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
             double *work = scratch_for(&s, thread_id());
             double *tile = work + work_n;
             ptrdiff_t ng = start[g + 1] - start[g];
-            const int *rows = order + start[g];
             int na = block_len(ng, I), nb = block_len(ng, J);
-            kernel_tile(k, b, rows + (ptrdiff_t) I * KC_TILE, 0, na,
-                        b, rows + (ptrdiff_t) J * KC_TILE, 0, nb, NULL, work, tile);
-            double sum = 0.0;
-            for (size_t v = 0; v < (size_t) na * nb; v++) sum += tile[v];
+            kernel_tile(k, &sorted, NULL, gstart[g] + (ptrdiff_t) I * KC_TILE, na,
+                        &sorted, NULL, gstart[g] + (ptrdiff_t) J * KC_TILE, nb, NULL, work, tile);
+            double sum = tile_sum(tile, (size_t) na * nb);
             partial[u] = I == J ? sum : 2.0 * sum;
         }
         R_CheckUserInterrupt();
