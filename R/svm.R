@@ -52,7 +52,7 @@
 #' @param cachesize Size of the kernel-row cache in MB (rows are stored as
 #'   float). Default: enough for the whole kernel matrix of the largest binary
 #'   problem, at most 1024 MB. A cache that holds at least half of the rows
-#'   also lets the solver compute rows 16 at a time.
+#'   also lets the solver compute rows 4 at a time.
 #' @param shrinking Whether to use the shrinking heuristic.
 #' @return An object of class `c("kernel_svm", "kernclass_ovo", "kernclass")`:
 #'   besides the common fields (see [kernel_means()]), `index` (the rows of
@@ -60,7 +60,8 @@
 #'   `eta` (the dual variables, a matrix with a column per class pair) and
 #'   `coefs` (\eqn{y \eta}), `b` (one offset per pair), `nSV` (support vectors
 #'   per class), `n_at_bound` (per pair, \eqn{\eta_i = C_i}), `objective`,
-#'   `iterations`, `kkt_violation` (per pair), `converged`, `cost`,
+#'   `iterations`, `kkt_violation` (per pair: the final maximal violation of
+#'   the KKT conditions, 0 when they hold strictly), `converged`, `cost`,
 #'   `class.weights`, and with `probability = TRUE` the sigmoid parameters
 #'   `probA`, `probB`.
 #' @references Fan, R.-E., Chen, P.-H. and Lin, C.-J. (2005). Working set
@@ -157,7 +158,7 @@ kernel_svm.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degree
     n_at_bound = stats::setNames(vapply(fits, `[[`, numeric(1), "at_bound"), rownames(pairs)),
     objective = stats::setNames(vapply(fits, `[[`, numeric(1), "objective"), rownames(pairs)),
     iterations = stats::setNames(vapply(fits, `[[`, numeric(1), "iterations"), rownames(pairs)),
-    kkt_violation = stats::setNames(vapply(fits, `[[`, numeric(1), "gap"), rownames(pairs)),
+    kkt_violation = stats::setNames(pmax(0, vapply(fits, `[[`, numeric(1), "gap")), rownames(pairs)),
     converged = all(converged), cost = cost, C = C, class.weights = class.weights,
     tolerance = tolerance)
   if (probability) {

@@ -63,7 +63,7 @@ make_data <- function(n, d, seed) {
 n <- size(20000, 8000); d <- 100
 x <- make_data(n, d, 1)$x
 w <- matrix(rnorm(n), n)
-spec <- kernclass:::kc_kernel("rbf", gamma = 1 / d, degree = 3, coef0 = 0, p = d)
+spec <- kernclass:::kc_kernel("rbf", gamma = 1 / d, degree = 3, coef0 = 0, x = x)
 task <- sprintf("RBF kernel expansion K(x, x) w, n=%d, d=%d", n, d)
 flop <- 2 * n * n * d
 options(kernclass.threads = 1)

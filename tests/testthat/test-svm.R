@@ -595,3 +595,9 @@ test_that("SMO iterates follow LIBSVM's second-order working-set selection", {
                  label = paste("objective after", k, "SMO steps"))
   }
 })
+
+test_that("kkt_violation is never negative (0 when the KKT conditions hold strictly)", {
+  fit <- kernel_svm(iris[, 1:4], iris$Species, kernel = "linear", cost = 0.01)
+  expect_true(all(fit$kkt_violation >= 0))
+  expect_true(all(fit$kkt_violation < fit$tolerance))
+})
