@@ -25,6 +25,28 @@ kc_kernel <- function(kernel, gamma, degree, coef0, p) {
        coef0 = as.numeric(coef0))
 }
 
+# Kernel values of the rows of x must be finite numbers: the squared norms
+# must not overflow, nor (gamma ||x||^2 + |coef0|)^degree, which bounds every
+# polynomial kernel value |k(x_i, x_j)| by Cauchy-Schwarz.
+kc_check_kernel_range <- function(x, k, arg = "x") {
+  sq <- if (nrow(x)) max(rowSums(x * x)) else 0
+  if (!is.finite(sq)) {
+    kc_abort(sprintf(paste0("`%s` has values so large that their squares overflow; ",
+                            "rescale them (or use scale = TRUE)."), arg), arg = arg)
+  }
+  if (k$name == "polynomial" && !is.finite((k$gamma * sq + abs(k$coef0))^k$degree)) {
+    kc_abort_overflow(k)
+  }
+  invisible(x)
+}
+
+kc_abort_overflow <- function(k) {
+  kc_abort(sprintf(paste0("The %s kernel overflows on this data: its values are not finite ",
+                          "numbers. Use a smaller `degree` or `gamma`, or scale the inputs."),
+                   kc_kernel_label(k)), arg = if (k$name == "polynomial") "degree" else "gamma",
+           class = "overflow")
+}
+
 # The numeric form the C engine takes.
 kc_kernel_code <- function(k) {
   c(match(k$name, kernel_names), k$gamma, k$degree, k$coef0)
@@ -91,6 +113,7 @@ kc_kernel_diag <- function(x, k) kc_kernel_self(rowSums(x * x), k)
 #' kernel_matrix(x, x[1:2, ], kernel = "polynomial", degree = 2)
 kernel_matrix <- function(x, y = NULL, kernel = "rbf", gamma = 1 / ncol(x), degree = 3,
                           coef0 = 0) {
+  kc_require(missing(x), "x", "a numeric matrix")
   x <- kc_as_numeric_matrix(x, "x")
   kc_check_finite(x, "x")
   if (!is.null(y)) {
