@@ -37,7 +37,7 @@ kc_check_dots <- function(...) {
     nm <- names(dots)
     if (is.null(nm)) nm <- rep("", length(dots))
     nm[nm == ""] <- "<unnamed>"
-    kc_abort(sprintf("Unknown argument(s) %s: check the spelling against the documentation.",
+    kc_abort(sprintf("Unknown argument(s) %s in `...`: check the spelling against the documentation.",
                      paste0("`", nm, "`", collapse = ", ")), arg = "...")
   }
 }

@@ -47,7 +47,7 @@ kc_design_frame <- function(tt, mf, y, arg) {
   }
   mm <- kc_model_matrix(tt, mf, arg = arg)
   if (ncol(mm$x) == 0L) {
-    kc_abort("The model has no predictors: give at least one input column.", arg = "formula")
+    kc_abort("`formula` has no predictors: give at least one input column.", arg = "formula")
   }
   list(x = mm$x, y = y, terms = tt, xlevels = stats::.getXlevels(tt, mf),
        contrasts = mm$contrasts, scalable = mm$scalable,
@@ -200,6 +200,7 @@ kc_fill_na_columns <- function(newdata, tt, xlevels) {
 
 # The design of a fit: from a formula method's design or from (x, y), scaled.
 kc_design <- function(x, y, scale) {
+  kc_threads()  # the option is checked by every fitter, whether it uses C at fit time or not
   d <- if (inherits(x, "kc_design")) x else kc_design_xy(x, y)
   kc_check_flag(scale, "scale")
   d$scaling <- if (scale) kc_scaling(d$x, d$scalable) else NULL
