@@ -49,7 +49,7 @@ test_that("the same seed gives identical models and predictions", {
   expect_false(identical(other$probA, fits_a$svm$probA))
   expect_identical(other[c("eta", "b")], fits_a$svm[c("eta", "b")])
 
-  cv <- function() kernel_cv(kernel_svm, x3[1:120, ], y3[1:120], folds = 4, probability = TRUE)
+  cv <- function() kernel_cv(kernel_svm, x3[1:90, ], y3[1:90], folds = 3, probability = TRUE)
   expect_identical(with_seed(5, cv()), with_seed(5, cv()))
   tune <- function(cores) {
     old <- options(kernclass.tune.cores = cores)
