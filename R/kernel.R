@@ -47,6 +47,16 @@ kc_abort_overflow <- function(k) {
            class = "overflow")
 }
 
+# An n x m result must be an R vector: at most 2^52 elements (R_XLEN_T_MAX,
+# as the guard in src/ffi.c), checked before anything is allocated.
+kc_check_result_size <- function(n, m) {
+  if (as.numeric(n) * as.numeric(m) > 2^52) {
+    kc_abort(sprintf("The %.0f x %.0f kernel matrix of `x` is too large for R (over 2^52 values).",
+                     as.numeric(n), as.numeric(m)), arg = "x", class = "memory")
+  }
+  invisible(TRUE)
+}
+
 # The numeric form the C engine takes.
 kc_kernel_code <- function(k) {
   c(match(k$name, kernel_names), k$gamma, k$degree, k$coef0)
@@ -125,7 +135,16 @@ kernel_matrix <- function(x, y = NULL, kernel = "rbf", gamma = 1 / ncol(x), degr
     }
   }
   k <- kc_kernel(kernel, gamma, degree, coef0, p = ncol(x))
-  out <- .Call(ffi_kernel_matrix, x, y, kc_kernel_code(k), kc_threads())
+  kc_check_result_size(nrow(x), if (is.null(y)) nrow(x) else nrow(y))
+  out <- tryCatch(.Call(ffi_kernel_matrix, x, y, kc_kernel_code(k), kc_threads()),
+    error = function(e) {
+      if (!grepl("cannot allocate|vector memory", conditionMessage(e))) stop(e)
+      kc_abort(sprintf(paste0("The %d x %d kernel matrix of `x` (%.1f GB) cannot be allocated; ",
+                              "the classifiers never form it."), nrow(x),
+                       if (is.null(y)) nrow(x) else nrow(y),
+                       8 * nrow(x) * as.numeric(if (is.null(y)) nrow(x) else nrow(y)) / 2^30),
+               arg = "x", class = "memory")
+    })
   names <- list(rownames(x), if (is.null(y)) rownames(x) else rownames(y))
   if (!all(vapply(names, is.null, logical(1)))) dimnames(out) <- names
   out

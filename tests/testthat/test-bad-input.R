@@ -133,8 +133,21 @@ add("kernel_matrix", "polynomial overflow",
     quote(kernel_matrix(x * 10, kernel = "polynomial", degree = 1e5)),
     expect = function(r) expect_true(all(is.infinite(diag(r)))))
 # sizes whose product overflows an R vector are refused before anything is
-# allocated: the C guard in src/ffi.c (alloc_result) cannot be reached from R,
-# since a matrix with 2^31 rows cannot exist; kernel_matrix() checks in R
+# allocated. The C guard in src/ffi.c (alloc_result) needs two inputs of
+# 2^26 rows (GBs) to be reached, so the same check in R is tested with fake
+# sizes. A result too large for memory is refused by R's allocator and
+# reported as a classed error: tested under a limit on R's vector heap (so
+# that no machine tries to find the 7 GB)
+with_vsize_limit <- function(expr) {
+  old <- mem.maxVSize()
+  mem.maxVSize(gc()["Vcells", "used"] * 8 / 2^20 + 500)
+  on.exit(mem.maxVSize(old))
+  expr
+}
+add("kernel_matrix", "n x n beyond 2^52 values", quote(kernclass:::kc_check_result_size(2^27, 2^27)),
+    arg = "x")
+add("kernel_matrix", "n x n beyond memory", quote(with_vsize_limit(kernel_matrix(matrix(0, 3e4, 1)))),
+    arg = "x")
 add("kernel_matrix", "threads option NA", quote(with_threads(NA, kernel_matrix(x))),
     arg = "kernclass.threads")
 
