@@ -120,7 +120,10 @@
 #' two <- droplevels(subset(iris, Species != "setosa"))
 #' fit2 <- kernel_bayes(two[, 1:4], two$Species, type = 3, kernel = "linear")
 #' summary(fit2)
-kernel_bayes <- function(x, ...) UseMethod("kernel_bayes")
+kernel_bayes <- function(x, ...) {
+  kc_require(missing(x), "x", "a numeric matrix or data frame, or a formula")
+  UseMethod("kernel_bayes")
+}
 
 #' @rdname kernel_bayes
 #' @export
@@ -131,6 +134,7 @@ kernel_bayes.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degr
   kc_check_number(ridge, "ridge", lower = 0)
   d <- kc_design(x, y, scale)
   k <- kc_kernel(kernel, gamma, degree, coef0, d$x)
+  kc_check_kernel_range(d$x, k)
   lev <- levels(d$y)
   counts <- tabulate(d$y, length(lev))
   if (type >= 2L && any(counts < 2L)) {
@@ -208,6 +212,7 @@ kc_bayes_pair <- function(x, y, first, second, type, kernel, cov) {
     pm$W <- -(tcrossprod(pm$U_first) - tcrossprod(pm$U_second)) / 2
   }
   p_train <- kc_bayes_p(pm, x[rows, , drop = FALSE], x, type, kernel)
+  if (!all(is.finite(p_train))) kc_abort_overflow(kernel)  # whitening can enlarge the points
   pm <- c(pm, kc_search(p_train, ifelse(pos, 1L, -1L)))  # b, split, consistency
   pm$platt <- kc_platt_fit(p_train + pm$b, pos)
   pm

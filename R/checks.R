@@ -25,13 +25,19 @@ kc_enum <- function(x, max = 5) {
   if (more) paste0(out, ", ...") else out
 }
 
+# A required argument the caller left out (R's own error would not be classed).
+kc_require <- function(is_missing, arg, what) {
+  if (is_missing) kc_abort(sprintf("`%s` is missing: give %s.", arg, what), arg = arg)
+  invisible(TRUE)
+}
+
 kc_check_dots <- function(...) {
   dots <- list(...)
   if (length(dots)) {
     nm <- names(dots)
     if (is.null(nm)) nm <- rep("", length(dots))
     nm[nm == ""] <- "<unnamed>"
-    kc_abort(sprintf("Unknown argument(s) %s: check the spelling against the documentation.",
+    kc_abort(sprintf("Unknown argument(s) %s in `...`: check the spelling against the documentation.",
                      paste0("`", nm, "`", collapse = ", ")), arg = "...")
   }
 }
@@ -159,11 +165,12 @@ kc_check_prior <- function(prior, lev, counts) {
   stats::setNames(as.numeric(prior), lev)
 }
 
+# The number of threads; more than the cores are cut to the cores (in C).
 kc_threads <- function() {
   n <- getOption("kernclass.threads", 64L)
-  if (!is.numeric(n) || length(n) != 1L || is.na(n) || n < 1) {
+  if (!is.numeric(n) || length(n) != 1L || !is.finite(n) || n < 1 || n != round(n)) {
     kc_abort("Option `kernclass.threads` must be one positive whole number.",
              arg = "kernclass.threads")
   }
-  as.integer(n)
+  as.integer(min(n, 1024))
 }

@@ -64,6 +64,9 @@
 #' kernel_cv(kernel_means, iris[, 3:4], iris$Species, folds = "loo",
 #'           gamma = 2, scale = FALSE)
 kernel_cv <- function(fit, x, y, folds = 10, ...) {
+  kc_require(missing(fit), "fit", "a kernclass fitter such as kernel_svm")
+  kc_require(missing(x), "x", "the inputs")
+  kc_require(missing(y), "y", "the class labels")
   fitter <- kc_fitter_name(substitute(fit))
   kc_check_fitter(fit)
   d <- kc_cv_data(x, y)

@@ -8,29 +8,46 @@
 # Coded matrix for a model frame: drop the intercept column, mark dummies.
 # Factors get one indicator per level (no contrasts): every two levels are
 # then at the same distance, which kernels on distances need.
-kc_model_matrix <- function(tt, mf, contrasts = NULL) {
+# Columns R cannot code (lists, complex numbers) and factors with a single
+# level are errors naming `arg`, the user's argument.
+kc_model_matrix <- function(tt, mf, contrasts = NULL, arg = "x") {
   if (is.null(contrasts)) {
     factors <- names(mf)[vapply(mf, function(v) is.factor(v) || is.character(v), logical(1))]
     factors <- intersect(factors, attr(tt, "term.labels"))
+    single <- factors[vapply(factors, function(f) {
+      length(unique(stats::na.omit(as.character(mf[[f]])))) < 2L
+    }, logical(1))]
+    if (length(single)) {
+      kc_abort(sprintf(paste0("`%s` has factor or character column(s) %s with a single value; ",
+                              "a constant column tells the classes nothing: drop it."),
+                       arg, kc_enum(single)), arg = arg)
+    }
     contrasts <- lapply(stats::setNames(factors, factors),
                         function(f) stats::contrasts(factor(mf[[f]]), contrasts = FALSE))
   }
-  mm <- stats::model.matrix(tt, mf, contrasts.arg = contrasts)
+  mm <- tryCatch(stats::model.matrix(tt, mf, contrasts.arg = contrasts), error = function(e) {
+    kc_abort(sprintf("`%s` has column(s) that cannot be coded as numbers: %s", arg,
+                     conditionMessage(e)), arg = arg)
+  })
   assign <- attr(mm, "assign")
   ctr <- attr(mm, "contrasts")
   keep <- colnames(mm) != "(Intercept)"
   factor_terms <- which(attr(tt, "term.labels") %in% names(ctr))
   x <- mm[, keep, drop = FALSE]
-  colnames(x) <- make.unique(colnames(x))  # a factor's level can repeat a column's name
+  if (ncol(x)) colnames(x) <- make.unique(colnames(x))  # a factor's level can repeat a column's name
   attr(x, "assign") <- NULL
   attr(x, "contrasts") <- NULL
   list(x = x, scalable = !(assign[keep] %in% factor_terms), contrasts = ctr)
 }
 
-kc_design_frame <- function(tt, mf, y) {
-  mm <- kc_model_matrix(tt, mf)
+kc_design_frame <- function(tt, mf, y, arg) {
+  if (nrow(mf) == 0L) {
+    kc_abort(sprintf("`%s` has no rows%s.", arg,
+                     if (arg == "data") " (after `subset` and `na.action`)" else ""), arg = arg)
+  }
+  mm <- kc_model_matrix(tt, mf, arg = arg)
   if (ncol(mm$x) == 0L) {
-    kc_abort("The model has no predictors: give at least one input column.", arg = "formula")
+    kc_abort("`formula` has no predictors: give at least one input column.", arg = "formula")
   }
   list(x = mm$x, y = y, terms = tt, xlevels = stats::.getXlevels(tt, mf),
        contrasts = mm$contrasts, scalable = mm$scalable,
@@ -50,10 +67,14 @@ kc_design_x <- function(x) {
     if (ncol(x) == 0L) kc_abort("`x` has no columns.", arg = "x")
     tt <- stats::terms(~ ., data = x)
     environment(tt) <- baseenv()  # keep no reference to this frame and its data
-    mf <- stats::model.frame(tt, x, na.action = stats::na.pass)
-    d <- kc_design_frame(tt, mf, y = NULL)
+    mf <- tryCatch(stats::model.frame(tt, x, na.action = stats::na.pass), error = function(e) {
+      kc_abort(sprintf("`x` has column(s) that cannot be used: %s", conditionMessage(e)),
+               arg = "x")
+    })
+    d <- kc_design_frame(attr(mf, "terms"), mf, y = NULL, arg = "x")  # terms with dataClasses
   } else {
     m <- kc_as_numeric_matrix(x, "x")
+    if (nrow(m) == 0L) kc_abort("`x` has no rows.", arg = "x")
     d <- list(x = m, y = NULL, terms = NULL, xlevels = NULL, contrasts = NULL,
               scalable = rep(TRUE, ncol(m)), na.action = NULL)
   }
@@ -80,7 +101,7 @@ kc_design_formula <- function(call, env, labels = TRUE) {
   # unused levels of the inputs are dropped; those of the response are
   # reported by kc_as_labels()
   for (j in seq_along(mf)[-1L]) if (is.factor(mf[[j]])) mf[[j]] <- droplevels(mf[[j]])
-  d <- kc_design_frame(tt, mf, y = NULL)
+  d <- kc_design_frame(tt, mf, y = NULL, arg = "data")
   kc_check_finite(d$x, "data", row_names = rownames(mf))
   if (labels) {
     response <- deparse(tt[[2L]], width.cutoff = 500L)[1L]
@@ -97,7 +118,8 @@ kc_scaling <- function(x, scalable) {
   constant <- scalable & !(spread > 0)
   if (any(constant)) {
     nm <- colnames(x)
-    if (is.null(nm)) nm <- paste0("column ", seq_len(ncol(x)))
+    if (is.null(nm)) nm <- rep("", ncol(x))
+    nm[nm == ""] <- paste0("column ", which(nm == ""))
     kc_warn(sprintf("Column(s) %s of `x` are constant and were left unscaled.",
                     kc_enum(nm[constant])), class = "constant_column")
   }
@@ -120,7 +142,8 @@ kc_new_x <- function(object, newdata) {
     if (is.data.frame(newdata) && !is.null(names_fit) && all(names_fit %in% names(newdata))) {
       newdata <- newdata[names_fit]  # other columns, numeric or not, are not used
     }
-    if (is.null(dim(newdata)) && ncol(object$x) > 1L && length(newdata) == ncol(object$x)) {
+    if (is.null(dim(newdata)) && (is.numeric(newdata) || is.logical(newdata)) &&
+        ncol(object$x) > 1L && length(newdata) == ncol(object$x)) {
       newdata <- matrix(newdata, nrow = 1L, dimnames = list(NULL, names(newdata)))  # one point
     }
     x <- kc_as_numeric_matrix(newdata, "newdata")
@@ -147,11 +170,18 @@ kc_new_x <- function(object, newdata) {
       kc_abort(sprintf("`newdata` lacks column(s) %s used by the model.", kc_enum(missing)),
                arg = "newdata")
     }
-    mf <- tryCatch(
-      stats::model.frame(tt, newdata, na.action = stats::na.pass, xlev = object$xlevels),
-      error = function(e) kc_abort(sprintf("`newdata` does not fit the model: %s",
-                                           conditionMessage(e)), arg = "newdata"))
-    x <- kc_model_matrix(tt, mf, object$contrasts)$x
+    newdata <- kc_fill_na_columns(newdata, tt, object$xlevels)
+    misfit <- function(e) {
+      kc_abort(sprintf("`newdata` does not fit the model: %s", conditionMessage(e)),
+               arg = "newdata")
+    }
+    mf <- withCallingHandlers(tryCatch({
+      mf <- stats::model.frame(tt, newdata, na.action = stats::na.pass, xlev = object$xlevels)
+      classes <- attr(tt, "dataClasses")
+      if (!is.null(classes)) stats::.checkMFClasses(classes, mf)
+      mf
+    }, error = misfit), warning = misfit)  # e.g. "variable 'f' is not a factor"
+    x <- kc_model_matrix(tt, mf, object$contrasts, arg = "newdata")$x
   }
   kc_check_finite(x, "newdata", allow_na = TRUE)
   x <- kc_apply_scaling(x, object$scaling)
@@ -159,8 +189,27 @@ kc_new_x <- function(object, newdata) {
   x
 }
 
+# Logical columns of newdata where the model was fitted on numbers are taken
+# as 0/1 (as for matrix fits); logical columns that are all NA (as
+# data.frame(a = NA) makes them) take the fitted type: their rows predict NA.
+kc_fill_na_columns <- function(newdata, tt, xlevels) {
+  classes <- attr(tt, "dataClasses")
+  for (nm in intersect(names(classes), names(newdata))) {
+    v <- newdata[[nm]]
+    if (!is.logical(v) || classes[[nm]] == "logical") next
+    if (classes[[nm]] == "numeric") {
+      newdata[[nm]] <- as.numeric(v)
+    } else if (all(is.na(v))) {
+      newdata[[nm]] <- if (!is.null(xlevels[[nm]])) factor(v, levels = xlevels[[nm]]) else
+        as.character(v)
+    }
+  }
+  newdata
+}
+
 # The design of a fit: from a formula method's design or from (x, y), scaled.
 kc_design <- function(x, y, scale) {
+  kc_threads()  # the option is checked by every fitter, whether it uses C at fit time or not
   kc_scale_design(if (inherits(x, "kc_design")) x else kc_design_xy(x, y), scale)
 }
 

@@ -46,6 +46,38 @@ kc_kernel <- function(kernel, gamma, degree, coef0, x) {
   k
 }
 
+# Kernel values of the rows of x must be finite numbers: the squared norms
+# must not overflow, nor (gamma ||x||^2 + |coef0|)^degree, which bounds every
+# polynomial kernel value |k(x_i, x_j)| by Cauchy-Schwarz.
+kc_check_kernel_range <- function(x, k, arg = "x") {
+  sq <- if (nrow(x)) max(rowSums(x * x)) else 0
+  if (!is.finite(sq)) {
+    kc_abort(sprintf(paste0("`%s` has values so large that their squares overflow; ",
+                            "rescale them (or use scale = TRUE)."), arg), arg = arg)
+  }
+  if (k$name == "polynomial" && !is.finite((k$gamma * sq + abs(k$coef0))^k$degree)) {
+    kc_abort_overflow(k)
+  }
+  invisible(x)
+}
+
+kc_abort_overflow <- function(k) {
+  kc_abort(sprintf(paste0("The %s kernel overflows on this data: its values are not finite ",
+                          "numbers. Use a smaller `degree` or `gamma`, or scale the inputs."),
+                   kc_kernel_label(k)), arg = if (k$name == "polynomial") "degree" else "gamma",
+           class = "overflow")
+}
+
+# An n x m result must be an R vector: at most 2^52 elements (R_XLEN_T_MAX,
+# as the guard in src/ffi.c), checked before anything is allocated.
+kc_check_result_size <- function(n, m) {
+  if (as.numeric(n) * as.numeric(m) > 2^52) {
+    kc_abort(sprintf("The %.0f x %.0f kernel matrix of `x` is too large for R (over 2^52 values).",
+                     as.numeric(n), as.numeric(m)), arg = "x", class = "memory")
+  }
+  invisible(TRUE)
+}
+
 # The numeric form the C engine takes.
 kc_kernel_code <- function(k) {
   c(match(k$name, kernel_names), k$gamma, k$degree, k$coef0)
@@ -116,6 +148,7 @@ kc_kernel_diag <- function(x, k) kc_kernel_self(rowSums(x * x), k)
 #' kernel_matrix(x, x[1:2, ], kernel = "polynomial", degree = 2)
 kernel_matrix <- function(x, y = NULL, kernel = "rbf", gamma = 1 / ncol(x), degree = 3,
                           coef0 = 0) {
+  kc_require(missing(x), "x", "a numeric matrix")
   x <- kc_as_numeric_matrix(x, "x")
   kc_check_finite(x, "x")
   if (!is.null(y)) {
@@ -127,7 +160,16 @@ kernel_matrix <- function(x, y = NULL, kernel = "rbf", gamma = 1 / ncol(x), degr
     }
   }
   k <- kc_kernel(kernel, gamma, degree, coef0, x)
-  out <- .Call(ffi_kernel_matrix, x, y, kc_kernel_code(k), kc_threads())
+  kc_check_result_size(nrow(x), if (is.null(y)) nrow(x) else nrow(y))
+  out <- tryCatch(.Call(ffi_kernel_matrix, x, y, kc_kernel_code(k), kc_threads()),
+    error = function(e) {
+      if (!grepl("cannot allocate|vector memory", conditionMessage(e))) stop(e)
+      kc_abort(sprintf(paste0("The %d x %d kernel matrix of `x` (%.1f GB) cannot be allocated; ",
+                              "the classifiers never form it."), nrow(x),
+                       if (is.null(y)) nrow(x) else nrow(y),
+                       8 * nrow(x) * as.numeric(if (is.null(y)) nrow(x) else nrow(y)) / 2^30),
+               arg = "x", class = "memory")
+    })
   names <- list(rownames(x), if (is.null(y)) rownames(x) else rownames(y))
   if (!all(vapply(names, is.null, logical(1)))) dimnames(out) <- names
   out

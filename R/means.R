@@ -76,7 +76,10 @@
 #' two <- droplevels(subset(iris, Species != "setosa"))
 #' fit2 <- kernel_means(two[, 1:4], two$Species, kernel = "polynomial", degree = 2)
 #' summary(fit2)
-kernel_means <- function(x, ...) UseMethod("kernel_means")
+kernel_means <- function(x, ...) {
+  kc_require(missing(x), "x", "a numeric matrix or data frame, or a formula")
+  UseMethod("kernel_means")
+}
 
 #' @rdname kernel_means
 #' @export
@@ -86,6 +89,7 @@ kernel_means.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degr
   kc_check_dots(...)
   d <- kc_design(x, y, scale)
   k <- kc_kernel(kernel, gamma, degree, coef0, d$x)
+  kc_check_kernel_range(d$x, k)
   threshold <- kc_match_threshold(threshold, nlevels(d$y))
   counts <- tabulate(d$y, nlevels(d$y))
   center_norms <- kc_within_sums(d$x, d$y, k) / counts^2

@@ -24,7 +24,11 @@ kc_method_label <- function(object) {
 #'   mean for it.
 #' @param ... Not used.
 #' @return One value (or row) per row of `newdata`; `NA` where that row has
-#'   missing values.
+#'   missing values, and where the kernel values of that row overflow (a
+#'   warning of class `"kernclass_overflow_warning"`). Columns of `newdata`
+#'   must have the types of the training data (numbers for numbers, the
+#'   factor levels seen in training for factors); a column that is all `NA`
+#'   counts as any type.
 #' @export
 #' @examples
 #' fit <- kernel_means(Species ~ ., data = iris)
@@ -38,6 +42,16 @@ predict.kernclass <- function(object, newdata, type = c("class", "decision", "pr
   x <- if (missing(newdata) || is.null(newdata)) object$x else kc_new_x(object, newdata)
   ok <- stats::complete.cases(x)
   scores <- kc_scores(object, x[ok, , drop = FALSE])
+  finite <- is.finite(rowSums(scores))
+  if (!all(finite)) {
+    # kernel values of points far outside the training data can overflow
+    kc_warn(sprintf(paste0("The %s kernel overflows on %d row(s) of `newdata` (e.g. %s); ",
+                           "their predictions are NA."), kc_kernel_label(object$kernel),
+                    sum(!finite), paste(utils::head(which(ok)[!finite], 5), collapse = ", ")),
+            class = "overflow")
+    ok[ok] <- finite
+    scores <- scores[finite, , drop = FALSE]
+  }
   # each result is computed on the complete rows, then spread out with NA rows
   spread <- function(v) {
     if (is.null(dim(v))) {

@@ -50,7 +50,10 @@
 #'
 #' # equal priors instead of the class proportions
 #' kernel_parzen(Species ~ ., data = iris, prior = c(1, 1, 1) / 3)
-kernel_parzen <- function(x, ...) UseMethod("kernel_parzen")
+kernel_parzen <- function(x, ...) {
+  kc_require(missing(x), "x", "a numeric matrix or data frame, or a formula")
+  UseMethod("kernel_parzen")
+}
 
 #' @rdname kernel_parzen
 #' @export
@@ -60,6 +63,7 @@ kernel_parzen.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, deg
   kc_check_dots(...)
   d <- kc_design(x, y, scale)
   k <- kc_kernel(kernel, gamma, degree, coef0, d$x)
+  kc_check_kernel_range(d$x, k)
   threshold <- kc_match_threshold(threshold, nlevels(d$y))
   counts <- tabulate(d$y, nlevels(d$y))
   search <- NULL

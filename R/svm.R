@@ -92,7 +92,10 @@
 #' set.seed(1)
 #' pfit <- kernel_svm(Species ~ ., data = iris, probability = TRUE)
 #' round(predict(pfit, iris[c(1, 51, 101), ], type = "prob"), 3)
-kernel_svm <- function(x, ...) UseMethod("kernel_svm")
+kernel_svm <- function(x, ...) {
+  kc_require(missing(x), "x", "a numeric matrix or data frame, or a formula")
+  UseMethod("kernel_svm")
+}
 
 #' @rdname kernel_svm
 #' @export
@@ -103,6 +106,7 @@ kernel_svm.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degree
   kc_check_dots(...)
   d <- kc_design(x, y, scale)
   k <- kc_kernel(kernel, gamma, degree, coef0, d$x)
+  kc_check_kernel_range(d$x, k)
   if (!is.numeric(cost) || length(cost) != 1L || is.na(cost) || !(cost > 0)) {
     kc_abort(sprintf("`cost` must be one number > 0 (Inf for the hard margin); got %s.",
                      paste(format(cost), collapse = ", ")), arg = "cost")

@@ -40,6 +40,8 @@
 #' fit <- kernel_means(Species ~ ., data = two, kernel = "linear")
 #' threshold_search(predict(fit, type = "decision"), two$Species)
 threshold_search <- function(score, y) {
+  kc_require(missing(score), "score", "the scores")
+  kc_require(missing(y), "y", "the labels")
   if (!is.numeric(score) || !length(score) || anyNA(score) || any(!is.finite(score))) {
     kc_abort("`score` must be a non-empty numeric vector of finite values.", arg = "score")
   }

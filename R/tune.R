@@ -54,6 +54,10 @@
 #' tuned$best
 #' plot(tuned)
 kernel_tune <- function(fit, x, y, grid, folds = 5, ...) {
+  kc_require(missing(fit), "fit", "a kernclass fitter such as kernel_svm")
+  kc_require(missing(x), "x", "the inputs")
+  kc_require(missing(y), "y", "the class labels")
+  kc_require(missing(grid), "grid", "the parameter values, e.g. list(cost = c(1, 10))")
   fitter <- kc_fitter_name(substitute(fit))
   kc_check_fitter(fit)
   args <- list(...)
@@ -65,7 +69,7 @@ kernel_tune <- function(fit, x, y, grid, folds = 5, ...) {
   rows <- lapply(seq_len(nrow(grid)), function(i) kc_grid_row(grid, i))
 
   one <- function(i) {
-    warnings <- character()
+    warnings <- list()
     res <- withCallingHandlers(
       tryCatch({
         set.seed(seeds[i])
@@ -73,14 +77,16 @@ kernel_tune <- function(fit, x, y, grid, folds = 5, ...) {
         kc_new_cv(cv, d$y, fold, k, fitter, NULL)[c("accuracy", "se", "fold_accuracy")]
       }, error = function(e) e),
       warning = function(w) {
-        warnings <<- c(warnings, conditionMessage(w))
+        w$call <- NULL
+        warnings[[length(warnings) + 1L]] <<- w  # the condition, with its classes
         invokeRestart("muffleWarning")
       })
     list(result = res, warnings = warnings)
   }
   out <- kc_tune_apply(seq_len(nrow(grid)), one)
 
-  for (w in unique(unlist(lapply(out, `[[`, "warnings")))) warning(w, call. = FALSE)
+  warns <- unlist(lapply(out, `[[`, "warnings"), recursive = FALSE)
+  for (w in warns[!duplicated(vapply(warns, conditionMessage, character(1)))]) warning(w)
   for (i in seq_along(out)) {
     r <- out[[i]]$result
     if (inherits(r, "condition")) {

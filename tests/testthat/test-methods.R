@@ -287,3 +287,28 @@ test_that("a data-frame fit does not carry its training data in the terms", {
   expect_lt(length(serialize(fit_df, NULL)), 1.2 * length(serialize(fit_mat, NULL)))
   expect_false(any(c("x", "y", "d", "mf") %in% ls(environment(fit_df$terms))))
 })
+
+test_that("every print method returns its argument invisibly; summaries print themselves", {
+  set.seed(406)
+  objects <- list(svm = kernel_svm(Species ~ ., data = iris, cost = 10),
+                  hard = kernel_svm(as.matrix(iris[1:100, 3:4]), droplevels(iris$Species[1:100]),
+                                    kernel = "linear", cost = Inf),
+                  bayes = kernel_bayes(Species ~ ., data = iris, type = 3),
+                  parzen = fit_p3,
+                  cv = kernel_cv(kernel_means, iris[, 1:4], iris$Species, folds = 3),
+                  tune = kernel_tune(kernel_parzen, iris[, 3:4], iris$Species, folds = 3,
+                                     grid = list(gamma = c(0.5, 2))))
+  for (nm in names(objects)) {
+    obj <- objects[[nm]]
+    out <- capture.output(res <- withVisible(print(obj)))
+    expect_false(res$visible, info = nm)
+    expect_identical(res$value, obj, info = nm)
+    expect_gt(length(out), 2L)
+    s <- summary(obj)
+    expect_true(class(s)[1] != class(obj)[1] && grepl("^summary", class(s)[1]), info = nm)
+    expect_false(is.null(utils::getS3method("print", class(s)[1], optional = TRUE)), info = nm)
+    out <- capture.output(res <- withVisible(print(s)))
+    expect_false(res$visible, info = nm)
+    expect_identical(res$value, s, info = nm)
+  }
+})

@@ -1,0 +1,61 @@
+# Running code in a fresh R process (Rscript) that loads the same kernclass
+# as this session: for interrupts sent with a real SIGINT and for models read
+# back by another process.
+
+# Start `lines` of R code in a child Rscript, in the background, with the
+# kernclass of this session attached and `dir` (a directory shared with the
+# parent) defined. Returns list(dir, pid, log).
+start_child <- function(lines, dir = tempfile("kcchild")) {
+  dir.create(dir, showWarnings = FALSE)
+  script <- file.path(dir, "child.R")
+  writeLines(c(sprintf(".libPaths(%s)", paste(deparse(.libPaths()), collapse = "")),
+               "suppressPackageStartupMessages(library(kernclass))",
+               sprintf("dir <- %s", deparse(dir)),
+               "writeLines(as.character(Sys.getpid()), file.path(dir, 'pid.tmp'))",
+               "file.rename(file.path(dir, 'pid.tmp'), file.path(dir, 'pid'))",
+               lines), script)
+  log <- file.path(dir, "child.log")
+  system2(file.path(R.home("bin"), "Rscript"), c("--vanilla", shQuote(script)),
+          wait = FALSE, stdout = log, stderr = log)
+  wait_for_file(file.path(dir, "pid"), log)
+  list(dir = dir, pid = as.integer(readLines(file.path(dir, "pid"))), log = log)
+}
+
+# Wait until `path` exists (files are written under another name and renamed,
+# so an existing file is complete); an error with the child's log on timeout.
+wait_for_file <- function(path, log = NULL, timeout = 60) {
+  start <- proc.time()[["elapsed"]]
+  while (!file.exists(path)) {
+    if (proc.time()[["elapsed"]] - start > timeout) {
+      stop("no ", basename(path), " from the child after ", timeout, " s; its log:\n",
+           if (!is.null(log) && file.exists(log)) paste(readLines(log), collapse = "\n"))
+    }
+    Sys.sleep(0.005)
+  }
+  invisible(path)
+}
+
+# Child side: write `value` (R code) so that the parent sees it complete.
+child_write_lines <- c(
+  "put <- function(name, value) {",
+  "  tmp <- file.path(dir, paste0(name, '.tmp'))",
+  "  saveRDS(value, tmp)",
+  "  file.rename(tmp, file.path(dir, name))",
+  "}",
+  "take <- function(name) {",
+  "  path <- file.path(dir, name)",
+  "  while (!file.exists(path)) Sys.sleep(0.005)",
+  "  readRDS(path)",
+  "}")
+
+# Parent side: the value the child put under `name`.
+take_from_child <- function(child, name, timeout = 60) {
+  wait_for_file(file.path(child$dir, name), child$log, timeout)
+  readRDS(file.path(child$dir, name))
+}
+
+put_for_child <- function(child, name, value) {
+  tmp <- file.path(child$dir, paste0(name, ".tmp"))
+  saveRDS(value, tmp)
+  file.rename(tmp, file.path(child$dir, name))
+}

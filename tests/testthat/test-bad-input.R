@@ -1,0 +1,293 @@
+# One table of bad inputs across every exported function. Each row is a call
+# and what it must give: either an error of class "kernclass_input_error"
+# whose field `arg` and message name the argument, or a documented result
+# (checked by a function of the result). Nothing may crash or leak a bare
+# error from R or the C engine.
+#
+# Documented results held here:
+# * one row in a class: kernel_means, kernel_parzen and kernel_svm fit (a
+#   class mean, a density, a support vector need only one point);
+#   kernel_bayes types 2 and 3 need a covariance matrix per class (an error,
+#   type 1 fits), kernel_cv and kernel_tune need every class in every
+#   training set (an error);
+# * kernel_matrix on 0 rows gives a matrix with 0 rows; kernel values that
+#   overflow are Inf there (the fitters stop with an error instead);
+# * newdata: extra columns are ignored, columns are matched by name, rows
+#   with NA give NA, logical columns count as numbers, 0 rows give length 0.
+
+testthat::local_edition(3)
+
+set.seed(701)
+x <- matrix(rnorm(48), 24, 2, dimnames = list(NULL, c("a", "b")))
+x[, 1] <- x[, 1] + rep(c(1.5, -1.5), 12)
+y <- factor(rep(c("u", "v"), 12))
+dat <- data.frame(x, f = factor(rep(c("p", "q", "r"), 8)), cls = y)
+with_na <- function(m, value, at = c(3, 2)) {
+  m[at[1], at[2]] <- value
+  m
+}
+fitters <- c("kernel_means", "kernel_parzen", "kernel_bayes", "kernel_svm")
+numeric_bad <- list(`NA` = NA_real_, negative = -1, zero = 0, infinite = Inf, `length 2` = c(1, 2))
+
+# ---- the table ---------------------------------------------------------------
+
+cases <- list()
+add <- function(fun, label, call, expect = "error", arg = NA_character_) {
+  cases[[length(cases) + 1L]] <<- list(fun = fun, label = label, call = call,
+                                       expect = expect, arg = arg)
+}
+ok <- "ok"  # fits without error and returns a kernclass model
+
+# data problems, for every fitter (and the cross-validation wrappers)
+for (fun in fitters) {
+  f <- as.name(fun)
+  add(fun, "NA in x", bquote(.(f)(with_na(x, NA), y)), arg = "x")
+  add(fun, "NaN in x", bquote(.(f)(with_na(x, NaN), y)), arg = "x")
+  add(fun, "Inf in x", bquote(.(f)(with_na(x, -Inf), y)), arg = "x")
+  add(fun, "0 rows", bquote(.(f)(x[0, ], y[0])), arg = "x")
+  add(fun, "0 columns", bquote(.(f)(x[, 0], y)), arg = "x")
+  add(fun, "0 columns, data frame", bquote(.(f)(dat[, 0], y)), arg = "x")
+  add(fun, "0 rows, formula", bquote(.(f)(cls ~ ., data = dat[0, ])), arg = "data")
+  add(fun, "no predictors, formula", bquote(.(f)(cls ~ 1, data = dat)), arg = "formula")
+  add(fun, "one class", bquote(.(f)(x, factor(rep("u", 24)))), arg = "y")
+  add(fun, "one class, formula", bquote(.(f)(cls ~ a, data = dat[y == "u", ])), arg = "cls")
+  add(fun, "one row in a class", bquote(.(f)(x[c(1:12 * 2, 1), ], y[c(1:12 * 2, 1)])),
+      expect = if (fun == "kernel_bayes") "error" else ok, arg = "y")
+  add(fun, "character x", bquote(.(f)(matrix(letters[1:24], 12), y[1:12])), arg = "x")
+  add(fun, "list x", bquote(.(f)(list(x[, 1], x[, 2]), y)), arg = "x")
+  add(fun, "list column", bquote(.(f)(data.frame(a = 1:24, l = I(as.list(1:24))), y)), arg = "x")
+  add(fun, "complex column", bquote(.(f)(data.frame(a = 1:24, z = complex(24)), y)), arg = "x")
+  add(fun, "one-level factor column", bquote(.(f)(data.frame(a = x[, 1], s = "k"), y)), arg = "x")
+  add(fun, "x missing", bquote(.(f)()), arg = "x")
+  add(fun, "y missing", bquote(.(f)(x)), arg = "y")
+  add(fun, "y shorter than x", bquote(.(f)(x, y[-1])), arg = "y")
+  add(fun, "y longer than x", bquote(.(f)(x, c(y, y))), arg = "y")
+  add(fun, "NA in y", bquote(.(f)(x, replace(y, 5, NA))), arg = "y")
+  add(fun, "numeric y", bquote(.(f)(x, as.integer(y))), arg = "y")
+  add(fun, "unknown argument", bquote(.(f)(x, y, gama = 1)), arg = "...")
+  add(fun, "polynomial overflow", bquote(.(f)(x, y, kernel = "polynomial", degree = 1e5,
+                                              gamma = 10)), arg = "degree")
+  add(fun, "huge unscaled x", bquote(.(f)(x * 1e200, y, scale = FALSE)), arg = "x")
+  # the kernel's numeric arguments
+  for (nm in names(numeric_bad)) {
+    v <- numeric_bad[[nm]]
+    add(fun, paste("gamma", nm), bquote(.(f)(x, y, gamma = .(v))), arg = "gamma")
+    add(fun, paste("degree", nm), bquote(.(f)(x, y, kernel = "polynomial", degree = .(v))),
+        arg = "degree")
+    add(fun, paste("coef0", nm), bquote(.(f)(x, y, kernel = "sigmoid", coef0 = .(v))),
+        expect = if (nm %in% c("negative", "zero")) ok else "error", arg = "coef0")
+    add(fun, paste("threads option", nm), bquote(with_threads(.(v), .(f)(x, y))),
+        arg = "kernclass.threads")
+  }
+}
+
+for (nm in names(numeric_bad)) {
+  v <- numeric_bad[[nm]]
+  add("kernel_svm", paste("cost", nm), bquote(kernel_svm(x, y, cost = .(v))),
+      expect = if (nm == "infinite") ok else "error", arg = "cost")
+  for (a in c("tolerance", "cachesize", "max_iter")) {
+    add("kernel_svm", paste(a, nm), as.call(c(quote(kernel_svm), quote(x), quote(y),
+                                              stats::setNames(list(v), a))), arg = a)
+  }
+  add("kernel_svm", paste("class.weights", nm),
+      bquote(kernel_svm(x, y, class.weights = c(u = .(v[1])))), arg = "class.weights",
+      expect = if (nm == "length 2") ok else "error")  # (length 2 = weight 1 for "u")
+  add("kernel_svm", paste("weights", nm), bquote(kernel_svm(x, y, weights = rep(.(v), 24))),
+      arg = "weights")  # length 2: 48 weights for 24 rows
+  add("kernel_bayes", paste("ridge", nm), bquote(kernel_bayes(x, y, ridge = .(v))), arg = "ridge",
+      expect = if (nm == "zero") ok else "error")
+  add("kernel_bayes", paste("type", nm), bquote(kernel_bayes(x, y, type = .(v))), arg = "type")
+  add("kernel_parzen", paste("prior", nm), bquote(kernel_parzen(x, y, prior = c(.(v[1]), 0.5))),
+      arg = "prior")
+  add("kernel_cv", paste("folds", nm), bquote(kernel_cv(kernel_means, x, y, folds = .(v))),
+      arg = "folds")
+  add("kernel_tune", paste("folds", nm),
+      bquote(kernel_tune(kernel_means, x, y, grid = list(gamma = 1), folds = .(v))), arg = "folds")
+  add("kernel_tune", paste("grid gamma", nm),
+      bquote(kernel_tune(kernel_svm, x, y, grid = list(gamma = .(v)), folds = 2)), arg = "gamma",
+      expect = if (nm == "length 2") function(r) expect_s3_class(r, "kernel_tune") else "error")
+  add("kernel_matrix", paste("gamma", nm), bquote(kernel_matrix(x, gamma = .(v))), arg = "gamma")
+  add("kernel_matrix", paste("degree", nm),
+      bquote(kernel_matrix(x, kernel = "polynomial", degree = .(v))), arg = "degree")
+}
+add("kernel_svm", "weights of length 2", quote(kernel_svm(x, y, weights = c(1, 2))), arg = "weights")
+add("kernel_svm", "formula weights negative",
+    quote(kernel_svm(cls ~ a + b, data = dat, weights = rep(-1, 24))), arg = "weights")
+add("kernel_svm", "probability NA", quote(kernel_svm(x, y, probability = NA)), arg = "probability")
+add("kernel_bayes", "type 1, one row in a class",
+    quote(kernel_bayes(x[c(1:12 * 2, 1), ], y[c(1:12 * 2, 1)], type = 1)), expect = ok)
+add("kernel_parzen", "prior of length 3", quote(kernel_parzen(x, y, prior = rep(1 / 3, 3))),
+    arg = "prior")
+
+# kernel_matrix
+add("kernel_matrix", "NA in x", quote(kernel_matrix(with_na(x, NA))), arg = "x")
+add("kernel_matrix", "Inf in y", quote(kernel_matrix(x, with_na(x, Inf))), arg = "y")
+add("kernel_matrix", "0 columns", quote(kernel_matrix(x[, 0])), arg = "x")
+add("kernel_matrix", "0 rows", quote(kernel_matrix(x[0, ], x)),
+    expect = function(r) expect_identical(dim(r), c(0L, 24L)))
+add("kernel_matrix", "character x", quote(kernel_matrix(letters)), arg = "x")
+add("kernel_matrix", "list y", quote(kernel_matrix(x, list(1, 2))), arg = "y")
+add("kernel_matrix", "columns of x and y differ", quote(kernel_matrix(x, cbind(x, 1))), arg = "y")
+add("kernel_matrix", "x missing", quote(kernel_matrix()), arg = "x")
+add("kernel_matrix", "polynomial overflow",
+    quote(kernel_matrix(x * 10, kernel = "polynomial", degree = 1e5)),
+    expect = function(r) expect_true(all(is.infinite(diag(r)))))
+# sizes whose product overflows an R vector are refused before anything is
+# allocated. The C guard in src/ffi.c (alloc_result) needs two inputs of
+# 2^26 rows (GBs) to be reached, so the same check in R is tested with fake
+# sizes. A result too large for memory is refused by R's allocator and
+# reported as a classed error: tested under a limit on R's vector heap (so
+# that no machine tries to find the 7 GB)
+with_vsize_limit <- function(expr) {
+  old <- mem.maxVSize()
+  mem.maxVSize(gc()["Vcells", "used"] * 8 / 2^20 + 500)
+  on.exit(mem.maxVSize(old))
+  expr
+}
+add("kernel_matrix", "n x n beyond 2^52 values", quote(kernclass:::kc_check_result_size(2^27, 2^27)),
+    arg = "x")
+add("kernel_matrix", "n x n beyond memory", quote(with_vsize_limit(kernel_matrix(matrix(0, 3e4, 1)))),
+    arg = "x")
+add("kernel_matrix", "threads option NA", quote(with_threads(NA, kernel_matrix(x))),
+    arg = "kernclass.threads")
+
+# kernel_cv and kernel_tune
+add("kernel_cv", "fit missing", quote(kernel_cv(x = x, y = y)), arg = "fit")
+add("kernel_cv", "fit not a function", quote(kernel_cv("kernel_means", x, y)), arg = "fit")
+add("kernel_cv", "y missing", quote(kernel_cv(kernel_means, x)), arg = "y")
+add("kernel_cv", "one row in a class",
+    quote(kernel_cv(kernel_svm, x[c(1:12 * 2, 1), ], y[c(1:12 * 2, 1)], folds = 2)), arg = "y")
+add("kernel_cv", "NA in x", quote(kernel_cv(kernel_svm, with_na(x, NA), y)), arg = "x")
+add("kernel_cv", "0 rows", quote(kernel_cv(kernel_svm, x[0, ], y[0])), arg = "x")
+add("kernel_cv", "folds more than rows", quote(kernel_cv(kernel_means, x, y, folds = 25)),
+    arg = "folds")
+add("kernel_cv", "folds not a whole number", quote(kernel_cv(kernel_means, x, y, folds = 2.5)),
+    arg = "folds")
+add("kernel_cv", "bad argument for the fitter", quote(kernel_cv(kernel_svm, x, y, cost = -1)),
+    arg = "cost")
+add("kernel_tune", "grid missing", quote(kernel_tune(kernel_svm, x, y)), arg = "grid")
+add("kernel_tune", "grid not a list", quote(kernel_tune(kernel_svm, x, y, grid = 1:3)),
+    arg = "grid")
+add("kernel_tune", "grid column unknown",
+    quote(kernel_tune(kernel_svm, x, y, grid = list(cst = 1))), arg = "grid")
+add("kernel_tune", "one class", quote(kernel_tune(kernel_svm, x, rep("u", 24),
+                                                  grid = list(cost = 1))), arg = "y")
+
+# threshold_search
+add("threshold_search", "NA in score", quote(threshold_search(c(1, NA), c(1, -1))), arg = "score")
+add("threshold_search", "Inf in score", quote(threshold_search(c(1, Inf), c(1, -1))),
+    arg = "score")
+add("threshold_search", "empty score", quote(threshold_search(numeric(0), numeric(0))),
+    arg = "score")
+add("threshold_search", "character score", quote(threshold_search("1", 1)), arg = "score")
+add("threshold_search", "y of other length", quote(threshold_search(c(1, 2, 3), c(1, -1))),
+    arg = "y")
+add("threshold_search", "y not +1/-1", quote(threshold_search(c(1, 2), c(0, 1))), arg = "y")
+add("threshold_search", "y missing", quote(threshold_search(c(1, 2))), arg = "y")
+add("threshold_search", "y a three-level factor",
+    quote(threshold_search(c(1, 2, 3), factor(1:3))), arg = "y")
+
+# predict: newdata for a model of each fitter, fitted by matrix, data frame
+# and formula
+models <- list()
+for (fun in fitters) {
+  f <- get(fun)
+  models[[fun]] <- list(matrix = f(x, y), frame = f(dat[c("a", "b", "f")], y),
+                        formula = f(cls ~ ., data = dat))
+}
+nd <- dat[c(2, 7, 11), ]
+same_as <- function(model, newdata) {
+  force(model)
+  force(newdata)
+  function(r) expect_identical(r, predict(model, newdata, type = "decision"))
+}
+na_then_same <- function(model, rest) {
+  force(model)
+  force(rest)
+  function(r) {
+    expect_true(is.na(r[1]))
+    expect_identical(r[-1], predict(model, rest, type = "decision"))
+  }
+}
+for (fun in fitters) {
+  mm <- models[[fun]]$matrix
+  mf <- models[[fun]]$frame
+  mo <- models[[fun]]$formula
+  p <- function(model, newdata) {
+    bquote(predict(models[[.(fun)]][[.(model)]], .(newdata), type = "decision"))
+  }
+  # what is missing, of the wrong type, or unseen
+  add(fun, "newdata lacks a column", p("matrix", quote(x[, "b", drop = FALSE])), arg = "newdata")
+  add(fun, "newdata lacks a column, formula", p("formula", quote(nd[c("a", "f")])),
+      arg = "newdata")
+  add(fun, "newdata with too many unnamed columns", p("matrix", quote(unname(cbind(x, x)))),
+      arg = "newdata")
+  add(fun, "newdata character matrix", p("matrix", quote(matrix("1", 2, 2))), arg = "newdata")
+  add(fun, "newdata character for numeric",
+      p("formula", quote(transform(nd, a = as.character(a)))), arg = "newdata")
+  add(fun, "newdata numeric for factor", p("frame", quote(transform(nd, f = 2))), arg = "newdata")
+  add(fun, "newdata unseen factor level",
+      p("formula", quote(transform(nd, f = c("p", "zz", "q")))), arg = "newdata")
+  add(fun, "newdata list", p("formula", quote(as.list(nd))), arg = "newdata")
+  add(fun, "newdata Inf", p("matrix", quote(with_na(x, Inf))), arg = "newdata")
+  add(fun, "predict type unknown",
+      bquote(predict(models[[.(fun)]]$matrix, x, type = "probability")), arg = "type")
+  # documented results
+  add(fun, "newdata extra columns are ignored", p("formula", quote(cbind(nd, z = "extra"))),
+      expect = same_as(mo, nd))
+  add(fun, "newdata permuted columns are matched by name", p("frame", quote(nd[c("f", "b", "a")])),
+      expect = same_as(mf, nd))
+  add(fun, "newdata permuted matrix columns are matched by name",
+      p("matrix", quote(x[1:3, c("b", "a")])), expect = same_as(mm, x[1:3, ]))
+  add(fun, "newdata factor given as character", p("formula", quote(transform(nd, f = c("p", "q", "r")))),
+      expect = same_as(mo, transform(nd, f = factor(c("p", "q", "r")))))
+  add(fun, "newdata logical for numeric", p("formula", quote(transform(nd, b = c(TRUE, FALSE, TRUE)))),
+      expect = same_as(mo, transform(nd, b = c(1, 0, 1))))
+  add(fun, "newdata NA rows give NA", p("formula", quote(transform(nd, a = c(NA, a[2:3])))),
+      expect = na_then_same(mo, nd[2:3, ]))
+  add(fun, "newdata NA factor gives NA", p("frame", quote(transform(nd, f = NA))),
+      expect = function(r) expect_true(all(is.na(r))))
+  add(fun, "newdata with 0 rows", p("formula", quote(nd[0, ])),
+      expect = function(r) expect_length(r, 0L))
+}
+
+table <- data.frame(fun = vapply(cases, `[[`, "", "fun"),
+                    label = vapply(cases, `[[`, "", "label"),
+                    arg = vapply(cases, `[[`, "", "arg"))
+table$call <- lapply(cases, `[[`, "call")
+table$expect <- lapply(cases, `[[`, "expect")
+
+# ---- the loop ----------------------------------------------------------------
+
+check_case <- function(case) {
+  info <- sprintf("%s: %s", case$fun, case$label)
+  expect <- case$expect[[1L]]
+  if (identical(expect, "error")) {
+    # (warnings on the way, e.g. of empty levels, are not the point here)
+    cnd <- expect_error(suppressWarnings(eval(case$call[[1L]])), class = "kernclass_input_error",
+                        info = info)
+    if (inherits(cnd, "kernclass_input_error")) {
+      expect_identical(cnd$arg, case$arg, info = info)
+      expect_true(grepl(paste0("`", case$arg, "`"), conditionMessage(cnd), fixed = TRUE),
+                  info = paste(info, "-", conditionMessage(cnd)))
+      expect_s3_class(cnd, "kernclass_error")
+    }
+  } else {
+    r <- suppressWarnings(eval(case$call[[1L]]))  # e.g. constant columns of tiny data
+    if (identical(expect, ok)) expect_s3_class(r, "kernclass") else expect(r)
+  }
+}
+
+test_that("the table covers every exported function", {
+  exports <- getNamespaceExports("kernclass")
+  expect_setequal(unique(table$fun), exports)
+  expect_gt(nrow(table), 300)
+})
+
+for (fun in unique(table$fun)) {
+  test_that(paste("bad input to", fun, "gives a classed error naming the argument, or the",
+                  "documented result"), {
+    rows <- which(table$fun == fun)
+    for (i in rows) check_case(table[i, ])
+  })
+}
