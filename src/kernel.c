@@ -490,8 +490,16 @@ static int block_len(ptrdiff_t n, int blk)
 }
 
 /* Tasks run in chunks so that the calling thread can check for a user
- * interrupt between them (never from inside a parallel region). */
-#define CHUNK_PER_THREAD 8
+ * interrupt between them (never from inside a parallel region); a chunk
+ * gives each thread about CHUNK_FLOPS of work (a few milliseconds). */
+#define CHUNK_FLOPS 5e7
+
+static int tiles_per_chunk(int p)
+{
+    double tile_flops = 2.0 * KC_TILE * KC_TILE * (p + 10);  /* + the kernel itself */
+    double tiles = CHUNK_FLOPS / tile_flops;
+    return tiles < 1 ? 1 : (tiles > 64 ? 64 : (int) tiles);
+}
 
 void kc_gram(const kc_kernel *k, const kc_points *a, const kc_points *b,
              int symmetric, double *out, int nthreads)
@@ -501,7 +509,7 @@ void kc_gram(const kc_kernel *k, const kc_points *a, const kc_points *b,
     scratch s = scratch_alloc(nthreads, work_n + TILE_DOUBLES);
     ptrdiff_t lda = a->n;
     size_t ntasks = (size_t) bi_n * bj_n;
-    size_t chunk = (size_t) nthreads * CHUNK_PER_THREAD;
+    size_t chunk = (size_t) nthreads * tiles_per_chunk(a->p);
 
     for (size_t t0 = 0; t0 < ntasks; t0 += chunk) {
         size_t t1 = t0 + chunk < ntasks ? t0 + chunk : ntasks;
@@ -532,35 +540,46 @@ void kc_expansion(const kc_kernel *k, const kc_points *a, const kc_points *b,
 {
     int bi_n = nblocks(a->n), bj_n = nblocks(b->n);
     size_t work_n = kc_tile_work_size(a->p);
-    size_t tile_n = TILE_DOUBLES;
-    scratch s = scratch_alloc(nthreads, work_n + tile_n + (size_t) ncols * KC_TILE);
-    /* a row block runs over all of b, so one block per thread per chunk */
-    size_t chunk = (size_t) nthreads;
+    /* Each thread takes one row block of a and runs it over the blocks of b
+     * in their stored order (so every sum has a fixed order); the blocks of
+     * b are taken a segment at a time, with an interrupt check after each.
+     * A row block's packed rows and sums live in its slot across segments. */
+    size_t slot_n = (size_t) round_up(KC_TILE, MR) * a->p + (size_t) ncols * KC_TILE;
+    double *slots = (double *) R_alloc((size_t) nthreads * slot_n, sizeof(double));
+    scratch s = scratch_alloc(nthreads, work_n + TILE_DOUBLES);
+    int segment = tiles_per_chunk(a->p);
 
-    for (size_t t0 = 0; t0 < (size_t) bi_n; t0 += chunk) {
-        size_t t1 = t0 + chunk < (size_t) bi_n ? t0 + chunk : (size_t) bi_n;
-#pragma omp parallel for num_threads(nthreads) schedule(dynamic)
-        for (size_t I = t0; I < t1; I++) {
-            double *work = scratch_for(&s, thread_id());
-            double *tile = work + work_n, *acc = tile + tile_n;
-            ptrdiff_t a0 = (ptrdiff_t) I * KC_TILE;
-            int na = block_len(a->n, (int) I);
-            memset(acc, 0, sizeof(double) * (size_t) ncols * na);
-            pack_rows(a, NULL, a0, na, MR, work);
-            /* sums over the points of b in their stored order: deterministic */
-            for (int J = 0; J < bj_n; J++) {
-                ptrdiff_t b0 = (ptrdiff_t) J * KC_TILE;
-                int nb = block_len(b->n, J);
-                kernel_tile(k, a, NULL, a0, na, b, NULL, b0, nb, work, work, tile);
-                for (int c = 0; c < ncols; c++)
-                    tile_times_weights(tile, na, nb, w + (ptrdiff_t) c * b->n + b0,
-                                       acc + (size_t) c * na);
+    for (int t0 = 0; t0 < bi_n; t0 += nthreads) {
+        int nslots = bi_n - t0 < nthreads ? bi_n - t0 : nthreads;
+        for (int J0 = 0; J0 < bj_n; J0 += segment) {
+            int J1 = J0 + segment < bj_n ? J0 + segment : bj_n;
+#pragma omp parallel for num_threads(nthreads) schedule(static)
+            for (int sl = 0; sl < nslots; sl++) {
+                double *work = scratch_for(&s, thread_id());
+                double *tile = work + work_n;
+                double *apack = slots + (size_t) sl * slot_n;
+                double *acc = apack + (size_t) round_up(KC_TILE, MR) * a->p;
+                ptrdiff_t a0 = (ptrdiff_t) (t0 + sl) * KC_TILE;
+                int na = block_len(a->n, t0 + sl);
+                if (J0 == 0) {
+                    memset(acc, 0, sizeof(double) * (size_t) ncols * na);
+                    pack_rows(a, NULL, a0, na, MR, apack);
+                }
+                for (int J = J0; J < J1; J++) {
+                    ptrdiff_t b0 = (ptrdiff_t) J * KC_TILE;
+                    int nb = block_len(b->n, J);
+                    kernel_tile(k, a, NULL, a0, na, b, NULL, b0, nb, apack, work, tile);
+                    for (int c = 0; c < ncols; c++)
+                        tile_times_weights(tile, na, nb, w + (ptrdiff_t) c * b->n + b0,
+                                           acc + (size_t) c * na);
+                }
+                if (J1 == bj_n)
+                    for (int c = 0; c < ncols; c++)
+                        for (int i = 0; i < na; i++)
+                            out[(a0 + i) + (ptrdiff_t) c * a->n] = acc[(size_t) c * na + i];
             }
-            for (int c = 0; c < ncols; c++)
-                for (int i = 0; i < na; i++)
-                    out[(a0 + i) + (ptrdiff_t) c * a->n] = acc[(size_t) c * na + i];
+            R_CheckUserInterrupt();
         }
-        R_CheckUserInterrupt();
     }
 }
 
@@ -680,7 +699,7 @@ void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
 
     size_t work_n = kc_tile_work_size(p);
     scratch s = scratch_alloc(nthreads, work_n + TILE_DOUBLES);
-    size_t chunk = (size_t) nthreads * CHUNK_PER_THREAD;
+    size_t chunk = (size_t) nthreads * tiles_per_chunk(p);
     for (size_t t0 = 0; t0 < ntasks; t0 += chunk) {
         size_t t1 = t0 + chunk < ntasks ? t0 + chunk : ntasks;
 #pragma omp parallel for num_threads(nthreads) schedule(dynamic)

@@ -15,7 +15,7 @@
  * iterates are the same for any number of threads.
  *
  * All memory is R_alloc'd on the calling thread: an interrupt, checked every
- * 100 iterations, frees it.
+ * few milliseconds of work, frees it.
  */
 #include <math.h>
 #include <float.h>
@@ -30,6 +30,9 @@
 #include "kernclass.h"
 
 #define TAU 1e-12
+/* Interrupt checks by work done, about every 10^7 element operations (a few
+ * milliseconds), not by iterations, whose cost grows with n. */
+#define INTERRUPT_WORK 1e7
 /* Hard margin (C = Inf): for any feasible a, (sum a)^2 / a'Qa is a lower
  * bound on 1 / margin^2 (minimise f(t a) over t >= 0 and compare with the
  * optimum).  When it shows a margin below this fraction of the data's radius
@@ -511,8 +514,16 @@ void kc_smo(const kc_kernel *k, const kc_points *x, const int *y, const double *
         if (!R_FINITE(C[t])) hard = 1;
         if (s.QD[t] > radius2) radius2 = s.QD[t];
     }
+    double since_check = 0;  /* work since the last interrupt check */
+    long computed_before = 0;
     for (;;) {
-        if (iter % 100 == 0) R_CheckUserInterrupt();
+        since_check += 3.0 * s.nactive +
+                       (double) (s.cache.computed - computed_before) * n * (x->p + 10);
+        computed_before = s.cache.computed;
+        if (since_check >= INTERRUPT_WORK) {
+            since_check = 0;
+            R_CheckUserInterrupt();
+        }
         if (hard && iter % 1000 == 0 && iter > 0 && margin_too_small(&s, radius2)) {
             status = KC_SMO_UNBOUNDED;
             break;

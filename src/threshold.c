@@ -8,15 +8,25 @@
 #include <math.h>
 #include <string.h>
 #include <Rinternals.h>
+#include <R_ext/Utils.h>
 #include "kernclass.h"
 
-/* Stable bottom-up merge sort of (x, y) by x, with scratch arrays. */
+/* Elements merged between two checks for a user interrupt (a few ms). */
+#define INTERRUPT_EVERY ((ptrdiff_t) 1 << 20)
+
+/* Stable bottom-up merge sort of (x, y) by x, with scratch arrays (R_alloc'd
+ * by the caller, so an interrupt frees them). */
 static void merge_sort_pairs(double *x, int *y, double *xs, int *ys, ptrdiff_t n)
 {
     double *src_x = x, *dst_x = xs;
     int *src_y = y, *dst_y = ys;
+    ptrdiff_t since_check = 0;
     for (ptrdiff_t width = 1; width < n; width *= 2) {
         for (ptrdiff_t lo = 0; lo < n; lo += 2 * width) {
+            if ((since_check += 2 * width) >= INTERRUPT_EVERY) {
+                since_check = 0;
+                R_CheckUserInterrupt();
+            }
             ptrdiff_t mid = lo + width < n ? lo + width : n;
             ptrdiff_t hi = lo + 2 * width < n ? lo + 2 * width : n;
             ptrdiff_t i = lo, j = mid, k = lo;

@@ -119,6 +119,25 @@ add("kernel_bayes", "type 1, one row in a class",
 add("kernel_parzen", "prior of length 3", quote(kernel_parzen(x, y, prior = rep(1 / 3, 3))),
     arg = "prior")
 
+# estimate_gamma
+add("estimate_gamma", "NA in x", quote(estimate_gamma(with_na(x, NA))), arg = "x")
+add("estimate_gamma", "Inf in x", quote(estimate_gamma(with_na(x, Inf))), arg = "x")
+add("estimate_gamma", "one row", quote(estimate_gamma(x[1, , drop = FALSE])), arg = "x")
+add("estimate_gamma", "0 rows", quote(estimate_gamma(x[0, ])), arg = "x")
+add("estimate_gamma", "all rows equal", quote(estimate_gamma(matrix(1, 5, 2))), arg = "x")
+add("estimate_gamma", "character x", quote(estimate_gamma(letters)), arg = "x")
+add("estimate_gamma", "unknown kernel", quote(estimate_gamma(x, kernel = "cubic")), arg = "kernel")
+add("estimate_gamma", "scale NA", quote(estimate_gamma(x, scale = NA)), arg = "scale")
+for (nm in names(numeric_bad)) {
+  add("estimate_gamma", paste("max_rows", nm),
+      bquote(estimate_gamma(x, max_rows = .(numeric_bad[[nm]]))), arg = "max_rows")
+}
+add("estimate_gamma", "unknown argument", quote(estimate_gamma(x, foo = 1)), arg = "...")
+add("estimate_gamma", "formula, data without the variables",
+    quote(estimate_gamma(cls ~ nope, data = dat)), arg = "data")
+add("estimate_gamma", "a constant column is fine",
+    quote(estimate_gamma(cbind(x, 1))), expect = function(r) expect_true(is.finite(r) && r > 0))
+
 # kernel_matrix
 add("kernel_matrix", "NA in x", quote(kernel_matrix(with_na(x, NA))), arg = "x")
 add("kernel_matrix", "Inf in y", quote(kernel_matrix(x, with_na(x, Inf))), arg = "y")

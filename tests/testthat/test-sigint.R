@@ -1,22 +1,12 @@
 # A real Ctrl-C: a child R process runs long computations of the exported
 # functions, each inside tryCatch(interrupt = ) that notes the time the
 # interrupt arrives; this process sends SIGINT and reads the time back. The
-# C engine checks for interrupts between chunks of tiles (src/kernel.c) and
-# every 100 SMO iterations (src/smo.c): control must come back within 0.1 s
+# C code checks for interrupts by work done, every few milliseconds: between
+# chunks of tiles sized by the number of columns (src/kernel.c), every 10^7
+# element operations of the SMO (src/smo.c) and every 2^20 elements merged by
+# the threshold search (src/threshold.c). Control must come back within 0.1 s
 # of the signal, and the buffers of the interrupted call (R_alloc'd, tens of
 # MB here) must be freed.
-#
-# Known to be slower, so not covered here (reported, to be changed in C):
-# * threshold_search(): src/threshold.c sorts without checking for interrupts
-#   (about 2.5 s for 1e7 scores);
-# * kernel_svm() on large n: src/smo.c checks every 100 SMO iterations, and an
-#   iteration costs O(n) (two kernel rows of n exp() and the gradient
-#   update): with n = 20,000 that is about 0.1 s between checks on an idle
-#   machine (0.12-0.27 s measured under load), so this test fits 5,000 rows;
-# * the check intervals of kernel_matrix() (8 tiles per thread) and of
-#   predict() (one 128-row block per thread against all training points)
-#   grow with the number of columns and of training points: 0.08-0.13 s
-#   under load with 300 columns, so this test uses 150.
 #
 # Under load from other processes a single measurement can be late for
 # reasons outside the package, so each entry point gets up to three tries and
@@ -32,15 +22,16 @@ child_lines <- c(child_write_lines,
   "set.seed(21)",
   "x <- matrix(rnorm(40000 * 50), 40000)",
   "y <- factor(ifelse(x[, 1] + x[, 2] + rnorm(40000) > 0, 'a', 'b'))",
-  "a <- matrix(rnorm(5000 * 150), 5000)",
-  "b <- matrix(rnorm(2000 * 150), 2000)",
+  "a <- matrix(rnorm(8000 * 1000), 8000)",
+  "b <- matrix(rnorm(3000 * 1000), 3000)",
   "parzen <- kernel_parzen(x[1:20000, ], y[1:20000], scale = FALSE)  # no kernel sums at fit",
   "phases <- list(",
   "  kernel_matrix = function() kernel_matrix(a, b),",
   "  kernel_means = function() kernel_means(x, y, scale = FALSE),",
   "  predict = function() predict(parzen, x[20001:40000, ], type = 'decision'),",
-  "  kernel_svm = function() kernel_svm(x[1:5000, ], y[1:5000], gamma = 0.02, cost = 100,",
-  "                                     tolerance = 1e-6, cachesize = 20))",
+  "  kernel_svm = function() kernel_svm(x[1:20000, ], y[1:20000], gamma = 0.02, cost = 100,",
+  "                                     tolerance = 1e-6, cachesize = 20),",
+  "  threshold_search = function() threshold_search(rep(x[, 1], 500), rep(ifelse(y == 'a', 1, -1), 500)))",
   "put('phases', names(phases))",
   "for (nm in names(phases)) repeat {",
   "  before <- gc()['Vcells', 'used']",
