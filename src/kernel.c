@@ -494,6 +494,15 @@ static int block_len(ptrdiff_t n, int blk)
  * gives each thread about CHUNK_FLOPS of work (a few milliseconds). */
 #define CHUNK_FLOPS 5e7
 
+/* Below this much work a second thread costs more than it saves (starting
+ * it, and on a busy machine waiting for it). */
+#define PARALLEL_MIN_FLOPS 4e6
+
+static int threads_for(double flops, int nthreads)
+{
+    return flops < PARALLEL_MIN_FLOPS ? 1 : nthreads;
+}
+
 static int tiles_per_chunk(int p)
 {
     double tile_flops = 2.0 * KC_TILE * KC_TILE * (p + 10);  /* + the kernel itself */
@@ -504,6 +513,7 @@ static int tiles_per_chunk(int p)
 void kc_gram(const kc_kernel *k, const kc_points *a, const kc_points *b,
              int symmetric, double *out, int nthreads)
 {
+    nthreads = threads_for(2.0 * a->n * b->n * (a->p + 10) / (symmetric ? 2 : 1), nthreads);
     int bi_n = nblocks(a->n), bj_n = nblocks(b->n);
     size_t work_n = kc_tile_work_size(a->p);
     scratch s = scratch_alloc(nthreads, work_n + TILE_DOUBLES);
@@ -538,6 +548,7 @@ void kc_gram(const kc_kernel *k, const kc_points *a, const kc_points *b,
 void kc_expansion(const kc_kernel *k, const kc_points *a, const kc_points *b,
                   const double *w, int ncols, double *out, int nthreads)
 {
+    nthreads = threads_for(2.0 * a->n * b->n * (a->p + 10), nthreads);
     int bi_n = nblocks(a->n), bj_n = nblocks(b->n);
     size_t work_n = kc_tile_work_size(a->p);
     /* Each thread takes one row block of a and runs it over the blocks of b
@@ -600,7 +611,7 @@ void kc_rows(const kc_kernel *k, const kc_points *b, const int *rows, int nr,
     if (nr < 1 || nr > KC_TILE) error("kernclass internal: 1 to %d kernel rows at a time", KC_TILE);
     size_t per_thread = kc_tile_work_size(b->p) + TILE_DOUBLES;
     int nbj = nblocks(b->n);
-    int nt = (double) nr * b->n * b->p > 4e6 ? nthreads : 1;
+    int nt = threads_for(2.0 * nr * b->n * (b->p + 10), nthreads);
     double *rows_packed = work + (size_t) nthreads * per_thread;
     pack_rows(b, rows, 0, nr, MR, rows_packed);
 #pragma omp parallel for num_threads(nt) schedule(static)
@@ -685,6 +696,7 @@ void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
     if (ntasks_d * 3 * sizeof(int) > (double) PTRDIFF_MAX)
         error("kernclass: too many tiles (%.0f)", ntasks_d);
     size_t ntasks = (size_t) ntasks_d;
+    nthreads = threads_for(ntasks_d * 2.0 * KC_TILE * KC_TILE * (p + 10), nthreads);
     int *task = (int *) R_alloc(ntasks * 3 + 1, sizeof(int));
     double *partial = (double *) R_alloc(ntasks + 1, sizeof(double));
     size_t t = 0;
