@@ -15,6 +15,7 @@ run_with_isa <- function(isa) {
     "kernels <- c('linear', 'polynomial', 'rbf', 'laplace', 'sigmoid')",
     "res <- list(engine = kernclass:::kc_engine(),",
     "  gram = lapply(kernels, function(k) kernel_matrix(x, z, kernel = k, gamma = 0.1, coef0 = 0.5)),",
+    "  row = kernel_matrix(x[1, , drop = FALSE], z, kernel = 'rbf', gamma = 0.1),  # one-row kernel",
     "  means = predict(kernel_means(x, y, gamma = 0.1, scale = FALSE), z, type = 'decision'),",
     "  svm = kernel_svm(x, y, gamma = 0.1, scale = FALSE)$objective)",
     sprintf("saveRDS(res, '%s')", out)), script)
@@ -39,6 +40,7 @@ test_that("every instruction-set path gives the reference kernel values", {
   expect_equal(engines[3], best)
   for (res in results) {
     for (i in seq_along(kernels)) expect_equal(res$gram[[i]], reference[[i]], tolerance = 1e-12)
+    expect_equal(res$row, reference[[3]][1, , drop = FALSE], tolerance = 1e-12)
     expect_equal(res$means, results[[1]]$means, tolerance = 1e-12)
     expect_equal(res$svm, results[[1]]$svm, tolerance = 1e-9)
   }
