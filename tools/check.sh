@@ -3,8 +3,9 @@
 #   bash tools/check.sh as-cran     R CMD build + R CMD check --as-cran: no ERROR, WARNING or NOTE
 #   bash tools/check.sh warnings    src/ compiled by gcc and clang with -Wall -Wextra -pedantic:
 #                                   no warning
-#   bash tools/check.sh valgrind    the test suite (all but two slow files) under valgrind
-#                                   memcheck: no memory error, no definitely lost block
+#   bash tools/check.sh valgrind    tools/valgrind.R and the test suite (all but two slow
+#                                   files) under valgrind memcheck: no memory error, no
+#                                   definitely lost block
 #   bash tools/check.sh sanitizers  the test suite with src/ built with AddressSanitizer and
 #                                   UndefinedBehaviorSanitizer: no report
 #   bash tools/check.sh gctorture   tools/gctorture.R: every .Call entry under gctorture(TRUE)
@@ -39,10 +40,10 @@ install_pkg() {
     >"$lib.log" 2>&1 || { tail -n 30 "$lib.log"; return 1; }
 }
 
-# run_tests <lib> [R's -d debugger]: the testthat suite (tools/run-tests.R)
-# against <lib>, optionally under a debugger such as valgrind.
-run_tests() {
-  (cd "$work/pkg" && KERNCLASS_LIB="$1" R ${2:+-d "$2"} --vanilla --no-echo -f tools/run-tests.R)
+# run_r <lib> <script> [R's -d debugger]: an R script of $work/pkg, run from
+# there, with kernclass from <lib>, optionally under a debugger (valgrind).
+run_r() {
+  (cd "$work/pkg" && R_LIBS="$1" KERNCLASS_LIB="$1" R ${3:+-d "$3"} --vanilla --no-echo -f "$2")
 }
 
 check_as_cran() {
@@ -85,9 +86,11 @@ check_valgrind() {
   # tools/valgrind.supp; "possibly lost" blocks are R's own and are not.
   # --track-origins=yes tells where an uninitialised value came from, at
   # twice the time: add it to look into an error.
-  run_tests "$work/lib" "valgrind -q --error-exitcode=3 --leak-check=full \
---show-leak-kinds=definite --errors-for-leak-kinds=definite \
---suppressions=$root/tools/valgrind.supp" 2>&1 | tee "$work/valgrind.log"
+  local vg="valgrind -q --error-exitcode=3 --leak-check=full --show-leak-kinds=definite
+    --errors-for-leak-kinds=definite --suppressions=$root/tools/valgrind.supp"
+  # tools/valgrind.R first: wrong calls, small caches and partial tiles
+  { run_r "$work/lib" tools/valgrind.R "$vg" && run_r "$work/lib" tools/run-tests.R "$vg"; } 2>&1 |
+    tee "$work/valgrind.log"
   local status=${PIPESTATUS[0]}
   # With -q valgrind prints only errors; this also catches those of the
   # processes forked by the tests (parallel::mclapply), whose exit status
@@ -108,7 +111,7 @@ check_sanitizers() {
   export LD_PRELOAD=$asan ASAN_OPTIONS=detect_leaks=0 \
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
   install_pkg "$work/lib" "CC = gcc" "CFLAGS = -O1 -g $flags" "LDFLAGS = $flags" || return 1
-  run_tests "$work/lib" 2>&1 | tee "$work/sanitizers.log"
+  run_r "$work/lib" tools/run-tests.R 2>&1 | tee "$work/sanitizers.log"
   status=${PIPESTATUS[0]}
   if grep -qE 'runtime error:|ERROR: AddressSanitizer' "$work/sanitizers.log"; then
     echo "sanitizers: reports (above)"
@@ -119,7 +122,7 @@ check_sanitizers() {
 
 check_gctorture() {
   install_pkg "$work/lib" || return 1
-  (cd "$work/pkg" && R_LIBS="$work/lib" Rscript --vanilla tools/gctorture.R)
+  run_r "$work/lib" tools/gctorture.R
 }
 
 check_coverage() {
