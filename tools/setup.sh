@@ -24,8 +24,8 @@ done
 r_pkgs="testthat roxygen2 knitr rmarkdown e1071 kernlab MASS mlbench quadprog"
 # Debian packages of the deep checks: compilers for the warnings check (clang
 # needs libomp-dev for OpenMP), valgrind, and for R CMD check --as-cran the
-# PDF manual (pdflatex, texi2dvi) and qpdf.
-deep_debs="gcc clang libomp-dev valgrind qpdf texinfo texlive-latex-base
+# PDF manual (pdflatex, texi2dvi), the HTML manual (tidy) and qpdf.
+deep_debs="gcc clang libomp-dev valgrind qpdf tidy texinfo texlive-latex-base
   texlive-latex-recommended texlive-fonts-recommended"
 [ "$deep" = yes ] && r_pkgs="$r_pkgs covr"
 
