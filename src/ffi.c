@@ -4,10 +4,11 @@
  * caller, so a wrong call is an R error and never a crash. */
 #include <limits.h>
 #include <math.h>
-#include <Rinternals.h>
+/* omp.h before Rinternals.h, whose macros (match, ...) break clang's omp.h */
 #ifdef _OPENMP
 #include <omp.h>
 #endif
+#include <Rinternals.h>
 #include "kernclass.h"
 
 static kc_points points_from(SEXP x, const char *what)

@@ -11,13 +11,17 @@ SEXP ffi_smo(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
 SEXP ffi_threshold_search(SEXP, SEXP);
 SEXP ffi_engine(void);
 
+/* Through void (*)(void), the generic function pointer type that casts to
+ * and from any other without a -Wcast-function-type warning. */
+#define CALLDEF(name, n) {#name, (DL_FUNC) (void (*)(void)) &name, n}
+
 static const R_CallMethodDef call_methods[] = {
-    {"ffi_kernel_matrix", (DL_FUNC) &ffi_kernel_matrix, 4},
-    {"ffi_kernel_expansion", (DL_FUNC) &ffi_kernel_expansion, 5},
-    {"ffi_within_sums", (DL_FUNC) &ffi_within_sums, 5},
-    {"ffi_smo", (DL_FUNC) &ffi_smo, 9},
-    {"ffi_threshold_search", (DL_FUNC) &ffi_threshold_search, 2},
-    {"ffi_engine", (DL_FUNC) &ffi_engine, 0},
+    CALLDEF(ffi_kernel_matrix, 4),
+    CALLDEF(ffi_kernel_expansion, 5),
+    CALLDEF(ffi_within_sums, 5),
+    CALLDEF(ffi_smo, 9),
+    CALLDEF(ffi_threshold_search, 2),
+    CALLDEF(ffi_engine, 0),
     {NULL, NULL, 0}
 };
 

@@ -4,32 +4,62 @@
 # installs kernclass from this checkout, and runs the iris example.
 #   bash tools/setup.sh              everything, then the example
 #   bash tools/setup.sh --no-example everything, without the example
+#   bash tools/setup.sh --deep       also the tools of the deep checks
+#                                    (tools/check.sh): clang, valgrind, LaTeX
+#                                    and qpdf for the manual, covr
+# The flags combine (tools/check.sh runs --no-example --deep).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-r_pkgs="testthat roxygen2 knitr rmarkdown e1071 kernlab MASS mlbench quadprog"
-missing=$(Rscript --vanilla -e "p <- strsplit('$r_pkgs', ' ')[[1]]; cat(p[!vapply(p, requireNamespace, logical(1), quietly = TRUE)])")
-need_pandoc=""
-command -v pandoc >/dev/null 2>&1 || need_pandoc="pandoc"
+example=yes
+deep=no
+for arg in "$@"; do
+  case "$arg" in
+    --no-example) example=no ;;
+    --deep) deep=yes ;;
+    *) echo "setup: unknown option $arg" >&2; exit 2 ;;
+  esac
+done
 
-if [ -n "$missing$need_pandoc" ]; then
-  echo "setup: installing: $missing $need_pandoc"
+r_pkgs="testthat roxygen2 knitr rmarkdown e1071 kernlab MASS mlbench quadprog"
+# Debian packages of the deep checks: compilers for the warnings check (clang
+# needs libomp-dev for OpenMP), valgrind, and for R CMD check --as-cran the
+# PDF manual (pdflatex, texi2dvi), the HTML manual (tidy) and qpdf.
+deep_debs="gcc clang libomp-dev valgrind qpdf tidy texinfo texlive-latex-base
+  texlive-latex-recommended texlive-fonts-recommended"
+[ "$deep" = yes ] && r_pkgs="$r_pkgs covr"
+
+missing=$(Rscript --vanilla -e "p <- strsplit('$r_pkgs', ' ')[[1]]; cat(p[!vapply(p, requireNamespace, logical(1), quietly = TRUE)])")
+debs=""
+command -v pandoc >/dev/null 2>&1 || debs="pandoc"
+if [ "$deep" = yes ]; then
+  if command -v dpkg-query >/dev/null 2>&1; then
+    for d in $deep_debs; do
+      dpkg-query -W -f='${Status}' "$d" 2>/dev/null | grep -q 'ok installed' || debs="$debs $d"
+    done
+  else
+    echo "setup: --deep needs Debian's packages (or their equivalents): $deep_debs" >&2
+  fi
+fi
+
+if [ -n "$missing$debs" ]; then
+  echo "setup: installing: $missing $debs"
   if command -v apt-get >/dev/null 2>&1; then
     sudo=""
     [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    debs="$need_pandoc"
     for p in $missing; do debs="$debs r-cran-$(echo "$p" | tr 'A-Z' 'a-z')"; done
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $debs >/dev/null
-  else
+  elif [ -n "$missing" ]; then
     Rscript --vanilla -e "install.packages(strsplit('$missing', ' ')[[1]], repos = 'https://cloud.r-project.org')"
   fi
 fi
 
-R CMD INSTALL --preclean --no-multiarch . >/tmp/kernclass-install.log 2>&1 ||
-  { cat /tmp/kernclass-install.log; exit 1; }
+log=$(mktemp)
+R CMD INSTALL --preclean --clean --no-multiarch . >"$log" 2>&1 || { cat "$log"; rm -f "$log"; exit 1; }
+rm -f "$log"
 echo "setup: kernclass $(Rscript -e 'cat(format(packageVersion("kernclass")))') installed"
 
-if [ "${1:-}" != "--no-example" ]; then
+if [ "$example" = yes ]; then
   Rscript --vanilla inst/examples/iris.R
 fi

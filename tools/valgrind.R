@@ -1,5 +1,6 @@
-# Exercises every C entry point (all kernels, partial tiles, bad calls) for
-# tools/valgrind.sh: any invalid read or write makes valgrind fail.
+# Exercises every C entry point (all kernels, partial tiles, bad calls, small
+# SMO caches) for bash tools/check.sh valgrind, before the test suite: any
+# invalid read or write makes valgrind fail.
 library(kernclass)
 set.seed(2)
 x <- matrix(rnorm(300*7), 300); y <- factor(sample(letters[1:3], 300, TRUE))

@@ -1,0 +1,47 @@
+# Every .Call entry point on tiny data under gctorture(TRUE) (a garbage
+# collection at every allocation), called directly so that little R code runs
+# under the torture and the test takes a second: a quick guard against
+# crashes from objects the C code left unprotected. The thorough check,
+# through the exported functions and with results used after more
+# allocations, is tools/gctorture.R (bash tools/check.sh gctorture).
+
+ns <- asNamespace("kernclass")
+
+# .Call(ns[[entry]], ...) under gctorture: the value, or the error as a
+# condition object (caught before the torture ends, so that testthat's own
+# condition handling runs at normal speed).
+torture <- function(entry, ...) {
+  f <- ns[[entry]]
+  args <- list(...)
+  gctorture(TRUE)
+  out <- tryCatch(do.call(.Call, c(list(f), args)), error = function(e) e)
+  gctorture(FALSE)
+  out
+}
+
+set.seed(5)
+x <- matrix(rnorm(12), 6, 2)
+y <- c(1L, -1L, 1L, -1L, 1L, -1L)
+rbf <- c(3, 0.5, 3, 0)
+calls <- list(
+  ffi_kernel_matrix = list(x, x[1:4, ], rbf, 1L),
+  ffi_kernel_expansion = list(x, x, cbind(y == 1, y == -1) + 0, rbf, 1L),
+  ffi_within_sums = list(x, rep(1:2, 3), 2L, rbf, 1L),
+  ffi_smo = list(x, y, rep(1, 6), rbf, 1e-3, 1e4, 1, TRUE, 1L),
+  ffi_threshold_search = list(x[, 1], y)
+)
+
+test_that("the .Call entry points give the same results under gctorture", {
+  for (entry in names(calls)) {
+    expected <- do.call(.Call, c(list(ns[[entry]]), calls[[entry]]))
+    expect_equal(do.call(torture, c(list(entry), calls[[entry]])), expected,
+                 tolerance = 1e-12, label = entry)
+  }
+})
+
+test_that("errors in the .Call entry points unwind cleanly under gctorture", {
+  err <- torture("ffi_kernel_matrix", x, matrix(1, 2, 3), rbf, 1L)
+  expect_match(conditionMessage(err), "kernclass internal")
+  err <- torture("ffi_smo", x, y[-1], rep(1, 6), rbf, 1e-3, 10, 1, TRUE, 1L)
+  expect_match(conditionMessage(err), "kernclass internal")
+})

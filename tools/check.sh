@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# Deep checks of kernclass, one command each (run from anywhere):
+#   bash tools/check.sh as-cran     R CMD build + R CMD check --as-cran: no ERROR, WARNING or NOTE
+#   bash tools/check.sh warnings    src/ compiled by gcc and clang with -Wall -Wextra -pedantic:
+#                                   no warning
+#   bash tools/check.sh valgrind    tools/valgrind.R and the test suite (all but two slow
+#                                   files) under valgrind memcheck: no memory error, no
+#                                   definitely lost block
+#   bash tools/check.sh sanitizers  the test suite with src/ built with AddressSanitizer and
+#                                   UndefinedBehaviorSanitizer: no report
+#   bash tools/check.sh gctorture   tools/gctorture.R: every .Call entry under gctorture(TRUE)
+#   bash tools/check.sh coverage    R and C line coverage by covr (fails below 90%)
+#   bash tools/check.sh all         all of them, in this order (several names run those)
+# Each installs what it needs (bash tools/setup.sh --no-example --deep), works
+# on a copy of the tracked files of this checkout (uncommitted edits
+# included) in a temporary directory, leaves no build products in the tree,
+# ends with the line "check <what>: PASS" or "check <what>: FAIL ..." and
+# exits non-zero on failure.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+work=$(mktemp -d /tmp/kernclass-check.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+# The tracked files as they are in the working tree, into $work/pkg.
+export_tree() {
+  rm -rf "$work/pkg" && mkdir -p "$work/pkg" &&
+    git -C "$root" ls-files -z | tar -C "$root" --null -T - --ignore-failed-read -cf - 2>/dev/null |
+      tar -x -C "$work/pkg"
+}
+
+# install_pkg <lib> [Makevars lines...]: R CMD INSTALL $work/pkg into <lib>,
+# compiled with the extra make variables given (via R_MAKEVARS_USER, so the
+# package's own src/Makevars is untouched). The log is <lib>.log.
+install_pkg() {
+  local lib=$1; shift
+  mkdir -p "$lib"
+  printf '%s\n' "$@" >"$lib.mk"
+  R_MAKEVARS_USER="$lib.mk" R CMD INSTALL --preclean --no-multiarch -l "$lib" "$work/pkg" \
+    >"$lib.log" 2>&1 || { tail -n 30 "$lib.log"; return 1; }
+}
+
+# run_r <lib> <script> [R's -d debugger]: an R script of $work/pkg, run from
+# there, with kernclass from <lib>, optionally under a debugger (valgrind).
+run_r() {
+  (cd "$work/pkg" && R_LIBS="$1" KERNCLASS_LIB="$1" R ${3:+-d "$3"} --vanilla --no-echo -f "$2")
+}
+
+check_as_cran() {
+  (cd "$work" && R CMD build pkg >build.log 2>&1) || { cat "$work/build.log"; return 1; }
+  # Offline-safe settings, each about the environment, not the package:
+  #   _R_CHECK_CRAN_INCOMING_REMOTE_=false  no look-ups on CRAN (new submission, name clash)
+  #   _R_CHECK_SYSTEM_CLOCK_=false          "future file timestamps" needs a time server
+  #   R_RD4PDF=times,hyper                  the PDF manual without the inconsolata font
+  #                                         (texlive-fonts-extra, 1.4 GB)
+  (cd "$work" && _R_CHECK_CRAN_INCOMING_REMOTE_=false _R_CHECK_SYSTEM_CLOCK_=false \
+    _R_CHECK_FORCE_SUGGESTS_=true R_RD4PDF="times,hyper" \
+    R CMD check --as-cran kernclass_*.tar.gz >check.log 2>&1)
+  cat "$work/check.log"
+  grep -qx 'Status: OK' "$work/check.log"
+}
+
+check_warnings() {
+  local cc omp status=0 n
+  for cc in gcc clang; do
+    install_pkg "$work/lib-$cc" "CC = $cc" "CFLAGS = -O2 -g -Wall -Wextra -pedantic" ||
+      { echo "$cc: build failed"; status=1; continue; }
+    n=$(grep -c 'warning:' "$work/lib-$cc.log")
+    grep -E 'warning:' -A 3 "$work/lib-$cc.log"
+    echo "$cc -Wall -Wextra -pedantic: $n warnings"
+    [ "$n" -eq 0 ] || status=1
+  done
+  return $status
+}
+
+check_valgrind() {
+  install_pkg "$work/lib" "CFLAGS = -O2 -g" || return 1
+  # All test files but test-memory (peak memory of fits on 20,000 points: no
+  # meaning under valgrind) and test-interrupt (it stops computations of
+  # seconds after 0.2 s; under valgrind one step between checks for an
+  # interrupt takes many minutes). KERNCLASS_TEST_FILTER="" runs them all.
+  export KERNCLASS_TEST_FILTER=${KERNCLASS_TEST_FILTER-'^(?!(memory|interrupt)$)'}
+  # Every memory error, and every block definitely lost, is an error (exit
+  # status 3), but for the leaks of system graphics libraries in
+  # tools/valgrind.supp; "possibly lost" blocks are R's own and are not.
+  # --track-origins=yes tells where an uninitialised value came from, at
+  # twice the time: add it to look into an error.
+  local vg="valgrind -q --error-exitcode=3 --leak-check=full --show-leak-kinds=definite
+    --errors-for-leak-kinds=definite --suppressions=$root/tools/valgrind.supp"
+  # tools/valgrind.R first: wrong calls, small caches and partial tiles
+  { run_r "$work/lib" tools/valgrind.R "$vg" && run_r "$work/lib" tools/run-tests.R "$vg"; } 2>&1 |
+    tee "$work/valgrind.log"
+  local status=${PIPESTATUS[0]}
+  # With -q valgrind prints only errors; this also catches those of the
+  # processes forked by the tests (parallel::mclapply), whose exit status
+  # nobody checks.
+  if grep -qE '^==[0-9]+==' "$work/valgrind.log"; then
+    echo "valgrind: memory errors or leaks (above)"
+    [ "$status" -ne 0 ] || status=3
+  fi
+  return "$status"
+}
+
+check_sanitizers() {
+  local flags="-fsanitize=address,undefined -fno-omit-frame-pointer" status
+  local asan
+  asan=$(gcc -print-file-name=libasan.so)
+  # R itself is not instrumented: libasan is preloaded, and its leak check,
+  # which would report R's own allocations, is off.
+  export LD_PRELOAD=$asan ASAN_OPTIONS=detect_leaks=0 \
+    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+  install_pkg "$work/lib" "CC = gcc" "CFLAGS = -O1 -g $flags" "LDFLAGS = $flags" || return 1
+  run_r "$work/lib" tools/run-tests.R 2>&1 | tee "$work/sanitizers.log"
+  status=${PIPESTATUS[0]}
+  if grep -qE 'runtime error:|ERROR: AddressSanitizer' "$work/sanitizers.log"; then
+    echo "sanitizers: reports (above)"
+    return 1
+  fi
+  return "$status"
+}
+
+check_gctorture() {
+  install_pkg "$work/lib" || return 1
+  run_r "$work/lib" tools/gctorture.R
+}
+
+check_coverage() {
+  # covr builds the package with gcov (-O0 --coverage) and runs tests/.
+  (cd "$work/pkg" && Rscript --vanilla tools/coverage.R)
+}
+
+run_check() {
+  local what=$1 start status
+  start=$(date +%s)
+  export_tree || { echo "check $what: FAIL (cannot copy the checkout)"; return 1; }
+  ("check_${what//-/_}")  # in a subshell: its exports (LD_PRELOAD, ...) end with it
+  status=$?
+  local took=$(($(date +%s) - start))
+  if [ "$status" -eq 0 ]; then
+    echo "check $what: PASS (${took} s)"
+  else
+    echo "check $what: FAIL (status $status, ${took} s)"
+  fi
+  return "$status"
+}
+
+checks="as-cran warnings valgrind sanitizers gctorture coverage"
+todo=""
+for what in "$@"; do
+  case " $checks all " in
+    *" $what "*) todo="$todo ${what/#all/$checks}" ;;
+    *) todo="" && break ;;
+  esac
+done
+if [ -z "$todo" ]; then
+  echo "usage: bash tools/check.sh {${checks// /|}|all} ..." >&2
+  exit 2
+fi
+
+bash tools/setup.sh --no-example --deep >"$work/setup.log" 2>&1 ||
+  { cat "$work/setup.log"; echo "check: FAIL (setup, above)"; exit 1; }
+
+failed=""
+for c in $todo; do
+  run_check "$c" || failed="$failed $c"
+done
+if [ "$#" -gt 1 ] || [ "$1" = all ]; then
+  if [ -n "$failed" ]; then echo "check $*: FAIL ($failed )"; else echo "check $*: PASS"; fi
+fi
+[ -z "$failed" ]

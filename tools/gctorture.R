@@ -1,0 +1,63 @@
+# Deep check (bash tools/check.sh gctorture): every .Call entry point of
+# kernclass, reached through the exported functions on tiny data, under
+# gctorture(TRUE), which runs the garbage collector at every allocation. An
+# object the C code forgot to PROTECT is then collected while still in use:
+# the run crashes or a result differs from the one computed without torture.
+# The bad calls check that the error paths unwind cleanly too.
+library(kernclass)
+options(kernclass.threads = 2L)
+
+set.seed(7)
+x <- matrix(rnorm(16 * 2), 16, 2)
+y3 <- factor(rep(c("a", "b", "c"), length.out = 16))
+y2 <- factor(rep(c("neg", "pos"), length.out = 16))
+x[y2 == "pos", 1] <- x[y2 == "pos", 1] + 2
+new <- x[1:5, ] + 0.1
+many <- x[rep(1:16, 9), ] + 0.1  # more rows than a tile: the packed path
+
+# Each entry: an expression whose value depends on the named .Call entry point.
+cases <- list(
+  ffi_kernel_matrix = quote(list(kernel_matrix(x, new, kernel = "rbf"),
+                                 kernel_matrix(x, kernel = "polynomial", degree = 2))),
+  ffi_within_sums = quote(kernel_means(x, y3, kernel = "laplace")$center_norms),
+  ffi_kernel_expansion = quote(list(predict(kernel_means(x, y3), new, type = "decision"),
+                                    predict(kernel_parzen(x, y2), many, type = "prob"))),
+  ffi_smo = quote(predict(kernel_svm(x, y3, kernel = "rbf", cost = 10), new,
+                          type = "decision")),
+  ffi_threshold_search = quote(list(threshold_search(x[, 1], y2),
+                                    predict(kernel_bayes(x, y2, type = 3), new,
+                                            type = "decision")))
+)
+# Wrong calls straight to the entry points: each must be their R error.
+bad <- list(
+  quote(.Call(kernclass:::ffi_kernel_matrix, "a", NULL, c(3, 1, 3, 0), 1L)),
+  quote(.Call(kernclass:::ffi_kernel_expansion, x, x, matrix(1, 3, 1), c(3, 1, 3, 0), 1L)),
+  quote(.Call(kernclass:::ffi_within_sums, x, rep(9L, 16), 2L, c(3, 1, 3, 0), 1L)),
+  quote(.Call(kernclass:::ffi_smo, x, rep(1L, 15), rep(1, 16), c(3, 1, 3, 0),
+              1e-3, 100, 1, TRUE, 1L)),
+  quote(.Call(kernclass:::ffi_threshold_search, c(1, 2), 1L))
+)
+
+reference <- lapply(cases, eval)
+failures <- character()
+for (name in names(cases)) {
+  t0 <- proc.time()[["elapsed"]]
+  gctorture(TRUE)
+  got <- eval(cases[[name]])
+  gctorture(FALSE)
+  ok <- isTRUE(all.equal(got, reference[[name]], tolerance = 1e-12))
+  cat(sprintf("gctorture: %-22s %s (%.0f s)\n", name, if (ok) "ok" else "DIFFERS",
+              proc.time()[["elapsed"]] - t0))
+  if (!ok) failures <- c(failures, name)
+}
+for (call in bad) {
+  gctorture(TRUE)
+  err <- tryCatch({ eval(call); NULL }, error = function(e) e)
+  gctorture(FALSE)
+  ok <- inherits(err, "error") && grepl("^kernclass internal", conditionMessage(err))
+  cat(sprintf("gctorture: bad call, %-17s %s\n", as.character(call[[2]][[3]]),
+              if (ok) "an error" else "NOT the expected error"))
+  if (!ok) failures <- c(failures, deparse(call[[2]]))
+}
+if (length(failures)) stop("gctorture: failed: ", paste(failures, collapse = ", "))
+cat("gctorture: all entry points ok\n")

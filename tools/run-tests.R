@@ -1,0 +1,22 @@
+# Runs the testthat suite (tests/testthat) against kernclass installed in the
+# library KERNCLASS_LIB. Ends with the line "N passed, N failed"; exits with
+# status 1 when any test fails, errors or is skipped. Used by tools/test.sh
+# and by tools/check.sh (valgrind, sanitizers), run from the package root:
+#   KERNCLASS_LIB=<lib> Rscript --vanilla tools/run-tests.R
+# KERNCLASS_TEST_FILTER, when set, is a Perl regular expression that selects
+# the test files (testthat's `filter`: matched against the name without
+# "test-" and ".R"; "^(?!(memory|interrupt)$)" leaves out two files).
+.libPaths(c(Sys.getenv("KERNCLASS_LIB"), .libPaths()))
+library(testthat)
+library(kernclass)
+filter <- Sys.getenv("KERNCLASS_TEST_FILTER")
+res <- as.data.frame(test_dir("tests/testthat", package = "kernclass", load_package = "installed",
+                              filter = if (nzchar(filter)) filter, perl = TRUE,
+                              reporter = SummaryReporter$new(show_praise = FALSE, max_reports = 50),
+                              stop_on_failure = FALSE))
+passed <- sum(res$passed)
+failed <- sum(res$failed) + sum(res$error)
+skipped <- sum(res$skipped)
+cat(sprintf("%d passed, %d failed%s\n", passed, failed,
+            if (skipped) sprintf(", %d skipped", skipped) else ""))
+quit(status = if (failed + skipped > 0) 1 else 0)
