@@ -59,7 +59,7 @@ kc_pm1 <- function(y, n, arg = "y") {
     y <- ifelse(as.integer(y) == 1L, 1L, -1L)
   } else if (is.logical(y)) {
     y <- ifelse(y, 1L, -1L)
-  } else if (is.numeric(y) && all(y %in% c(-1, 1))) {
+  } else if (is.numeric(y) && !anyNA(y) && all(abs(y) == 1)) {
     y <- as.integer(y)
   } else {
     kc_abort(sprintf(paste0("`%s` must be a two-level factor, a logical vector or numbers ",

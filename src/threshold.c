@@ -63,6 +63,7 @@ void kc_threshold_search(const double *score, const int *label, ptrdiff_t n,
     double prefix = 0, best = -1;
     ptrdiff_t best_k = 0;
     for (ptrdiff_t k = 1; k < n; k++) {
+        if (k % INTERRUPT_EVERY == 0) R_CheckUserInterrupt();
         prefix += work_y[k - 1];
         if (work_x[k - 1] == work_x[k]) continue;
         double s = fabs(prefix) + fabs(total - prefix);
