@@ -66,7 +66,7 @@ check_as_cran() {
 }
 
 check_warnings() {
-  local cc omp status=0 n
+  local cc status=0 n
   for cc in gcc clang; do
     install_pkg "$work/lib-$cc" "CC = $cc" "CFLAGS = -O2 -g -Wall -Wextra -pedantic" ||
       { echo "$cc: build failed"; status=1; continue; }
