@@ -22,11 +22,16 @@ root=$PWD
 work=$(mktemp -d /tmp/kernclass-check.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
-# The tracked files as they are in the working tree, into $work/pkg.
+# The tracked files as they are in the working tree (outside a git checkout:
+# all files), into $work/pkg.
 export_tree() {
-  rm -rf "$work/pkg" && mkdir -p "$work/pkg" &&
+  rm -rf "$work/pkg" && mkdir -p "$work/pkg" || return 1
+  if git -C "$root" rev-parse --git-dir >/dev/null 2>&1; then
     git -C "$root" ls-files -z | tar -C "$root" --null -T - --ignore-failed-read -cf - 2>/dev/null |
       tar -x -C "$work/pkg"
+  else
+    cp -r "$root/." "$work/pkg"
+  fi
 }
 
 # install_pkg <lib> [Makevars lines...]: R CMD INSTALL $work/pkg into <lib>,
@@ -61,7 +66,7 @@ check_as_cran() {
 }
 
 check_warnings() {
-  local cc omp status=0 n
+  local cc status=0 n
   for cc in gcc clang; do
     install_pkg "$work/lib-$cc" "CC = $cc" "CFLAGS = -O2 -g -Wall -Wextra -pedantic" ||
       { echo "$cc: build failed"; status=1; continue; }
