@@ -290,6 +290,31 @@ static void row_kernel_avx512(const double *ap, const double *bp, int p, double 
     _mm512_storeu_pd(out + 3 * NR, c3);
 }
 
+/* Four rows of a against four panels of b: 4 x 32 values in 16 zmm
+ * registers, for the SMO's batches of 4 kernel rows (the 6-row block kernel
+ * would compute two rows of zeros). */
+__attribute__((target("avx512f")))
+static void rows4_kernel_avx512(const double *ap, const double *bp, int p, double *out, int ld)
+{
+    const size_t panel = (size_t) NR * p;
+    __m512d c[4][4];
+    for (int r = 0; r < 4; r++) c[r][0] = c[r][1] = c[r][2] = c[r][3] = _mm512_setzero_pd();
+    for (int k = 0; k < p; k++) {
+        const double *b = bp + (size_t) k * NR, *a = ap + (size_t) k * MR;
+        __m512d b0 = _mm512_loadu_pd(b), b1 = _mm512_loadu_pd(b + panel);
+        __m512d b2 = _mm512_loadu_pd(b + 2 * panel), b3 = _mm512_loadu_pd(b + 3 * panel);
+        for (int r = 0; r < 4; r++) {
+            __m512d ar = _mm512_set1_pd(a[r]);
+            c[r][0] = _mm512_fmadd_pd(ar, b0, c[r][0]);
+            c[r][1] = _mm512_fmadd_pd(ar, b1, c[r][1]);
+            c[r][2] = _mm512_fmadd_pd(ar, b2, c[r][2]);
+            c[r][3] = _mm512_fmadd_pd(ar, b3, c[r][3]);
+        }
+    }
+    for (int r = 0; r < 4; r++)
+        for (int q = 0; q < 4; q++) _mm512_storeu_pd(out + (size_t) r * ld + q * NR, c[r][q]);
+}
+
 /* exp_bulk_avx2's algorithm, eight at a time. */
 __attribute__((target("avx512f")))
 static int sqdist_row_avx512(double *row, double asq, const double *bsq, int nb)
@@ -339,6 +364,7 @@ static micro_kernel_fn micro_kernel = micro_kernel_c;
 static wide_kernel_fn wide_kernel = NULL;
 typedef void (*row_kernel_fn)(const double *, const double *, int, double *);
 static row_kernel_fn row_kernel = NULL;
+static micro_kernel_fn rows4_kernel = NULL;  /* 4 x 32 */
 static exp_bulk_fn exp_bulk = exp_bulk_c;
 static sqdist_row_fn sqdist_row = sqdist_row_c;
 static tile_times_weights_fn tile_times_weights = tile_times_weights_c;
@@ -364,6 +390,7 @@ void kc_choose_kernels(void)
         if (allow_avx512 && __builtin_cpu_supports("avx512f")) {
             wide_kernel = micro_kernel_avx512;
             row_kernel = row_kernel_avx512;
+            rows4_kernel = rows4_kernel_avx512;
             exp_bulk = exp_bulk_avx512;
             sqdist_row = sqdist_row_avx512;
             tile_times_weights = tile_times_weights_avx512;
@@ -460,10 +487,19 @@ static void kernel_tile(const kc_kernel *k,
     if (b->packed && !bi && b0 % NR == 0) bpack = (double *) b->packed + (size_t) b0 * p;
     else pack_rows(b, bi, b0, nb, NR, bpack);
 
-    double edge[MR * 2 * NR];
+    double edge[MR * 4 * NR];
     int j0 = 0;
     if (na == 1 && row_kernel)
         for (; j0 + 4 * NR <= nb; j0 += 4 * NR) row_kernel(apack, bpack + (size_t) j0 * p, p, tile + j0);
+    if (na > 1 && na <= 4 && rows4_kernel)
+        for (; j0 + 4 * NR <= nb; j0 += 4 * NR) {
+            double *out = na == 4 ? tile + j0 : edge;
+            int ld = na == 4 ? nb : 4 * NR;
+            rows4_kernel(apack, bpack + (size_t) j0 * p, p, out, ld);
+            if (na < 4)
+                for (int r = 0; r < na; r++)
+                    memcpy(tile + (size_t) r * nb + j0, edge + r * 4 * NR, sizeof(double) * 4 * NR);
+        }
     while (j0 < nb) {
         /* two panels at once where the wide kernel exists and both exist */
         int wide = wide_kernel && nb - j0 > NR, width = wide ? 2 * NR : NR;
