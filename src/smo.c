@@ -141,6 +141,7 @@ typedef struct {
     int nactive;
     char *is_active;
     row_cache cache;
+    int near[BATCH], nnear;  /* the last selection's runners-up for j, uncached */
     const kc_kernel *k;
     const kc_points *x;
     int nthreads;
@@ -171,11 +172,12 @@ static double violation(const smo *s, int t)
     return up > down ? up : down;
 }
 
-/* Row i of the kernel matrix.  On a miss, the batch is filled with the most
- * violating active variables whose rows are not cached: the rows the next
- * iterations are most likely to ask for.  A row stays valid through the next
- * call too: a batch evicts at most half the slots, never the most recent. */
-static const float *kernel_row(smo *s, int i)
+/* Row i of the kernel matrix.  On a miss, the batch is filled with the rows
+ * the next iterations are most likely to ask for and that are not cached:
+ * the runners-up of the selection of j (hint, when given), else the most
+ * violating active variables.  A row stays valid through the next call too:
+ * a batch evicts at most half the slots, never the most recent. */
+static const float *kernel_row(smo *s, int i, const int *hint, int nhint)
 {
     row_cache *c = &s->cache;
     int slot = c->slot_of[i];
@@ -188,6 +190,12 @@ static const float *kernel_row(smo *s, int i)
     double score[BATCH];
     batch[0] = i;
     score[0] = INFINITY;
+    if (hint) {
+        for (int h = 0; h < nhint && nb < c->batch; h++)
+            if (hint[h] != i && c->slot_of[hint[h]] < 0) batch[nb++] = hint[h];
+        cache_fill(c, batch, nb);
+        return c->rows + (size_t) c->slot_of[i] * c->n;
+    }
     for (int u = 0; u < s->nactive && c->batch > 1; u++) {
         int t = s->active[u];
         if (t == i || c->slot_of[t] >= 0) continue;
@@ -220,7 +228,34 @@ typedef struct {
     double best;   /* pass j: the smallest objective decrease, and its j */
     int j;
     double gmax2;
+    /* pass j: the best candidates whose rows are not cached, best first
+     * (smaller objective; on ties the later position, as for j) */
+    int near[BATCH], near_pos[BATCH], nnear;
+    double near_obj[BATCH];
 } chunk_result;
+
+/* Inserts candidate t (position u, objective obj) into r's runner-up list
+ * of at most k, if it belongs there. */
+static void add_near(chunk_result *r, int k, int t, int u, double obj)
+{
+    int pos;
+    if (r->nnear < k) {
+        pos = r->nnear++;
+    } else {
+        pos = k - 1;
+        if (obj > r->near_obj[pos] || (obj == r->near_obj[pos] && u < r->near_pos[pos])) return;
+    }
+    while (pos > 0 && (obj < r->near_obj[pos - 1] ||
+                       (obj == r->near_obj[pos - 1] && u > r->near_pos[pos - 1]))) {
+        r->near[pos] = r->near[pos - 1];
+        r->near_obj[pos] = r->near_obj[pos - 1];
+        r->near_pos[pos] = r->near_pos[pos - 1];
+        pos--;
+    }
+    r->near[pos] = t;
+    r->near_obj[pos] = obj;
+    r->near_pos[pos] = u;
+}
 
 static int chunk_count(const smo *s)
 {
@@ -264,7 +299,8 @@ static void scan_j(const smo *s, int u0, int u1, int i, const float *Ki, double 
                    chunk_result *r)
 {
     double Gmax2 = -INFINITY, best = INFINITY;
-    int j = -1;
+    int j = -1, k = s->cache.batch;
+    r->nnear = 0;
     for (int u = u0; u < u1; u++) {
         int t = s->active[u];
         if (!(s->moves[t] & MOVES_DOWN)) continue;
@@ -276,6 +312,8 @@ static void scan_j(const smo *s, int u0, int u1, int i, const float *Ki, double 
             double quad = s->QD[i] + s->QD[t] - 2.0 * Ki[t];
             double obj = -grad_diff * grad_diff / (quad > 0 ? quad : TAU);
             if (obj <= best) { best = obj; j = t; }
+            if (k > 1 && (r->nnear < k || obj <= r->near_obj[k - 1]) && s->cache.slot_of[t] < 0)
+                add_near(r, k, t, u, obj);
         }
     }
     r->best = best;
@@ -323,8 +361,16 @@ static double select_pair(smo *s, chunk_result *pending, int valid, int *wi, int
         combine_i(r, nc, &Gmax, &i);
     }
     if (i < 0) { *wi = *wj = -1; return 0.0; }
-    const float *Ki = kernel_row(s, i);
+    const float *Ki = kernel_row(s, i, NULL, 0);
     FOR_CHUNKS(s, nc, u0, u1, scan_j(s, u0, u1, i, Ki, Gmax, &r[c_]));
+    /* the runners-up over all chunks, by the same order */
+    chunk_result all;
+    all.nnear = 0;
+    for (int c = 0; c < nc; c++)
+        for (int h = 0; h < r[c].nnear; h++)
+            add_near(&all, s->cache.batch, r[c].near[h], r[c].near_pos[h], r[c].near_obj[h]);
+    s->nnear = all.nnear;
+    memcpy(s->near, all.near, sizeof(int) * (size_t) all.nnear);
     double best = INFINITY, Gmax2 = -INFINITY;
     int j = -1;
     for (int c = 0; c < nc; c++) {
@@ -504,6 +550,7 @@ void kc_smo(const kc_kernel *k, const kc_points *x, const int *y, const double *
 
     long iter = 0;
     int unshrunk = 0, status = KC_SMO_CONVERGED;
+    s.nnear = 0;
     chunk_result pending;  /* the first pass of the next selection */
     int pending_valid = 0;
     int shrink_every = n < 1000 ? n : 1000, counter = shrink_every;
@@ -547,8 +594,8 @@ void kc_smo(const kc_kernel *k, const kc_points *x, const int *y, const double *
         if (iter >= max_iter) { status = KC_SMO_MAX_ITER; break; }
         iter++;
 
-        const float *Ki = kernel_row(&s, i);
-        const float *Kj = kernel_row(&s, j);
+        const float *Ki = kernel_row(&s, i, NULL, 0);
+        const float *Kj = kernel_row(&s, j, s.near, s.nnear);
         double Ci = C[i], Cj = C[j], ai = s.alpha[i], aj = s.alpha[j];
         double Kij = Ki[j];
         int upper_i = at_upper(&s, i), upper_j = at_upper(&s, j);
