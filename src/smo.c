@@ -162,21 +162,11 @@ static void set_alpha(smo *s, int t, double value)
     s->moves[t] = (unsigned char) ((up ? MOVES_UP : 0) | (down ? MOVES_DOWN : 0));
 }
 
-/* How strongly t violates the KKT conditions: its -y G if it may move up,
- * its y G if it may move down (the quantities the selection maximises). */
-static double violation(const smo *s, int t)
-{
-    double yG = s->ysign[t] * s->G[t];
-    double up = s->moves[t] & MOVES_UP ? -yG : -INFINITY;
-    double down = s->moves[t] & MOVES_DOWN ? yG : -INFINITY;
-    return up > down ? up : down;
-}
-
-/* Row i of the kernel matrix.  On a miss, the batch is filled with the rows
- * the next iterations are most likely to ask for and that are not cached:
- * the runners-up of the selection of j (hint, when given), else the most
- * violating active variables.  A row stays valid through the next call too:
- * a batch evicts at most half the slots, never the most recent. */
+/* Row i of the kernel matrix.  On a miss, the batch is filled with rows the
+ * next iterations are likely to ask for and that are not cached: hint, the
+ * runners-up of the selection that chose i (tracked in its pass, so no
+ * extra pass is needed).  A row stays valid through the next call too: a
+ * batch evicts at most half the slots, never the most recent. */
 static const float *kernel_row(smo *s, int i, const int *hint, int nhint)
 {
     row_cache *c = &s->cache;
@@ -187,30 +177,9 @@ static const float *kernel_row(smo *s, int i, const int *hint, int nhint)
         return c->rows + (size_t) slot * c->n;
     }
     int batch[BATCH], nb = 1;
-    double score[BATCH];
     batch[0] = i;
-    score[0] = INFINITY;
-    if (hint) {
-        for (int h = 0; h < nhint && nb < c->batch; h++)
-            if (hint[h] != i && c->slot_of[hint[h]] < 0) batch[nb++] = hint[h];
-        cache_fill(c, batch, nb);
-        return c->rows + (size_t) c->slot_of[i] * c->n;
-    }
-    for (int u = 0; u < s->nactive && c->batch > 1; u++) {
-        int t = s->active[u];
-        if (t == i || c->slot_of[t] >= 0) continue;
-        double v = violation(s, t);
-        if (nb < c->batch) nb++;
-        else if (v <= score[nb - 1]) continue;
-        int pos = nb - 1;  /* insertion into the list sorted by decreasing score */
-        while (pos > 1 && score[pos - 1] < v) {
-            batch[pos] = batch[pos - 1];
-            score[pos] = score[pos - 1];
-            pos--;
-        }
-        batch[pos] = t;
-        score[pos] = v;
-    }
+    for (int h = 0; h < nhint && nb < c->batch; h++)
+        if (hint[h] != i && c->slot_of[hint[h]] < 0) batch[nb++] = hint[h];
     cache_fill(c, batch, nb);
     return c->rows + (size_t) c->slot_of[i] * c->n;
 }
@@ -257,6 +226,15 @@ static void add_near(chunk_result *r, int k, int t, int u, double obj)
     r->near_pos[pos] = u;
 }
 
+/* The runner-up lists of the chunks merged into out's, by the same order. */
+static void combine_near(const chunk_result *r, int nc, int k, chunk_result *out)
+{
+    out->nnear = 0;
+    for (int c = 0; c < nc && k > 1; c++)
+        for (int h = 0; h < r[c].nnear; h++)
+            add_near(out, k, r[c].near[h], r[c].near_pos[h], r[c].near_obj[h]);
+}
+
 static int chunk_count(const smo *s)
 {
     int c = s->nactive >= PARALLEL_MIN_ACTIVE ? s->nthreads : 1;
@@ -274,23 +252,29 @@ static void chunk_bounds(const smo *s, int c, int nc, int *u0, int *u1)
 static void scan_i(const smo *s, int u0, int u1, chunk_result *r)
 {
     double Gmax = -INFINITY;
-    int i = -1;
+    int i = -1, k = s->cache.batch;
+    r->nnear = 0;
     for (int u = u0; u < u1; u++) {
         int t = s->active[u];
         double v = s->moves[t] & MOVES_UP ? -s->ysign[t] * s->G[t] : -INFINITY;
         if (v >= Gmax && v > -INFINITY) { Gmax = v; i = t; }
+        /* runners-up by -v: larger violations first, the later on ties */
+        if (k > 1 && v > -INFINITY && (r->nnear < k || -v <= r->near_obj[k - 1]) &&
+            s->cache.slot_of[t] < 0)
+            add_near(r, k, t, u, -v);
     }
     r->gmax = Gmax;
     r->i = i;
 }
 
 /* Chunks in order; a later chunk wins ties, as the later index would. */
-static void combine_i(const chunk_result *r, int nc, double *Gmax, int *i)
+static void combine_i(const chunk_result *r, int nc, int k, chunk_result *out)
 {
-    *Gmax = -INFINITY;
-    *i = -1;
+    out->gmax = -INFINITY;
+    out->i = -1;
     for (int c = 0; c < nc; c++)
-        if (r[c].i >= 0 && r[c].gmax >= *Gmax) { *Gmax = r[c].gmax; *i = r[c].i; }
+        if (r[c].i >= 0 && r[c].gmax >= out->gmax) { out->gmax = r[c].gmax; out->i = r[c].i; }
+    combine_near(r, nc, k, out);
 }
 
 /* The second index given the first: the largest decrease of the objective
@@ -349,28 +333,22 @@ static void update_scan_i(smo *s, int u0, int u1, double ci, const float *Ki,
  * first pass's result when the last gradient update computed it (valid = 1). */
 static double select_pair(smo *s, chunk_result *pending, int valid, int *wi, int *wj)
 {
-    chunk_result r[MAX_CHUNKS];
-    int nc = chunk_count(s);
-    double Gmax;
-    int i;
-    if (valid) {
-        Gmax = pending->gmax;
-        i = pending->i;
-    } else {
+    chunk_result r[MAX_CHUNKS], first;
+    int nc = chunk_count(s), k = s->cache.batch;
+    if (!valid) {
         FOR_CHUNKS(s, nc, u0, u1, scan_i(s, u0, u1, &r[c_]));
-        combine_i(r, nc, &Gmax, &i);
+        combine_i(r, nc, k, &first);
+        pending = &first;
     }
+    double Gmax = pending->gmax;
+    int i = pending->i;
     if (i < 0) { *wi = *wj = -1; return 0.0; }
-    const float *Ki = kernel_row(s, i, NULL, 0);
+    const float *Ki = kernel_row(s, i, pending->near, pending->nnear);
     FOR_CHUNKS(s, nc, u0, u1, scan_j(s, u0, u1, i, Ki, Gmax, &r[c_]));
-    /* the runners-up over all chunks, by the same order */
-    chunk_result all;
-    all.nnear = 0;
-    for (int c = 0; c < nc; c++)
-        for (int h = 0; h < r[c].nnear; h++)
-            add_near(&all, s->cache.batch, r[c].near[h], r[c].near_pos[h], r[c].near_obj[h]);
-    s->nnear = all.nnear;
-    memcpy(s->near, all.near, sizeof(int) * (size_t) all.nnear);
+    chunk_result runners;
+    combine_near(r, nc, k, &runners);
+    s->nnear = runners.nnear;
+    memcpy(s->near, runners.near, sizeof(int) * (size_t) runners.nnear);
     double best = INFINITY, Gmax2 = -INFINITY;
     int j = -1;
     for (int c = 0; c < nc; c++) {
@@ -389,7 +367,7 @@ static void update_gradient(smo *s, double ci, const float *Ki, double cj, const
     chunk_result r[MAX_CHUNKS];
     int nc = chunk_count(s);
     FOR_CHUNKS(s, nc, u0, u1, update_scan_i(s, u0, u1, ci, Ki, cj, Kj, &r[c_]));
-    combine_i(r, nc, &next->gmax, &next->i);
+    combine_i(r, nc, s->cache.batch, next);
 }
 
 /* Would variable t stay at its bound?  Then it leaves the active set. */
