@@ -249,22 +249,24 @@ static void chunk_bounds(const smo *s, int c, int nc, int *u0, int *u1)
 
 /* The first index of the pair: the maximal violation from below
  * (">=": of equal candidates the last wins, as in LIBSVM). */
+/* One variable of the first pass: t (at position u) competes for i and
+ * for r's runners-up (by -v: larger violations first, the later on ties). */
+static inline void consider_i(const smo *s, chunk_result *r, int k, int t, int u)
+{
+    if (!(s->moves[t] & MOVES_UP)) return;
+    double v = -s->ysign[t] * s->G[t];
+    if (v >= r->gmax) { r->gmax = v; r->i = t; }
+    if (k > 1 && (r->nnear < k || -v <= r->near_obj[k - 1]) && s->cache.slot_of[t] < 0)
+        add_near(r, k, t, u, -v);
+}
+
 static void scan_i(const smo *s, int u0, int u1, chunk_result *r)
 {
-    double Gmax = -INFINITY;
-    int i = -1, k = s->cache.batch;
+    int k = s->cache.batch;
+    r->gmax = -INFINITY;
+    r->i = -1;
     r->nnear = 0;
-    for (int u = u0; u < u1; u++) {
-        int t = s->active[u];
-        double v = s->moves[t] & MOVES_UP ? -s->ysign[t] * s->G[t] : -INFINITY;
-        if (v >= Gmax && v > -INFINITY) { Gmax = v; i = t; }
-        /* runners-up by -v: larger violations first, the later on ties */
-        if (k > 1 && v > -INFINITY && (r->nnear < k || -v <= r->near_obj[k - 1]) &&
-            s->cache.slot_of[t] < 0)
-            add_near(r, k, t, u, -v);
-    }
-    r->gmax = Gmax;
-    r->i = i;
+    for (int u = u0; u < u1; u++) consider_i(s, r, k, s->active[u], u);
 }
 
 /* Chunks in order; a later chunk wins ties, as the later index would. */
@@ -305,16 +307,20 @@ static void scan_j(const smo *s, int u0, int u1, int i, const float *Ki, double 
     r->gmax2 = Gmax2;
 }
 
-/* G_t += y_t (ci K_it + cj K_jt) on a chunk, then scan_i of the new G there
+/* G_t += y_t (ci K_it + cj K_jt) on a chunk, each t then considered for i
  * (the next iteration's first pass, fused into this one). */
 static void update_scan_i(smo *s, int u0, int u1, double ci, const float *Ki,
                           double cj, const float *Kj, chunk_result *r)
 {
+    int k = s->cache.batch;
+    r->gmax = -INFINITY;
+    r->i = -1;
+    r->nnear = 0;
     for (int u = u0; u < u1; u++) {
         int t = s->active[u];
         s->G[t] += s->y[t] * (ci * Ki[t] + cj * Kj[t]);
+        consider_i(s, r, k, t, u);
     }
-    scan_i(s, u0, u1, r);
 }
 
 /* Runs body(c) for the chunks c = 0..nc-1, in parallel when nc > 1. */
