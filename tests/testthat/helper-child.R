@@ -59,3 +59,15 @@ put_for_child <- function(child, name, value) {
   saveRDS(value, tmp)
   file.rename(tmp, file.path(child$dir, name))
 }
+
+# Let the child end on its own (within `timeout` s: under covr it writes its
+# coverage at exit, and a kill in the middle leaves a corrupt file), then
+# kill it if it is still there; remove its directory.
+stop_child <- function(child, timeout = 10) {
+  start <- proc.time()[["elapsed"]]
+  while (isTRUE(tools::pskill(child$pid, 0L)) && proc.time()[["elapsed"]] - start < timeout) {
+    Sys.sleep(0.05)
+  }
+  tools::pskill(child$pid, tools::SIGKILL)
+  unlink(child$dir, recursive = TRUE)
+}

@@ -134,7 +134,7 @@ test_that("a model read back by a fresh R process predicts identically", {
     "predict_all <- take('predict_all.rds')",
     "put('predictions', Map(predict_all, fits, newdata))",
     "put('classes', lapply(fits, class))"))
-  on.exit(unlink(child$dir, recursive = TRUE), add = TRUE)
+  on.exit(stop_child(child), add = TRUE)
   put_for_child(child, "fits.rds", fits)
   put_for_child(child, "newdata.rds", newdata)
   put_for_child(child, "predict_all.rds", predict_all)

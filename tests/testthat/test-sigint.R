@@ -54,10 +54,7 @@ child_lines <- c(child_write_lines,
 
 test_that("SIGINT stops each long computation within 0.1 s and frees its memory", {
   child <- start_child(child_lines)
-  on.exit({
-    tools::pskill(child$pid, tools::SIGKILL)
-    unlink(child$dir, recursive = TRUE)
-  }, add = TRUE)
+  on.exit(stop_child(child), add = TRUE)
   phases <- take_from_child(child, "phases")
   latency <- stats::setNames(rep(NA_real_, length(phases)), phases)
   for (nm in phases) {
