@@ -15,7 +15,10 @@ start_child <- function(lines, dir = tempfile("kcchild")) {
                "file.rename(file.path(dir, 'pid.tmp'), file.path(dir, 'pid'))",
                lines), script)
   log <- file.path(dir, "child.log")
+  # the engine of this process (under valgrind, which hides AVX-512, it is
+  # not the CPU's best), so that results can be compared bit for bit
   system2(file.path(R.home("bin"), "Rscript"), c("--vanilla", shQuote(script)),
+          env = paste0("KERNCLASS_ISA=", kernclass:::kc_engine()),
           wait = FALSE, stdout = log, stderr = log)
   wait_for_file(file.path(dir, "pid"), log)
   list(dir = dir, pid = as.integer(readLines(file.path(dir, "pid"))), log = log)

@@ -140,5 +140,12 @@ test_that("a model read back by a fresh R process predicts identically", {
   put_for_child(child, "predict_all.rds", predict_all)
   there <- take_from_child(child, "predictions")
   expect_identical(take_from_child(child, "classes"), lapply(fits, class))
-  for (nm in names(fits)) expect_identical(there[[nm]], here[[nm]], info = nm)
+  # Bit for bit, except under valgrind (tools/check.sh sets KERNCLASS_VALGRIND):
+  # its emulated CPU differs from the real one in the last bits of some
+  # floating-point results (libm's exp among them), and the child runs natively.
+  under_valgrind <- nzchar(Sys.getenv("KERNCLASS_VALGRIND"))
+  for (nm in names(fits)) {
+    if (under_valgrind) expect_equal(there[[nm]], here[[nm]], tolerance = 1e-12, info = nm)
+    else expect_identical(there[[nm]], here[[nm]], info = nm)
+  }
 })
