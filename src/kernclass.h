@@ -42,7 +42,6 @@ void kc_choose_kernels(void);
 /* "avx512", "avx2" or "c": the instruction set the engine chose. */
 const char *kc_engine_name(void);
 void kc_row_sqnorms(const kc_points *a, double *out);
-size_t kc_tile_work_size(int p);
 
 /* Points that serve as the columns of many tiles can be packed into tile
  * panels once, instead of once per tile: kc_pack_points allocates (R_alloc)

@@ -66,7 +66,7 @@ void kc_row_sqnorms(const kc_points *a, double *out)
 
 static int round_up(int n, int w) { return (n + w - 1) / w * w; }
 
-size_t kc_tile_work_size(int p)
+static size_t kc_tile_work_size(int p)
 {
     return (size_t) (round_up(KC_TILE, MR) + round_up(KC_TILE, NR)) * (size_t) p;
 }
