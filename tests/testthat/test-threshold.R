@@ -172,3 +172,14 @@ test_that("threshold = \"search\" in kernel_means() and kernel_parzen()", {
   expect_equal(kernel_means(cls ~ ., data = d, threshold = "s", gamma = 0.7,
                             scale = FALSE)$search$b, fit$search$b)
 })
+
+test_that("the radix sort orders signs, zeros and magnitudes as R does", {
+  set.seed(41)
+  for (i in 1:20) {
+    n <- sample(2:400, 1)
+    x <- sample(c(-0, 0, -1e300, 1e300, -5e-324, 5e-324, round(rnorm(n) * 10^sample(-5:5, n, TRUE), 2)), n,
+                replace = TRUE)
+    y <- sample(c(-1, 1), n, replace = TRUE)
+    expect_equal(threshold_search(x, y), ref_search(x, y))
+  }
+})
