@@ -132,6 +132,20 @@ static void cache_fill(row_cache *c, const int *rows, int nr)
 
 /* ---- the solver ---------------------------------------------------------- */
 
+/* What a pass over (a chunk of) the active set finds. */
+typedef struct {
+    double gmax;   /* pass i: max of -yG over the variables that may move up (y-wise) */
+    int i;
+    double best;   /* pass j: the smallest objective decrease, and its j */
+    int j;
+    double gmax2;
+    /* pass j: the best candidates whose rows are not cached, best first
+     * (smaller objective; on ties the later position, as for j) */
+    int near[BATCH], near_pos[BATCH], nnear;
+    double near_obj[BATCH];
+} chunk_result;
+
+
 typedef struct {
     int n;
     const int *y;         /* +1 / -1 */
@@ -143,7 +157,7 @@ typedef struct {
     int nactive;
     char *is_active;
     row_cache cache;
-    int near[BATCH], nnear;  /* the last selection's runners-up for j, uncached */
+    chunk_result runners_j;  /* the last selection's runners-up for j, uncached */
     const kc_kernel *k;
     const kc_points *x;
     int nthreads;
@@ -169,7 +183,7 @@ static void set_alpha(smo *s, int t, double value)
  * runners-up of the selection that chose i (tracked in its pass, so no
  * extra pass is needed).  A row stays valid through the next call too: a
  * batch evicts at most half the slots, never the most recent. */
-static const float *kernel_row(smo *s, int i, const int *hint, int nhint)
+static const float *kernel_row(smo *s, int i, const chunk_result *hint)
 {
     row_cache *c = &s->cache;
     int slot = c->slot_of[i];
@@ -180,8 +194,10 @@ static const float *kernel_row(smo *s, int i, const int *hint, int nhint)
     }
     int batch[BATCH], nb = 1;
     batch[0] = i;
-    for (int h = 0; h < nhint && nb < c->batch; h++)
-        if (hint[h] != i && c->slot_of[hint[h]] < 0) batch[nb++] = hint[h];
+    for (int h = 0; hint && h < hint->nnear && nb < c->batch; h++) {
+        int t = hint->near[h];
+        if (t != i && c->slot_of[t] < 0) batch[nb++] = t;
+    }
     cache_fill(c, batch, nb);
     return c->rows + (size_t) c->slot_of[i] * c->n;
 }
@@ -194,17 +210,6 @@ static const float *kernel_row(smo *s, int i, const int *hint, int nhint)
 #define PARALLEL_MIN_ACTIVE 1024
 #define MAX_CHUNKS 64
 
-typedef struct {
-    double gmax;   /* pass i: max of -yG over the variables that may move up (y-wise) */
-    int i;
-    double best;   /* pass j: the smallest objective decrease, and its j */
-    int j;
-    double gmax2;
-    /* pass j: the best candidates whose rows are not cached, best first
-     * (smaller objective; on ties the later position, as for j) */
-    int near[BATCH], near_pos[BATCH], nnear;
-    double near_obj[BATCH];
-} chunk_result;
 
 /* Inserts candidate t (position u, objective obj) into r's runner-up list
  * of at most k, if it belongs there. */
@@ -229,6 +234,15 @@ static void add_near(chunk_result *r, int k, int t, int u, double obj)
     r->near_pos[pos] = u;
 }
 
+/* Offers candidate t to r's runner-up list if its row is not cached; the
+ * cheap comparison first, the cache lookup only for the few that pass. */
+static inline void offer_near(const smo *s, chunk_result *r, int t, int u, double obj)
+{
+    int k = s->cache.batch;
+    if (k > 1 && (r->nnear < k || obj <= r->near_obj[k - 1]) && s->cache.slot_of[t] < 0)
+        add_near(r, k, t, u, obj);
+}
+
 /* The runner-up lists of the chunks merged into out's, by the same order. */
 static void combine_near(const chunk_result *r, int nc, int k, chunk_result *out)
 {
@@ -250,33 +264,35 @@ static void chunk_bounds(const smo *s, int c, int nc, int *u0, int *u1)
     *u1 = (int) ((long long) s->nactive * (c + 1) / nc);
 }
 
-/* The first index of the pair: the maximal violation from below
- * (">=": of equal candidates the last wins, as in LIBSVM). */
-/* One variable of the first pass: t (at position u) competes for i and
- * for r's runners-up (by -v: larger violations first, the later on ties). */
-static inline void consider_i(const smo *s, chunk_result *r, int k, int t, int u)
+/* The first index of the pair: the maximal violation from below (">=": of
+ * equal candidates the last wins, as in LIBSVM).  One variable of that pass:
+ * t (at position u) competes for i and for r's runners-up (by -v: larger
+ * violations first, the later on ties). */
+static inline void consider_i(const smo *s, chunk_result *r, int t, int u)
 {
     if (!(s->moves[t] & MOVES_UP)) return;
     double v = -s->ysign[t] * s->G[t];
     if (v >= r->gmax) { r->gmax = v; r->i = t; }
-    if (k > 1 && (r->nnear < k || -v <= r->near_obj[k - 1]) && s->cache.slot_of[t] < 0)
-        add_near(r, k, t, u, -v);
+    offer_near(s, r, t, u, -v);
+}
+
+static void start_i(chunk_result *r)
+{
+    r->gmax = -INFINITY;
+    r->i = -1;
+    r->nnear = 0;
 }
 
 static void scan_i(const smo *s, int u0, int u1, chunk_result *r)
 {
-    int k = s->cache.batch;
-    r->gmax = -INFINITY;
-    r->i = -1;
-    r->nnear = 0;
-    for (int u = u0; u < u1; u++) consider_i(s, r, k, s->active[u], u);
+    start_i(r);
+    for (int u = u0; u < u1; u++) consider_i(s, r, s->active[u], u);
 }
 
 /* Chunks in order; a later chunk wins ties, as the later index would. */
 static void combine_i(const chunk_result *r, int nc, int k, chunk_result *out)
 {
-    out->gmax = -INFINITY;
-    out->i = -1;
+    start_i(out);
     for (int c = 0; c < nc; c++)
         if (r[c].i >= 0 && r[c].gmax >= out->gmax) { out->gmax = r[c].gmax; out->i = r[c].i; }
     combine_near(r, nc, k, out);
@@ -288,7 +304,7 @@ static void scan_j(const smo *s, int u0, int u1, int i, const float *Ki, double 
                    chunk_result *r)
 {
     double Gmax2 = -INFINITY, best = INFINITY;
-    int j = -1, k = s->cache.batch;
+    int j = -1;
     r->nnear = 0;
     for (int u = u0; u < u1; u++) {
         int t = s->active[u];
@@ -301,8 +317,7 @@ static void scan_j(const smo *s, int u0, int u1, int i, const float *Ki, double 
             double quad = s->QD[i] + s->QD[t] - 2.0 * Ki[t];
             double obj = -grad_diff * grad_diff / (quad > 0 ? quad : TAU);
             if (obj <= best) { best = obj; j = t; }
-            if (k > 1 && (r->nnear < k || obj <= r->near_obj[k - 1]) && s->cache.slot_of[t] < 0)
-                add_near(r, k, t, u, obj);
+            offer_near(s, r, t, u, obj);
         }
     }
     r->best = best;
@@ -315,14 +330,11 @@ static void scan_j(const smo *s, int u0, int u1, int i, const float *Ki, double 
 static void update_scan_i(smo *s, int u0, int u1, double ci, const float *Ki,
                           double cj, const float *Kj, chunk_result *r)
 {
-    int k = s->cache.batch;
-    r->gmax = -INFINITY;
-    r->i = -1;
-    r->nnear = 0;
+    start_i(r);
     for (int u = u0; u < u1; u++) {
         int t = s->active[u];
         s->G[t] += s->y[t] * (ci * Ki[t] + cj * Kj[t]);
-        consider_i(s, r, k, t, u);
+        consider_i(s, r, t, u);
     }
 }
 
@@ -352,12 +364,9 @@ static double select_pair(smo *s, chunk_result *pending, int valid, int *wi, int
     double Gmax = pending->gmax;
     int i = pending->i;
     if (i < 0) { *wi = *wj = -1; return 0.0; }
-    const float *Ki = kernel_row(s, i, pending->near, pending->nnear);
+    const float *Ki = kernel_row(s, i, pending);
     FOR_CHUNKS(s, nc, u0, u1, scan_j(s, u0, u1, i, Ki, Gmax, &r[c_]));
-    chunk_result runners;
-    combine_near(r, nc, k, &runners);
-    s->nnear = runners.nnear;
-    memcpy(s->near, runners.near, sizeof(int) * (size_t) runners.nnear);
+    combine_near(r, nc, k, &s->runners_j);
     double best = INFINITY, Gmax2 = -INFINITY;
     int j = -1;
     for (int c = 0; c < nc; c++) {
@@ -537,7 +546,7 @@ void kc_smo(const kc_kernel *k, const kc_points *x, const int *y, const double *
 
     long iter = 0;
     int unshrunk = 0, status = KC_SMO_CONVERGED;
-    s.nnear = 0;
+    s.runners_j.nnear = 0;
     chunk_result pending;  /* the first pass of the next selection */
     int pending_valid = 0;
     int shrink_every = n < 1000 ? n : 1000, counter = shrink_every;
@@ -581,8 +590,8 @@ void kc_smo(const kc_kernel *k, const kc_points *x, const int *y, const double *
         if (iter >= max_iter) { status = KC_SMO_MAX_ITER; break; }
         iter++;
 
-        const float *Ki = kernel_row(&s, i, NULL, 0);
-        const float *Kj = kernel_row(&s, j, s.near, s.nnear);
+        const float *Ki = kernel_row(&s, i, NULL);
+        const float *Kj = kernel_row(&s, j, &s.runners_j);
         double Ci = C[i], Cj = C[j], ai = s.alpha[i], aj = s.alpha[j];
         double Kij = Ki[j];
         int upper_i = at_upper(&s, i), upper_j = at_upper(&s, j);
