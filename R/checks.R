@@ -101,11 +101,12 @@ kc_check_finite <- function(x, arg, allow_na = FALSE, row_names = NULL) {
     if (!is.null(row_names)) rows <- row_names[rows]
     paste(utils::head(rows, 5), collapse = ", ")
   }
-  if (any(is.infinite(x))) {
+  counts <- .Call(ffi_count_nonfinite, x)  # c(infinite, NA): one pass, no copies
+  if (counts[[1L]] > 0) {
     kc_abort(sprintf("`%s` has infinite values (rows %s); remove or replace them.",
                      arg, which_rows(is.infinite(x))), arg = arg)
   }
-  if (!allow_na && anyNA(x)) {
+  if (!allow_na && counts[[2L]] > 0) {
     kc_abort(sprintf(paste0("`%s` has missing values (NA or NaN) in %d row(s), e.g. %s; ",
                             "remove them, or use the formula method with na.action = na.omit."),
                      arg, sum(rowSums(is.na(x)) > 0), which_rows(is.na(x))), arg = arg)
@@ -165,12 +166,3 @@ kc_check_prior <- function(prior, lev, counts) {
   stats::setNames(as.numeric(prior), lev)
 }
 
-# The number of threads; more than the cores are cut to the cores (in C).
-kc_threads <- function() {
-  n <- getOption("kernclass.threads", 64L)
-  if (!is.numeric(n) || length(n) != 1L || !is.finite(n) || n < 1 || n != round(n)) {
-    kc_abort("Option `kernclass.threads` must be one positive whole number.",
-             arg = "kernclass.threads")
-  }
-  as.integer(min(n, 1024))
-}

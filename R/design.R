@@ -113,8 +113,9 @@ kc_design_formula <- function(call, env, labels = TRUE) {
 
 # Centre and scale the scalable columns; constant columns are left alone.
 kc_scaling <- function(x, scalable) {
-  center <- colMeans(x)
-  spread <- sqrt(colSums(sweep(x, 2L, center)^2) / max(nrow(x) - 1L, 1L))
+  moments <- .Call(ffi_column_moments, x)
+  center <- stats::setNames(moments[[1L]], colnames(x))
+  spread <- stats::setNames(moments[[2L]], colnames(x))
   constant <- scalable & !(spread > 0)
   if (any(constant)) {
     nm <- colnames(x)
@@ -129,10 +130,12 @@ kc_scaling <- function(x, scalable) {
   list(center = center, scale = spread)
 }
 
+# (x - center) / scale by column, dimnames kept.
 kc_apply_scaling <- function(x, scaling) {
   if (is.null(scaling)) return(x)
-  x <- sweep(x, 2L, scaling$center, check.margin = FALSE)
-  sweep(x, 2L, scaling$scale, "/", check.margin = FALSE)
+  out <- .Call(ffi_scale_columns, x, as.double(scaling$center), as.double(scaling$scale))
+  dimnames(out) <- dimnames(x)
+  out
 }
 
 # The coded, scaled matrix for new data; rows with NA stay (as NA rows).

@@ -42,7 +42,8 @@
 threshold_search <- function(score, y) {
   kc_require(missing(score), "score", "the scores")
   kc_require(missing(y), "y", "the labels")
-  if (!is.numeric(score) || !length(score) || anyNA(score) || any(!is.finite(score))) {
+  if (!is.numeric(score) || !length(score) ||
+      sum(.Call(ffi_count_nonfinite, as.double(score))) > 0) {
     kc_abort("`score` must be a non-empty numeric vector of finite values.", arg = "score")
   }
   kc_search(score, kc_pm1(y, length(score)))
@@ -51,26 +52,23 @@ threshold_search <- function(score, y) {
 # Labels as integer +1 / -1: two-level factor (first level +1), logical, or
 # numbers +1 / -1.
 kc_pm1 <- function(y, n, arg = "y") {
-  if (is.factor(y)) {
-    if (nlevels(y) != 2L) {
-      kc_abort(sprintf("`%s` must have two levels (the first is the positive class); it has %d.",
-                       arg, nlevels(y)), arg = arg)
-    }
-    y <- ifelse(as.integer(y) == 1L, 1L, -1L)
-  } else if (is.logical(y)) {
-    y <- ifelse(y, 1L, -1L)
-  } else if (is.numeric(y) && !anyNA(y) && all(abs(y) == 1)) {
-    y <- as.integer(y)
-  } else {
+  if (is.factor(y) && nlevels(y) != 2L) {
+    kc_abort(sprintf("`%s` must have two levels (the first is the positive class); it has %d.",
+                     arg, nlevels(y)), arg = arg)
+  }
+  if ((is.factor(y) || is.logical(y)) && anyNA(y)) {
+    kc_abort(sprintf("`%s` has missing labels.", arg), arg = arg)
+  }
+  pm <- if (is.factor(y) || is.logical(y) || is.numeric(y)) .Call(ffi_pm1, y, is.factor(y))
+  if (is.null(pm)) {
     kc_abort(sprintf(paste0("`%s` must be a two-level factor, a logical vector or numbers ",
                             "+1 and -1."), arg), arg = arg)
   }
-  if (anyNA(y)) kc_abort(sprintf("`%s` has missing labels.", arg), arg = arg)
-  if (length(y) != n) {
+  if (length(pm) != n) {
     kc_abort(sprintf("`%s` has length %d but `score` has %d; they must match.",
-                     arg, length(y), n), arg = arg)
+                     arg, length(pm), n), arg = arg)
   }
-  y
+  pm
 }
 
 # The `threshold` argument of kernel_means() and kernel_parzen().
@@ -86,7 +84,7 @@ kc_match_threshold <- function(threshold, n_classes) {
 
 # The search on scores and labels (a two-level factor or +1 / -1 integers).
 kc_search <- function(score, y) {
-  if (is.factor(y)) y <- ifelse(as.integer(y) == 1L, 1L, -1L)
+  if (is.factor(y)) y <- .Call(ffi_pm1, y, TRUE)
   out <- .Call(ffi_threshold_search, as.double(score), y)
   list(b = out[1L], split = as.integer(out[2L]), consistency = out[3L])
 }

@@ -4,10 +4,6 @@
  * caller, so a wrong call is an R error and never a crash. */
 #include <limits.h>
 #include <math.h>
-/* omp.h before Rinternals.h, whose macros (match, ...) break clang's omp.h */
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 #include <Rinternals.h>
 #include "kernclass.h"
 
@@ -62,12 +58,7 @@ static int threads_from(SEXP threads)
     if (!isInteger(threads) || XLENGTH(threads) != 1 || INTEGER(threads)[0] == NA_INTEGER ||
         INTEGER(threads)[0] < 1)
         error("kernclass internal: threads must be one positive integer");
-#ifdef _OPENMP
-    int n = INTEGER(threads)[0], max = omp_get_num_procs();
-    return n < max ? n : max;
-#else
-    return 1;
-#endif
+    return kc_threads_cap(INTEGER(threads)[0]);
 }
 
 /* 1-based group codes from R into 0-based C ints, checked. */
@@ -198,4 +189,86 @@ SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
 SEXP ffi_engine(void)
 {
     return mkString(kc_engine_name());
+}
+
+/* The threads the engine would use for a request of threads. */
+SEXP ffi_threads(SEXP threads)
+{
+    return ScalarInteger(threads_from(threads));
+}
+
+static void double_matrix(SEXP x, const char *what)
+{
+    if (!isReal(x) || !isMatrix(x))
+        error("kernclass internal: '%s' must be a double matrix", what);
+}
+
+/* list(mean, sd) of the columns of x. */
+SEXP ffi_column_moments(SEXP x)
+{
+    double_matrix(x, "x");
+    int p = ncols(x);
+    SEXP mean = PROTECT(allocVector(REALSXP, p)), sd = PROTECT(allocVector(REALSXP, p));
+    kc_column_moments(REAL(x), nrows(x), p, REAL(mean), REAL(sd));
+    SEXP out = PROTECT(allocVector(VECSXP, 2));
+    SET_VECTOR_ELT(out, 0, mean);
+    SET_VECTOR_ELT(out, 1, sd);
+    UNPROTECT(3);
+    return out;
+}
+
+/* (x - center) / scale by column, as a new matrix without dimnames. */
+SEXP ffi_scale_columns(SEXP x, SEXP center, SEXP scale)
+{
+    double_matrix(x, "x");
+    int p = ncols(x);
+    if (!isReal(center) || XLENGTH(center) != p || !isReal(scale) || XLENGTH(scale) != p)
+        error("kernclass internal: center and scale need one double per column");
+    SEXP out = PROTECT(allocMatrix(REALSXP, nrows(x), p));
+    kc_scale_columns(REAL(x), nrows(x), p, REAL(center), REAL(scale), REAL(out));
+    UNPROTECT(1);
+    return out;
+}
+
+/* c(infinite values, NA or NaN values) in x. */
+SEXP ffi_count_nonfinite(SEXP x)
+{
+    if (!isReal(x)) error("kernclass internal: x must be a double vector");
+    ptrdiff_t inf, na;
+    kc_count_nonfinite(REAL(x), XLENGTH(x), &inf, &na);
+    SEXP out = PROTECT(allocVector(REALSXP, 2));
+    REAL(out)[0] = (double) inf;
+    REAL(out)[1] = (double) na;
+    UNPROTECT(1);
+    return out;
+}
+
+/* Two-class labels as integer +1 / -1: factor codes (1 -> +1, 2 -> -1) when
+ * codes is TRUE, else logicals (TRUE -> +1) or the numbers +1 and -1.  NULL
+ * when a value is none of these (NA included): the caller's error. */
+SEXP ffi_pm1(SEXP y, SEXP codes)
+{
+    R_xlen_t n = XLENGTH(y);
+    int from_codes = asLogical(codes) == TRUE;
+    SEXP out = PROTECT(allocVector(INTSXP, n));
+    int *o = INTEGER(out), ok = 1;
+    if (TYPEOF(y) == REALSXP) {
+        const double *v = REAL(y);
+        for (R_xlen_t i = 0; i < n && ok; i++) {
+            ok = v[i] == 1 || v[i] == -1;
+            o[i] = v[i] > 0 ? 1 : -1;
+        }
+    } else if (TYPEOF(y) == INTSXP || TYPEOF(y) == LGLSXP) {
+        int logical = TYPEOF(y) == LGLSXP;
+        const int *v = logical ? LOGICAL(y) : INTEGER(y);
+        int plus = 1, minus = from_codes ? 2 : logical ? 0 : -1;
+        for (R_xlen_t i = 0; i < n && ok; i++) {
+            ok = v[i] != NA_INTEGER && (v[i] == plus || v[i] == minus);
+            o[i] = v[i] == plus ? 1 : -1;
+        }
+    } else {
+        ok = 0;
+    }
+    UNPROTECT(1);
+    return ok ? out : R_NilValue;
 }

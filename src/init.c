@@ -10,6 +10,11 @@ SEXP ffi_within_sums(SEXP, SEXP, SEXP, SEXP, SEXP);
 SEXP ffi_smo(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
 SEXP ffi_threshold_search(SEXP, SEXP);
 SEXP ffi_engine(void);
+SEXP ffi_threads(SEXP);
+SEXP ffi_column_moments(SEXP);
+SEXP ffi_scale_columns(SEXP, SEXP, SEXP);
+SEXP ffi_count_nonfinite(SEXP);
+SEXP ffi_pm1(SEXP, SEXP);
 
 /* Through void (*)(void), the generic function pointer type that casts to
  * and from any other without a -Wcast-function-type warning. */
@@ -22,12 +27,18 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_smo, 9),
     CALLDEF(ffi_threshold_search, 2),
     CALLDEF(ffi_engine, 0),
+    CALLDEF(ffi_threads, 1),
+    CALLDEF(ffi_column_moments, 1),
+    CALLDEF(ffi_scale_columns, 3),
+    CALLDEF(ffi_count_nonfinite, 1),
+    CALLDEF(ffi_pm1, 2),
     {NULL, NULL, 0}
 };
 
 void R_init_kernclass(DllInfo *dll)
 {
     kc_choose_kernels();
+    kc_threads_init();
     R_registerRoutines(dll, NULL, call_methods, NULL, NULL);
     R_useDynamicSymbols(dll, FALSE);
     R_forceSymbols(dll, TRUE);

@@ -36,6 +36,25 @@ typedef struct {
 /* Side of a square tile: rows and columns of kernel values computed at once. */
 #define KC_TILE 128
 
+/* Threads (threads.c): the policy of the whole engine. */
+void kc_threads_init(void);          /* at load time */
+/* The threads a region may use when the user asked for requested. */
+int kc_threads_cap(int requested);
+double kc_seconds(void);             /* wall clock, for the tuner */
+
+/* Chooses, run by run, between one thread and nthreads for a region that is
+ * repeated many times, by the seconds per unit of work each has taken. */
+typedef struct {
+    int nthreads, running, exploring, fixed;
+    long runs[2];
+    double cost[2];          /* seconds per unit of work: one thread, all */
+    double spent, explored;  /* seconds in all runs, in runs of the other choice */
+    double start, work;
+} kc_tuner;
+void kc_tuner_init(kc_tuner *t, int nthreads);
+int kc_tuner_start(kc_tuner *t, double work);  /* the threads for this run */
+void kc_tuner_stop(kc_tuner *t);
+
 int kc_kernel_uses_distance(const kc_kernel *k);
 /* Picks the fastest micro-kernel and exp for this CPU; called at load time. */
 void kc_choose_kernels(void);
@@ -48,11 +67,12 @@ void kc_row_sqnorms(const kc_points *a, double *out);
  * and fills a->packed. */
 void kc_pack_points(kc_points *a);
 
-/* Rows of the kernel matrix of b with itself: out[r * b->n + t] =
- * k(b[rows[r]], b[t]); work holds kc_rows_work_size(b->p, nthreads). */
+/* Rows of the kernel matrix of b with itself, as floats: out[r][t] =
+ * k(b[rows[r]], b[t]) on nthreads threads (the caller's choice); work holds
+ * kc_rows_work_size(b->p, nthreads) doubles. */
 size_t kc_rows_work_size(int p, int nthreads);
 void kc_rows(const kc_kernel *k, const kc_points *b, const int *rows, int nr,
-             double *out, int nthreads, double *work);
+             float *const *out, int nthreads, double *work);
 
 /* The workers.  Each returns normally; interrupts are checked between
  * parallel chunks on the calling thread.  nthreads >= 1. */
@@ -69,6 +89,14 @@ void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
 
 /* k(x, x) from ||x||^2 alone (every supported kernel allows it). */
 double kc_self_kernel(const kc_kernel *k, double sqnorm);
+
+/* Column passes over a design matrix (columns.c): means and standard
+ * deviations as colMeans() and sd(); out = (x - center) / scale by column;
+ * the counts of infinite and of NA/NaN values. */
+void kc_column_moments(const double *x, ptrdiff_t n, int p, double *mean, double *sd);
+void kc_scale_columns(const double *x, ptrdiff_t n, int p, const double *center,
+                      const double *scale, double *out);
+void kc_count_nonfinite(const double *x, ptrdiff_t len, ptrdiff_t *n_inf, ptrdiff_t *n_na);
 
 /* The SMO solver (smo.c). */
 enum { KC_SMO_CONVERGED = 0, KC_SMO_MAX_ITER = 1, KC_SMO_UNBOUNDED = 2 };

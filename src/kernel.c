@@ -554,9 +554,13 @@ static int block_len(ptrdiff_t n, int blk)
 }
 
 /* Tasks run in chunks so that the calling thread can check for a user
- * interrupt between them (never from inside a parallel region); a chunk
- * gives each thread about CHUNK_FLOPS of work (a few milliseconds). */
-#define CHUNK_FLOPS 5e7
+ * interrupt between them (never from inside a parallel region).  A chunk
+ * gives each thread about CHUNK_FLOPS of work (10 to 30 ms), in many tasks
+ * handed out as threads come free: on a machine shared with other programs
+ * a thread the scheduler sets aside delays the chunk's end by one task, and
+ * the chunk by a time slice at most, a small share of its work. */
+#define CHUNK_FLOPS 5e8
+#define TASKS_PER_THREAD 8
 
 /* Below this much work a second thread costs more than it saves (starting
  * it, and on a busy machine waiting for it). */
@@ -571,7 +575,7 @@ static int tiles_per_chunk(int p)
 {
     double tile_flops = 2.0 * KC_TILE * KC_TILE * (p + 10);  /* + the kernel itself */
     double tiles = CHUNK_FLOPS / tile_flops;
-    return tiles < 1 ? 1 : (tiles > 64 ? 64 : (int) tiles);
+    return tiles < 1 ? 1 : (tiles > 4096 ? 4096 : (int) tiles);
 }
 
 void kc_gram(const kc_kernel *k, const kc_points *a, const kc_points *b,
@@ -587,7 +591,7 @@ void kc_gram(const kc_kernel *k, const kc_points *a, const kc_points *b,
 
     for (size_t t0 = 0; t0 < ntasks; t0 += chunk) {
         size_t t1 = t0 + chunk < ntasks ? t0 + chunk : ntasks;
-#pragma omp parallel for num_threads(nthreads) schedule(dynamic)
+#pragma omp parallel for num_threads(nthreads) schedule(dynamic) if (nthreads > 1)
         for (size_t t = t0; t < t1; t++) {
             int I = (int) (t / bj_n), J = (int) (t % bj_n);
             if (symmetric && J < I) continue;
@@ -615,20 +619,24 @@ void kc_expansion(const kc_kernel *k, const kc_points *a, const kc_points *b,
     nthreads = threads_for(2.0 * a->n * b->n * (a->p + 10), nthreads);
     int bi_n = nblocks(a->n), bj_n = nblocks(b->n);
     size_t work_n = kc_tile_work_size(a->p);
-    /* Each thread takes one row block of a and runs it over the blocks of b
-     * in their stored order (so every sum has a fixed order); the blocks of
-     * b are taken a segment at a time, with an interrupt check after each.
-     * A row block's packed rows and sums live in its slot across segments. */
+    /* A task is one row block of a run over a segment of the blocks of b in
+     * their stored order (so every sum has a fixed order); a chunk is up to
+     * TASKS_PER_THREAD row blocks per thread over one segment, with an
+     * interrupt check after it.  A row block's packed rows and sums live in
+     * its slot across segments. */
+    int nslots_max = nthreads == 1 ? 1 : TASKS_PER_THREAD * nthreads;
+    if (nslots_max > bi_n) nslots_max = bi_n;
     size_t slot_n = (size_t) round_up(KC_TILE, MR) * a->p + (size_t) ncols * KC_TILE;
-    double *slots = (double *) R_alloc((size_t) nthreads * slot_n, sizeof(double));
+    double *slots = (double *) R_alloc((size_t) nslots_max * slot_n, sizeof(double));
     scratch s = scratch_alloc(nthreads, work_n + TILE_DOUBLES);
-    int segment = tiles_per_chunk(a->p);
 
-    for (int t0 = 0; t0 < bi_n; t0 += nthreads) {
-        int nslots = bi_n - t0 < nthreads ? bi_n - t0 : nthreads;
+    for (int t0 = 0; t0 < bi_n; t0 += nslots_max) {
+        int nslots = bi_n - t0 < nslots_max ? bi_n - t0 : nslots_max;
+        int segment = (int) ((double) tiles_per_chunk(a->p) * nthreads / nslots);
+        if (segment < 1) segment = 1;
         for (int J0 = 0; J0 < bj_n; J0 += segment) {
             int J1 = J0 + segment < bj_n ? J0 + segment : bj_n;
-#pragma omp parallel for num_threads(nthreads) schedule(static)
+#pragma omp parallel for num_threads(nthreads) schedule(dynamic) if (nthreads > 1)
             for (int sl = 0; sl < nslots; sl++) {
                 double *work = scratch_for(&s, thread_id());
                 double *tile = work + work_n;
@@ -658,11 +666,12 @@ void kc_expansion(const kc_kernel *k, const kc_points *a, const kc_points *b,
     }
 }
 
-/* Kernel rows: out[r * b->n + t] = k(b[rows[r]], b[t]) for all t, r < nr
- * (nr <= KC_TILE), as tiles of nr rows by KC_TILE columns.  Threads share
- * the column blocks only when the work is large enough to pay for them.
- * work holds kc_rows_work_size(b->p, nthreads) doubles: a solver asking for
- * thousands of rows allocates it once. */
+/* Kernel rows as floats (the SMO's cache): out[r][t] = k(b[rows[r]], b[t])
+ * for all t, r < nr (nr <= KC_TILE), as tiles of nr rows by KC_TILE
+ * columns, each converted by the thread that computed it.  The caller
+ * chooses the threads (its tuner knows whether they pay).  work holds
+ * kc_rows_work_size(b->p, nthreads) doubles: a solver asking for thousands
+ * of rows allocates it once. */
 size_t kc_rows_work_size(int p, int nthreads)
 {
     return (size_t) nthreads * (kc_tile_work_size(p) + TILE_DOUBLES) +
@@ -670,23 +679,26 @@ size_t kc_rows_work_size(int p, int nthreads)
 }
 
 void kc_rows(const kc_kernel *k, const kc_points *b, const int *rows, int nr,
-             double *out, int nthreads, double *work)
+             float *const *out, int nthreads, double *work)
 {
     if (nr < 1 || nr > KC_TILE) error("kernclass internal: 1 to %d kernel rows at a time", KC_TILE);
     size_t per_thread = kc_tile_work_size(b->p) + TILE_DOUBLES;
     int nbj = nblocks(b->n);
-    int nt = threads_for(2.0 * nr * b->n * (b->p + 10), nthreads);
     double *rows_packed = work + (size_t) nthreads * per_thread;
     pack_rows(b, rows, 0, nr, MR, rows_packed);
-#pragma omp parallel for num_threads(nt) schedule(static)
+#pragma omp parallel for num_threads(nthreads) schedule(static) if (nthreads > 1)
     for (int J = 0; J < nbj; J++) {
         double *mine = work + (size_t) thread_id() * per_thread;
         double *tile = mine + kc_tile_work_size(b->p);
         ptrdiff_t b0 = (ptrdiff_t) J * KC_TILE;
         int nb = block_len(b->n, J);
         kernel_tile(k, b, rows, 0, nr, b, NULL, b0, nb, rows_packed, mine, tile);
-        for (int r = 0; r < nr; r++)
-            memcpy(out + (ptrdiff_t) r * b->n + b0, tile + (size_t) r * nb, sizeof(double) * nb);
+        for (int r = 0; r < nr; r++) {
+            float *dst = out[r] + b0;
+            const double *src = tile + (size_t) r * nb;
+#pragma omp simd
+            for (int t = 0; t < nb; t++) dst[t] = (float) src[t];
+        }
     }
 }
 
@@ -778,7 +790,7 @@ void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
     size_t chunk = (size_t) nthreads * tiles_per_chunk(p);
     for (size_t t0 = 0; t0 < ntasks; t0 += chunk) {
         size_t t1 = t0 + chunk < ntasks ? t0 + chunk : ntasks;
-#pragma omp parallel for num_threads(nthreads) schedule(dynamic)
+#pragma omp parallel for num_threads(nthreads) schedule(dynamic) if (nthreads > 1)
         for (size_t u = t0; u < t1; u++) {
             int g = task[3 * u], I = task[3 * u + 1], J = task[3 * u + 2];
             double *work = scratch_for(&s, thread_id());

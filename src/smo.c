@@ -20,6 +20,10 @@
 #include <math.h>
 #include <float.h>
 #include <string.h>
+#include <stdint.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 #include <R_ext/Arith.h>
 #include <R_ext/Error.h>
 #include <R_ext/Memory.h>
@@ -55,16 +59,30 @@
 typedef struct {
     const kc_kernel *k;
     const kc_points *x;
-    int n, slots, used, nthreads, batch;
+    int n, slots, used, batch;
     float *rows;          /* slots x n */
     int *slot_of;         /* row -> slot, or -1 */
     int *row_in;          /* slot -> row */
     int *prev, *next;     /* LRU list of slots: head = most recent */
     int head, tail;
-    double *buf;          /* batch x n, from the engine */
     double *work;         /* the engine's scratch space, allocated once */
+    kc_tuner tuner;       /* one thread or all for a batch of rows */
     long computed;        /* rows computed */
 } row_cache;
+
+/* The cache is written row by row as it fills: with 4 KiB pages every 4 KiB
+ * costs a page fault (measured: 40% of the training time at n = 20,000). */
+static void advise_huge_pages(void *p, size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+    size_t page = (size_t) 2 << 20;
+    uintptr_t a = ((uintptr_t) p + page - 1) & ~(uintptr_t) (page - 1);
+    uintptr_t e = ((uintptr_t) p + bytes) & ~(uintptr_t) (page - 1);
+    if (e > a) madvise((void *) a, e - a, MADV_HUGEPAGE);
+#else
+    (void) p; (void) bytes;
+#endif
+}
 
 static void cache_init(row_cache *c, const kc_kernel *k, const kc_points *x,
                        double megabytes, int nthreads)
@@ -77,17 +95,18 @@ static void cache_init(row_cache *c, const kc_kernel *k, const kc_points *x,
      * more rows computed).  A batch never evicts the row fetched before it. */
     c->batch = 2 * (double) c->slots < n ? 1 : (c->slots / 2 < BATCH ? c->slots / 2 : BATCH);
     if (c->batch < 1) c->batch = 1;
-    c->k = k; c->x = x; c->n = n; c->used = 0; c->nthreads = nthreads;
+    c->k = k; c->x = x; c->n = n; c->used = 0;
     c->rows = (float *) R_alloc((size_t) c->slots * n, sizeof(float));
+    advise_huge_pages(c->rows, (size_t) c->slots * n * sizeof(float));
     c->slot_of = (int *) R_alloc(n, sizeof(int));
     c->row_in = (int *) R_alloc(c->slots, sizeof(int));
     c->prev = (int *) R_alloc(c->slots, sizeof(int));
     c->next = (int *) R_alloc(c->slots, sizeof(int));
-    c->buf = (double *) R_alloc((size_t) c->batch * n, sizeof(double));
     c->work = (double *) R_alloc(kc_rows_work_size(x->p, nthreads), sizeof(double));
     for (int i = 0; i < n; i++) c->slot_of[i] = -1;
     c->head = c->tail = -1;
     c->computed = 0;
+    kc_tuner_init(&c->tuner, nthreads);
 }
 
 static void lru_unlink(row_cache *c, int s)
@@ -105,12 +124,15 @@ static void lru_push_front(row_cache *c, int s)
     if (c->tail < 0) c->tail = s;
 }
 
-/* Compute rows[0..nr) (none cached) and put them in the cache, rows[0]
- * last so that it is the most recent. */
+/* Below this much work a batch of rows runs on one thread without asking
+ * the tuner (a parallel region costs microseconds). */
+#define ROWS_MIN_WORK 1e5
+
+/* Compute rows[0..nr) (none cached) into the cache, rows[0] last so that it
+ * is the most recent; the engine writes them straight into their slots. */
 static void cache_fill(row_cache *c, const int *rows, int nr)
 {
-    kc_rows(c->k, c->x, rows, nr, c->buf, c->nthreads, c->work);
-    c->computed += nr;
+    float *dst[BATCH];
     for (int r = nr - 1; r >= 0; r--) {
         int s;
         if (c->used < c->slots) {
@@ -120,14 +142,16 @@ static void cache_fill(row_cache *c, const int *rows, int nr)
             lru_unlink(c, s);
             c->slot_of[c->row_in[s]] = -1;
         }
-        float *row = c->rows + (size_t) s * c->n;
-        const double *src = c->buf + (size_t) r * c->n;
-#pragma omp simd
-        for (int t = 0; t < c->n; t++) row[t] = (float) src[t];
+        dst[r] = c->rows + (size_t) s * c->n;
         c->slot_of[rows[r]] = s;
         c->row_in[s] = rows[r];
         lru_push_front(c, s);
     }
+    double work = (double) nr * c->n * (c->x->p + 10);
+    int nt = work < ROWS_MIN_WORK ? 1 : kc_tuner_start(&c->tuner, work);
+    kc_rows(c->k, c->x, rows, nr, dst, nt, c->work);
+    kc_tuner_stop(&c->tuner);
+    c->computed += nr;
 }
 
 /* ---- the solver ---------------------------------------------------------- */
@@ -161,6 +185,7 @@ typedef struct {
     const kc_kernel *k;
     const kc_points *x;
     int nthreads;
+    kc_tuner pass_tuner[2];  /* one thread or all: the selection's pass, the update's */
 } smo;
 
 static int at_upper(const smo *s, int t) { return s->alpha[t] >= s->C[t]; }
@@ -205,8 +230,8 @@ static const float *kernel_row(smo *s, int i, const chunk_result *hint)
 /* ---- passes over the active set, in chunks ------------------------------ */
 
 /* Active sets smaller than this are scanned by one thread (a parallel
- * region costs about a microsecond; measured at n = 20,000, d = 20: 1024
- * is 5% faster than 4096, and passes on one thread 30% slower). */
+ * region costs about a microsecond on an idle machine); larger ones on as
+ * many as the tuner finds faster. */
 #define PARALLEL_MIN_ACTIVE 1024
 #define MAX_CHUNKS 64
 
@@ -252,9 +277,14 @@ static void combine_near(const chunk_result *r, int nc, int k, chunk_result *out
             add_near(out, k, r[c].near[h], r[c].near_pos[h], r[c].near_obj[h]);
 }
 
-static int chunk_count(const smo *s)
+enum { SELECT_PASS, UPDATE_PASS };
+
+/* The chunks of a pass, one per thread; kc_tuner_stop(&s->pass_tuner[kind])
+ * after the pass. */
+static int start_pass(smo *s, int kind)
 {
-    int c = s->nactive >= PARALLEL_MIN_ACTIVE ? s->nthreads : 1;
+    if (s->nactive < PARALLEL_MIN_ACTIVE) return 1;
+    int c = kc_tuner_start(&s->pass_tuner[kind], s->nactive);
     return c > MAX_CHUNKS ? MAX_CHUNKS : c;
 }
 
@@ -341,7 +371,7 @@ static void update_scan_i(smo *s, int u0, int u1, double ci, const float *Ki,
 /* Runs body(c) for the chunks c = 0..nc-1, in parallel when nc > 1. */
 #define FOR_CHUNKS(s, nc, u0, u1, body)                                      \
     do {                                                                     \
-        _Pragma("omp parallel for num_threads(nc) schedule(static)")         \
+        _Pragma("omp parallel for num_threads(nc) schedule(static) if (nc > 1)") \
         for (int c_ = 0; c_ < (nc); c_++) {                                  \
             int u0, u1;                                                      \
             chunk_bounds((s), c_, (nc), &u0, &u1);                           \
@@ -355,9 +385,11 @@ static void update_scan_i(smo *s, int u0, int u1, double ci, const float *Ki,
 static double select_pair(smo *s, chunk_result *pending, int valid, int *wi, int *wj)
 {
     chunk_result r[MAX_CHUNKS], first;
-    int nc = chunk_count(s), k = s->cache.batch;
+    int nc, k = s->cache.batch;
     if (!valid) {
+        nc = start_pass(s, SELECT_PASS);
         FOR_CHUNKS(s, nc, u0, u1, scan_i(s, u0, u1, &r[c_]));
+        kc_tuner_stop(&s->pass_tuner[SELECT_PASS]);
         combine_i(r, nc, k, &first);
         pending = &first;
     }
@@ -365,7 +397,9 @@ static double select_pair(smo *s, chunk_result *pending, int valid, int *wi, int
     int i = pending->i;
     if (i < 0) { *wi = *wj = -1; return 0.0; }
     const float *Ki = kernel_row(s, i, pending);
+    nc = start_pass(s, SELECT_PASS);
     FOR_CHUNKS(s, nc, u0, u1, scan_j(s, u0, u1, i, Ki, Gmax, &r[c_]));
+    kc_tuner_stop(&s->pass_tuner[SELECT_PASS]);
     combine_near(r, nc, k, &s->runners_j);
     double best = INFINITY, Gmax2 = -INFINITY;
     int j = -1;
@@ -383,8 +417,9 @@ static void update_gradient(smo *s, double ci, const float *Ki, double cj, const
                             chunk_result *next)
 {
     chunk_result r[MAX_CHUNKS];
-    int nc = chunk_count(s);
+    int nc = start_pass(s, UPDATE_PASS);
     FOR_CHUNKS(s, nc, u0, u1, update_scan_i(s, u0, u1, ci, Ki, cj, Kj, &r[c_]));
+    kc_tuner_stop(&s->pass_tuner[UPDATE_PASS]);
     combine_i(r, nc, s->cache.batch, next);
 }
 
@@ -533,6 +568,8 @@ void kc_smo(const kc_kernel *k, const kc_points *x, const int *y, const double *
     s.active = (int *) R_alloc(n, sizeof(int));
     s.is_active = (char *) R_alloc(n, sizeof(char));
     cache_init(&s.cache, k, x, cache_mb, nthreads);
+    kc_tuner_init(&s.pass_tuner[SELECT_PASS], nthreads);
+    kc_tuner_init(&s.pass_tuner[UPDATE_PASS], nthreads);
 
     kc_row_sqnorms(x, s.QD);
     for (int t = 0; t < n; t++) s.QD[t] = kc_self_kernel(k, s.QD[t]);

@@ -25,18 +25,23 @@ static uint64_t sort_key(double x)
     return (u >> 63) ? ~u : u | ((uint64_t) 1 << 63);
 }
 
-/* Stable least-significant-digit radix sort of (x, y) by x, one byte a pass
+/* Stable least-significant-digit radix sort of (x0, y0) by x into (x, y), one byte a pass
  * (passes where every key has the same byte are skipped), with scratch
  * arrays R_alloc'd by the caller, so that an interrupt frees them.  Stable:
  * equal scores keep their order.  Measured, threshold_search() on 10^6
  * scores: 0.05 s, against 0.10 s with a merge sort and 0.08 s for the same
  * search in R on order() and cumsum(). */
-static void radix_sort_pairs(double *x, int *y, double *xs, int *ys, ptrdiff_t n)
+static void radix_sort_pairs(const double *x0, const int *y0, double *x, int *y,
+                             double *xs, int *ys, ptrdiff_t n)
 {
     ptrdiff_t count[8][256];  /* 16 KB */
     memset(count, 0, sizeof count);
+    /* the copy into x, y is made here, between interrupt checks: writing
+     * fresh memory is slow enough that one memcpy of it delays a Ctrl-C */
     for (ptrdiff_t i = 0; i < n; i++) {
-        if (x[i] == 0) x[i] = 0.0;
+        if (i % INTERRUPT_EVERY == 0) R_CheckUserInterrupt();
+        x[i] = x0[i] == 0 ? 0.0 : x0[i];
+        y[i] = y0[i];
         uint64_t key = sort_key(x[i]);
         for (int b = 0; b < 8; b++) count[b][(key >> (8 * b)) & 0xff]++;
     }
@@ -71,9 +76,7 @@ void kc_threshold_search(const double *score, const int *label, ptrdiff_t n,
                          double *work_x, int *work_y, double *scratch_x, int *scratch_y,
                          double *out)
 {
-    memcpy(work_x, score, (size_t) n * sizeof(double));
-    memcpy(work_y, label, (size_t) n * sizeof(int));
-    radix_sort_pairs(work_x, work_y, scratch_x, scratch_y, n);
+    radix_sort_pairs(score, label, work_x, work_y, scratch_x, scratch_y, n);
 
     double total = 0;
     for (ptrdiff_t i = 0; i < n; i++) total += work_y[i];

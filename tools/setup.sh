@@ -21,7 +21,7 @@ for arg in "$@"; do
   esac
 done
 
-r_pkgs="testthat roxygen2 knitr rmarkdown e1071 kernlab MASS mlbench quadprog"
+r_pkgs="parallelly testthat roxygen2 pkgbuild knitr rmarkdown e1071 kernlab MASS mlbench quadprog future"
 # Debian packages of the deep checks: compilers for the warnings check (clang
 # needs libomp-dev for OpenMP), valgrind, and for R CMD check --as-cran the
 # PDF manual (pdflatex, texi2dvi), the HTML manual (tidy) and qpdf.

@@ -170,6 +170,16 @@ add("kernel_matrix", "n x n beyond memory", quote(with_vsize_limit(kernel_matrix
 add("kernel_matrix", "threads option NA", quote(with_threads(NA, kernel_matrix(x))),
     arg = "kernclass.threads")
 
+# kernclass_threads: the count, and the option it reads
+for (nm in names(numeric_bad)) {
+  add("kernclass_threads", paste("n", nm), bquote(kernclass_threads(.(numeric_bad[[nm]]))),
+      arg = "n")
+}
+add("kernclass_threads", "n not a number", quote(kernclass_threads("4")), arg = "n")
+add("kernclass_threads", "n fractional", quote(kernclass_threads(1.5)), arg = "n")
+add("kernclass_threads", "threads option negative", quote(with_threads(-2, kernclass_threads())),
+    arg = "kernclass.threads")
+
 # kernel_cv and kernel_tune
 add("kernel_cv", "fit missing", quote(kernel_cv(x = x, y = y)), arg = "fit")
 add("kernel_cv", "fit not a function", quote(kernel_cv("kernel_means", x, y)), arg = "fit")

@@ -1,0 +1,109 @@
+#' Threads of the kernel engine
+#'
+#' `kernclass_threads()` tells how many threads the kernel engine uses;
+#' `kernclass_threads(n)` sets it for this R session, and
+#' `kernclass_threads(NULL)` goes back to the default. Results never depend
+#' on the number of threads: every sum is taken in an order fixed by the data.
+#'
+#' @section Default: The cores this R process may use, as
+#'   [parallelly::availableCores()] counts them: the CPU affinity mask,
+#'   cgroup CPU quotas (containers, Slurm and other schedulers), the
+#'   `mc.cores` option and `_R_CHECK_LIMIT_CORES_`, so that workers of
+#'   the future framework (which set `mc.cores = 1`) run the engine on one
+#'   thread; then no more than the environment variables `OMP_THREAD_LIMIT`
+#'   and `OMP_NUM_THREADS` allow. The option `kernclass.threads` (what
+#'   `kernclass_threads(n)` sets) overrides all of these.
+#'
+#' @section Limits the engine applies itself: Whatever is asked for, the
+#'   engine uses
+#'   * one thread in a forked child process (`parallel::mclapply()`,
+#'     `parallel::makeForkCluster()`, future's `multicore`): OpenMP's
+#'     threads do not survive `fork()`, and a child that used them would
+#'     wait forever;
+#'   * no more threads than the processors it can see;
+#'   * no more threads than the system lets it create (under `ulimit -v`,
+#'     say): a team is tried once with plain threads before it is used, and
+#'     cut to what could be created, so that a failed thread never ends R.
+#'
+#' @section Busy machines: Work is split among threads only where each
+#'   thread gets enough of it: tiles of kernel values by the thousand, or,
+#'   inside the SVM solver, its passes over the variables and its batches of
+#'   kernel rows, which are repeated thousands of times. For those the
+#'   solver measures, as it runs, whether all threads or one is faster per
+#'   unit of work, and uses the faster, trying the other now and then (at
+#'   most 2% of the time): on an idle machine threads win, beside a busy
+#'   program a thread that waits for the scheduler can cost more than it
+#'   saves, and then one thread wins.
+#'
+#' @param n The number of threads: one positive whole number, or `NULL` for
+#'   the default. Missing: only report.
+#' @param verbose `TRUE` to print where the number comes from.
+#' @return Without `n`, the number of threads the engine uses now (an
+#'   integer). With `n`, the previous value of the option
+#'   `kernclass.threads` (`NULL` when it was not set), invisibly.
+#' @export
+#' @examples
+#' kernclass_threads()
+#' old <- kernclass_threads(1)   # one thread from here on
+#' kernclass_threads()
+#' kernclass_threads(old)        # back to what it was
+kernclass_threads <- function(n, verbose = FALSE) {
+  if (!missing(n)) {
+    if (!is.null(n)) kc_check_threads(n, "n")
+    old <- options(kernclass.threads = if (!is.null(n)) as.integer(n))
+    return(invisible(old[[1L]]))
+  }
+  requested <- kc_threads()
+  used <- .Call(ffi_threads, requested)
+  if (isTRUE(verbose)) {
+    opt <- getOption("kernclass.threads")
+    why <- c(if (!is.null(opt)) sprintf("option kernclass.threads = %s", opt)
+             else sprintf("the default, %d: %s", requested, kc_default_threads_source()),
+             if (used < requested) "cut by the engine (a forked child, the processors, or the threads it could create)")
+    cat(sprintf("kernclass engine: %d thread%s; %s\n", used, if (used == 1L) "" else "s",
+                paste(why, collapse = "; ")))
+  }
+  used
+}
+
+kc_check_threads <- function(n, arg) {
+  if (!is.numeric(n) || length(n) != 1L || !is.finite(n) || n < 1 || n != round(n)) {
+    kc_abort(sprintf("`%s` must be one positive whole number of threads.", arg), arg = arg)
+  }
+}
+
+# The threads asked for: the option, else the default. The engine cuts them
+# to what the process can run (src/threads.c).
+kc_threads <- function() {
+  n <- getOption("kernclass.threads")
+  if (is.null(n)) return(kc_default_threads())
+  kc_check_threads(n, "kernclass.threads")
+  as.integer(min(n, 1024))
+}
+
+# availableCores() reads the system's files (about 8 ms): its result is kept
+# for this process and the settings it depends on.
+kc_thread_cache <- new.env(parent = emptyenv())
+
+kc_default_threads <- function() {
+  key <- paste(Sys.getpid(), getOption("mc.cores", ""), Sys.getenv("OMP_THREAD_LIMIT"),
+               Sys.getenv("OMP_NUM_THREADS"), Sys.getenv("_R_CHECK_LIMIT_CORES_"))
+  if (!identical(kc_thread_cache$key, key)) {
+    n <- parallelly::availableCores()
+    for (v in c("OMP_THREAD_LIMIT", "OMP_NUM_THREADS")) {
+      m <- suppressWarnings(as.integer(strsplit(Sys.getenv(v), ",", fixed = TRUE)[[1]][1]))
+      if (length(m) && !is.na(m) && m >= 1L) n <- min(n, m)
+    }
+    kc_thread_cache$threads <- as.integer(max(1L, min(n, 1024L)))
+    kc_thread_cache$key <- key
+  }
+  kc_thread_cache$threads
+}
+
+kc_default_threads_source <- function() {
+  cores <- parallelly::availableCores()
+  env <- Sys.getenv(c("OMP_THREAD_LIMIT", "OMP_NUM_THREADS"))
+  env <- env[nzchar(env)]
+  paste0("parallelly::availableCores() = ", cores, " (", names(cores), ")",
+         if (length(env)) paste0(", ", paste0(names(env), " = ", env, collapse = ", ")))
+}
