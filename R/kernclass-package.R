@@ -8,7 +8,8 @@
 #' kernel engine, also available directly as [kernel_matrix()].
 #'
 #' Options: `kernclass.threads`, the number of threads of the kernel engine
-#' (default: all cores). Results do not depend on it.
+#' (default: the cores this process may use; see [kernclass_threads()]).
+#' Results do not depend on it.
 #'
 #' @keywords internal
 #' @useDynLib kernclass, .registration = TRUE

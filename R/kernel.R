@@ -116,7 +116,7 @@ kc_kernel_diag <- function(x, k) kc_kernel_self(rowSums(x * x), k)
 #' Computes the matrix of kernel values \eqn{k(x_i, y_j)} between the rows of
 #' `x` and the rows of `y` (or of `x` with itself) with the package's C
 #' kernel engine: inner products as a blocked matrix product, in tiles, on
-#' all cores.
+#' the threads [kernclass_threads()] reports.
 #'
 #' The kernels, with e1071's argument names:
 #' * `"linear"`: \eqn{x'y}
@@ -125,8 +125,9 @@ kc_kernel_diag <- function(x, k) kc_kernel_self(rowSums(x * x), k)
 #' * `"laplace"`: \eqn{\exp(-\gamma \|x - y\|)}
 #' * `"sigmoid"`: \eqn{\tanh(\gamma x'y + c_0)}
 #'
-#' Results do not depend on the number of threads, which is set by
-#' `options(kernclass.threads = n)` (default: all cores). The data are not
+#' Results do not depend on the number of threads, which
+#' [kernclass_threads()] reports and sets (default: the cores this process
+#' may use). The data are not
 #' scaled here; the classifiers scale their inputs themselves.
 #'
 #' @param x A numeric matrix (or data frame of numeric columns, or numeric

@@ -143,11 +143,15 @@ double kc_seconds(void)
 
 /* ---- the tuner of repeated regions --------------------------------------- */
 
-/* The other choice is tried while the time spent trying stays within this
- * share of the time spent in all runs: on a busy machine one parallel try
- * can cost a time slice (measured: up to 40 ms for a 0.1 ms pass), on an
- * idle one it costs nothing and finds the faster choice within a few runs. */
+/* The other choice is tried while the time spent trying, counting the next
+ * try as at least a time slice, stays within this share of the time spent
+ * in all runs: on a busy machine one parallel try can cost a time slice
+ * (measured: up to 40 ms for a 0.1 ms pass), on an idle one it costs next
+ * to nothing.  So a problem solved in a few tenths of a second never tries
+ * (on kernlab's spam data the tries doubled the time on a busy machine), a
+ * longer one finds the faster choice within a second. */
 #define EXPLORE_SHARE 0.02
+#define TIME_SLICE 3e-3
 /* One run moves a cost by at most this factor: a single run that met a page
  * fault or a time slice does not decide, a steady change soon does. */
 #define MAX_STEP 4.0
@@ -176,8 +180,9 @@ int kc_tuner_start(kc_tuner *t, double work)
     if (t->fixed >= 0) return t->fixed ? t->nthreads : 1;
     int best = tuner_best(t);
     t->exploring = 0;
-    if (t->runs[best] >= 2 &&
-        t->explored + t->cost[best] * work <= EXPLORE_SHARE * t->spent) t->exploring = 1;
+    double try_cost = t->cost[best] * work;
+    if (try_cost < TIME_SLICE) try_cost = TIME_SLICE;
+    if (t->runs[best] >= 2 && t->explored + try_cost <= EXPLORE_SHARE * t->spent) t->exploring = 1;
     t->running = t->exploring ? !best : best;
     t->work = work;
     t->start = kc_seconds();

@@ -7,16 +7,20 @@
 #   bash tools/setup.sh --deep       also the tools of the deep checks
 #                                    (tools/check.sh): clang, valgrind, LaTeX
 #                                    and qpdf for the manual, covr
+#   bash tools/setup.sh --bench      also scikit-learn (Debian's python3-sklearn),
+#                                    a peer in inst/benchmarks/run.R
 # The flags combine (tools/check.sh runs --no-example --deep).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 example=yes
 deep=no
+bench=no
 for arg in "$@"; do
   case "$arg" in
     --no-example) example=no ;;
     --deep) deep=yes ;;
+    --bench) bench=yes ;;
     *) echo "setup: unknown option $arg" >&2; exit 2 ;;
   esac
 done
@@ -32,6 +36,14 @@ deep_debs="gcc clang libomp-dev valgrind qpdf tidy texinfo texlive-latex-base
 missing=$(Rscript --vanilla -e "p <- strsplit('$r_pkgs', ' ')[[1]]; cat(p[!vapply(p, requireNamespace, logical(1), quietly = TRUE)])")
 debs=""
 command -v pandoc >/dev/null 2>&1 || debs="pandoc"
+if [ "$bench" = yes ]; then
+  if command -v dpkg-query >/dev/null 2>&1; then
+    dpkg-query -W -f='${Status}' python3-sklearn 2>/dev/null | grep -q 'ok installed' ||
+      debs="$debs python3-sklearn"
+  else
+    echo "setup: --bench needs Debian's python3-sklearn (or scikit-learn for python3)" >&2
+  fi
+fi
 if [ "$deep" = yes ]; then
   if command -v dpkg-query >/dev/null 2>&1; then
     for d in $deep_debs; do

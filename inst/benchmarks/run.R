@@ -1,9 +1,18 @@
-# The benchmark suite: kernclass side by side with e1071 (LIBSVM), kernlab and
-# plain R, in one process on one machine, so that the ratios are comparable.
+# The benchmark suite: kernclass side by side with e1071 (LIBSVM), kernlab,
+# scikit-learn's SVC (when Debian's python3-sklearn is installed) and plain R,
+# in one process on one machine, so that the ratios are comparable.
 #
-#   Rscript inst/benchmarks/run.R            the issue's sizes (about 25 minutes)
-#   Rscript inst/benchmarks/run.R --quick    smaller sizes (about 3 minutes)
+#   Rscript inst/benchmarks/run.R            the full sizes (about 35 minutes on 2 cores)
+#   Rscript inst/benchmarks/run.R --quick    smaller sizes (about 5 minutes)
 #   Rscript inst/benchmarks/run.R --out FILE (default: benchmark-results.md)
+#   Rscript inst/benchmarks/run.R --only contention,scaling
+#       sections: engine, svm, sums, scale, threshold (the main table),
+#       contention, scaling, latency
+#
+# contention: every large task on one thread and on the default number,
+#   idle and beside one busy process that the suite starts and stops itself;
+# scaling: 1, 2, 4, ... up to all cores, with speed-up and efficiency;
+# latency: how soon a Ctrl-C (SIGINT) stops each long computation.
 #
 # Prints a table (seconds, ratio of each peer's time to kernclass's, GFLOP/s,
 # test accuracy, support vectors, dual objective, peak memory) and writes it,
@@ -20,8 +29,18 @@ args <- commandArgs(trailingOnly = TRUE)
 quick <- "--quick" %in% args
 out_file <- if ("--out" %in% args) args[which(args == "--out") + 1L] else "benchmark-results.md"
 size <- function(full, small) if (quick) small else full
+sections <- c("engine", "svm", "sums", "scale", "threshold", "contention", "scaling", "latency")
+if ("--only" %in% args) sections <- strsplit(args[which(args == "--only") + 1L], ",")[[1]]
+run_section <- function(name) name %in% sections
 
 # ---- measurement --------------------------------------------------------
+# Memory a (virtual) machine has never handed to this process is slow to touch
+# the first time (measured on the development VM: about 1 GB/s, so the first
+# SVM fit of a session paid a second for its 1 GB row cache, later ones did
+# not). Touching 3 GB once, as any long R session has, makes every package's
+# timed run a warm one.
+invisible(numeric(3 * 2^27))
+invisible(gc())
 status_kb <- function(field) {
   line <- grep(paste0("^", field, ":"), readLines("/proc/self/status"), value = TRUE)
   if (length(line)) as.numeric(gsub("[^0-9]", "", line)) else NA_real_
@@ -60,6 +79,7 @@ make_data <- function(n, d, seed) {
 }
 
 # ---- 1. the kernel engine -----------------------------------------------
+if (run_section("engine")) {
 n <- size(20000, 8000); d <- 100
 x <- make_data(n, d, 1)$x
 w <- matrix(rnorm(n), n)
@@ -89,13 +109,48 @@ add(task, "kernclass::kernel_matrix", kg, 2 * n * n * d / 1e9)
 add(task, "kernlab::kernelMatrix", lg, 2 * n * n * d / 1e9,
     note = sprintf("max difference %.1e", max(abs(kg$value - lg$value))))
 rm(kg, lg, x, xg); invisible(gc())
+}
 
 # ---- 2. SVM training and prediction --------------------------------------
 dual_objective <- function(coefs, sv, gamma) {
   K <- kernel_matrix(sv, kernel = "rbf", gamma = gamma)
   0.5 * sum(coefs * (K %*% coefs)) - sum(abs(coefs))
 }
-for (d in c(20, 100)) {
+
+# scikit-learn's SVC, through a Python with sklearn (Debian's python3-sklearn),
+# on the same data: list(fit, predict (seconds), svs, objective, accuracy), or
+# NULL when there is none.
+find_sklearn <- function() {
+  for (py in unique(c(Sys.which("python3"), "/usr/bin/python3"))) {
+    if (nzchar(py) && file.exists(py) &&
+        identical(suppressWarnings(system2(py, c("-c", shQuote("import sklearn")),
+                                           stdout = FALSE, stderr = FALSE)), 0L)) return(py)
+  }
+  ""
+}
+python <- find_sklearn()
+sklearn_svc <- function(tr, te, cost, gamma, tol = 1e-3) {
+  if (!nzchar(python)) return(NULL)
+  dir <- tempfile("sklearn")
+  dir.create(dir)
+  on.exit(unlink(dir, recursive = TRUE))
+  writeBin(as.vector(tr$x), file.path(dir, "x.bin"), endian = "little")
+  writeBin(ifelse(tr$y == levels(tr$y)[1], 1, -1), file.path(dir, "y.bin"), endian = "little")
+  writeBin(as.vector(te$x), file.path(dir, "xt.bin"), endian = "little")
+  script <- system.file("benchmarks", "sklearn_svc.py", package = "kernclass")
+  if (!nzchar(script)) script <- "inst/benchmarks/sklearn_svc.py"
+  status <- system2(python, c(script, dir, nrow(tr$x), ncol(tr$x), nrow(te$x), cost, gamma, tol))
+  if (!identical(status, 0L)) return(NULL)
+  times <- scan(file.path(dir, "times.txt"), quiet = TRUE)
+  support <- scan(file.path(dir, "support.txt"), quiet = TRUE)
+  coefs <- scan(file.path(dir, "coef.txt"), quiet = TRUE)
+  pred <- scan(file.path(dir, "pred.txt"), quiet = TRUE)
+  list(fit = times[1], predict = times[2], svs = length(support),
+       objective = dual_objective(coefs, tr$x[support, , drop = FALSE], gamma),
+       accuracy = mean(ifelse(pred == 1, levels(tr$y)[1], levels(tr$y)[2]) == te$y))
+}
+
+if (run_section("svm")) for (d in c(20, 100)) {
   n <- size(20000, 5000)
   tr <- make_data(n, d, n + d)
   te <- make_data(2000, d, 1)
@@ -114,9 +169,16 @@ for (d in c(20, 100)) {
   add(task, "e1071::svm", e, accuracy = acc(ep), svs = e$value$tot.nSV,
       objective = dual_objective(e$value$coefs[, 1], e$value$SV, gamma))
   add(task, "kernlab::ksvm", l, accuracy = acc(lp), svs = l$value@nSV, objective = -l$value@obj)
+  sk <- sklearn_svc(tr, te, cost = 1, gamma = gamma)
+  if (!is.null(sk)) {
+    add(task, "scikit-learn SVC", list(seconds = sk$fit, peak_mb = NA), accuracy = sk$accuracy,
+        svs = sk$svs, objective = sk$objective, note = "fit time measured in Python")
+  }
   add(ptask, "kernclass", kp, accuracy = acc(kp))
   add(ptask, "e1071", ep, accuracy = acc(ep))
   add(ptask, "kernlab", lp, accuracy = acc(lp))
+  if (!is.null(sk)) add(ptask, "scikit-learn", list(seconds = sk$predict, peak_mb = NA),
+                        accuracy = sk$accuracy)
   rm(k, e, l); invisible(gc())
 }
 
@@ -134,6 +196,7 @@ plain_parzen <- function(x, y, xt, gamma) {
   scores <- kernelMatrix(rbfdot(sigma = gamma), xt, x) %*% ind
   factor(levels(y)[max.col(scores)], levels(y))
 }
+if (run_section("sums")) {
 n <- size(10000, 5000); d <- 20; gamma <- 1 / d
 tr <- make_data(n, d, 2); te <- make_data(n, d, 3)
 for (method in c("means", "parzen")) {
@@ -147,8 +210,10 @@ for (method in c("means", "parzen")) {
       note = sprintf("same predictions: %.4f", mean(k$value == p$value)))
 }
 rm(tr, te); invisible(gc())
+}
 
 # ---- 4. scale: 100,000 points --------------------------------------------
+if (run_section("scale")) {
 n <- size(100000, 20000); d <- 100
 tr <- make_data(n, d, 4); te <- make_data(n, d, 5)
 for (method in c("means", "parzen")) {
@@ -167,8 +232,10 @@ add(sprintf("SVM train, RBF, C=1, n=%d, d=%d", n, d), "kernclass::kernel_svm", k
     objective = k$value$objective[[1]],
     note = sprintf("%.0f SMO iterations", k$value$iterations[[1]]))
 rm(tr, te, k); invisible(gc())
+}
 
 # ---- 5. threshold search --------------------------------------------------
+if (run_section("threshold")) {
 set.seed(7)
 n <- 1e6
 yy <- sample(c(-1, 1), n, TRUE)
@@ -185,8 +252,159 @@ r <- measure(r_search(score, yy))
 add("threshold_search, 10^6 scores", "kernclass", k)
 add("threshold_search, 10^6 scores", "vectorised R (order + cumsum)", r,
     note = sprintf("same answer: %s", isTRUE(all.equal(k$value, r$value))))
+}
+
+# ---- 6. under load: one thread and the default, idle and beside a busy process
+median_seconds <- function(f, reps) {
+  stats::median(vapply(seq_len(reps), function(i) {
+    invisible(gc())
+    system.time(f())[["elapsed"]]
+  }, numeric(1)))
+}
+# A busy loop in a forked child, bounded in time, stopped by stop_busy().
+start_busy <- function(seconds = 1800) {
+  parallel::mcparallel({
+    end <- Sys.time() + seconds
+    while (Sys.time() < end) NULL
+    NULL
+  }, silent = TRUE)
+}
+stop_busy <- function(job) {
+  tools::pskill(job$pid, tools::SIGKILL)
+  invisible(suppressWarnings(parallel::mccollect(job, wait = TRUE, timeout = 5)))  # killed: no result
+}
+with_threads <- function(n, f) function() {
+  old <- options(kernclass.threads = n)
+  on.exit(options(old))
+  f()
+}
+default_threads <- function() {
+  old <- options(kernclass.threads = NULL)
+  on.exit(options(old))
+  kernclass_threads()
+}
+large_tasks <- function() {
+  s20 <- make_data(size(20000, 5000), 20, 20020)
+  s100 <- make_data(size(20000, 5000), 100, 20100)
+  m <- size(20000, 8000)
+  sums <- make_data(m, 100, 4); sums_te <- make_data(m, 100, 5)
+  data(spam, package = "kernlab", envir = environment())
+  tasks <- list(
+    function() kernel_svm(s20$x, s20$y, gamma = 1 / 20, scale = FALSE),
+    function() kernel_svm(s100$x, s100$y, gamma = 1 / 100, scale = FALSE),
+    function() kernel_svm(type ~ ., data = spam),
+    function() predict(kernel_means(sums$x, sums$y, gamma = 0.01, scale = FALSE), sums_te$x),
+    function() predict(kernel_parzen(sums$x, sums$y, gamma = 0.01, scale = FALSE), sums_te$x))
+  names(tasks) <- c(sprintf("kernel_svm n=%d, d=20", nrow(s20$x)),
+                    sprintf("kernel_svm n=%d, d=100", nrow(s100$x)),
+                    "kernel_svm on kernlab's spam (4601 x 57)",
+                    sprintf("kernel_means fit + predict, %d x %d, d=100", m, m),
+                    sprintf("kernel_parzen fit + predict, %d x %d, d=100", m, m))
+  tasks
+}
+contention_lines <- NULL
+if (run_section("contention")) {
+  tasks <- large_tasks()
+  nt <- default_threads()
+  reps <- 3L
+  cat(sprintf("contention: %d tasks x {1, %d threads} x {idle, busy}, median of %d\n",
+              length(tasks), nt, reps))
+  times <- array(NA_real_, c(length(tasks), 2, 2),
+                 list(names(tasks), c("one", "default"), c("idle", "busy")))
+  for (load in c("idle", "busy")) {
+    if (load == "busy") busy <- start_busy()
+    for (t in names(tasks)) {
+      times[t, "one", load] <- median_seconds(with_threads(1L, tasks[[t]]), reps)
+      times[t, "default", load] <- median_seconds(with_threads(NULL, tasks[[t]]), reps)
+      cat(sprintf("  %-46s %s: %.2f s on 1 thread, %.2f s on %d\n", t, load,
+                  times[t, "one", load], times[t, "default", load], nt))
+    }
+    if (load == "busy") stop_busy(busy)
+  }
+  tab <- data.frame(task = names(tasks),
+                    "idle, 1 thread" = sprintf("%.2f", times[, "one", "idle"]),
+                    "idle, default" = sprintf("%.2f", times[, "default", "idle"]),
+                    "idle speed-up" = sprintf("%.2fx", times[, "one", "idle"] / times[, "default", "idle"]),
+                    "busy, 1 thread" = sprintf("%.2f", times[, "one", "busy"]),
+                    "busy, default" = sprintf("%.2f", times[, "default", "busy"]),
+                    "busy: default / 1 thread" = sprintf("%.2f", times[, "default", "busy"] / times[, "one", "busy"]),
+                    check.names = FALSE)
+  contention_lines <- c(
+    sprintf("### Under load: seconds (median of %d) on 1 thread and on the default (%d threads)", reps, nt), "",
+    knitr::kable(tab, format = "pipe", align = "lrrrrrr"), "",
+    "busy: beside one other process running a busy loop (started and stopped by the suite).",
+    "default / 1 thread above 1 means the default was slower than one thread.", "")
+}
+
+# ---- 7. thread scaling ----------------------------------------------------
+scaling_lines <- NULL
+if (run_section("scaling")) {
+  cores <- parallel::detectCores()
+  counts <- sort(unique(c(2^(0:floor(log2(cores))), cores)))
+  n50 <- size(50000, 10000)
+  sv <- make_data(n50, 20, 50020)
+  s100 <- make_data(size(20000, 5000), 100, 20100)
+  sums <- make_data(n50, 100, 4); sums_te <- make_data(n50, 100, 5)
+  tasks <- list(
+    sums = list(name = sprintf("kernel sums: kernel_means fit + predict, %d x %d, d=100", n50, n50),
+                f = function() predict(kernel_means(sums$x, sums$y, gamma = 0.01, scale = FALSE),
+                                       sums_te$x, type = "decision")),
+    svm50 = list(name = sprintf("kernel_svm n=%d, d=20 (default cache)", n50),
+                 f = function() kernel_svm(sv$x, sv$y, gamma = 1 / 20, scale = FALSE)$objective),
+    svm100 = list(name = sprintf("kernel_svm n=%d, d=100", nrow(s100$x)),
+                  f = function() kernel_svm(s100$x, s100$y, gamma = 1 / 100, scale = FALSE)$objective))
+  rows_s <- list()
+  for (task in tasks) {
+    first <- NULL
+    base <- NA
+    for (k in counts) {
+      # the faster of two runs: a machine's other programs come and go
+      secs <- Inf
+      for (rep in 1:2) {
+        invisible(gc())
+        secs <- min(secs, system.time(value <- with_threads(k, task$f)())[["elapsed"]])
+      }
+      if (is.null(first)) { first <- value; base <- secs }
+      cat(sprintf("  %-58s %3d threads: %.2f s\n", task$name, k, secs))
+      rows_s[[length(rows_s) + 1L]] <- data.frame(
+        task = task$name, threads = k, seconds = sprintf("%.2f", secs),
+        "speed-up" = sprintf("%.2fx", base / secs), efficiency = sprintf("%.0f%%", 100 * base / secs / k),
+        "same result as 1 thread" = identical(value, first), check.names = FALSE)
+    }
+  }
+  scaling_lines <- c(sprintf("### Thread scaling (%d cores; the faster of two runs)", cores), "",
+                     knitr::kable(do.call(rbind, rows_s), format = "pipe", align = "lrrrrl"), "")
+}
+
+# ---- 8. interrupt latency ------------------------------------------------
+latency_lines <- NULL
+if (run_section("latency") && file.exists("tests/testthat/test-sigint.R") &&
+    requireNamespace("testthat", quietly = TRUE)) {
+  Sys.setenv(KERNCLASS_SHOW_LATENCY = "1")
+  out <- utils::capture.output({
+    source("tests/testthat/helper-child.R", local = TRUE)
+    testthat::test_file("tests/testthat/test-sigint.R", reporter = "silent")
+  })
+  Sys.unsetenv("KERNCLASS_SHOW_LATENCY")
+  at <- grep("^latency", out)
+  latency_lines <- c("### Interrupt latency (seconds from SIGINT to the R handler; fastest of up to 3)", "",
+                     "```", out[c(at - 1L, at, at + 1L)], "```", "")
+}
 
 # ---- the table ----------------------------------------------------------
+cpu <- grep("^model name", readLines("/proc/cpuinfo"), value = TRUE)[1]
+header <- c(
+  sprintf("kernclass %s (engine: %s), e1071 %s, kernlab %s, %s", packageVersion("kernclass"),
+          kernclass:::kc_engine(), packageVersion("e1071"), packageVersion("kernlab"),
+          R.version.string),
+  sprintf("%s, %d cores, %.0f GB; %s; %s", sub("^model name\\s*:\\s*", "", cpu),
+          parallel::detectCores(), as.numeric(gsub("[^0-9]", "", readLines("/proc/meminfo")[1])) / 2^20, format(Sys.time(), "%Y-%m-%d"),
+          if (quick) "--quick sizes" else "full sizes"),
+  sprintf("default threads: %d; scikit-learn: %s", default_threads(),
+          if (nzchar(python)) system2(python, c("-c", shQuote("import sklearn; print(sklearn.__version__)")),
+                                      stdout = TRUE) else "not found"))
+main_lines <- NULL
+if (length(rows)) {
 tab <- do.call(rbind, rows)
 first <- tab$seconds[match(tab$task, tab$task)]
 num <- function(x, fmt) ifelse(is.na(x), "", sprintf(fmt, x))
@@ -196,18 +414,12 @@ fmt <- data.frame(task = tab$task, implementation = tab$implementation,
                   "GFLOP/s" = num(tab$gflops, "%.1f"), accuracy = num(tab$accuracy, "%.4f"),
                   SVs = num(tab$svs, "%.0f"), objective = num(tab$objective, "%.3f"),
                   "peak MB" = num(tab$peak_mb, "%.0f"), note = tab$note, check.names = FALSE)
-cpu <- grep("^model name", readLines("/proc/cpuinfo"), value = TRUE)[1]
-header <- c(
-  sprintf("kernclass %s (engine: %s), e1071 %s, kernlab %s, %s", packageVersion("kernclass"),
-          kernclass:::kc_engine(), packageVersion("e1071"), packageVersion("kernlab"),
-          R.version.string),
-  sprintf("%s, %d cores, %.0f GB; %s; %s", sub("^model name\\s*:\\s*", "", cpu),
-          parallel::detectCores(), as.numeric(gsub("[^0-9]", "", readLines("/proc/meminfo")[1])) / 2^20, format(Sys.time(), "%Y-%m-%d"),
-          if (quick) "--quick sizes" else "full sizes"))
-lines <- c(header, "", knitr::kable(fmt, format = "pipe", align = "llrrrrrrrl"), "",
+main_lines <- c(knitr::kable(fmt, format = "pipe", align = "llrrrrrrrl"), "",
            "x kernclass: seconds divided by kernclass's seconds on the same task (higher is slower).",
            "Same data, kernel (RBF, gamma = 1/d), C = 1, tolerance 1e-3 and scale = FALSE for every",
            "SVM; each package at its default cache size. Objective: the dual 1/2 a'Qa - sum(a).",
-           "Peak MB: rise of the resident set during the task.")
+           "Peak MB: rise of the resident set during the task.", "")
+}
+lines <- c(header, "", main_lines, contention_lines, scaling_lines, latency_lines)
 writeLines(lines)
 writeLines(lines, out_file)
