@@ -73,7 +73,8 @@
 #'   \eqn{1/(N_- + 2)}, by the Newton method of Lin, Lin and Weng 2007). With
 #'   more than two classes the pairwise probabilities are then coupled into
 #'   class probabilities by method 2 of Wu, Lin and Weng (2004), as LIBSVM
-#'   does. The sigmoids are fitted to the training decision values, not to
+#'   does; as there, each pairwise probability is first kept within
+#'   \eqn{[10^{-7}, 1 - 10^{-7}]}. The sigmoids are fitted to the training decision values, not to
 #'   cross-validated ones, so with flexible kernels the probabilities can be
 #'   over-confident; the most probable class need not be the voted class.
 #'
@@ -87,10 +88,13 @@
 #'   relative to the mean input variance (see the section on `ridge`).
 #'   Default `1e-3`.
 #' @return An object of class `c("kernel_bayes", "kernclass_ovo",
-#'   "kernclass")`, laid out as for [kernel_means()] (the `weight` and
-#'   `offset` fields hold the class-mean weights \eqn{1/n_c} and, for two
-#'   classes, \eqn{(b, 0)}), with `type`, `ridge`, `lambda` (the ridge added
-#'   to the covariances) and `pairs`, a list with one model per class pair:
+#'   "kernclass")` (`"kernclass_ovo"`: the one-vs-one classifiers, as
+#'   [kernel_svm()]): a list with the common fields of [kernel_means()] (the
+#'   call, `levels`, `counts`, `kernel`, `x`, `y`, `scaling` and, for
+#'   formula and data-frame fits, `terms`, `xlevels`, `contrasts`), but no
+#'   `weight` or `offset` (each pair has its own), and with `type`, `ridge`,
+#'   `lambda` (the ridge added to the covariances) and `pairs`, a list with
+#'   one model per class pair:
 #'   the classes `first` and `second`, the training `rows` used, the
 #'   whitening matrices (`U` for type 2; `U_first`, `U_second` and `W` for
 #'   type 3), the offset `b`, the `split` and `consistency` of the threshold
@@ -248,14 +252,8 @@ kc_scores.kernel_bayes <- function(object, x) {
 }
 
 #' @export
-kc_posterior.kernel_bayes <- function(object, scores) {
-  r <- vapply(seq_along(object$pairs), function(m) {
-    kc_platt_prob(scores[, m], object$pairs[[m]]$platt)
-  }, numeric(nrow(scores)))
-  r <- matrix(r, nrow(scores), length(object$pairs))
-  p <- kc_pairwise_coupling(r)
-  dimnames(p) <- list(rownames(scores), object$levels)
-  p
+kc_platt.kernel_bayes <- function(object) {
+  t(vapply(object$pairs, function(pm) pm$platt[c("A", "B")], numeric(2)))
 }
 
 #' Expansion of a kernelized Bayes classifier

@@ -60,51 +60,30 @@ kc_platt_fit <- function(dec, label, max_iter = 100L, min_step = 1e-10, sigma = 
   c(A = A, B = B)
 }
 
-# P(first class | f) from Platt's sigmoid with coefficients AB = c(A, B).
-kc_platt_prob <- function(dec, AB) {
-  z <- AB[["A"]] * dec + AB[["B"]]
+# P(first class | f) = 1 / (1 + exp(A f + B)) from Platt's sigmoid, without
+# overflow for either sign of A f + B; A and B recycle along dec (a matrix
+# keeps its shape).
+kc_platt_prob <- function(dec, A, B) {
+  z <- A * dec + B
   ez <- exp(-abs(z))
-  ifelse(z >= 0, ez / (1 + ez), 1 / (1 + ez))
+  p <- 1 / (1 + ez)
+  up <- which(z >= 0)
+  p[up] <- ez[up] / (1 + ez[up])
+  p
 }
 
 # Pairwise coupling, method 2 of Wu, Lin and Weng (2004) (the method of
 # LIBSVM): for each row, the class probabilities p minimising
 #   sum_i sum_{j != i} (r_ji p_i - r_ij p_j)^2  subject to  sum(p) = 1,
-# where r_ij = P(i | i or j) and r_ji = 1 - r_ij. The objective is p'Qp with
-# Q_ii = sum_{j != i} r_ji^2 and Q_ij = -r_ji r_ij; the minimiser solves the
-# linear system [Q 1; 1' 0] (p, b) = (0, 1), solved exactly here (Wu, Lin
-# and Weng show its solution is non-negative). As LIBSVM, r is first kept
-# inside [1e-7, 1 - 1e-7], so that Q is positive definite.
+# where r_ij = P(i | i or j) and r_ji = 1 - r_ij, with r first kept inside
+# [1e-7, 1 - 1e-7] as LIBSVM does (two classes: p = (r, 1 - r) so clipped).
+# Solved exactly, row by row, in C (src/coupling.c).
 #   r  n x M matrix of P(first | first or second), pairs in kc_ovo_pairs order
 # Returns the n x k matrix of class probabilities.
-kc_pairwise_coupling <- function(r, min_prob = 1e-7) {
+kc_pairwise_coupling <- function(r) {
   r <- as.matrix(r)
-  M <- ncol(r)
-  k <- (1 + sqrt(1 + 8 * M)) / 2
+  k <- (1 + sqrt(1 + 8 * ncol(r))) / 2
   if (k != round(k)) stop("kernclass internal: r must have k(k-1)/2 columns")
-  pairs <- kc_ovo_pairs(seq_len(k))
-  r <- pmin(pmax(r, min_prob), 1 - min_prob)
-  out <- matrix(0, nrow(r), k)
-  if (k == 2L) {
-    out[] <- cbind(r[, 1L], 1 - r[, 1L])
-    return(out)
-  }
-  i_idx <- pairs[, "first"]
-  j_idx <- pairs[, "second"]
-  for (row in seq_len(nrow(r))) {
-    rij <- r[row, ]          # P(i | i or j), i = first
-    rji <- 1 - rij           # P(j | i or j)
-    Q <- matrix(0, k, k)
-    # the (i, j) and (j, i) terms are equal: each pair adds once to Q
-    diag(Q) <- vapply(seq_len(k), function(c) {
-      sum(rji[i_idx == c]^2) + sum(rij[j_idx == c]^2)
-    }, numeric(1))
-    Q[cbind(i_idx, j_idx)] <- -rij * rji
-    Q[cbind(j_idx, i_idx)] <- -rij * rji
-    A <- rbind(cbind(Q, 1), c(rep(1, k), 0))
-    sol <- solve(A, c(rep(0, k), 1))[seq_len(k)]
-    sol <- pmax(sol, 0)
-    out[row, ] <- sol / sum(sol)
-  }
-  out
+  storage.mode(r) <- "double"
+  .Call(ffi_pairwise_coupling, r, as.integer(k), kc_threads())
 }

@@ -56,13 +56,15 @@
 #'   more; [kernel_bayes()] searches per class pair). Its result is kept in
 #'   the model as `search` (`b`, `split`, `consistency`).
 #' @param ... Further arguments to the default method.
-#' @return An object of class `c("kernel_means", "kernclass")`: a list with
-#'   the call, the class `levels` and `counts`, the `kernel` and its
-#'   parameters, the scaled training points `x` and labels `y`, the weights
-#'   and per-class `offset` of the scores, `center_norms` (\eqn{\|m_c\|^2}),
+#' @return An object of class `c("kernel_means", "kernclass_scores",
+#'   "kernclass")` (`"kernclass_scores"`: the classifiers with one score per
+#'   class): a list with the call, the class `levels` and `counts`, the
+#'   `kernel` and its parameters, the scaled training points `x` and labels
+#'   `y`, the `weight` of each training point and the per-class `offset` of
+#'   the scores, `center_norms` (\eqn{\|m_c\|^2}),
 #'   `sigma2` (\eqn{s^2}), the `threshold` rule (and `search`), the `scaling`, and for data-frame and formula
 #'   fits the `terms`, `xlevels` and `contrasts`. See [predict.kernclass()],
-#'   [summary.kernclass()], [plot.kernclass()], [coef.kernclass()].
+#'   [summary.kernclass()], [plot.kernclass()], [coef.kernclass_scores()].
 #' @references Schölkopf, B. and Smola, A. J. (2002). *Learning with Kernels*,
 #'   section 1.2. MIT Press.
 #' @export
@@ -103,7 +105,7 @@ kernel_means.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degr
     search <- kc_search(p, d$y)
     offset[1L] <- search$b + offset[2L]
   }
-  new_kernclass(d, k, weight = 1 / counts[as.integer(d$y)], offset = offset,
+  new_kernclass_scores(d, k, weight = 1 / counts[as.integer(d$y)], offset = offset,
                 call = kc_call(match.call(), "kernel_means"), class = "kernel_means",
                 center_norms = stats::setNames(center_norms, levels(d$y)),
                 sigma2 = max(sigma2, 0), threshold = threshold, search = search)

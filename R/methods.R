@@ -78,19 +78,23 @@ fitted.kernclass <- function(object, ...) {
   stats::predict(object)
 }
 
-#' Expansion coefficients of a kernclass classifier
+#' Expansion coefficients of a class-score classifier
 #'
-#' Every kernclass classifier reads as a kernel expansion over its training
+#' The classifiers with one score per class ([kernel_means()],
+#' [kernel_parzen()]) read as a kernel expansion over their training
 #' points, \eqn{f(x) = \sum_i \alpha_i k(x, x_i) + b}: this returns the
 #' weights \eqn{\alpha_i} and the offset \eqn{b} (on the scaled inputs).
+#' The one-vs-one classifiers have their own: [coef.kernel_bayes()], and
+#' for [kernel_svm()] the same layout with a column per class pair.
 #'
-#' @param object A fitted kernclass model.
+#' @param object A [kernel_means()] or [kernel_parzen()] model.
 #' @param ... Not used.
 #' @return A list with `alpha` and `b`. With two classes, `alpha` is a vector
 #'   with one weight per training point and `b` a number, and the expansion is
 #'   the decision value of `predict(type = "decision")`. With more classes,
 #'   `alpha` is a matrix with a column per class and `b` a vector: column
 #'   `c` gives the score of class `c`.
+#' @aliases coef.kernclass
 #' @export
 #' @examples
 #' two <- droplevels(subset(iris, Species != "setosa"))
@@ -98,12 +102,10 @@ fitted.kernclass <- function(object, ...) {
 #' cf <- coef(fit)
 #' k <- kernel_matrix(fit$x, kernel = "rbf", gamma = fit$kernel$gamma)
 #' all.equal(drop(k %*% cf$alpha) + cf$b, unname(predict(fit, type = "decision")))
-coef.kernclass <- function(object, ...) {
+coef.kernclass_scores <- function(object, ...) {
   kc_check_dots(...)
   G <- length(object$levels)
-  n <- length(object$y)
-  alpha <- matrix(0, n, G, dimnames = list(NULL, object$levels))
-  alpha[cbind(seq_len(n), as.integer(object$y))] <- object$weight
+  alpha <- kc_expansion_weights(object)
   if (G == 2L) {
     list(alpha = alpha[, 1L] - alpha[, 2L], b = unname(object$offset[1L] - object$offset[2L]))
   } else {

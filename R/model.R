@@ -1,10 +1,17 @@
-# The model object shared by all kernclass classifiers.
-#
-# Every classifier scores class c by f_c(x) = sum_i w_i k(x, x_i) + b_c over
-# the training points x_i of class c: the classifiers differ only in the
-# weights w and offsets b.  The object holds plain R vectors and matrices.
+# The model objects of kernclass, in three layers:
+#   kernclass         what every classifier has: the call, classes, kernel and
+#                     scaled training data, and predict(), fitted(), print(),
+#                     summary() and plot() on top of the generics below;
+#   kernclass_scores  one score per class, f_c(x) = sum_{i in c} w_i k(x, x_i) + b_c
+#                     over the training points of class c: kernel_means and
+#                     kernel_parzen, which differ only in the weights w and
+#                     offsets b (fields `weight`, `offset`);
+#   kernclass_ovo     one decision value per pair of classes (R/ovo.R):
+#                     kernel_svm and kernel_bayes, with their probabilities
+#                     from Platt's sigmoids and pairwise coupling.
+# The objects hold plain R vectors and matrices.
 
-new_kernclass <- function(design, kernel, weight = NULL, offset = NULL, call, class, ...) {
+new_kernclass <- function(design, kernel, call, class, ...) {
   y <- design$y
   structure(
     c(list(call = call,
@@ -13,8 +20,6 @@ new_kernclass <- function(design, kernel, weight = NULL, offset = NULL, call, cl
            kernel = kernel,
            x = design$x,
            y = y,
-           weight = weight,
-           offset = if (!is.null(offset)) stats::setNames(as.numeric(offset), levels(y)),
            scaling = design$scaling,
            terms = design$terms,
            xlevels = design$xlevels,
@@ -22,6 +27,13 @@ new_kernclass <- function(design, kernel, weight = NULL, offset = NULL, call, cl
            na.action = design$na.action),
       list(...)),
     class = c(class, "kernclass"))
+}
+
+# A class-score model: weight w_i per training point, offset b_c per class.
+new_kernclass_scores <- function(design, kernel, weight, offset, call, class, ...) {
+  new_kernclass(design, kernel, call = call, class = c(class, "kernclass_scores"),
+                weight = weight,
+                offset = stats::setNames(as.numeric(offset), levels(design$y)), ...)
 }
 
 # The call as the user would write it: the generic's name, not the method's.
@@ -46,20 +58,25 @@ kc_expand <- function(x, points, weights, kernel) {
 #   kc_decision(object, scores)   what predict(type = "decision") returns
 #   kc_classify(object, scores)   the factor of predicted classes
 #   kc_posterior(object, scores)  the matrix of class probabilities
-# The defaults below are for classifiers with one score per class; the
-# one-vs-one methods (R/ovo.R) are for classifiers built from class pairs.
+# The methods below are those of the class-score layer; the one-vs-one
+# layer has its own (R/ovo.R), the leaves add what is theirs.
 kc_scores <- function(object, x) UseMethod("kc_scores")
 
 # The n x G matrix of class scores f_c(x) = sum_{i in c} w_i k(x, x_i) + b_c.
 #' @export
-kc_scores.kernclass <- function(object, x) {
-  n <- length(object$y)
-  weights <- matrix(0, n, length(object$levels))
-  weights[cbind(seq_len(n), as.integer(object$y))] <- object$weight
-  s <- kc_expand(x, object$x, weights, object$kernel)
+kc_scores.kernclass_scores <- function(object, x) {
+  s <- kc_expand(x, object$x, kc_expansion_weights(object), object$kernel)
   s <- s + rep(object$offset, each = nrow(s))
   dimnames(s) <- list(rownames(x), object$levels)
   s
+}
+
+# The n x G matrix of expansion weights: w_i in the column of x_i's class.
+kc_expansion_weights <- function(object) {
+  n <- length(object$y)
+  w <- matrix(0, n, length(object$levels), dimnames = list(NULL, object$levels))
+  w[cbind(seq_len(n), as.integer(object$y))] <- object$weight
+  w
 }
 
 # Class from scores: binary by the sign of f_1 - f_2 (ties to the second
@@ -77,14 +94,14 @@ kc_decision <- function(object, scores) UseMethod("kc_decision")
 
 # Two classes: f_1 - f_2, positive for the first level; more: the scores.
 #' @export
-kc_decision.kernclass <- function(object, scores) {
+kc_decision.kernclass_scores <- function(object, scores) {
   if (ncol(scores) == 2L) stats::setNames(scores[, 1L] - scores[, 2L], rownames(scores)) else scores
 }
 
 kc_classify <- function(object, scores) UseMethod("kc_classify")
 
 #' @export
-kc_classify.kernclass <- function(object, scores) kc_class_from_scores(scores, object$levels)
+kc_classify.kernclass_scores <- function(object, scores) kc_class_from_scores(scores, object$levels)
 
 # Posterior class probabilities from scores: one method per classifier.
 kc_posterior <- function(object, scores) UseMethod("kc_posterior")

@@ -2,6 +2,8 @@
 # class c(<method>, "kernclass_ovo", "kernclass") scores every pair (i, j),
 # i < j in level order, with a decision value that is positive for class i.
 # With two classes there is one pair and the decision is a plain vector.
+# Each method supplies kc_scores (the n x M decision values), coef and
+# kc_platt; the votes and the probabilities are the same for all.
 
 # The pairs in LIBSVM's order (1-2, 1-3, ..., 1-k, 2-3, ...): a matrix with
 # columns first and second (level indices) and rows named "first/second".
@@ -35,3 +37,25 @@ kc_decision.kernclass_ovo <- function(object, scores) {
 
 #' @export
 kc_classify.kernclass_ovo <- function(object, scores) kc_ovo_vote(scores, object$levels)
+
+# The Platt coefficients of a model's pairs in one shape: an M x 2 matrix
+# with columns A and B, a row per pair (kc_ovo_pairs order); NULL when the
+# model has no probability model.
+kc_platt <- function(object) UseMethod("kc_platt")
+
+# P(first | first or second) of each pair from its sigmoid, then coupled
+# into class probabilities (R/calibration.R); with two classes too, so that
+# they stay inside [1e-7, 1 - 1e-7] as LIBSVM's.
+#' @export
+kc_posterior.kernclass_ovo <- function(object, scores) {
+  platt <- kc_platt(object)
+  if (is.null(platt)) {
+    kc_abort("type = \"prob\" needs a model fitted with `probability = TRUE`.", arg = "type",
+             class = "prob_unavailable")
+  }
+  n <- nrow(scores)
+  r <- kc_platt_prob(scores, rep(platt[, "A"], each = n), rep(platt[, "B"], each = n))
+  p <- kc_pairwise_coupling(r)
+  dimnames(p) <- list(rownames(scores), object$levels)
+  p
+}

@@ -38,7 +38,8 @@
 #'   needs two classes, a density kernel (`"rbf"` or `"laplace"`) and no
 #'   `prior`. (Densities that underflow to zero are taken as the smallest
 #'   positive number, and \eqn{|b|} is kept below 700.)
-#' @return An object of class `c("kernel_parzen", "kernclass")`, laid out as
+#' @return An object of class `c("kernel_parzen", "kernclass_scores",
+#'   "kernclass")`, laid out as
 #'   for [kernel_means()], with the `prior` and the `threshold` rule.
 #' @references Schölkopf, B. and Smola, A. J. (2002). *Learning with Kernels*,
 #'   equations (1.13)-(1.14). MIT Press.
@@ -89,7 +90,7 @@ kernel_parzen.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, deg
     prior <- c(stats::plogis(b), stats::plogis(-b))
   }
   prior <- kc_check_prior(prior, levels(d$y), counts)
-  new_kernclass(d, k, weight = as.numeric(prior / counts)[as.integer(d$y)], offset = rep(0, length(counts)),
+  new_kernclass_scores(d, k, weight = as.numeric(prior / counts)[as.integer(d$y)], offset = rep(0, length(counts)),
                 call = kc_call(match.call(), "kernel_parzen"), class = "kernel_parzen", prior = prior,
                 threshold = threshold, search = search)
 }

@@ -185,7 +185,7 @@ kc_plot_grid <- function(inputs, vars, ax, slice) {
 kc_plot_margins <- function(object, scores, cls) UseMethod("kc_plot_margins")
 
 #' @export
-kc_plot_margins.kernclass <- function(object, scores, cls) {
+kc_plot_margins.kernclass_scores <- function(object, scores, cls) {
   G <- ncol(scores)
   vapply(if (G == 2L) 1L else seq_len(G), function(c) {
     scores[, c] - apply(scores[, -c, drop = FALSE], 1L, max)

@@ -31,7 +31,9 @@
 #'   LIBSVM does; the folds are drawn with R's random number generator, so
 #'   `set.seed()` reproduces them. With more than two classes the pairwise
 #'   probabilities are combined by pairwise coupling (Wu, Lin and Weng 2004).
-#'   `type = "class"` comes from the decision values (votes), `type = "prob"`
+#'   As in LIBSVM, each pairwise probability is first kept within
+#'   \eqn{[10^{-7}, 1 - 10^{-7}]}, so with two classes no probability is
+#'   below \eqn{10^{-7}}, even far from the data. `type = "class"` comes from the decision values (votes), `type = "prob"`
 #'   from the fitted sigmoids: the most probable class is usually, but not
 #'   always, the predicted class.
 #'
@@ -54,8 +56,10 @@
 #'   problem, at most 1024 MB. A cache that holds at least half of the rows
 #'   also lets the solver compute rows 4 at a time.
 #' @param shrinking Whether to use the shrinking heuristic.
-#' @return An object of class `c("kernel_svm", "kernclass_ovo", "kernclass")`:
-#'   besides the common fields (see [kernel_means()]), `index` (the rows of
+#' @return An object of class `c("kernel_svm", "kernclass_ovo", "kernclass")`
+#'   (`"kernclass_ovo"`: the one-vs-one classifiers, as [kernel_bayes()]):
+#'   besides the common fields (see [kernel_bayes()]; no `weight` or
+#'   `offset`), `index` (the rows of
 #'   the training data that are support vectors), `SV` (those rows, scaled),
 #'   `eta` (the dual variables, a matrix with a column per class pair) and
 #'   `coefs` (\eqn{y \eta}), `b` (one offset per pair), `nSV` (support vectors
@@ -63,7 +67,7 @@
 #'   `iterations`, `kkt_violation` (per pair: the final maximal violation of
 #'   the KKT conditions, 0 when they hold strictly), `converged`, `cost`,
 #'   `class.weights`, and with `probability = TRUE` the sigmoid parameters
-#'   `probA`, `probB`.
+#'   `probA`, `probB` (one per pair, as e1071's).
 #' @references Fan, R.-E., Chen, P.-H. and Lin, C.-J. (2005). Working set
 #'   selection using second order information for training support vector
 #'   machines. *JMLR* 6, 1889-1918.
@@ -270,19 +274,10 @@ kc_scores.kernel_svm <- function(object, x) {
   s
 }
 
+# probA and probB as e1071 keeps them: a vector each, one value per pair.
 #' @export
-kc_posterior.kernel_svm <- function(object, scores) {
-  if (is.null(object$probA)) {
-    kc_abort("type = \"prob\" needs a model fitted with `probability = TRUE`.", arg = "type",
-             class = "prob_unavailable")
-  }
-  r <- vapply(seq_len(ncol(scores)), function(m) {
-    kc_platt_prob(scores[, m], c(A = object$probA[[m]], B = object$probB[[m]]))
-  }, numeric(nrow(scores)))
-  r <- matrix(r, nrow(scores))
-  p <- if (length(object$levels) == 2L) cbind(r[, 1L], 1 - r[, 1L]) else kc_pairwise_coupling(r)
-  dimnames(p) <- list(rownames(scores), object$levels)
-  p
+kc_platt.kernel_svm <- function(object) {
+  if (is.null(object$probA)) NULL else cbind(A = object$probA, B = object$probB)
 }
 
 #' @export

@@ -48,3 +48,38 @@ arg_of <- function(expr) tryCatch({
   expr
   NULL
 }, kernclass_error = function(e) e$arg)
+
+# Pairwise coupling (Wu, Lin and Weng 2004, method 2) as the package computed
+# it in R before src/coupling.c: r clipped to [min_prob, 1 - min_prob], then
+# per row the bordered system [Q 1; 1' 0] (p, b) = (0, 1) by solve(); negative
+# p set to 0 and the rest renormalised.  r: n x k(k-1)/2, pairs 1-2, 1-3, ...
+ref_pairwise_coupling <- function(r, min_prob = 1e-7) {
+  r <- as.matrix(r)
+  M <- ncol(r)
+  k <- (1 + sqrt(1 + 8 * M)) / 2
+  stopifnot(k == round(k))
+  pairs <- t(utils::combn(k, 2))
+  r <- pmin(pmax(r, min_prob), 1 - min_prob)
+  out <- matrix(0, nrow(r), k)
+  if (k == 2L) {
+    out[] <- cbind(r[, 1L], 1 - r[, 1L])
+    return(out)
+  }
+  i_idx <- pairs[, 1]
+  j_idx <- pairs[, 2]
+  for (row in seq_len(nrow(r))) {
+    rij <- r[row, ]
+    rji <- 1 - rij
+    Q <- matrix(0, k, k)
+    diag(Q) <- vapply(seq_len(k), function(c) {
+      sum(rji[i_idx == c]^2) + sum(rij[j_idx == c]^2)
+    }, numeric(1))
+    Q[cbind(i_idx, j_idx)] <- -rij * rji
+    Q[cbind(j_idx, i_idx)] <- -rij * rji
+    A <- rbind(cbind(Q, 1), c(rep(1, k), 0))
+    sol <- solve(A, c(rep(0, k), 1))[seq_len(k)]
+    sol <- pmax(sol, 0)
+    out[row, ] <- sol / sum(sol)
+  }
+  out
+}

@@ -40,7 +40,7 @@ test_that("Platt: separable data give a finite sigmoid; probabilities in (0, 1)"
   AB <- platt(dec, label)
   expect_true(all(is.finite(AB)))
   expect_lt(AB[["A"]], 0)
-  p <- platt_prob(c(-1e6, -1, 0, 1, 1e6), AB)
+  p <- platt_prob(c(-1e6, -1, 0, 1, 1e6), AB[["A"]], AB[["B"]])
   expect_true(all(p >= 0 & p <= 1))
   expect_equal(p[2:4], plogis(-(AB[["A"]] * c(-1, 0, 1) + AB[["B"]])))
   expect_equal(p[c(1, 5)], c(0, 1))
@@ -94,4 +94,55 @@ test_that("coupling is the least-squares solution on the simplex", {
   expect_true(all(is.finite(p)) && all(p >= 0))
   expect_equal(sum(p), 1)
   expect_equal(which.max(p), 1L)
+})
+
+test_that("coupling in C is the R transcription, k = 2..7, extreme r included", {
+  set.seed(14)
+  for (k in 2:7) {
+    M <- k * (k - 1) / 2
+    n <- 300
+    r <- matrix(runif(n * M), n, M)
+    # pairs near certainty either way, exact 0 and 1, and the clipping edge
+    extreme <- c(0, 1, 1e-300, 1e-12, 1e-8, 1e-7, 2e-7, 1 - 1e-7, 1 - 1e-9, 1 - 1e-15)
+    r[1:100, ] <- sample(extreme, 100 * M, TRUE)
+    r[101:200, ] <- ifelse(runif(100 * M) < 0.5, sample(extreme, 100 * M, TRUE), r[101:200, ])
+    got <- couple(r)
+    ref <- ref_pairwise_coupling(r)
+    expect_equal(got, ref, tolerance = 1e-10, info = k)
+    expect_true(all(got >= 0 & got <= 1), info = k)
+    expect_equal(rowSums(got), rep(1, n), tolerance = 1e-14, info = k)
+    # rows are independent: any thread count, the same numbers
+    expect_identical(with_threads(1L, couple(r)), with_threads(2L, couple(r)), info = k)
+  }
+  # one row, no rows
+  expect_equal(couple(matrix(c(0.9, 0.2, 0.6), 1)), ref_pairwise_coupling(matrix(c(0.9, 0.2, 0.6), 1)),
+               tolerance = 1e-12)
+  expect_identical(dim(couple(matrix(0, 0, 6))), c(0L, 4L))
+})
+
+test_that("coupling: many rows on threads as on one; bad input is an internal error", {
+  set.seed(15)
+  r <- matrix(runif(20000 * 10), 20000, 10)  # enough work for the threads
+  expect_identical(with_threads(1L, couple(r)), with_threads(2L, couple(r)))
+  expect_equal(couple(r[1:50, ]), ref_pairwise_coupling(r[1:50, ]), tolerance = 1e-10)
+  expect_error(couple(matrix(0.5, 2, 4)), "k\\(k-1\\)/2")
+  expect_error(couple(matrix(c(0.5, NA, 0.5), 1)), "probabilities in")
+  expect_error(couple(matrix(c(0.5, 1.5, 0.5), 1)), "probabilities in")
+  ffi <- asNamespace("kernclass")$ffi_pairwise_coupling
+  expect_error(.Call(ffi, matrix(0.5, 1, 3), 4L, 1L), "columns")
+  expect_error(.Call(ffi, matrix(0.5, 1, 3), 1L, 1L), "nclass")
+  expect_error(.Call(ffi, matrix(1L, 1, 3), 3L, 1L), "double matrix")
+  expect_error(.Call(ffi, matrix(0.5, 1, 3), 3L, NA_integer_), "threads")
+})
+
+test_that("coupling's entry point under gctorture: same result, clean errors", {
+  ffi <- asNamespace("kernclass")$ffi_pairwise_coupling
+  r <- matrix(c(0.9, 0.2, 0.6, 0.3, 0.5, 0.99), 2, 3)
+  expected <- .Call(ffi, r, 3L, 1L)
+  gctorture(TRUE)
+  got <- tryCatch(.Call(ffi, r, 3L, 1L), error = function(e) e)
+  err <- tryCatch(.Call(ffi, r, 4L, 1L), error = function(e) e)
+  gctorture(FALSE)
+  expect_identical(got, expected)
+  expect_match(conditionMessage(err), "kernclass internal")
 })
