@@ -32,8 +32,8 @@
 #'   `set.seed()` reproduces them. With more than two classes the pairwise
 #'   probabilities are combined by pairwise coupling (Wu, Lin and Weng 2004).
 #'   As in LIBSVM, each pairwise probability is first kept within
-#'   \eqn{[10^{-7}, 1 - 10^{-7}]}, so with two classes no probability is
-#'   below \eqn{10^{-7}}, even far from the data. `type = "class"` comes from the decision values (votes), `type = "prob"`
+#'   \eqn{[10^{-7}, 1 - 10^{-7}]}, so with two classes the probabilities
+#'   stay \eqn{10^{-7}} away from 0 and 1, even far from the data. `type = "class"` comes from the decision values (votes), `type = "prob"`
 #'   from the fitted sigmoids: the most probable class is usually, but not
 #'   always, the predicted class.
 #'

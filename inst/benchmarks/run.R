@@ -6,7 +6,7 @@
 #   Rscript inst/benchmarks/run.R --quick    smaller sizes (about 5 minutes)
 #   Rscript inst/benchmarks/run.R --out FILE (default: benchmark-results.md)
 #   Rscript inst/benchmarks/run.R --only contention,scaling
-#       sections: engine, svm, sums, scale, threshold (the main table),
+#       sections: engine, svm, sums, scale, threshold, prob (the main table),
 #       contention, scaling, latency
 #
 # contention: every large task on one thread and on the default number,
@@ -29,7 +29,8 @@ args <- commandArgs(trailingOnly = TRUE)
 quick <- "--quick" %in% args
 out_file <- if ("--out" %in% args) args[which(args == "--out") + 1L] else "benchmark-results.md"
 size <- function(full, small) if (quick) small else full
-sections <- c("engine", "svm", "sums", "scale", "threshold", "contention", "scaling", "latency")
+sections <- c("engine", "svm", "sums", "scale", "threshold", "prob", "contention", "scaling",
+              "latency")
 if ("--only" %in% args) sections <- strsplit(args[which(args == "--only") + 1L], ",")[[1]]
 run_section <- function(name) name %in% sections
 
@@ -252,6 +253,36 @@ r <- measure(r_search(score, yy))
 add("threshold_search, 10^6 scores", "kernclass", k)
 add("threshold_search, 10^6 scores", "vectorised R (order + cumsum)", r,
     note = sprintf("same answer: %s", isTRUE(all.equal(k$value, r$value))))
+}
+
+# ---- 5b. SVM probabilities: type = "prob" against type = "decision" --------
+# Both expand the same support vectors; "prob" adds Platt's sigmoids and the
+# pairwise coupling of 5 classes (10 pairs), which should cost little.
+if (run_section("prob")) {
+n <- size(50000, 10000); d <- 20; ntr <- 2500
+set.seed(8)
+ytr <- factor(sample(paste0("c", 1:5), ntr, TRUE))
+xtr <- matrix(rnorm(ntr * d), ntr) + 0.8 * outer(as.integer(ytr), seq_len(d) <= 5)
+yte <- factor(sample(levels(ytr), n, TRUE), levels(ytr))
+xte <- matrix(rnorm(n * d), n) + 0.8 * outer(as.integer(yte), seq_len(d) <= 5)
+set.seed(9)
+fit <- kernel_svm(xtr, ytr, gamma = 1 / d, scale = FALSE, probability = TRUE)
+set.seed(9)
+efit <- svm(xtr, ytr, gamma = 1 / d, scale = FALSE, probability = TRUE)
+task <- sprintf("SVM predict %d rows, 5 classes (%d SVs), d=%d", n, length(fit$index), d)
+kd <- measure(predict(fit, xte, type = "decision"))
+kp <- measure(predict(fit, xte, type = "prob"))
+ed <- measure(predict(efit, xte, decision.values = TRUE))
+ep <- measure(predict(efit, xte, probability = TRUE))
+pe <- attr(ep$value, "probabilities")[, levels(ytr)]
+add(task, "kernclass, type = \"decision\"", kd)
+add(task, "kernclass, type = \"prob\"", kp,
+    accuracy = mean(levels(ytr)[max.col(kp$value)] == yte),
+    note = sprintf("prob / decision: %.2f", kp$seconds / kd$seconds))
+add(task, "e1071, decision.values = TRUE", ed, accuracy = mean(ed$value == yte))
+add(task, "e1071, probability = TRUE", ep, accuracy = mean(levels(ytr)[max.col(pe)] == yte),
+    note = sprintf("mean |p - kernclass p| %.3f (different folds)", mean(abs(pe - kp$value))))
+rm(fit, efit, xte, kd, kp, ed, ep, pe); invisible(gc())
 }
 
 # ---- 6. under load: one thread and the default, idle and beside a busy process

@@ -27,3 +27,47 @@ test_that("voting counts pairwise wins, ties to the first class", {
   expect_identical(as.character(kernclass:::kc_ovo_vote(matrix(c(2, -1, 0)), c("p", "q"))),
                    c("p", "q", "q"))
 })
+
+test_that("class layers: root, class-score and one-vs-one families, each method once", {
+  two <- droplevels(subset(iris, Species != "setosa"))
+  set.seed(3)
+  fits <- list(
+    kernel_means = kernel_means(Species ~ ., data = iris),
+    kernel_parzen = kernel_parzen(Species ~ ., data = two),
+    kernel_svm = kernel_svm(Species ~ ., data = iris, probability = TRUE),
+    kernel_bayes = kernel_bayes(Species ~ ., data = two))
+  layer <- c(kernel_means = "kernclass_scores", kernel_parzen = "kernclass_scores",
+             kernel_svm = "kernclass_ovo", kernel_bayes = "kernclass_ovo")
+  for (nm in names(fits)) {
+    fit <- fits[[nm]]
+    expect_s3_class(fit, c(nm, layer[[nm]], "kernclass"), exact = TRUE)
+    other <- setdiff(c("kernclass_scores", "kernclass_ovo"), layer[[nm]])
+    expect_false(inherits(fit, other), info = nm)
+    # weights and offsets per class are the class-score family's alone
+    expect_identical(all(c("weight", "offset") %in% names(fit)),
+                     layer[[nm]] == "kernclass_scores", info = nm)
+    p <- predict(fit, iris[c(1, 60, 120), ], type = "prob")
+    expect_equal(unname(rowSums(p)), rep(1, 3), info = nm)
+  }
+  # the root holds no default that assumes one score per class
+  method <- function(generic, class) utils::getS3method(generic, class, optional = TRUE,
+                                                        envir = asNamespace("kernclass"))
+  for (g in c("kc_scores", "kc_decision", "kc_classify", "kc_posterior", "coef")) {
+    expect_null(method(g, "kernclass"), label = g)
+  }
+  for (g in c("kc_scores", "kc_decision", "kc_classify", "coef")) {
+    expect_false(is.null(method(g, "kernclass_scores")), label = g)
+  }
+  # one posterior for every one-vs-one model, from one shape of Platt coefficients
+  expect_false(is.null(method("kc_posterior", "kernclass_ovo")))
+  for (leaf in c("kernel_svm", "kernel_bayes")) expect_null(method("kc_posterior", leaf), label = leaf)
+  for (nm in c("kernel_svm", "kernel_bayes")) {
+    platt <- kernclass:::kc_platt(fits[[nm]])
+    expect_identical(dim(platt), c(nrow(kernclass:::kc_ovo_pairs(fits[[nm]]$levels)), 2L))
+    expect_identical(colnames(platt), c("A", "B"))
+  }
+  expect_identical(unname(kernclass:::kc_platt(fits$kernel_svm)[, "A"]), unname(fits$kernel_svm$probA))
+  expect_identical(unname(kernclass:::kc_platt(fits$kernel_bayes)[1, ]),
+                   unname(fits$kernel_bayes$pairs[[1]]$platt))
+  expect_null(kernclass:::kc_platt(kernel_svm(Species ~ ., data = two)))
+})

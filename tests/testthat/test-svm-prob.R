@@ -59,3 +59,52 @@ test_that("probabilities are close to e1071's (different random folds)", {
   expect_lt(mean(abs(pk - pe)), 0.02)
   expect_gt(mean(max.col(pk) == max.col(pe)), 0.97)
 })
+
+test_that("two classes: probabilities kept within [1e-7, 1 - 1e-7], as LIBSVM's and e1071's", {
+  two <- droplevels(subset(iris, Species != "setosa"))
+  lev <- levels(two$Species)
+  m1 <- colMeans(two[two$Species == lev[1], 1:4])
+  m2 <- colMeans(two[two$Species == lev[2], 1:4])
+  # far beyond each class, where the linear decision value is huge
+  far <- as.data.frame(rbind(m1 + 1000 * (m1 - m2), m2 + 1000 * (m2 - m1)))
+  set.seed(5)
+  fit <- kernel_svm(Species ~ ., data = two, kernel = "linear", probability = TRUE)
+  dec <- predict(fit, far, type = "decision")
+  expect_gt(dec[[1]], 100)
+  expect_lt(dec[[2]], -100)
+  p <- predict(fit, far, type = "prob")
+  hi <- 1 - 1e-7
+  expect_identical(unname(p), rbind(c(hi, 1 - hi), c(1e-7, 1 - 1e-7)))
+  # inside the clipping range, the sigmoid itself
+  near <- predict(fit, two, type = "prob")[, 1]
+  inside <- near > 1e-7 & near < hi
+  expect_gt(sum(inside), 50)
+  d <- predict(fit, two, type = "decision")[inside]
+  expect_equal(unname(near[inside]), unname(1 / (1 + exp(fit$probA * d + fit$probB))),
+               tolerance = 1e-12)
+  # e1071 (LIBSVM) clips the same way (its folds differ, its far values do not)
+  set.seed(5)
+  m <- e1071::svm(Species ~ ., data = two, kernel = "linear", probability = TRUE)
+  pe <- attr(predict(m, far, probability = TRUE), "probabilities")[, lev]
+  expect_equal(unname(pe), unname(p), tolerance = 1e-12)
+  # kernel_bayes, the other one-vs-one model, as well
+  fb <- kernel_bayes(Species ~ ., data = two, kernel = "linear", type = 1)
+  pb <- predict(fb, far, type = "prob")
+  expect_identical(unname(pb), unname(p))
+})
+
+test_that("more classes: the C coupling gives what the R transcription gives", {
+  set.seed(9)
+  x <- matrix(rnorm(500 * 4), 500)
+  y <- factor(sample(letters[1:5], 500, TRUE))
+  x[, 1] <- x[, 1] + as.integer(y)
+  fit <- kernel_svm(x, y, probability = TRUE)
+  xt <- rbind(matrix(rnorm(200 * 4), 200), 50 * matrix(rnorm(20 * 4), 20))
+  dec <- predict(fit, xt, type = "decision")
+  r <- sapply(seq_len(ncol(dec)), function(m) 1 / (1 + exp(fit$probA[m] * dec[, m] + fit$probB[m])))
+  expected <- ref_pairwise_coupling(r)
+  p <- predict(fit, xt, type = "prob")
+  expect_equal(unname(p), expected, tolerance = 1e-12)
+  expect_identical(with_threads(1L, predict(fit, xt, type = "prob")),
+                   with_threads(2L, predict(fit, xt, type = "prob")))
+})
