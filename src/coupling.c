@@ -11,10 +11,10 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
-#include <Rinternals.h>
 #ifdef _OPENMP
-#include <omp.h>
+#include <omp.h>  /* before R's headers, whose macros (match) break clang's omp.h */
 #endif
+#include <Rinternals.h>
 #include "kernclass.h"
 
 #define MIN_PROB 1e-7               /* as LIBSVM: keeps r_ij inside (0, 1) */
