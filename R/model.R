@@ -103,7 +103,8 @@ kc_classify <- function(object, scores) UseMethod("kc_classify")
 #' @export
 kc_classify.kernclass_scores <- function(object, scores) kc_class_from_scores(scores, object$levels)
 
-# Posterior class probabilities from scores: one method per classifier.
+# Posterior class probabilities from scores: a method per class-score
+# classifier, one for all one-vs-one classifiers (R/ovo.R).
 kc_posterior <- function(object, scores) UseMethod("kc_posterior")
 
 kc_softmax <- function(z) {
