@@ -15,6 +15,7 @@ SEXP ffi_column_moments(SEXP);
 SEXP ffi_scale_columns(SEXP, SEXP, SEXP);
 SEXP ffi_count_nonfinite(SEXP);
 SEXP ffi_pm1(SEXP, SEXP);
+SEXP ffi_kernel_table(void);
 
 /* Through void (*)(void), the generic function pointer type that casts to
  * and from any other without a -Wcast-function-type warning. */
@@ -32,6 +33,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_scale_columns, 3),
     CALLDEF(ffi_count_nonfinite, 1),
     CALLDEF(ffi_pm1, 2),
+    CALLDEF(ffi_kernel_table, 0),
     {NULL, NULL, 0}
 };
 
