@@ -3,9 +3,9 @@
  *
  * A tile is a matrix product: both sets of rows are packed into panels
  * (MR rows of a, NR rows of b, interleaved feature by feature) so that the
- * innermost loop is an MR x NR outer product that the compiler keeps in
- * registers and vectorises.  The kernel function is then applied to the
- * tile of inner products.
+ * innermost loop is an MR x NR outer product that stays in registers (the
+ * instruction-set kernels, isa.c).  The kernel function is then applied to
+ * the tile of inner products, as the kernel table (kernel_def_of) says.
  *
  * Determinism: every output value is a sum taken in an order fixed by the
  * data alone (never by the thread that computed it), so results are
