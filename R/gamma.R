@@ -100,7 +100,8 @@ estimate_gamma.formula <- function(formula, data = NULL, subset, na.action, ...)
   estimate_gamma.default(kc_formula_design(match.call(), parent.frame(), labels = FALSE), ...)
 }
 
-# The median heuristic on x as given (see ?estimate_gamma).
+# The median heuristic on x as given (see ?estimate_gamma), by the kernel's
+# median rule in the kernel table.
 kc_median_gamma <- function(x, kernel, max_rows = 1000) {
   kc_check_number(max_rows, "max_rows", lower = 2, whole = TRUE)
   n <- nrow(x)
@@ -109,17 +110,11 @@ kc_median_gamma <- function(x, kernel, max_rows = 1000) {
              arg = "x")
   }
   if (n > max_rows) x <- x[round(seq(1, n, length.out = max_rows)), , drop = FALSE]
-  v <- switch(kernel,
-    polynomial = ,
-    sigmoid = {
-      g <- tcrossprod(x)
-      abs(g[lower.tri(g)])
-    },
-    laplace = as.vector(stats::dist(x)),
-    as.vector(stats::dist(x))^2)  # rbf (and linear)
+  rule <- kc_kernels[[kernel]]$median
+  v <- kc_pair_values(x, rule)
   v <- v[v > 0]
   if (!length(v)) {
-    what <- if (kernel %in% c("polynomial", "sigmoid")) {
+    what <- if (rule == "inner product") {
       "every pair of rows has inner product 0"
     } else {
       "all rows are equal"
@@ -128,4 +123,16 @@ kc_median_gamma <- function(x, kernel, max_rows = 1000) {
              arg = "x")
   }
   1 / stats::median(v)
+}
+
+# What gamma scales ("squared distance", "distance" or "inner product"),
+# over the pairs i < j of rows of x (absolute values for inner products).
+kc_pair_values <- function(x, what) {
+  switch(what,
+    "inner product" = {
+      g <- tcrossprod(x)
+      abs(g[lower.tri(g)])
+    },
+    distance = as.vector(stats::dist(x)),
+    "squared distance" = as.vector(stats::dist(x))^2)
 }

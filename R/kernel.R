@@ -1,23 +1,5 @@
-# The kernel specification and the Gram matrix.
-
-kernel_names <- c("linear", "polynomial", "rbf", "laplace", "sigmoid")
-# Names people bring from e1071 and kernlab.
-kernel_aliases <- c(radial = "rbf", gaussian = "rbf", laplacian = "laplace",
-                    poly = "polynomial", tanh = "sigmoid", vanilla = "linear")
-
-# A checked kernel name, aliases resolved.
-kc_kernel_name <- function(kernel) {
-  if (!is.character(kernel) || length(kernel) != 1L || is.na(kernel)) {
-    kc_abort(sprintf("`kernel` must be one string, one of %s.", kc_enum(kernel_names)),
-             arg = "kernel")
-  }
-  name <- if (kernel %in% names(kernel_aliases)) kernel_aliases[[kernel]] else kernel
-  if (!name %in% kernel_names) {
-    kc_abort(sprintf('`kernel` must be one of %s; got "%s".', kc_enum(kernel_names), kernel),
-             arg = "kernel")
-  }
-  name
-}
+# The kernel specification and the Gram matrix; the facts about each kernel
+# are in the kernel table (R/kernel-table.R).
 
 # A checked kernel: list(name, gamma, degree, coef0), and gamma_rule = "median"
 # when gamma was estimated. `x` is the matrix the kernel is applied to (for
@@ -47,24 +29,24 @@ kc_kernel <- function(kernel, gamma, degree, coef0, x) {
 }
 
 # Kernel values of the rows of x must be finite numbers: the squared norms
-# must not overflow, nor (gamma ||x||^2 + |coef0|)^degree, which bounds every
-# polynomial kernel value |k(x_i, x_j)| by Cauchy-Schwarz.
+# must not overflow, nor the kernel's bound of its values (kc_kernels$bound).
 kc_check_kernel_range <- function(x, k, arg = "x") {
   sq <- if (nrow(x)) max(rowSums(x * x)) else 0
   if (!is.finite(sq)) {
     kc_abort(sprintf(paste0("`%s` has values so large that their squares overflow; ",
                             "rescale them (or use scale = TRUE)."), arg), arg = arg)
   }
-  if (k$name == "polynomial" && !is.finite((k$gamma * sq + abs(k$coef0))^k$degree)) {
-    kc_abort_overflow(k)
-  }
+  if (!is.finite(kc_kernel_info(k)$bound(sq, k))) kc_abort_overflow(k)
   invisible(x)
 }
 
+# The argument to blame: the degree where the kernel has one (its values
+# grow as a power), else gamma.
 kc_abort_overflow <- function(k) {
+  has_degree <- "degree" %in% kc_kernel_info(k)$label
   kc_abort(sprintf(paste0("The %s kernel overflows on this data: its values are not finite ",
                           "numbers. Use a smaller `degree` or `gamma`, or scale the inputs."),
-                   kc_kernel_label(k)), arg = if (k$name == "polynomial") "degree" else "gamma",
+                   kc_kernel_label(k)), arg = if (has_degree) "degree" else "gamma",
            class = "overflow")
 }
 
@@ -78,34 +60,10 @@ kc_check_result_size <- function(n, m) {
   invisible(TRUE)
 }
 
-# The numeric form the C engine takes.
+# The numeric form the C engine takes: the code is the row of the kernel
+# table (R/kernel-table.R).
 kc_kernel_code <- function(k) {
-  c(match(k$name, kernel_names), k$gamma, k$degree, k$coef0)
-}
-
-kc_kernel_label <- function(k) {
-  args <- switch(k$name,
-    linear = "",
-    polynomial = sprintf("gamma = %s, degree = %d, coef0 = %s", format(k$gamma, digits = 4),
-                         k$degree, format(k$coef0, digits = 4)),
-    sigmoid = sprintf("gamma = %s, coef0 = %s", format(k$gamma, digits = 4),
-                      format(k$coef0, digits = 4)),
-    sprintf("gamma = %s", format(k$gamma, digits = 4)))
-  if (nzchar(args) && identical(k$gamma_rule, "median")) {
-    args <- paste(args, "by the median heuristic")
-  }
-  if (nzchar(args)) sprintf("%s (%s)", k$name, args) else k$name
-}
-
-# k(z, z) from q = z'z alone (every supported kernel allows it); q may be a
-# bilinear form x'Wx that is not a squared norm (kernel_bayes type 3).
-kc_kernel_self <- function(q, k) {
-  switch(k$name,
-    linear = q,
-    polynomial = (k$gamma * q + k$coef0)^k$degree,
-    rbf = ,
-    laplace = rep(1, length(q)),
-    sigmoid = tanh(k$gamma * q + k$coef0))
+  c(match(k$name, names(kc_kernels)), k$gamma, k$degree, k$coef0)
 }
 
 # k(x, x) for each row of x: the diagonal of the Gram matrix, in O(np).

@@ -73,7 +73,7 @@ kernel_parzen.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, deg
       kc_abort(paste0("`prior` and threshold = \"search\" both place the boundary; ",
                       "give one of them."), arg = "threshold")
     }
-    if (!k$name %in% c("rbf", "laplace")) {
+    if (!kc_kernel_is_density(k)) {
       kc_abort(sprintf(paste0("threshold = \"search\" for kernel_parzen() works on the log ",
                               "density ratio and needs a density kernel (\"rbf\" or ",
                               "\"laplace\"); this model uses \"%s\"."), k$name),
@@ -113,7 +113,7 @@ kc_classify.kernel_parzen <- function(object, scores) {
 
 #' @export
 kc_posterior.kernel_parzen <- function(object, scores) {
-  if (!object$kernel$name %in% c("rbf", "laplace")) {
+  if (!kc_kernel_is_density(object$kernel)) {
     kc_abort(sprintf(paste0("type = \"prob\" needs a kernel that is a density (\"rbf\" or ",
                             "\"laplace\"); this model uses \"%s\". Use type = \"decision\"."),
                      object$kernel$name), arg = "type", class = "prob_unavailable")

@@ -93,16 +93,19 @@ static void couple_row(const double *r, ptrdiff_t ldr, int k, double *p, ptrdiff
     for (size_t i = 0; i < (size_t) k; i++) p[(ptrdiff_t) i * ldp] = x[i] / sum;
 }
 
-/* r: n x k(k-1)/2 pair probabilities, column-major; p: n x k, column-major.
- * work holds row_work_size(k) doubles per thread.  Rows are independent, so
- * the result does not depend on nthreads. */
-static void pairwise_coupling(const double *r, ptrdiff_t n, int k, double *p, int nthreads,
-                              double *work)
+/* r: n x k(k-1)/2 pair probabilities in [0, 1], column-major; p: n x k,
+ * column-major.  Rows are independent, so the result does not depend on the
+ * number of threads; small problems run on one. */
+void kc_pairwise_coupling(const double *r, ptrdiff_t n, int k, double *p, int nthreads)
 {
     double row_flops = (double) (k + 1) * (k + 1) * (k + 1);
+    if (n * row_flops < PARALLEL_MIN_FLOPS) nthreads = 1;
+    size_t per_thread = row_work_size(k);
+    if ((double) per_thread * nthreads > (double) (SIZE_MAX / sizeof(double)))
+        error("kernclass: too many classes (%d) for pairwise coupling", k);
+    double *work = (double *) R_alloc(per_thread * (size_t) nthreads, sizeof(double));
     double batch = BATCH_FLOPS / row_flops;
     ptrdiff_t rows = batch < 4.0 * nthreads ? 4 * (ptrdiff_t) nthreads : (ptrdiff_t) batch;
-    size_t per_thread = row_work_size(k);
     for (ptrdiff_t r0 = 0; r0 < n; r0 += rows) {
         ptrdiff_t r1 = n - r0 > rows ? r0 + rows : n;
 #pragma omp parallel for num_threads(nthreads) schedule(static) if (nthreads > 1)
@@ -116,34 +119,4 @@ static void pairwise_coupling(const double *r, ptrdiff_t n, int k, double *p, in
         }
         R_CheckUserInterrupt();
     }
-}
-
-SEXP ffi_pairwise_coupling(SEXP r, SEXP nclass, SEXP threads)
-{
-    if (!isReal(r) || !isMatrix(r)) error("kernclass internal: r must be a double matrix");
-    if (!isInteger(nclass) || XLENGTH(nclass) != 1 || INTEGER(nclass)[0] == NA_INTEGER ||
-        INTEGER(nclass)[0] < 2)
-        error("kernclass internal: nclass must be one integer >= 2");
-    if (!isInteger(threads) || XLENGTH(threads) != 1 || INTEGER(threads)[0] == NA_INTEGER)
-        error("kernclass internal: threads must be one integer");
-    int k = INTEGER(nclass)[0];
-    ptrdiff_t n = nrows(r);
-    if ((double) k * (k - 1) / 2 != (double) ncols(r))
-        error("kernclass internal: r must have k(k-1)/2 columns for k = %d classes", k);
-    const double *rv = REAL(r);
-    R_xlen_t len = XLENGTH(r);
-    for (R_xlen_t i = 0; i < len; i++)
-        if (!(rv[i] >= 0 && rv[i] <= 1))
-            error("kernclass internal: r must hold probabilities in [0, 1]");
-
-    double flops = (double) n * (k + 1) * (k + 1) * (k + 1);
-    int nt = flops < PARALLEL_MIN_FLOPS ? 1 : kc_threads_cap(INTEGER(threads)[0]);
-    double doubles = (double) row_work_size(k) * nt;
-    if (doubles > (double) (SIZE_MAX / sizeof(double)))
-        error("kernclass: too many classes (%d) for pairwise coupling", k);
-    double *work = (double *) R_alloc((size_t) doubles, sizeof(double));
-    SEXP p = PROTECT(allocMatrix(REALSXP, (int) n, k));
-    pairwise_coupling(rv, n, k, REAL(p), nt, work);
-    UNPROTECT(1);
-    return p;
 }

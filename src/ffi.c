@@ -1,7 +1,9 @@
-/* .Call entry points: unpack and check the arguments, allocate the result,
- * call the plain C worker.  The R functions check user input first and give
- * the user-facing errors; the checks here guard the C code against any
- * caller, so a wrong call is an R error and never a crash. */
+/* .Call entry points, all of them, in one style: unpack and check the
+ * arguments, allocate and PROTECT the result, call the plain C worker,
+ * return.  Decisions about the data (norms, packing, size limits) are the
+ * engine's.  The R functions check user input first and give the
+ * user-facing errors; the checks here guard the C code against any caller,
+ * so a wrong call is an R error and never a crash. */
 #include <limits.h>
 #include <math.h>
 #include <Rinternals.h>
@@ -25,28 +27,22 @@ static kc_points points_from(SEXP x, const char *what)
     return a;
 }
 
-static void add_sqnorms(const kc_kernel *k, kc_points *a)
-{
-    if (!kc_kernel_uses_distance(k)) return;
-    double *norms = (double *) R_alloc((size_t) a->n + 1, sizeof(double));
-    kc_row_sqnorms(a, norms);
-    a->sqnorm = norms;
-}
-
-/* spec = c(code, gamma, degree, coef0), as built by kernel_spec() in R. */
+/* spec = c(code, gamma, degree, coef0), as built by kc_kernel_code() in R:
+ * code is the C kernel type + 1. */
 static kc_kernel kernel_from(SEXP spec)
 {
     if (!isReal(spec) || XLENGTH(spec) != 4)
         error("kernclass internal: kernel spec must be a double vector of length 4");
     const double *v = REAL(spec);
     kc_kernel k;
-    if (!(v[0] >= KC_LINEAR && v[0] <= KC_SIGMOID) || v[0] != floor(v[0]))
+    if (!(v[0] >= 1 && v[0] <= KC_KERNEL_COUNT) || v[0] != floor(v[0]) ||
+        !kc_kernel_name((kc_kernel_type) ((int) v[0] - 1)))
         error("kernclass internal: unknown kernel code");
     if (!R_FINITE(v[1]) || v[1] <= 0) error("kernclass internal: gamma must be positive");
     if (!(v[2] >= 1 && v[2] <= 1e6) || v[2] != floor(v[2]))
         error("kernclass internal: degree must be a positive integer");
     if (!R_FINITE(v[3])) error("kernclass internal: coef0 must be finite");
-    k.type = (kc_kernel_type) (int) v[0];
+    k.type = (kc_kernel_type) ((int) v[0] - 1);
     k.gamma = v[1];
     k.degree = (int) v[2];
     k.coef0 = v[3];
@@ -94,8 +90,6 @@ SEXP ffi_kernel_matrix(SEXP x, SEXP y, SEXP spec, SEXP threads)
     int symmetric = isNull(y);
     kc_points b = symmetric ? a : points_from(y, "y");
     if (a.p != b.p) error("kernclass internal: x and y have different numbers of columns");
-    add_sqnorms(&k, &a);
-    if (symmetric) b.sqnorm = a.sqnorm; else add_sqnorms(&k, &b);
     SEXP out = PROTECT(alloc_result(a.n, b.n));
     kc_gram(&k, &a, &b, symmetric, REAL(out), nt);
     UNPROTECT(1);
@@ -114,9 +108,6 @@ SEXP ffi_kernel_expansion(SEXP x, SEXP train, SEXP weights, SEXP spec, SEXP thre
     int nw = ncols(weights);
     for (R_xlen_t i = 0; i < XLENGTH(weights); i++)
         if (!R_FINITE(REAL(weights)[i])) error("kernclass internal: weights must be finite");
-    add_sqnorms(&k, &a);
-    add_sqnorms(&k, &b);
-    if (a.n > KC_TILE && b.n < INT_MAX - 8) kc_pack_points(&b);  /* b serves every row block */
     SEXP out = PROTECT(alloc_result(a.n, nw));
     kc_expansion(&k, &a, &b, REAL(weights), nw, REAL(out), nt);
     UNPROTECT(1);
@@ -128,10 +119,8 @@ SEXP ffi_within_sums(SEXP train, SEXP group, SEXP ngroups, SEXP spec, SEXP threa
     kc_kernel k = kernel_from(spec);
     int nt = threads_from(threads);
     kc_points b = points_from(train, "train");
-    if (b.n > INT_MAX - KC_TILE) error("kernclass internal: too many training rows");
     int G;
     const int *g = groups_from(group, b.n, ngroups, &G);
-    add_sqnorms(&k, &b);
     SEXP out = PROTECT(allocVector(REALSXP, G));
     kc_within_group_sums(&k, &b, g, G, REAL(out), nt);
     UNPROTECT(1);
@@ -145,7 +134,6 @@ SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
     kc_kernel k = kernel_from(spec);
     int nt = threads_from(threads);
     kc_points a = points_from(x, "x");
-    if (a.n < 2 || a.n > INT_MAX - 1) error("kernclass internal: need 2 to INT_MAX rows");
     if (!isInteger(y) || XLENGTH(y) != a.n)
         error("kernclass internal: y must be an integer vector, one per row");
     if (!isReal(C) || XLENGTH(C) != a.n)
@@ -162,10 +150,6 @@ SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
     if (ISNAN(it) || it < 1) error("kernclass internal: max_iter must be >= 1");
     int shr = asLogical(shrinking);
     if (shr == NA_LOGICAL) error("kernclass internal: shrinking must be TRUE or FALSE");
-    add_sqnorms(&k, &a);
-    if (a.n > INT_MAX - 8) error("kernclass internal: too many rows");
-    kc_pack_points(&a);
-
     SEXP alpha = PROTECT(allocVector(REALSXP, a.n));
     kc_smo_result res;
     res.alpha = REAL(alpha);
@@ -182,6 +166,69 @@ SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
     SET_VECTOR_ELT(out, 5, ScalarReal(res.gap));
     SET_VECTOR_ELT(out, 6, ScalarReal((double) res.rows_computed));
     UNPROTECT(2);
+    return out;
+}
+
+/* threshold_search(score, y): score a finite double vector, y an integer
+ * vector of +1 / -1 of the same length.  Returns c(b, split, consistency). */
+SEXP ffi_threshold_search(SEXP score, SEXP y)
+{
+    if (!isReal(score)) error("kernclass internal: score must be a double vector");
+    if (!isInteger(y)) error("kernclass internal: y must be an integer vector");
+    R_xlen_t n = XLENGTH(score);
+    if (XLENGTH(y) != n) error("kernclass internal: score and y must have the same length");
+    if (n < 1) error("kernclass internal: score is empty");
+    const double *s = REAL(score);
+    const int *lab = INTEGER(y);
+    for (R_xlen_t i = 0; i < n; i++) {
+        if (!R_FINITE(s[i])) error("kernclass internal: score holds NA, NaN or Inf");
+        if (lab[i] != 1 && lab[i] != -1) error("kernclass internal: y must be +1 or -1");
+    }
+    SEXP out = PROTECT(allocVector(REALSXP, 3));
+    kc_threshold_search(s, lab, (ptrdiff_t) n, REAL(out));
+    UNPROTECT(1);
+    return out;
+}
+
+/* r: n x k(k-1)/2 probabilities of the first class of each pair, in
+ * LIBSVM's pair order; returns the n x k class probabilities. */
+SEXP ffi_pairwise_coupling(SEXP r, SEXP nclass, SEXP threads)
+{
+    if (!isReal(r) || !isMatrix(r)) error("kernclass internal: r must be a double matrix");
+    if (!isInteger(nclass) || XLENGTH(nclass) != 1 || INTEGER(nclass)[0] == NA_INTEGER ||
+        INTEGER(nclass)[0] < 2)
+        error("kernclass internal: nclass must be one integer >= 2");
+    int k = INTEGER(nclass)[0], nthreads = threads_from(threads);
+    if ((double) k * (k - 1) / 2 != (double) ncols(r))
+        error("kernclass internal: r must have k(k-1)/2 columns for k = %d classes", k);
+    const double *rv = REAL(r);
+    R_xlen_t len = XLENGTH(r);
+    for (R_xlen_t i = 0; i < len; i++)
+        if (!(rv[i] >= 0 && rv[i] <= 1))
+            error("kernclass internal: r must hold probabilities in [0, 1]");
+    SEXP p = PROTECT(allocMatrix(REALSXP, nrows(r), k));
+    kc_pairwise_coupling(rv, nrows(r), k, REAL(p), nthreads);
+    UNPROTECT(1);
+    return p;
+}
+
+/* list(name, distance): the kernels of the C engine in the order of their
+ * codes, and whether each is computed from distances; R's kernel table
+ * must match it (tests/testthat/test-kernel-table.R). */
+SEXP ffi_kernel_table(void)
+{
+    SEXP name = PROTECT(allocVector(STRSXP, KC_KERNEL_COUNT));
+    SEXP distance = PROTECT(allocVector(LGLSXP, KC_KERNEL_COUNT));
+    for (int t = 0; t < KC_KERNEL_COUNT; t++) {
+        const char *nm = kc_kernel_name((kc_kernel_type) t);
+        SET_STRING_ELT(name, t, nm ? mkChar(nm) : NA_STRING);
+        LOGICAL(distance)[t] = kc_kernel_uses_distance((kc_kernel_type) t);
+    }
+    const char *names[] = {"name", "distance", ""};
+    SEXP out = PROTECT(mkNamed(VECSXP, names));
+    SET_VECTOR_ELT(out, 0, name);
+    SET_VECTOR_ELT(out, 1, distance);
+    UNPROTECT(3);
     return out;
 }
 

@@ -16,6 +16,7 @@ SEXP ffi_scale_columns(SEXP, SEXP, SEXP);
 SEXP ffi_count_nonfinite(SEXP);
 SEXP ffi_pm1(SEXP, SEXP);
 SEXP ffi_pairwise_coupling(SEXP, SEXP, SEXP);
+SEXP ffi_kernel_table(void);
 
 /* Through void (*)(void), the generic function pointer type that casts to
  * and from any other without a -Wcast-function-type warning. */
@@ -34,6 +35,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_count_nonfinite, 1),
     CALLDEF(ffi_pm1, 2),
     CALLDEF(ffi_pairwise_coupling, 3),
+    CALLDEF(ffi_kernel_table, 0),
     {NULL, NULL, 0}
 };
 

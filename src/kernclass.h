@@ -1,20 +1,27 @@
 /* kernclass: shared declarations of the C kernel engine.
  *
- * Layers: ffi.c holds the .Call entry points (SEXP in, SEXP out, all checks);
- * kernel.c holds the plain C workers, which see only const double * data.
+ * Layers: ffi.c holds the .Call entry points (SEXP in, SEXP out, all checks),
+ * which only translate; the engine (kernel.c with its instruction-set kernels
+ * in isa.c, smo.c, threshold.c, columns.c) holds the plain C workers, which
+ * see only const double * data and prepare it themselves.
  */
 #ifndef KERNCLASS_H
 #define KERNCLASS_H
 
+#include <limits.h>
 #include <stddef.h>
 
-/* Kernel codes, in the order of the R-side vector kernel_names(). */
+/* The kernels, in the order of the rows of R's kernel table
+ * (R/kernel-table.R), whose code is this value + 1.  A new kernel is one
+ * line here, before KC_KERNEL_COUNT, and one case in kernel_def_of()
+ * (kernel.c); tests/testthat/test-kernel-table.R pins the two sides. */
 typedef enum {
-    KC_LINEAR = 1,      /* x'y                           */
-    KC_POLYNOMIAL = 2,  /* (gamma x'y + coef0)^degree    */
-    KC_RBF = 3,         /* exp(-gamma ||x - y||^2)       */
-    KC_LAPLACE = 4,     /* exp(-gamma ||x - y||)         */
-    KC_SIGMOID = 5      /* tanh(gamma x'y + coef0)       */
+    KC_LINEAR,          /* x'y                           */
+    KC_POLYNOMIAL,      /* (gamma x'y + coef0)^degree    */
+    KC_RBF,             /* exp(-gamma ||x - y||^2)       */
+    KC_LAPLACE,         /* exp(-gamma ||x - y||)         */
+    KC_SIGMOID,         /* tanh(gamma x'y + coef0)       */
+    KC_KERNEL_COUNT     /* the number of kernels: keep it last */
 } kc_kernel_type;
 
 typedef struct {
@@ -24,17 +31,21 @@ typedef struct {
 } kc_kernel;
 
 /* A set of points: an n x p column-major matrix as R stores it, plus the
- * squared row norms that the distance kernels need (NULL for the others). */
+ * squared row norms that the distance kernels need (NULL until
+ * kc_prepare_points computes them). */
 typedef struct {
     const double *x;
     ptrdiff_t n;
     int p;
     const double *sqnorm;
-    const double *packed;  /* the rows as tile panels (kc_pack_points), or NULL */
+    const double *packed;  /* the rows as tile panels (kc_prepare_points), or NULL */
 } kc_points;
 
 /* Side of a square tile: rows and columns of kernel values computed at once. */
 #define KC_TILE 128
+/* The most rows the engine takes: it indexes rows with int, and rounds
+ * counts up to whole tiles. */
+#define KC_MAX_ROWS (INT_MAX - KC_TILE)
 
 /* Threads (threads.c): the policy of the whole engine. */
 void kc_threads_init(void);          /* at load time */
@@ -55,17 +66,23 @@ void kc_tuner_init(kc_tuner *t, int nthreads);
 int kc_tuner_start(kc_tuner *t, double work);  /* the threads for this run */
 void kc_tuner_stop(kc_tuner *t);
 
-int kc_kernel_uses_distance(const kc_kernel *k);
+/* The kernel table (kernel.c): a kernel's name, as in R's table (NULL for a
+ * code without a case), and whether it is computed from squared distances
+ * (then kc_points need their squared norms) rather than inner products. */
+const char *kc_kernel_name(kc_kernel_type type);
+int kc_kernel_uses_distance(kc_kernel_type type);
+
 /* Picks the fastest micro-kernel and exp for this CPU; called at load time. */
 void kc_choose_kernels(void);
 /* "avx512", "avx2" or "c": the instruction set the engine chose. */
 const char *kc_engine_name(void);
 void kc_row_sqnorms(const kc_points *a, double *out);
 
-/* Points that serve as the columns of many tiles can be packed into tile
- * panels once, instead of once per tile: kc_pack_points allocates (R_alloc)
- * and fills a->packed. */
-void kc_pack_points(kc_points *a);
+/* A copy of *a ready for the tiles: with the squared norms a distance
+ * kernel needs, and packed into tile panels when pack is set (points that
+ * serve as the columns of many tiles are packed once, not once per tile).
+ * Buffers R_alloc'd.  The workers call it on the points they are given. */
+kc_points kc_prepare_points(const kc_kernel *k, const kc_points *a, int pack);
 
 /* Rows of the kernel matrix of b with itself, as floats: out[r][t] =
  * k(b[rows[r]], b[t]) on nthreads threads (the caller's choice); work holds
@@ -113,9 +130,11 @@ void kc_smo(const kc_kernel *k, const kc_points *x, const int *y, const double *
             kc_smo_result *res);
 
 /* Seed 002's threshold search on n scores with labels +1 / -1: out gets
- * c(b, split, consistency).  work_* and scratch_* hold n values each. */
-void kc_threshold_search(const double *score, const int *label, ptrdiff_t n,
-                         double *work_x, int *work_y, double *scratch_x, int *scratch_y,
-                         double *out);
+ * c(b, split, consistency). */
+void kc_threshold_search(const double *score, const int *label, ptrdiff_t n, double *out);
+
+/* coupling.c: class probabilities from one-vs-one pair probabilities r
+ * (n x k(k-1)/2) into p (n x k), both column-major. */
+void kc_pairwise_coupling(const double *r, ptrdiff_t n, int k, double *p, int nthreads);
 
 #endif

@@ -3,9 +3,9 @@
  *
  * A tile is a matrix product: both sets of rows are packed into panels
  * (MR rows of a, NR rows of b, interleaved feature by feature) so that the
- * innermost loop is an MR x NR outer product that the compiler keeps in
- * registers and vectorises.  The kernel function is then applied to the
- * tile of inner products.
+ * innermost loop is an MR x NR outer product that stays in registers (the
+ * instruction-set kernels, isa.c).  The kernel function is then applied to
+ * the tile of inner products, as the kernel table (kernel_def_of) says.
  *
  * Determinism: every output value is a sum taken in an order fixed by the
  * data alone (never by the thread that computed it), so results are
@@ -27,12 +27,8 @@
 #include <omp.h>
 #endif
 #include "kernclass.h"
+#include "isa.h"
 
-#define MR 6
-#define NR 8
-/* Squared distances below this fraction of ||x||^2 + ||y||^2 have lost
- * digits to cancellation in ||x||^2 + ||y||^2 - 2 x'y: recompute directly. */
-#define KC_REFINE 1e-5
 /* A tile buffer: the tile, then room for the squared norms of its rows. */
 #define TILE_DOUBLES ((size_t) KC_TILE * (KC_TILE + 1))
 
@@ -43,11 +39,6 @@ static int thread_id(void)
 #else
     return 0;
 #endif
-}
-
-int kc_kernel_uses_distance(const kc_kernel *k)
-{
-    return k->type == KC_RBF || k->type == KC_LAPLACE;
 }
 
 static ptrdiff_t row_of(const int *idx, ptrdiff_t start, int i)
@@ -89,7 +80,9 @@ static void pack_rows(const kc_points *a, const int *idx, ptrdiff_t start,
     }
 }
 
-void kc_pack_points(kc_points *a)
+/* The rows of a packed into tile panels once, for points that serve as the
+ * columns of many tiles (instead of once per tile). */
+static void pack_points(kc_points *a)
 {
     double *buf = (double *) R_alloc((size_t) round_up((int) a->n, NR) * a->p + 1, sizeof(double));
     for (ptrdiff_t r0 = 0; r0 < a->n; r0 += KC_TILE) {
@@ -97,307 +90,6 @@ void kc_pack_points(kc_points *a)
         pack_rows(a, NULL, r0, cnt, NR, buf + (size_t) r0 * a->p);
     }
     a->packed = buf;
-}
-
-/* A-panel' B-panel over p features: an MR x NR block of inner products,
- * stored in out row by row (out[r * ld + s]).  Portable C; the compiler
- * vectorises it for the baseline ISA. */
-static void micro_kernel_c(const double *ap, const double *bp, int p, double *out, int ld)
-{
-    double c[MR][NR];
-    memset(c, 0, sizeof c);
-    for (int k = 0; k < p; k++) {
-        const double *av = ap + (size_t) k * MR, *bv = bp + (size_t) k * NR;
-        for (int r = 0; r < MR; r++)
-            for (int s = 0; s < NR; s++) c[r][s] += av[r] * bv[s];
-    }
-    for (int r = 0; r < MR; r++) memcpy(out + (size_t) r * ld, c[r], sizeof c[r]);
-}
-
-typedef void (*micro_kernel_fn)(const double *, const double *, int, double *, int);
-
-/* The rbf and laplace kernels from squared distances:
- * v[i] = exp(-g v[i]), or exp(-g sqrt(v[i])) when root. */
-static void exp_bulk_c(double *v, size_t n, double g, int root)
-{
-    for (size_t i = 0; i < n; i++) v[i] = exp(-g * (root ? sqrt(v[i]) : v[i]));
-}
-
-typedef void (*exp_bulk_fn)(double *, size_t, double, int);
-
-/* Squared distances ||a||^2 + ||b_j||^2 - 2 a'b_j in place of the inner
- * products row[j]; returns whether any lost digits to cancellation.  One
- * body, compiled for each instruction set (omp simd: vectorised at -O2). */
-#define SQDIST_ROW_BODY                                                     \
-    int cancelled = 0;                                                      \
-    _Pragma("omp simd reduction(|:cancelled)")                              \
-    for (int j = 0; j < nb; j++) {                                          \
-        double scale = asq + bsq[j], d2 = scale - 2.0 * row[j];             \
-        cancelled |= d2 < KC_REFINE * scale;                                \
-        row[j] = d2;                                                        \
-    }                                                                       \
-    return cancelled;
-
-static int sqdist_row_c(double *row, double asq, const double *bsq, int nb)
-{
-    SQDIST_ROW_BODY
-}
-
-typedef int (*sqdist_row_fn)(double *, double, const double *, int);
-
-/* acc[i] += sum_j tile[i, j] w[j]: a tile's share of a kernel expansion. */
-#define TILE_TIMES_WEIGHTS_BODY                                             \
-    for (int i = 0; i < na; i++) {                                          \
-        const double *row = tile + (size_t) i * nb;                         \
-        double sum = 0.0;                                                   \
-        _Pragma("omp simd reduction(+:sum)")                                \
-        for (int j = 0; j < nb; j++) sum += row[j] * w[j];                  \
-        acc[i] += sum;                                                      \
-    }
-
-static void tile_times_weights_c(const double *tile, int na, int nb, const double *w, double *acc)
-{
-    TILE_TIMES_WEIGHTS_BODY
-}
-
-typedef void (*tile_times_weights_fn)(const double *, int, int, const double *, double *);
-
-/* The same with AVX2 and FMA: the 6 x 8 block lives in 12 ymm registers, each
- * feature costs 2 loads, 6 broadcasts and 12 fused multiply-adds (measured on
- * one core: 56 GFLOP/s, against 19 for the C version compiled for AVX2).  R
- * builds packages without -march, so it is compiled for its target alone and
- * chosen at run time when the CPU has both. */
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-#define KC_HAVE_AVX2_KERNEL 1
-
-__attribute__((target("avx2,fma")))
-static void micro_kernel_avx2(const double *ap, const double *bp, int p, double *out, int ld)
-{
-    __m256d c[MR][2];
-    for (int r = 0; r < MR; r++) c[r][0] = c[r][1] = _mm256_setzero_pd();
-    for (int k = 0; k < p; k++) {
-        const double *a = ap + (size_t) k * MR;
-        __m256d b0 = _mm256_loadu_pd(bp + (size_t) k * NR);
-        __m256d b1 = _mm256_loadu_pd(bp + (size_t) k * NR + 4);
-        for (int r = 0; r < MR; r++) {  /* unrolled by the compiler: MR is 6 */
-            __m256d ar = _mm256_broadcast_sd(a + r);
-            c[r][0] = _mm256_fmadd_pd(ar, b0, c[r][0]);
-            c[r][1] = _mm256_fmadd_pd(ar, b1, c[r][1]);
-        }
-    }
-    for (int r = 0; r < MR; r++) {
-        _mm256_storeu_pd(out + (size_t) r * ld, c[r][0]);
-        _mm256_storeu_pd(out + (size_t) r * ld + 4, c[r][1]);
-    }
-}
-
-__attribute__((target("avx2,fma")))
-static int sqdist_row_avx2(double *row, double asq, const double *bsq, int nb)
-{
-    SQDIST_ROW_BODY
-}
-
-__attribute__((target("avx2,fma")))
-static void tile_times_weights_avx2(const double *tile, int na, int nb, const double *w, double *acc)
-{
-    TILE_TIMES_WEIGHTS_BODY
-}
-
-/* The Taylor coefficients of exp, highest degree (12) first. */
-static const double exp_taylor[13] = {1.0 / 479001600.0, 1.0 / 39916800.0, 1.0 / 3628800.0,
-                                      1.0 / 362880.0, 1.0 / 40320.0, 1.0 / 5040.0, 1.0 / 720.0,
-                                      1.0 / 120.0, 1.0 / 24.0, 1.0 / 6.0, 0.5, 1.0, 1.0};
-
-/* exp(-g v) (or exp(-g sqrt(v))), four at a time: x = k ln2 + r with |r| <= ln2/2
- * (ln2 split in two for an exact reduction), exp(r) by its Taylor series to
- * degree 12 (truncation below 1e-17), 2^k added to the exponent bits.
- * Measured against libm on 10^6 arguments in [-708, 0]: relative error at
- * most 3.2e-16, 2.2 ns a value against 5.6.  Arguments below -708 give 0
- * (an absolute error below 2.3e-308). */
-__attribute__((target("avx2,fma")))
-static void exp_bulk_avx2(double *v, size_t n, double g, int root)
-{
-    const __m256d minus_g = _mm256_set1_pd(-g);
-    const __m256d log2e = _mm256_set1_pd(1.4426950408889634074);
-    const __m256d ln2_hi = _mm256_set1_pd(6.93147180369123816490e-01);
-    const __m256d ln2_lo = _mm256_set1_pd(1.90821492927058770002e-10);
-    const __m256d round = _mm256_set1_pd(6755399441055744.0);  /* 1.5 * 2^52 */
-    const __m256d lowest = _mm256_set1_pd(-708.0);
-    size_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-        __m256d x = _mm256_loadu_pd(v + i);
-        x = _mm256_mul_pd(minus_g, root ? _mm256_sqrt_pd(x) : x);
-        __m256d under = _mm256_cmp_pd(x, lowest, _CMP_LT_OQ);
-        x = _mm256_max_pd(x, lowest);
-        __m256d t = _mm256_fmadd_pd(x, log2e, round);  /* k in the low bits of t */
-        __m256d k = _mm256_sub_pd(t, round);
-        __m256d r = _mm256_fnmadd_pd(k, ln2_hi, x);
-        r = _mm256_fnmadd_pd(k, ln2_lo, r);
-        __m256d p = _mm256_set1_pd(exp_taylor[0]);
-        for (int d = 1; d < 13; d++) p = _mm256_fmadd_pd(p, r, _mm256_set1_pd(exp_taylor[d]));
-        __m256i scale = _mm256_slli_epi64(_mm256_castpd_si256(t), 52);
-        __m256d y = _mm256_castsi256_pd(_mm256_add_epi64(_mm256_castpd_si256(p), scale));
-        _mm256_storeu_pd(v + i, _mm256_andnot_pd(under, y));
-    }
-    exp_bulk_c(v + i, n - i, g, root);
-}
-
-/* AVX-512: a 6 x 16 block (two adjacent panels of b) in 12 zmm registers,
- * the same sums in the same order as above, twice the width. */
-__attribute__((target("avx512f")))
-static void micro_kernel_avx512(const double *ap, const double *bp, int p, double *out, int ld)
-{
-    const double *bp2 = bp + (size_t) NR * p;
-    __m512d c[MR][2];
-    for (int r = 0; r < MR; r++) c[r][0] = c[r][1] = _mm512_setzero_pd();
-    for (int k = 0; k < p; k++) {
-        const double *a = ap + (size_t) k * MR;
-        __m512d b0 = _mm512_loadu_pd(bp + (size_t) k * NR);
-        __m512d b1 = _mm512_loadu_pd(bp2 + (size_t) k * NR);
-        for (int r = 0; r < MR; r++) {
-            __m512d ar = _mm512_set1_pd(a[r]);
-            c[r][0] = _mm512_fmadd_pd(ar, b0, c[r][0]);
-            c[r][1] = _mm512_fmadd_pd(ar, b1, c[r][1]);
-        }
-    }
-    for (int r = 0; r < MR; r++) {
-        _mm512_storeu_pd(out + (size_t) r * ld, c[r][0]);
-        _mm512_storeu_pd(out + (size_t) r * ld + NR, c[r][1]);
-    }
-}
-
-/* One row of a against four panels of b (32 columns): out[0..32).  A single
- * kernel row (the SMO with a small cache) would waste five of the six rows
- * of the block kernel.  Four independent chains of fused multiply-adds, the
- * same sums in the same order as above. */
-__attribute__((target("avx512f")))
-static void row_kernel_avx512(const double *ap, const double *bp, int p, double *out)
-{
-    const size_t panel = (size_t) NR * p;
-    __m512d c0 = _mm512_setzero_pd(), c1 = c0, c2 = c0, c3 = c0;
-    for (int k = 0; k < p; k++) {
-        __m512d a = _mm512_set1_pd(ap[(size_t) k * MR]);
-        const double *b = bp + (size_t) k * NR;
-        c0 = _mm512_fmadd_pd(a, _mm512_loadu_pd(b), c0);
-        c1 = _mm512_fmadd_pd(a, _mm512_loadu_pd(b + panel), c1);
-        c2 = _mm512_fmadd_pd(a, _mm512_loadu_pd(b + 2 * panel), c2);
-        c3 = _mm512_fmadd_pd(a, _mm512_loadu_pd(b + 3 * panel), c3);
-    }
-    _mm512_storeu_pd(out, c0);
-    _mm512_storeu_pd(out + NR, c1);
-    _mm512_storeu_pd(out + 2 * NR, c2);
-    _mm512_storeu_pd(out + 3 * NR, c3);
-}
-
-/* Four rows of a against four panels of b: 4 x 32 values in 16 zmm
- * registers, for the SMO's batches of 4 kernel rows (the 6-row block kernel
- * would compute two rows of zeros). */
-__attribute__((target("avx512f")))
-static void rows4_kernel_avx512(const double *ap, const double *bp, int p, double *out, int ld)
-{
-    const size_t panel = (size_t) NR * p;
-    __m512d c[4][4];
-    for (int r = 0; r < 4; r++) c[r][0] = c[r][1] = c[r][2] = c[r][3] = _mm512_setzero_pd();
-    for (int k = 0; k < p; k++) {
-        const double *b = bp + (size_t) k * NR, *a = ap + (size_t) k * MR;
-        __m512d b0 = _mm512_loadu_pd(b), b1 = _mm512_loadu_pd(b + panel);
-        __m512d b2 = _mm512_loadu_pd(b + 2 * panel), b3 = _mm512_loadu_pd(b + 3 * panel);
-        for (int r = 0; r < 4; r++) {
-            __m512d ar = _mm512_set1_pd(a[r]);
-            c[r][0] = _mm512_fmadd_pd(ar, b0, c[r][0]);
-            c[r][1] = _mm512_fmadd_pd(ar, b1, c[r][1]);
-            c[r][2] = _mm512_fmadd_pd(ar, b2, c[r][2]);
-            c[r][3] = _mm512_fmadd_pd(ar, b3, c[r][3]);
-        }
-    }
-    for (int r = 0; r < 4; r++)
-        for (int q = 0; q < 4; q++) _mm512_storeu_pd(out + (size_t) r * ld + q * NR, c[r][q]);
-}
-
-/* exp_bulk_avx2's algorithm, eight at a time. */
-__attribute__((target("avx512f")))
-static int sqdist_row_avx512(double *row, double asq, const double *bsq, int nb)
-{
-    SQDIST_ROW_BODY
-}
-
-__attribute__((target("avx512f")))
-static void tile_times_weights_avx512(const double *tile, int na, int nb, const double *w, double *acc)
-{
-    TILE_TIMES_WEIGHTS_BODY
-}
-
-__attribute__((target("avx512f")))
-static void exp_bulk_avx512(double *v, size_t n, double g, int root)
-{
-    const __m512d minus_g = _mm512_set1_pd(-g);
-    const __m512d log2e = _mm512_set1_pd(1.4426950408889634074);
-    const __m512d ln2_hi = _mm512_set1_pd(6.93147180369123816490e-01);
-    const __m512d ln2_lo = _mm512_set1_pd(1.90821492927058770002e-10);
-    const __m512d round = _mm512_set1_pd(6755399441055744.0);
-    const __m512d lowest = _mm512_set1_pd(-708.0);
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        __m512d x = _mm512_loadu_pd(v + i);
-        x = _mm512_mul_pd(minus_g, root ? _mm512_sqrt_pd(x) : x);
-        __mmask8 keep = _mm512_cmp_pd_mask(x, lowest, _CMP_GE_OQ);
-        x = _mm512_max_pd(x, lowest);
-        __m512d t = _mm512_fmadd_pd(x, log2e, round);
-        __m512d k = _mm512_sub_pd(t, round);
-        __m512d r = _mm512_fnmadd_pd(k, ln2_hi, x);
-        r = _mm512_fnmadd_pd(k, ln2_lo, r);
-        __m512d p = _mm512_set1_pd(exp_taylor[0]);
-        for (int d = 1; d < 13; d++) p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(exp_taylor[d]));
-        __m512i scale = _mm512_slli_epi64(_mm512_castpd_si512(t), 52);
-        __m512d y = _mm512_castsi512_pd(_mm512_add_epi64(_mm512_castpd_si512(p), scale));
-        _mm512_storeu_pd(v + i, _mm512_maskz_mov_pd(keep, y));
-    }
-    exp_bulk_avx2(v + i, n - i, g, root);
-}
-#endif
-
-/* The fastest versions this CPU runs, chosen once.  The wide kernel, where
- * there is one, computes two adjacent panels of b at once. */
-typedef void (*wide_kernel_fn)(const double *, const double *, int, double *, int);
-static micro_kernel_fn micro_kernel = micro_kernel_c;
-static wide_kernel_fn wide_kernel = NULL;
-typedef void (*row_kernel_fn)(const double *, const double *, int, double *);
-static row_kernel_fn row_kernel = NULL;
-static micro_kernel_fn rows4_kernel = NULL;  /* 4 x 32 */
-static exp_bulk_fn exp_bulk = exp_bulk_c;
-static sqdist_row_fn sqdist_row = sqdist_row_c;
-static tile_times_weights_fn tile_times_weights = tile_times_weights_c;
-static const char *engine_name = "c";
-
-const char *kc_engine_name(void) { return engine_name; }
-
-/* The environment variable KERNCLASS_ISA = "c" or "avx2" caps the choice
- * (for tests of every path, and for comparisons). */
-void kc_choose_kernels(void)
-{
-#ifdef KC_HAVE_AVX2_KERNEL
-    const char *cap = getenv("KERNCLASS_ISA");
-    int allow_avx2 = !cap || strcmp(cap, "c") != 0;
-    int allow_avx512 = allow_avx2 && (!cap || strcmp(cap, "avx2") != 0);
-    __builtin_cpu_init();
-    if (allow_avx2 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
-        micro_kernel = micro_kernel_avx2;
-        exp_bulk = exp_bulk_avx2;
-        sqdist_row = sqdist_row_avx2;
-        tile_times_weights = tile_times_weights_avx2;
-        engine_name = "avx2";
-        if (allow_avx512 && __builtin_cpu_supports("avx512f")) {
-            wide_kernel = micro_kernel_avx512;
-            row_kernel = row_kernel_avx512;
-            rows4_kernel = rows4_kernel_avx512;
-            exp_bulk = exp_bulk_avx512;
-            sqdist_row = sqdist_row_avx512;
-            tile_times_weights = tile_times_weights_avx512;
-            engine_name = "avx512";
-        }
-    }
-#endif
 }
 
 static double direct_sqdist(const kc_points *a, ptrdiff_t ra,
@@ -419,13 +111,85 @@ static double int_power(double x, int n)
     return r;
 }
 
+/* Kernel values from what the tile holds: inner products or, for the
+ * distance kernels, squared distances; in place. */
+static void linear_values(const kc_kernel *k, double *v, size_t n)
+{
+    (void) k; (void) v; (void) n;  /* x'y as it is */
+}
+
+static void polynomial_values(const kc_kernel *k, double *v, size_t n)
+{
+    for (size_t t = 0; t < n; t++) v[t] = int_power(k->gamma * v[t] + k->coef0, k->degree);
+}
+
+static void sigmoid_values(const kc_kernel *k, double *v, size_t n)
+{
+    for (size_t t = 0; t < n; t++) v[t] = tanh(k->gamma * v[t] + k->coef0);
+}
+
+static void rbf_values(const kc_kernel *k, double *v, size_t n)
+{
+    kc_isa.exp_bulk(v, n, k->gamma, 0);
+}
+
+static void laplace_values(const kc_kernel *k, double *v, size_t n)
+{
+    kc_isa.exp_bulk(v, n, k->gamma, 1);  /* exp(-gamma sqrt(d2)) */
+}
+
+typedef struct {
+    const char *name;  /* as in R's kernel table (R/kernel-table.R) */
+    int distance;      /* computed from squared distances, not inner products */
+    void (*values)(const kc_kernel *k, double *v, size_t n);
+} kernel_def;
+
+/* The kernel table: one case a kernel, in the order of the enum.  No
+ * default, so that -Wswitch names a kernel left out; a code without a case
+ * gets no name, and kernel_from() (ffi.c) refuses it. */
+static kernel_def kernel_def_of(kc_kernel_type type)
+{
+    kernel_def d = {NULL, 0, linear_values};
+    switch (type) {
+    case KC_LINEAR:     d = (kernel_def) {"linear", 0, linear_values}; break;
+    case KC_POLYNOMIAL: d = (kernel_def) {"polynomial", 0, polynomial_values}; break;
+    case KC_RBF:        d = (kernel_def) {"rbf", 1, rbf_values}; break;
+    case KC_LAPLACE:    d = (kernel_def) {"laplace", 1, laplace_values}; break;
+    case KC_SIGMOID:    d = (kernel_def) {"sigmoid", 0, sigmoid_values}; break;
+    case KC_KERNEL_COUNT: break;
+    }
+    return d;
+}
+
+const char *kc_kernel_name(kc_kernel_type type) { return kernel_def_of(type).name; }
+
+int kc_kernel_uses_distance(kc_kernel_type type) { return kernel_def_of(type).distance; }
+
+/* k(z, z) from q = ||z||^2 alone: the kernel of q, or of the distance 0. */
 double kc_self_kernel(const kc_kernel *k, double sqnorm)
 {
-    switch (k->type) {
-    case KC_LINEAR: return sqnorm;
-    case KC_POLYNOMIAL: return int_power(k->gamma * sqnorm + k->coef0, k->degree);
-    case KC_SIGMOID: return tanh(k->gamma * sqnorm + k->coef0);
-    default: return 1.0;  /* rbf, laplace */
+    kernel_def d = kernel_def_of(k->type);
+    double v = d.distance ? 0.0 : sqnorm;
+    d.values(k, &v, 1);
+    return v;
+}
+
+/* The tile of inner products (na x nb, row-major) into squared distances,
+ * from the norms; the rare ones that lost digits recomputed directly. */
+static void sqdist_tile(const kc_points *a, const int *ai, ptrdiff_t a0, int na,
+                        const kc_points *b, const int *bi, ptrdiff_t b0, int nb,
+                        double *tile)
+{
+    double *bsq = tile + (size_t) KC_TILE * KC_TILE;  /* see TILE_DOUBLES */
+    for (int j = 0; j < nb; j++) bsq[j] = b->sqnorm[row_of(bi, b0, j)];
+    for (int i = 0; i < na; i++) {
+        ptrdiff_t ra = row_of(ai, a0, i);
+        double asq = a->sqnorm[ra];
+        double *row = tile + (size_t) i * nb;
+        if (kc_isa.sqdist_row(row, asq, bsq, nb))
+            for (int j = 0; j < nb; j++)
+                if (row[j] < KC_REFINE * (asq + bsq[j]))
+                    row[j] = direct_sqdist(a, ra, b, row_of(bi, b0, j));
     }
 }
 
@@ -436,36 +200,24 @@ static void apply_kernel(const kc_kernel *k,
                          const kc_points *b, const int *bi, ptrdiff_t b0, int nb,
                          double *tile)
 {
-    double g = k->gamma, c0 = k->coef0;
-    size_t len = (size_t) na * nb;
-    switch (k->type) {
-    case KC_LINEAR:
-        break;
-    case KC_POLYNOMIAL:
-        for (size_t t = 0; t < len; t++) tile[t] = int_power(g * tile[t] + c0, k->degree);
-        break;
-    case KC_SIGMOID:
-        for (size_t t = 0; t < len; t++) tile[t] = tanh(g * tile[t] + c0);
-        break;
-    case KC_RBF:
-    case KC_LAPLACE: {
-        /* squared distances from the norms (the rare cancelled ones
-         * recomputed directly), then the kernel over the whole tile */
-        double *bsq = tile + (size_t) KC_TILE * KC_TILE;  /* see TILE_DOUBLES */
-        for (int j = 0; j < nb; j++) bsq[j] = b->sqnorm[row_of(bi, b0, j)];
-        for (int i = 0; i < na; i++) {
-            ptrdiff_t ra = row_of(ai, a0, i);
-            double asq = a->sqnorm[ra];
-            double *row = tile + (size_t) i * nb;
-            if (sqdist_row(row, asq, bsq, nb))
-                for (int j = 0; j < nb; j++)
-                    if (row[j] < KC_REFINE * (asq + bsq[j]))
-                        row[j] = direct_sqdist(a, ra, b, row_of(bi, b0, j));
-        }
-        exp_bulk(tile, len, g, k->type == KC_LAPLACE);
-        break;
+    kernel_def d = kernel_def_of(k->type);
+    if (d.distance) sqdist_tile(a, ai, a0, na, b, bi, b0, nb, tile);
+    d.values(k, tile, (size_t) na * nb);
+}
+
+/* The points as the tiles read them: a copy of *a with the squared row
+ * norms a distance kernel needs and, when pack is set, packed (pack_points;
+ * unless too many rows for the panels' int arithmetic).  R_alloc'd. */
+kc_points kc_prepare_points(const kc_kernel *k, const kc_points *a, int pack)
+{
+    kc_points out = *a;
+    if (kernel_def_of(k->type).distance && !out.sqnorm) {
+        double *norms = (double *) R_alloc((size_t) a->n + 1, sizeof(double));
+        kc_row_sqnorms(a, norms);
+        out.sqnorm = norms;
     }
-    }
+    if (pack && !out.packed && a->n <= KC_MAX_ROWS) pack_points(&out);
+    return out;
 }
 
 /* Kernel values between rows ai[0..na) of a and rows bi[0..nb) of b (index
@@ -489,20 +241,20 @@ static void kernel_tile(const kc_kernel *k,
 
     double edge[MR * 4 * NR];
     int j0 = 0;
-    if (na == 1 && row_kernel)
-        for (; j0 + 4 * NR <= nb; j0 += 4 * NR) row_kernel(apack, bpack + (size_t) j0 * p, p, tile + j0);
-    if (na > 1 && na <= 4 && rows4_kernel)
+    if (na == 1 && kc_isa.row)
+        for (; j0 + 4 * NR <= nb; j0 += 4 * NR) kc_isa.row(apack, bpack + (size_t) j0 * p, p, tile + j0);
+    if (na > 1 && na <= 4 && kc_isa.rows4)
         for (; j0 + 4 * NR <= nb; j0 += 4 * NR) {
             double *out = na == 4 ? tile + j0 : edge;
             int ld = na == 4 ? nb : 4 * NR;
-            rows4_kernel(apack, bpack + (size_t) j0 * p, p, out, ld);
+            kc_isa.rows4(apack, bpack + (size_t) j0 * p, p, out, ld);
             if (na < 4)
                 for (int r = 0; r < na; r++)
                     memcpy(tile + (size_t) r * nb + j0, edge + r * 4 * NR, sizeof(double) * 4 * NR);
         }
     while (j0 < nb) {
         /* two panels at once where the wide kernel exists and both exist */
-        int wide = wide_kernel && nb - j0 > NR, width = wide ? 2 * NR : NR;
+        int wide = kc_isa.wide && nb - j0 > NR, width = wide ? 2 * NR : NR;
         int nj = nb - j0 < width ? nb - j0 : width;
         for (int i0 = 0; i0 < na; i0 += MR) {
             int ni = na - i0 < MR ? na - i0 : MR;
@@ -511,8 +263,8 @@ static void kernel_tile(const kc_kernel *k,
             int whole = ni == MR && nj == width;
             double *out = whole ? tile + (size_t) i0 * nb + j0 : edge;
             int ld = whole ? nb : width;
-            if (wide) wide_kernel(ap, bp, p, out, ld);
-            else micro_kernel(ap, bp, p, out, ld);
+            if (wide) kc_isa.wide(ap, bp, p, out, ld);
+            else kc_isa.micro(ap, bp, p, out, ld);
             if (!whole)
                 for (int r = 0; r < ni; r++)
                     memcpy(tile + (size_t) (i0 + r) * nb + j0, edge + r * width, sizeof(double) * nj);
@@ -581,6 +333,10 @@ static int tiles_per_chunk(int p)
 void kc_gram(const kc_kernel *k, const kc_points *a, const kc_points *b,
              int symmetric, double *out, int nthreads)
 {
+    kc_points pa = kc_prepare_points(k, a, 0);
+    kc_points pb = symmetric ? pa : kc_prepare_points(k, b, 0);
+    a = &pa;
+    b = &pb;
     nthreads = threads_for(2.0 * a->n * b->n * (a->p + 10) / (symmetric ? 2 : 1), nthreads);
     int bi_n = nblocks(a->n), bj_n = nblocks(b->n);
     size_t work_n = kc_tile_work_size(a->p);
@@ -616,6 +372,10 @@ void kc_gram(const kc_kernel *k, const kc_points *a, const kc_points *b,
 void kc_expansion(const kc_kernel *k, const kc_points *a, const kc_points *b,
                   const double *w, int ncols, double *out, int nthreads)
 {
+    kc_points pa = kc_prepare_points(k, a, 0);
+    kc_points pb = kc_prepare_points(k, b, a->n > KC_TILE);  /* b serves every row block */
+    a = &pa;
+    b = &pb;
     nthreads = threads_for(2.0 * a->n * b->n * (a->p + 10), nthreads);
     int bi_n = nblocks(a->n), bj_n = nblocks(b->n);
     size_t work_n = kc_tile_work_size(a->p);
@@ -653,7 +413,7 @@ void kc_expansion(const kc_kernel *k, const kc_points *a, const kc_points *b,
                     int nb = block_len(b->n, J);
                     kernel_tile(k, a, NULL, a0, na, b, NULL, b0, nb, apack, work, tile);
                     for (int c = 0; c < ncols; c++)
-                        tile_times_weights(tile, na, nb, w + (ptrdiff_t) c * b->n + b0,
+                        kc_isa.tile_times_weights(tile, na, nb, w + (ptrdiff_t) c * b->n + b0,
                                            acc + (size_t) c * na);
                 }
                 if (J1 == bj_n)
@@ -721,6 +481,9 @@ void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
                           const int *group, int ngroups, double *out,
                           int nthreads)
 {
+    if (b->n > KC_MAX_ROWS) error("kernclass internal: too many training rows");
+    kc_points pb = kc_prepare_points(k, b, 0);
+    b = &pb;
     ptrdiff_t n = b->n;
     /* stable counting sort of the rows by group */
     ptrdiff_t *start = (ptrdiff_t *) R_alloc((size_t) ngroups + 1, sizeof(ptrdiff_t));
@@ -743,7 +506,7 @@ void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
     for (int g = 0; g < ngroups; g++)
         gstart[g + 1] = gstart[g] + (ptrdiff_t) nblocks(start[g + 1] - start[g]) * KC_TILE;
     ptrdiff_t total = gstart[ngroups];
-    if ((double) total * p * sizeof(double) > (double) PTRDIFF_MAX / 2 || total > INT_MAX - KC_TILE)
+    if ((double) total * p * sizeof(double) > (double) PTRDIFF_MAX / 2 || total > KC_MAX_ROWS)
         error("kernclass: the data are too large (%.0f rows)", (double) total);
     double *xs = (double *) R_alloc((size_t) total * p + 1, sizeof(double));
     double *ns = (double *) R_alloc((size_t) total + 1, sizeof(double));
@@ -761,7 +524,7 @@ void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
             for (ptrdiff_t r = start[g]; r < start[g + 1]; r++)
                 ns[gstart[g] + r - start[g]] = b->sqnorm[order[r]];
     kc_points sorted = {xs, total, p, b->sqnorm ? ns : NULL, NULL};
-    kc_pack_points(&sorted);
+    pack_points(&sorted);
 
     /* the task list: (group, I, J) with I <= J */
     double ntasks_d = 0;

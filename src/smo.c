@@ -464,14 +464,6 @@ static void reconstruct_gradient(smo *s)
     for (int u = 0; u < ninact; u++)
         for (int c = 0; c < p; c++) xi[u + (size_t) c * ninact] = s->x->x[inact[u] + (ptrdiff_t) c * n];
     kc_points pi = {xi, ninact, p, NULL, NULL}, pf = {xf, nfree, p, NULL, NULL};
-    if (kc_kernel_uses_distance(s->k)) {
-        double *ni = (double *) R_alloc(ninact, sizeof(double));
-        double *nf = (double *) R_alloc(nfree, sizeof(double));
-        kc_row_sqnorms(&pi, ni);
-        kc_row_sqnorms(&pf, nf);
-        pi.sqnorm = ni;
-        pf.sqnorm = nf;
-    }
     kc_expansion(s->k, &pi, &pf, w, 1, out, s->nthreads);
     for (int u = 0; u < ninact; u++) {
         int t = inact[u];
@@ -552,10 +544,52 @@ static int margin_too_small(const smo *s, double radius2)
     return aqa <= 0 || ea * ea / aqa * radius2 * rel * rel > 1.0;
 }
 
-void kc_smo(const kc_kernel *k, const kc_points *x, const int *y, const double *C,
+/* The two-variable step on (i, j): the minimum of f along the line that
+ * keeps y'a, clipped to the box [0, C_i] x [0, C_j] (as LIBSVM).  Kij =
+ * k(x_i, x_j); the new values go to *ai, *aj. */
+static void solve_pair(const smo *s, int i, int j, double Kij, double *ai, double *aj)
+{
+    double Ci = s->C[i], Cj = s->C[j], a_i = s->alpha[i], a_j = s->alpha[j];
+    double quad = s->QD[i] + s->QD[j] - 2.0 * Kij;
+    if (quad <= 0) quad = TAU;
+    if (s->y[i] != s->y[j]) {
+        double delta = (-s->G[i] - s->G[j]) / quad, diff = a_i - a_j;
+        a_i += delta; a_j += delta;
+        if (diff > 0) { if (a_j < 0) { a_j = 0; a_i = diff; } }
+        else if (a_i < 0) { a_i = 0; a_j = -diff; }
+        if (diff > Ci - Cj) { if (a_i > Ci) { a_i = Ci; a_j = Ci - diff; } }
+        else if (a_j > Cj) { a_j = Cj; a_i = Cj + diff; }
+    } else {
+        double delta = (s->G[i] - s->G[j]) / quad, sum = a_i + a_j;
+        a_i -= delta; a_j += delta;
+        if (sum > Ci) { if (a_i > Ci) { a_i = Ci; a_j = sum - Ci; } }
+        else if (a_j < 0) { a_j = 0; a_i = sum; }
+        if (sum > Cj) { if (a_j > Cj) { a_j = Cj; a_i = sum - Cj; } }
+        else if (a_i < 0) { a_i = 0; a_j = sum; }
+    }
+    *ai = a_i;
+    *aj = a_j;
+}
+
+/* Gbar holds the part of G due to the variables at their upper bound: when
+ * t reaches or leaves its bound, its column Q_t (from row Kt) is added or
+ * taken away. */
+static void update_gbar(smo *s, int t, int was_upper, const float *Kt)
+{
+    if (was_upper == at_upper(s, t)) return;
+    double d = (was_upper ? -s->C[t] : s->C[t]) * s->y[t];
+    for (int u = 0; u < s->n; u++) s->Gbar[u] += d * s->y[u] * Kt[u];
+}
+
+void kc_smo(const kc_kernel *k, const kc_points *x_in, const int *y, const double *C,
             double eps, long max_iter, double cache_mb, int shrinking, int nthreads,
             kc_smo_result *res)
 {
+    if (x_in->n < 2 || x_in->n > KC_MAX_ROWS)
+        error("kernclass internal: the SMO takes 2 to %d rows", KC_MAX_ROWS);
+    /* every kernel row is computed against all the points: packed once */
+    kc_points xp = kc_prepare_points(k, x_in, 1);
+    const kc_points *x = &xp;
     int n = (int) x->n;
     smo s;
     s.n = n; s.y = y; s.C = C; s.k = k; s.x = x; s.nthreads = nthreads;
@@ -629,28 +663,9 @@ void kc_smo(const kc_kernel *k, const kc_points *x, const int *y, const double *
 
         const float *Ki = kernel_row(&s, i, NULL);
         const float *Kj = kernel_row(&s, j, &s.runners_j);
-        double Ci = C[i], Cj = C[j], ai = s.alpha[i], aj = s.alpha[j];
-        double Kij = Ki[j];
         int upper_i = at_upper(&s, i), upper_j = at_upper(&s, j);
-        if (y[i] != y[j]) {
-            double quad = s.QD[i] + s.QD[j] - 2.0 * Kij;
-            if (quad <= 0) quad = TAU;
-            double delta = (-s.G[i] - s.G[j]) / quad, diff = ai - aj;
-            ai += delta; aj += delta;
-            if (diff > 0) { if (aj < 0) { aj = 0; ai = diff; } }
-            else if (ai < 0) { ai = 0; aj = -diff; }
-            if (diff > Ci - Cj) { if (ai > Ci) { ai = Ci; aj = Ci - diff; } }
-            else if (aj > Cj) { aj = Cj; ai = Cj + diff; }
-        } else {
-            double quad = s.QD[i] + s.QD[j] - 2.0 * Kij;
-            if (quad <= 0) quad = TAU;
-            double delta = (s.G[i] - s.G[j]) / quad, sum = ai + aj;
-            ai -= delta; aj += delta;
-            if (sum > Ci) { if (ai > Ci) { ai = Ci; aj = sum - Ci; } }
-            else if (aj < 0) { aj = 0; ai = sum; }
-            if (sum > Cj) { if (aj > Cj) { aj = Cj; ai = sum - Cj; } }
-            else if (ai < 0) { ai = 0; aj = sum; }
-        }
+        double ai, aj;
+        solve_pair(&s, i, j, Ki[j], &ai, &aj);
         double dai = ai - s.alpha[i], daj = aj - s.alpha[j];
         set_alpha(&s, i, ai);
         set_alpha(&s, j, aj);
@@ -658,15 +673,8 @@ void kc_smo(const kc_kernel *k, const kc_points *x, const int *y, const double *
         /* gradient of the active variables: G_t += Q_ti dai + Q_tj daj */
         update_gradient(&s, y[i] * dai, Ki, y[j] * daj, Kj, &pending);
         pending_valid = 1;
-        /* Gbar holds the part of G due to variables at their upper bound */
-        if (upper_i != at_upper(&s, i)) {
-            double d = (upper_i ? -Ci : Ci) * y[i];
-            for (int t = 0; t < n; t++) s.Gbar[t] += d * y[t] * Ki[t];
-        }
-        if (upper_j != at_upper(&s, j)) {
-            double d = (upper_j ? -Cj : Cj) * y[j];
-            for (int t = 0; t < n; t++) s.Gbar[t] += d * y[t] * Kj[t];
-        }
+        update_gbar(&s, i, upper_i, Ki);
+        update_gbar(&s, j, upper_j, Kj);
     }
 
     if (s.nactive < n) {

@@ -26,7 +26,8 @@ cases <- list(
                           type = "decision")),
   ffi_threshold_search = quote(list(threshold_search(x[, 1], y2),
                                     predict(kernel_bayes(x, y2, type = 3), new,
-                                            type = "decision")))
+                                            type = "decision"))),
+  ffi_kernel_table = quote(.Call(kernclass:::ffi_kernel_table))
 )
 # Wrong calls straight to the entry points: each must be their R error.
 bad <- list(

@@ -1,0 +1,87 @@
+# The kernel table: one row a kernel, every fact about a kernel in its row;
+# the rest of the package reads it and never switches on a kernel's name.
+# A row's position is the kernel's code in the C engine (its enum
+# kc_kernel_type in src/kernclass.h, plus one): adding a kernel is one row
+# here and one case in kernel_def_of() (src/kernel.c), and
+# tests/testthat/test-kernel-table.R fails until both are there.
+#
+# name, aliases: the name and the names people bring from e1071 and kernlab.
+# scales: what gamma multiplies: "squared distance", "distance" (then the C
+#   engine computes the kernel from distances), "inner product", or
+#   "nothing" for a kernel without gamma.
+# median: the quantity whose median over the pairs of rows is 1 / gamma
+#   under the median rule (?estimate_gamma): what gamma scales; for a kernel
+#   without gamma, the value of "rbf" (stored, not used).
+# density: whether k(., z) is a probability density up to a constant factor
+#   (kernel_parzen's probabilities).
+# label: the parameters print() shows.
+# self: k(z, z) from q = z'z alone; q may be a bilinear form x'Wx that is
+#   not a squared norm (kernel_bayes type 3).
+# bound: a bound of |k(x, y)| over rows whose squared norms are at most sq
+#   (Cauchy-Schwarz): where it is finite, so is every kernel value.
+kc_kernel_row <- function(name, aliases, scales, density, label, self, bound,
+                          median = scales) {
+  list(name = name, aliases = aliases, scales = scales, median = median, density = density,
+       label = label, self = self, bound = bound)
+}
+
+kc_kernels <- local({
+  one <- function(q, k) rep(1, length(q))
+  rows <- list(
+    kc_kernel_row("linear", "vanilla", "nothing", FALSE, character(),
+                  self = function(q, k) q, bound = function(sq, k) sq,
+                  median = "squared distance"),
+    kc_kernel_row("polynomial", "poly", "inner product", FALSE, c("gamma", "degree", "coef0"),
+                  self = function(q, k) (k$gamma * q + k$coef0)^k$degree,
+                  bound = function(sq, k) (k$gamma * sq + abs(k$coef0))^k$degree),
+    kc_kernel_row("rbf", c("radial", "gaussian"), "squared distance", TRUE, "gamma",
+                  self = one, bound = function(sq, k) 1),
+    kc_kernel_row("laplace", "laplacian", "distance", TRUE, "gamma",
+                  self = one, bound = function(sq, k) 1),
+    kc_kernel_row("sigmoid", "tanh", "inner product", FALSE, c("gamma", "coef0"),
+                  self = function(q, k) tanh(k$gamma * q + k$coef0),
+                  bound = function(sq, k) 1))
+  names(rows) <- vapply(rows, `[[`, "", "name")
+  rows
+})
+
+# The table's columns that C also knows, as a data frame: the code the C
+# engine takes, and whether it computes the kernel from distances.
+kc_kernel_table <- function() {
+  data.frame(name = names(kc_kernels), code = seq_along(kc_kernels),
+             distance = vapply(kc_kernels, function(r) r$scales %in% c("squared distance", "distance"),
+                               logical(1)),
+             row.names = NULL)
+}
+
+# A checked kernel name, aliases resolved.
+kc_kernel_name <- function(kernel) {
+  names <- names(kc_kernels)
+  if (!is.character(kernel) || length(kernel) != 1L || is.na(kernel)) {
+    kc_abort(sprintf("`kernel` must be one string, one of %s.", kc_enum(names)), arg = "kernel")
+  }
+  hit <- Filter(function(r) kernel %in% c(r$name, r$aliases), kc_kernels)
+  if (!length(hit)) {
+    kc_abort(sprintf('`kernel` must be one of %s; got "%s".', kc_enum(names), kernel),
+             arg = "kernel")
+  }
+  hit[[1L]]$name
+}
+
+# The row of kernel k (a list with $name, as kc_kernel() builds).
+kc_kernel_info <- function(k) kc_kernels[[k$name]]
+
+kc_kernel_is_density <- function(k) kc_kernel_info(k)$density
+
+# k(z, z) from q = z'z (see self above).
+kc_kernel_self <- function(q, k) kc_kernel_info(k)$self(q, k)
+
+kc_kernel_label <- function(k) {
+  params <- kc_kernel_info(k)$label
+  values <- vapply(params, function(p) format(k[[p]], digits = 4), "")
+  args <- paste(sprintf("%s = %s", params, values), collapse = ", ")
+  if (nzchar(args) && identical(k$gamma_rule, "median")) {
+    args <- paste(args, "by the median heuristic")
+  }
+  if (nzchar(args)) sprintf("%s (%s)", k$name, args) else k$name
+}

@@ -1,0 +1,293 @@
+/* The instruction-set kernels: the innermost loops of the kernel engine
+ * (kernel.c), in portable C and, where the CPU has them, in AVX2 and AVX-512
+ * versions, chosen once at load time (kc_choose_kernels) into kc_isa. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "kernclass.h"
+#include "isa.h"
+
+/* A-panel' B-panel over p features: an MR x NR block of inner products,
+ * stored in out row by row (out[r * ld + s]).  Portable C; the compiler
+ * vectorises it for the baseline ISA. */
+static void micro_kernel_c(const double *ap, const double *bp, int p, double *out, int ld)
+{
+    double c[MR][NR];
+    memset(c, 0, sizeof c);
+    for (int k = 0; k < p; k++) {
+        const double *av = ap + (size_t) k * MR, *bv = bp + (size_t) k * NR;
+        for (int r = 0; r < MR; r++)
+            for (int s = 0; s < NR; s++) c[r][s] += av[r] * bv[s];
+    }
+    for (int r = 0; r < MR; r++) memcpy(out + (size_t) r * ld, c[r], sizeof c[r]);
+}
+
+/* The rbf and laplace kernels from squared distances:
+ * v[i] = exp(-g v[i]), or exp(-g sqrt(v[i])) when root. */
+static void exp_bulk_c(double *v, size_t n, double g, int root)
+{
+    for (size_t i = 0; i < n; i++) v[i] = exp(-g * (root ? sqrt(v[i]) : v[i]));
+}
+
+/* Squared distances ||a||^2 + ||b_j||^2 - 2 a'b_j in place of the inner
+ * products row[j]; returns whether any lost digits to cancellation.  One
+ * body, compiled for each instruction set (omp simd: vectorised at -O2). */
+#define SQDIST_ROW_BODY                                                     \
+    int cancelled = 0;                                                      \
+    _Pragma("omp simd reduction(|:cancelled)")                              \
+    for (int j = 0; j < nb; j++) {                                          \
+        double scale = asq + bsq[j], d2 = scale - 2.0 * row[j];             \
+        cancelled |= d2 < KC_REFINE * scale;                                \
+        row[j] = d2;                                                        \
+    }                                                                       \
+    return cancelled;
+
+static int sqdist_row_c(double *row, double asq, const double *bsq, int nb)
+{
+    SQDIST_ROW_BODY
+}
+
+/* acc[i] += sum_j tile[i, j] w[j]: a tile's share of a kernel expansion. */
+#define TILE_TIMES_WEIGHTS_BODY                                             \
+    for (int i = 0; i < na; i++) {                                          \
+        const double *row = tile + (size_t) i * nb;                         \
+        double sum = 0.0;                                                   \
+        _Pragma("omp simd reduction(+:sum)")                                \
+        for (int j = 0; j < nb; j++) sum += row[j] * w[j];                  \
+        acc[i] += sum;                                                      \
+    }
+
+static void tile_times_weights_c(const double *tile, int na, int nb, const double *w, double *acc)
+{
+    TILE_TIMES_WEIGHTS_BODY
+}
+
+/* The same with AVX2 and FMA: the 6 x 8 block lives in 12 ymm registers, each
+ * feature costs 2 loads, 6 broadcasts and 12 fused multiply-adds (measured on
+ * one core: 56 GFLOP/s, against 19 for the C version compiled for AVX2).  R
+ * builds packages without -march, so it is compiled for its target alone and
+ * chosen at run time when the CPU has both. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define KC_HAVE_AVX2_KERNEL 1
+
+__attribute__((target("avx2,fma")))
+static void micro_kernel_avx2(const double *ap, const double *bp, int p, double *out, int ld)
+{
+    __m256d c[MR][2];
+    for (int r = 0; r < MR; r++) c[r][0] = c[r][1] = _mm256_setzero_pd();
+    for (int k = 0; k < p; k++) {
+        const double *a = ap + (size_t) k * MR;
+        __m256d b0 = _mm256_loadu_pd(bp + (size_t) k * NR);
+        __m256d b1 = _mm256_loadu_pd(bp + (size_t) k * NR + 4);
+        for (int r = 0; r < MR; r++) {  /* unrolled by the compiler: MR is 6 */
+            __m256d ar = _mm256_broadcast_sd(a + r);
+            c[r][0] = _mm256_fmadd_pd(ar, b0, c[r][0]);
+            c[r][1] = _mm256_fmadd_pd(ar, b1, c[r][1]);
+        }
+    }
+    for (int r = 0; r < MR; r++) {
+        _mm256_storeu_pd(out + (size_t) r * ld, c[r][0]);
+        _mm256_storeu_pd(out + (size_t) r * ld + 4, c[r][1]);
+    }
+}
+
+__attribute__((target("avx2,fma")))
+static int sqdist_row_avx2(double *row, double asq, const double *bsq, int nb)
+{
+    SQDIST_ROW_BODY
+}
+
+__attribute__((target("avx2,fma")))
+static void tile_times_weights_avx2(const double *tile, int na, int nb, const double *w, double *acc)
+{
+    TILE_TIMES_WEIGHTS_BODY
+}
+
+/* The Taylor coefficients of exp, highest degree (12) first. */
+static const double exp_taylor[13] = {1.0 / 479001600.0, 1.0 / 39916800.0, 1.0 / 3628800.0,
+                                      1.0 / 362880.0, 1.0 / 40320.0, 1.0 / 5040.0, 1.0 / 720.0,
+                                      1.0 / 120.0, 1.0 / 24.0, 1.0 / 6.0, 0.5, 1.0, 1.0};
+
+/* exp(-g v) (or exp(-g sqrt(v))), four at a time: x = k ln2 + r with |r| <= ln2/2
+ * (ln2 split in two for an exact reduction), exp(r) by its Taylor series to
+ * degree 12 (truncation below 1e-17), 2^k added to the exponent bits.
+ * Measured against libm on 10^6 arguments in [-708, 0]: relative error at
+ * most 3.2e-16, 2.2 ns a value against 5.6.  Arguments below -708 give 0
+ * (an absolute error below 2.3e-308). */
+__attribute__((target("avx2,fma")))
+static void exp_bulk_avx2(double *v, size_t n, double g, int root)
+{
+    const __m256d minus_g = _mm256_set1_pd(-g);
+    const __m256d log2e = _mm256_set1_pd(1.4426950408889634074);
+    const __m256d ln2_hi = _mm256_set1_pd(6.93147180369123816490e-01);
+    const __m256d ln2_lo = _mm256_set1_pd(1.90821492927058770002e-10);
+    const __m256d round = _mm256_set1_pd(6755399441055744.0);  /* 1.5 * 2^52 */
+    const __m256d lowest = _mm256_set1_pd(-708.0);
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        __m256d x = _mm256_loadu_pd(v + i);
+        x = _mm256_mul_pd(minus_g, root ? _mm256_sqrt_pd(x) : x);
+        __m256d under = _mm256_cmp_pd(x, lowest, _CMP_LT_OQ);
+        x = _mm256_max_pd(x, lowest);
+        __m256d t = _mm256_fmadd_pd(x, log2e, round);  /* k in the low bits of t */
+        __m256d k = _mm256_sub_pd(t, round);
+        __m256d r = _mm256_fnmadd_pd(k, ln2_hi, x);
+        r = _mm256_fnmadd_pd(k, ln2_lo, r);
+        __m256d p = _mm256_set1_pd(exp_taylor[0]);
+        for (int d = 1; d < 13; d++) p = _mm256_fmadd_pd(p, r, _mm256_set1_pd(exp_taylor[d]));
+        __m256i scale = _mm256_slli_epi64(_mm256_castpd_si256(t), 52);
+        __m256d y = _mm256_castsi256_pd(_mm256_add_epi64(_mm256_castpd_si256(p), scale));
+        _mm256_storeu_pd(v + i, _mm256_andnot_pd(under, y));
+    }
+    exp_bulk_c(v + i, n - i, g, root);
+}
+
+/* AVX-512: a 6 x 16 block (two adjacent panels of b) in 12 zmm registers,
+ * the same sums in the same order as above, twice the width. */
+__attribute__((target("avx512f")))
+static void micro_kernel_avx512(const double *ap, const double *bp, int p, double *out, int ld)
+{
+    const double *bp2 = bp + (size_t) NR * p;
+    __m512d c[MR][2];
+    for (int r = 0; r < MR; r++) c[r][0] = c[r][1] = _mm512_setzero_pd();
+    for (int k = 0; k < p; k++) {
+        const double *a = ap + (size_t) k * MR;
+        __m512d b0 = _mm512_loadu_pd(bp + (size_t) k * NR);
+        __m512d b1 = _mm512_loadu_pd(bp2 + (size_t) k * NR);
+        for (int r = 0; r < MR; r++) {
+            __m512d ar = _mm512_set1_pd(a[r]);
+            c[r][0] = _mm512_fmadd_pd(ar, b0, c[r][0]);
+            c[r][1] = _mm512_fmadd_pd(ar, b1, c[r][1]);
+        }
+    }
+    for (int r = 0; r < MR; r++) {
+        _mm512_storeu_pd(out + (size_t) r * ld, c[r][0]);
+        _mm512_storeu_pd(out + (size_t) r * ld + NR, c[r][1]);
+    }
+}
+
+/* One row of a against four panels of b (32 columns): out[0..32).  A single
+ * kernel row (the SMO with a small cache) would waste five of the six rows
+ * of the block kernel.  Four independent chains of fused multiply-adds, the
+ * same sums in the same order as above. */
+__attribute__((target("avx512f")))
+static void row_kernel_avx512(const double *ap, const double *bp, int p, double *out)
+{
+    const size_t panel = (size_t) NR * p;
+    __m512d c0 = _mm512_setzero_pd(), c1 = c0, c2 = c0, c3 = c0;
+    for (int k = 0; k < p; k++) {
+        __m512d a = _mm512_set1_pd(ap[(size_t) k * MR]);
+        const double *b = bp + (size_t) k * NR;
+        c0 = _mm512_fmadd_pd(a, _mm512_loadu_pd(b), c0);
+        c1 = _mm512_fmadd_pd(a, _mm512_loadu_pd(b + panel), c1);
+        c2 = _mm512_fmadd_pd(a, _mm512_loadu_pd(b + 2 * panel), c2);
+        c3 = _mm512_fmadd_pd(a, _mm512_loadu_pd(b + 3 * panel), c3);
+    }
+    _mm512_storeu_pd(out, c0);
+    _mm512_storeu_pd(out + NR, c1);
+    _mm512_storeu_pd(out + 2 * NR, c2);
+    _mm512_storeu_pd(out + 3 * NR, c3);
+}
+
+/* Four rows of a against four panels of b: 4 x 32 values in 16 zmm
+ * registers, for the SMO's batches of 4 kernel rows (the 6-row block kernel
+ * would compute two rows of zeros). */
+__attribute__((target("avx512f")))
+static void rows4_kernel_avx512(const double *ap, const double *bp, int p, double *out, int ld)
+{
+    const size_t panel = (size_t) NR * p;
+    __m512d c[4][4];
+    for (int r = 0; r < 4; r++) c[r][0] = c[r][1] = c[r][2] = c[r][3] = _mm512_setzero_pd();
+    for (int k = 0; k < p; k++) {
+        const double *b = bp + (size_t) k * NR, *a = ap + (size_t) k * MR;
+        __m512d b0 = _mm512_loadu_pd(b), b1 = _mm512_loadu_pd(b + panel);
+        __m512d b2 = _mm512_loadu_pd(b + 2 * panel), b3 = _mm512_loadu_pd(b + 3 * panel);
+        for (int r = 0; r < 4; r++) {
+            __m512d ar = _mm512_set1_pd(a[r]);
+            c[r][0] = _mm512_fmadd_pd(ar, b0, c[r][0]);
+            c[r][1] = _mm512_fmadd_pd(ar, b1, c[r][1]);
+            c[r][2] = _mm512_fmadd_pd(ar, b2, c[r][2]);
+            c[r][3] = _mm512_fmadd_pd(ar, b3, c[r][3]);
+        }
+    }
+    for (int r = 0; r < 4; r++)
+        for (int q = 0; q < 4; q++) _mm512_storeu_pd(out + (size_t) r * ld + q * NR, c[r][q]);
+}
+
+/* exp_bulk_avx2's algorithm, eight at a time. */
+__attribute__((target("avx512f")))
+static int sqdist_row_avx512(double *row, double asq, const double *bsq, int nb)
+{
+    SQDIST_ROW_BODY
+}
+
+__attribute__((target("avx512f")))
+static void tile_times_weights_avx512(const double *tile, int na, int nb, const double *w, double *acc)
+{
+    TILE_TIMES_WEIGHTS_BODY
+}
+
+__attribute__((target("avx512f")))
+static void exp_bulk_avx512(double *v, size_t n, double g, int root)
+{
+    const __m512d minus_g = _mm512_set1_pd(-g);
+    const __m512d log2e = _mm512_set1_pd(1.4426950408889634074);
+    const __m512d ln2_hi = _mm512_set1_pd(6.93147180369123816490e-01);
+    const __m512d ln2_lo = _mm512_set1_pd(1.90821492927058770002e-10);
+    const __m512d round = _mm512_set1_pd(6755399441055744.0);
+    const __m512d lowest = _mm512_set1_pd(-708.0);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m512d x = _mm512_loadu_pd(v + i);
+        x = _mm512_mul_pd(minus_g, root ? _mm512_sqrt_pd(x) : x);
+        __mmask8 keep = _mm512_cmp_pd_mask(x, lowest, _CMP_GE_OQ);
+        x = _mm512_max_pd(x, lowest);
+        __m512d t = _mm512_fmadd_pd(x, log2e, round);
+        __m512d k = _mm512_sub_pd(t, round);
+        __m512d r = _mm512_fnmadd_pd(k, ln2_hi, x);
+        r = _mm512_fnmadd_pd(k, ln2_lo, r);
+        __m512d p = _mm512_set1_pd(exp_taylor[0]);
+        for (int d = 1; d < 13; d++) p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(exp_taylor[d]));
+        __m512i scale = _mm512_slli_epi64(_mm512_castpd_si512(t), 52);
+        __m512d y = _mm512_castsi512_pd(_mm512_add_epi64(_mm512_castpd_si512(p), scale));
+        _mm512_storeu_pd(v + i, _mm512_maskz_mov_pd(keep, y));
+    }
+    exp_bulk_avx2(v + i, n - i, g, root);
+}
+#endif
+
+/* The portable versions until kc_choose_kernels() finds better ones. */
+kc_isa_kernels kc_isa = {micro_kernel_c, NULL, NULL, NULL, exp_bulk_c, sqdist_row_c,
+                         tile_times_weights_c, "c"};
+
+const char *kc_engine_name(void) { return kc_isa.name; }
+
+/* The fastest versions this CPU runs.  The environment variable
+ * KERNCLASS_ISA = "c" or "avx2" caps the choice (for tests of every path,
+ * and for comparisons). */
+void kc_choose_kernels(void)
+{
+#ifdef KC_HAVE_AVX2_KERNEL
+    const char *cap = getenv("KERNCLASS_ISA");
+    int allow_avx2 = !cap || strcmp(cap, "c") != 0;
+    int allow_avx512 = allow_avx2 && (!cap || strcmp(cap, "avx2") != 0);
+    __builtin_cpu_init();
+    if (allow_avx2 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+        kc_isa.micro = micro_kernel_avx2;
+        kc_isa.exp_bulk = exp_bulk_avx2;
+        kc_isa.sqdist_row = sqdist_row_avx2;
+        kc_isa.tile_times_weights = tile_times_weights_avx2;
+        kc_isa.name = "avx2";
+        if (allow_avx512 && __builtin_cpu_supports("avx512f")) {
+            kc_isa.wide = micro_kernel_avx512;
+            kc_isa.row = row_kernel_avx512;
+            kc_isa.rows4 = rows4_kernel_avx512;
+            kc_isa.exp_bulk = exp_bulk_avx512;
+            kc_isa.sqdist_row = sqdist_row_avx512;
+            kc_isa.tile_times_weights = tile_times_weights_avx512;
+            kc_isa.name = "avx512";
+        }
+    }
+#endif
+}

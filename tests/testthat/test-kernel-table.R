@@ -1,0 +1,48 @@
+# The kernels are listed twice: in R's kernel table (R/kernel-table.R) and in
+# the C engine (enum kc_kernel_type in src/kernclass.h, kernel_def_of() in
+# src/kernel.c).  A row added on one side without the other fails here.
+
+ns <- asNamespace("kernclass")
+r_table <- ns$kc_kernel_table()
+c_table <- .Call(ns$ffi_kernel_table)
+
+test_that("R and C list the same kernels, in the same order, with the same distance flags", {
+  expect_identical(r_table$name, c_table$name)
+  expect_identical(r_table$code, seq_along(c_table$name))
+  expect_identical(r_table$distance, c_table$distance)
+})
+
+test_that("each row's code is its position, and the C engine refuses codes past the table", {
+  for (i in seq_len(nrow(r_table))) {
+    k <- ns$kc_kernel(r_table$name[i], 0.5, 2, 1, diag(2))
+    expect_identical(ns$kc_kernel_code(k)[1], as.numeric(i))
+  }
+  x <- matrix(1:6 / 6, 3)
+  for (code in c(0, nrow(r_table) + 1)) {
+    expect_error(.Call(ns$ffi_kernel_matrix, x, NULL, c(code, 1, 3, 0), 1L),
+                 "unknown kernel code")
+  }
+})
+
+test_that("each code reaches the C kernel R's row describes: k(z, z) agrees", {
+  set.seed(11)
+  x <- matrix(rnorm(40), 10)
+  for (name in r_table$name) {
+    k <- ns$kc_kernel(name, 0.3, 3, 0.5, x)
+    expect_equal(diag(kernel_matrix(x, kernel = name, gamma = 0.3, degree = 3, coef0 = 0.5)),
+                 ns$kc_kernel_diag(x, k), tolerance = 1e-12, label = name)
+  }
+})
+
+test_that("every row is complete and every alias names one kernel", {
+  scales <- c("squared distance", "distance", "inner product", "nothing")
+  for (row in ns$kc_kernels) {
+    expect_true(row$scales %in% scales, label = row$name)
+    expect_true(row$median %in% setdiff(scales, "nothing"), label = row$name)
+    expect_true(is.logical(row$density) && length(row$density) == 1L, label = row$name)
+    expect_true(is.function(row$self) && is.function(row$bound), label = row$name)
+    for (alias in c(row$name, row$aliases)) expect_identical(ns$kc_kernel_name(alias), row$name)
+  }
+  aliases <- unlist(lapply(ns$kc_kernels, `[[`, "aliases"))
+  expect_false(anyDuplicated(c(r_table$name, aliases)) > 0)
+})
