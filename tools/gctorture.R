@@ -27,7 +27,15 @@ cases <- list(
   ffi_threshold_search = quote(list(threshold_search(x[, 1], y2),
                                     predict(kernel_bayes(x, y2, type = 3), new,
                                             type = "decision"))),
-  ffi_kernel_table = quote(.Call(kernclass:::ffi_kernel_table))
+  ffi_kernel_table = quote(.Call(kernclass:::ffi_kernel_table)),
+  ffi_pairwise_coupling = quote({
+    set.seed(3)  # Platt's cross-validation folds
+    predict(kernel_svm(x, y3, probability = TRUE), new, type = "prob")
+  }),
+  ffi_column_moments = quote(kernel_means(x, y3, scale = TRUE)$scaling),
+  ffi_scale_columns = quote(predict(kernel_means(x, y3, scale = TRUE), new)),
+  ffi_count_nonfinite = quote(tryCatch(kernel_matrix(rbind(x, NA)), error = conditionMessage)),
+  ffi_pm1 = quote(threshold_search(x[, 2], y2))
 )
 # Wrong calls straight to the entry points: each must be their R error.
 bad <- list(
@@ -36,7 +44,8 @@ bad <- list(
   quote(.Call(kernclass:::ffi_within_sums, x, rep(9L, 16), 2L, c(3, 1, 3, 0), 1L)),
   quote(.Call(kernclass:::ffi_smo, x, rep(1L, 15), rep(1, 16), c(3, 1, 3, 0),
               1e-3, 100, 1, TRUE, 1L)),
-  quote(.Call(kernclass:::ffi_threshold_search, c(1, 2), 1L))
+  quote(.Call(kernclass:::ffi_threshold_search, c(1, 2), 1L)),
+  quote(.Call(kernclass:::ffi_pairwise_coupling, matrix(2, 2, 3), 3L, 1L))
 )
 
 reference <- lapply(cases, eval)

@@ -29,8 +29,19 @@ calls <- list(
   ffi_within_sums = list(x, rep(1:2, 3), 2L, rbf, 1L),
   ffi_smo = list(x, y, rep(1, 6), rbf, 1e-3, 1e4, 1, TRUE, 1L),
   ffi_threshold_search = list(x[, 1], y),
-  ffi_kernel_table = list()
+  ffi_kernel_table = list(),
+  ffi_pairwise_coupling = list(matrix(c(0.2, 0.9, 0.5, 0.7, 0.1, 1), 2, 3), 3L, 1L),
+  ffi_column_moments = list(x),
+  ffi_scale_columns = list(x, c(0.1, -0.2), c(2, 0.5)),
+  ffi_count_nonfinite = list(c(1, NA, Inf, -Inf)),
+  ffi_pm1 = list(factor(c("a", "b", "a")), TRUE),
+  ffi_threads = list(1L)
 )
+
+test_that("the list above has every registered entry point", {
+  registered <- names(getDLLRegisteredRoutines("kernclass")$.Call)
+  expect_setequal(c(names(calls), "ffi_engine"), registered)
+})
 
 test_that("the .Call entry points give the same results under gctorture", {
   for (entry in names(calls)) {
