@@ -51,7 +51,7 @@
 #' # equal priors instead of the class proportions
 #' kernel_parzen(Species ~ ., data = iris, prior = c(1, 1, 1) / 3)
 kernel_parzen <- function(x, ...) {
-  kc_require(missing(x), "x", "a numeric matrix or data frame, or a formula")
+  kc_require_input(missing(x), ...names())
   UseMethod("kernel_parzen")
 }
 
@@ -60,8 +60,25 @@ kernel_parzen <- function(x, ...) {
 kernel_parzen.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degree = 3,
                                   coef0 = 0, scale = TRUE, prior = NULL, ...,
                                   threshold = c("analytic", "search")) {
+  call <- kc_call(match.call(), "kernel_parzen")
+  kc_fit_parzen(kc_design_xy(x, y), kernel, gamma, degree, coef0, scale, prior, ...,
+                threshold = threshold, call = call)
+}
+
+#' @rdname kernel_parzen
+#' @export
+kernel_parzen.formula <- function(formula, data = NULL, subset, na.action, ...) {
+  call <- kc_call(match.call(), "kernel_parzen")
+  d <- kc_design_formula(call, parent.frame())
+  kc_fit_parzen(d, ..., call = call)
+}
+
+# The fit, for both methods (as kc_fit_means()).
+kc_fit_parzen <- function(d, kernel = "rbf", gamma = NULL, degree = 3, coef0 = 0, scale = TRUE,
+                          prior = NULL, ..., threshold = c("analytic", "search"), call) {
   kc_check_dots(...)
-  d <- kc_design(x, y, scale)
+  kc_threads()
+  d <- kc_scale_design(d, scale)
   k <- kc_kernel(kernel, gamma, degree, coef0, d$x)
   kc_check_kernel_range(d$x, k)
   threshold <- kc_match_threshold(threshold, nlevels(d$y))
@@ -90,16 +107,8 @@ kernel_parzen.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, deg
   }
   prior <- kc_check_prior(prior, levels(d$y), counts)
   new_kernclass(d, k, weight = as.numeric(prior / counts)[as.integer(d$y)], offset = rep(0, length(counts)),
-                call = kc_call(match.call(), "kernel_parzen"), class = "kernel_parzen", prior = prior,
+                call = call, class = "kernel_parzen", prior = prior,
                 threshold = threshold, search = search)
-}
-
-#' @rdname kernel_parzen
-#' @export
-kernel_parzen.formula <- function(formula, data = NULL, subset, na.action, ...) {
-  fit <- kernel_parzen.default(kc_formula_design(match.call(), parent.frame()), ...)
-  fit$call <- kc_call(match.call(), "kernel_parzen")
-  fit
 }
 
 #' @export
