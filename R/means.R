@@ -129,6 +129,40 @@ kc_fit_means <- function(d, kernel = "rbf", gamma = NULL, degree = 3, coef0 = 0,
                 sigma2 = max(sigma2, 0), threshold = threshold, search = search)
 }
 
+# Leave-one-out kernel sums, for both kc_loo() methods: S[i, c] = sum of
+# k(x_i, x_j) over x_j != x_i in class c, with kii = k(x_i, x_i), the class
+# counts without x_i (one row per point) and `own`, the index of each
+# point's own class in these matrices.
+kc_loo_sums <- function(model) {
+  xs <- model$x
+  yi <- as.integer(model$y)
+  n <- length(yi)
+  G <- length(model$levels)
+  ind <- matrix(0, n, G)
+  ind[cbind(seq_len(n), yi)] <- 1
+  S <- kc_expand(xs, xs, ind, model$kernel)
+  kii <- kc_kernel_diag(xs, model$kernel)
+  own <- cbind(seq_len(n), yi)
+  S[own] <- S[own] - kii
+  counts <- matrix(model$counts, n, G, byrow = TRUE)
+  counts[own] <- counts[own] - 1
+  list(S = S, kii = kii, counts = counts, own = own)
+}
+
+# Exact leave-one-out (kernel_cv(folds = "loo")): leaving x_i out changes its
+# own class only, whose squared mean norm becomes (T_c - 2 S_c(x_i) +
+# k(x_i, x_i)) / (n_c - 1)^2 with S_c(x_i) over the whole class; the classes
+# then follow from the scores as in predict().
+#' @export
+kc_loo.kernel_means <- function(model, default_prior) {
+  s <- kc_loo_sums(model)
+  own <- s$own
+  T <- kc_within_sums(model$x, model$y, model$kernel)  # T_c = n_c^2 ||m_c||^2
+  norms <- matrix(T / model$counts^2, nrow(own), length(T), byrow = TRUE)
+  norms[own] <- (T[own[, 2L]] - 2 * (s$S[own] + s$kii) + s$kii) / s$counts[own]^2
+  kc_classify(model, s$S / s$counts - norms / 2)
+}
+
 #' @export
 kc_posterior.kernel_means <- function(object, scores) {
   if (object$sigma2 > 0) return(kc_softmax(scores / object$sigma2))

@@ -111,11 +111,38 @@ kc_fit_parzen <- function(d, kernel = "rbf", gamma = NULL, degree = 3, coef0 = 0
                 threshold = threshold, search = search)
 }
 
+# Exact leave-one-out (kernel_cv(folds = "loo")): the scores
+# prior_c S_c(x_i) / n_c with x_i left out of its class; the default prior
+# (class proportions without x_i) makes prior_c / n_c = 1 / (n - 1).
+#' @export
+kc_loo.kernel_parzen <- function(model, default_prior) {
+  s <- kc_loo_sums(model)
+  n <- length(model$y)
+  if (default_prior) {
+    prior <- s$counts / (n - 1)
+    scores <- s$S / (n - 1)
+  } else {
+    prior <- model$prior
+    scores <- matrix(prior, n, length(prior), byrow = TRUE) * s$S / s$counts
+  }
+  kc_parzen_class(scores, model$levels, prior)
+}
+
 #' @export
 kc_classify.kernel_parzen <- function(object, scores) {
-  cls <- kc_class_from_scores(scores, object$levels)
-  # where every density underflows to zero, the prior decides (as in "prob")
-  cls[rowSums(scores != 0) == 0] <- object$levels[which.max(object$prior)]
+  kc_parzen_class(scores, object$levels, object$prior)
+}
+
+# Class from the scores prior_c p_c(x): where every density underflows to
+# zero, the largest prior decides (as in "prob"). `prior` is one per class, or
+# a row per point (leave-one-out's default prior, without the point).
+kc_parzen_class <- function(scores, levels, prior) {
+  cls <- kc_class_from_scores(scores, levels)
+  under <- which(rowSums(scores != 0) == 0)
+  if (length(under)) {
+    if (is.null(dim(prior))) prior <- matrix(prior, nrow(scores), length(levels), byrow = TRUE)
+    cls[under] <- levels[max.col(prior[under, , drop = FALSE], ties.method = "first")]
+  }
   cls
 }
 
