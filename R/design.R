@@ -42,7 +42,9 @@ kc_model_matrix <- function(tt, mf, contrasts = NULL, arg = "x") {
   list(x = x, scalable = !(assign[keep] %in% factor_terms), contrasts = ctr)
 }
 
-kc_design_frame <- function(tt, mf, y, arg) {
+# The coded inputs of a model frame, as a design without labels (the step
+# kc_design_xy() and kc_design_formula() share).
+kc_design_frame <- function(tt, mf, arg) {
   if (nrow(mf) == 0L) {
     kc_abort(sprintf("`%s` has no rows%s.", arg,
                      if (arg == "data") " (after `subset` and `na.action`)" else ""), arg = arg)
@@ -51,7 +53,7 @@ kc_design_frame <- function(tt, mf, y, arg) {
   if (ncol(mm$x) == 0L) {
     kc_abort("`formula` has no predictors: give at least one input column.", arg = "formula")
   }
-  list(x = mm$x, y = y, terms = tt, xlevels = stats::.getXlevels(tt, mf),
+  list(x = mm$x, y = NULL, terms = tt, xlevels = stats::.getXlevels(tt, mf),
        contrasts = mm$contrasts, scalable = mm$scalable,
        na.action = attr(mf, "na.action"))
 }
@@ -67,7 +69,7 @@ kc_design_xy <- function(x, y = NULL, labels = TRUE) {
       kc_abort(sprintf("`x` has column(s) that cannot be used: %s", conditionMessage(e)),
                arg = "x")
     })
-    d <- kc_design_frame(attr(mf, "terms"), mf, y = NULL, arg = "x")  # terms with dataClasses
+    d <- kc_design_frame(attr(mf, "terms"), mf, arg = "x")  # terms with dataClasses
   } else {
     m <- kc_as_numeric_matrix(x, "x")
     if (nrow(m) == 0L) kc_abort("`x` has no rows.", arg = "x")
@@ -109,7 +111,7 @@ kc_design_formula <- function(call, env, labels = TRUE) {
   # unused levels of the inputs are dropped; those of the response are
   # reported by kc_as_labels()
   for (j in seq_along(mf)[-1L]) if (is.factor(mf[[j]])) mf[[j]] <- droplevels(mf[[j]])
-  d <- kc_design_frame(tt, mf, y = NULL, arg = "data")
+  d <- kc_design_frame(tt, mf, arg = "data")
   kc_check_finite(d$x, "data", row_names = rownames(mf))
   if (labels) {
     response <- deparse(tt[[2L]], width.cutoff = 500L)[1L]
