@@ -125,7 +125,7 @@
 #' fit2 <- kernel_bayes(two[, 1:4], two$Species, type = 3, kernel = "linear")
 #' summary(fit2)
 kernel_bayes <- function(x, ...) {
-  kc_require(missing(x), "x", "a numeric matrix or data frame, or a formula")
+  kc_require_input(missing(x), ...names())
   UseMethod("kernel_bayes")
 }
 
@@ -133,10 +133,27 @@ kernel_bayes <- function(x, ...) {
 #' @export
 kernel_bayes.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degree = 3,
                                  coef0 = 0, scale = TRUE, type = 2, ridge = 1e-3, ...) {
+  call <- kc_call(match.call(), "kernel_bayes")
+  kc_fit_bayes(kc_design_xy(x, y), kernel, gamma, degree, coef0, scale, type, ridge, ...,
+               call = call)
+}
+
+#' @rdname kernel_bayes
+#' @export
+kernel_bayes.formula <- function(formula, data = NULL, subset, na.action, ...) {
+  call <- kc_call(match.call(), "kernel_bayes")
+  d <- kc_design_formula(call, parent.frame())
+  kc_fit_bayes(d, ..., call = call)
+}
+
+# The fit, for both methods (as kc_fit_means()).
+kc_fit_bayes <- function(d, kernel = "rbf", gamma = NULL, degree = 3, coef0 = 0, scale = TRUE,
+                         type = 2, ridge = 1e-3, ..., call) {
   kc_check_dots(...)
   kc_check_bayes_type(type)
   kc_check_number(ridge, "ridge", lower = 0)
-  d <- kc_design(x, y, scale)
+  kc_threads()
+  d <- kc_scale_design(d, scale)
   k <- kc_kernel(kernel, gamma, degree, coef0, d$x)
   kc_check_kernel_range(d$x, k)
   lev <- levels(d$y)
@@ -157,17 +174,9 @@ kernel_bayes.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degr
     kc_bayes_pair(d$x, d$y, pairs[m, "first"], pairs[m, "second"], type, k, covs)
   })
   names(models) <- rownames(pairs)
-  new_kernclass(d, k, call = kc_call(match.call(), "kernel_bayes"),
+  new_kernclass(d, k, call = call,
                 class = c("kernel_bayes", "kernclass_ovo"),
                 type = as.integer(type), ridge = ridge, lambda = lambda, pairs = models)
-}
-
-#' @rdname kernel_bayes
-#' @export
-kernel_bayes.formula <- function(formula, data = NULL, subset, na.action, ...) {
-  fit <- kernel_bayes.default(kc_formula_design(match.call(), parent.frame()), ...)
-  fit$call <- kc_call(match.call(), "kernel_bayes")
-  fit
 }
 
 kc_check_bayes_type <- function(type) {

@@ -31,6 +31,13 @@ kc_require <- function(is_missing, arg, what) {
   invisible(TRUE)
 }
 
+# `x` of a fitter's generic; it may be left out where the call names the
+# formula instead, as the call stored by a formula fit does (for update()).
+kc_require_input <- function(is_missing, dots_names) {
+  kc_require(is_missing && !"formula" %in% dots_names, "x",
+             "a numeric matrix or data frame, or a formula")
+}
+
 kc_check_dots <- function(...) {
   dots <- list(...)
   if (length(dots)) {

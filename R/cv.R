@@ -170,7 +170,8 @@ kc_cv_run <- function(fit, x, y, fold, k, args) {
   list(predicted = pred, method = "refit")
 }
 
-# Exact leave-one-out for kernel_means / kernel_parzen; NULL when it does not apply.
+# Exact leave-one-out for kernel_means / kernel_parzen; NULL when it does not
+# apply. Here only whether the shortcut is exact; the classifier does the rest.
 kc_loo_exact <- function(fit, x, y, args) {
   def <- kc_fitter_default(fit)
   if (is.null(def) || !def$name %in% c("kernel_means", "kernel_parzen")) return(NULL)
@@ -184,38 +185,13 @@ kc_loo_exact <- function(fit, x, y, args) {
                                       logical(1)))) return(NULL)
   model <- do.call(fit, c(list(x, y), args))
   if (model$threshold != "analytic" || !is.null(model$scaling)) return(NULL)
-  xs <- model$x
-  k <- model$kernel
-  yi <- as.integer(model$y)
-  n <- length(yi)
-  G <- length(model$levels)
-  ind <- matrix(0, n, G)
-  ind[cbind(seq_len(n), yi)] <- 1
-  S <- kc_expand(xs, xs, ind, k)             # S[i, c] = sum_{j in c} k(x_i, x_j)
-  kii <- kc_kernel_diag(xs, k)
-  own <- cbind(seq_len(n), yi)
-  S[own] <- S[own] - kii                     # leave x_i out of its own class sum
-  counts <- matrix(model$counts, n, G, byrow = TRUE)
-  counts[own] <- counts[own] - 1
-  if (def$name == "kernel_means") {
-    T <- kc_within_sums(xs, model$y, k)      # T_c = n_c^2 ||m_c||^2
-    norms <- matrix(T / model$counts^2, n, G, byrow = TRUE)
-    norms[own] <- (T[yi] - 2 * (S[own] + kii) + kii) / counts[own]^2
-    scores <- S / counts - norms / 2
-    return(kc_class_from_scores(scores, model$levels))
-  }
-  # Parzen: score_c = prior_c * S_c / n_c; the default prior (class
-  # proportions without x_i) makes prior_c / n_c = 1 / (n - 1) for every class
-  default_prior <- is.null(a$prior)
-  prior <- if (default_prior) counts / (n - 1) else matrix(model$prior, n, G, byrow = TRUE)
-  scores <- if (default_prior) S / (n - 1) else prior * S / counts
-  cls <- kc_class_from_scores(scores, model$levels)
-  under <- rowSums(scores != 0) == 0         # as kc_classify.kernel_parzen
-  if (any(under)) {
-    cls[under] <- model$levels[max.col(prior[under, , drop = FALSE], ties.method = "first")]
-  }
-  cls
+  kc_loo(model, default_prior = is.null(a$prior))
 }
+
+# The leave-one-out classes of a model's training rows, from one pass of
+# kernel sums; each method sits beside its classifier (R/means.R, R/parzen.R).
+# default_prior: the prior was not given, so it leaves the row out too.
+kc_loo <- function(model, default_prior) UseMethod("kc_loo")
 
 kc_new_cv <- function(res, y, fold, k, fitter, call) {
   correct <- as.integer(res$predicted) == as.integer(y)

@@ -3,7 +3,9 @@
 # A "design" is list(x, y, terms, xlevels, contrasts, scalable, na.action):
 # x the coded numeric matrix (each factor as one indicator column per level,
 # intercept dropped), `scalable` the columns that scaling may touch (not the
-# indicator columns, as in e1071).
+# indicator columns, as in e1071). kc_design_xy() builds it for the default
+# methods, kc_design_formula() for the formula methods (with `weights`); the
+# fitters' workers scale it with kc_scale_design().
 
 # Coded matrix for a model frame: drop the intercept column, mark dummies.
 # Factors get one indicator per level (no contrasts): every two levels are
@@ -40,7 +42,9 @@ kc_model_matrix <- function(tt, mf, contrasts = NULL, arg = "x") {
   list(x = x, scalable = !(assign[keep] %in% factor_terms), contrasts = ctr)
 }
 
-kc_design_frame <- function(tt, mf, y, arg) {
+# The coded inputs of a model frame, as a design without labels (the step
+# kc_design_xy() and kc_design_formula() share).
+kc_design_frame <- function(tt, mf, arg) {
   if (nrow(mf) == 0L) {
     kc_abort(sprintf("`%s` has no rows%s.", arg,
                      if (arg == "data") " (after `subset` and `na.action`)" else ""), arg = arg)
@@ -49,20 +53,14 @@ kc_design_frame <- function(tt, mf, y, arg) {
   if (ncol(mm$x) == 0L) {
     kc_abort("`formula` has no predictors: give at least one input column.", arg = "formula")
   }
-  list(x = mm$x, y = y, terms = tt, xlevels = stats::.getXlevels(tt, mf),
+  list(x = mm$x, y = NULL, terms = tt, xlevels = stats::.getXlevels(tt, mf),
        contrasts = mm$contrasts, scalable = mm$scalable,
        na.action = attr(mf, "na.action"))
 }
 
-# Default method input: x a matrix, numeric vector or data frame; y labels.
-kc_design_xy <- function(x, y) {
-  d <- kc_design_x(x)
-  d$y <- kc_as_labels(y, nrow(d$x), "y")
-  d
-}
-
-# The inputs alone, coded and checked (no labels).
-kc_design_x <- function(x) {
+# The design of a default method: x a matrix, numeric vector or data frame,
+# y the labels (with labels = FALSE there are none: estimate_gamma()).
+kc_design_xy <- function(x, y = NULL, labels = TRUE) {
   if (is.data.frame(x)) {
     if (ncol(x) == 0L) kc_abort("`x` has no columns.", arg = "x")
     tt <- stats::terms(~ ., data = x)
@@ -71,7 +69,7 @@ kc_design_x <- function(x) {
       kc_abort(sprintf("`x` has column(s) that cannot be used: %s", conditionMessage(e)),
                arg = "x")
     })
-    d <- kc_design_frame(attr(mf, "terms"), mf, y = NULL, arg = "x")  # terms with dataClasses
+    d <- kc_design_frame(attr(mf, "terms"), mf, arg = "x")  # terms with dataClasses
   } else {
     m <- kc_as_numeric_matrix(x, "x")
     if (nrow(m) == 0L) kc_abort("`x` has no rows.", arg = "x")
@@ -79,12 +77,24 @@ kc_design_x <- function(x) {
               scalable = rep(TRUE, ncol(m)), na.action = NULL)
   }
   kc_check_finite(d$x, "x")
+  if (labels) d$y <- kc_as_labels(y, nrow(d$x), "y")
   d
 }
 
-# Formula method input, from the formula method's own call (as MASS::lda).
-# With labels = FALSE the response is optional and not used (estimate_gamma).
+# The design of a formula method, from the method's own call (as MASS::lda):
+# model frame, then the coded inputs, the labels and any `weights`. With
+# labels = FALSE the response is optional and not used (estimate_gamma).
 kc_design_formula <- function(call, env, labels = TRUE) {
+  # the formula gives what the default method takes as x and y: both at
+  # once would leave one of them silently unused
+  if ("y" %in% names(call)) {
+    kc_abort(paste0("`y` cannot be given with a formula: the formula's left-hand side ",
+                    "gives the class labels."), arg = "y", class = "formula_conflict")
+  }
+  if ("x" %in% names(call)) {
+    kc_abort("`x` cannot be given with a formula: the formula and `data` give the inputs.",
+             arg = "x", class = "formula_conflict")
+  }
   if (is.null(call$formula) || !inherits(eval(call$formula, env), "formula")) {
     kc_abort("`formula` must be a formula such as Species ~ .", arg = "formula")
   }
@@ -101,7 +111,7 @@ kc_design_formula <- function(call, env, labels = TRUE) {
   # unused levels of the inputs are dropped; those of the response are
   # reported by kc_as_labels()
   for (j in seq_along(mf)[-1L]) if (is.factor(mf[[j]])) mf[[j]] <- droplevels(mf[[j]])
-  d <- kc_design_frame(tt, mf, y = NULL, arg = "data")
+  d <- kc_design_frame(tt, mf, arg = "data")
   kc_check_finite(d$x, "data", row_names = rownames(mf))
   if (labels) {
     response <- deparse(tt[[2L]], width.cutoff = 500L)[1L]
@@ -210,12 +220,6 @@ kc_fill_na_columns <- function(newdata, tt, xlevels) {
   newdata
 }
 
-# The design of a fit: from a formula method's design or from (x, y), scaled.
-kc_design <- function(x, y, scale) {
-  kc_threads()  # the option is checked by every fitter, whether it uses C at fit time or not
-  kc_scale_design(if (inherits(x, "kc_design")) x else kc_design_xy(x, y), scale)
-}
-
 # Scale a design's inputs (scale = TRUE) and keep the scaling for predict().
 kc_scale_design <- function(d, scale) {
   kc_check_flag(scale, "scale")
@@ -223,8 +227,4 @@ kc_scale_design <- function(d, scale) {
   d$x <- kc_apply_scaling(d$x, d$scaling)
   rownames(d$x) <- NULL
   d
-}
-
-kc_formula_design <- function(call, env, labels = TRUE) {
-  structure(kc_design_formula(call, env, labels), class = "kc_design")
 }

@@ -84,11 +84,9 @@
 #' tuned$best
 estimate_gamma <- function(x, ...) UseMethod("estimate_gamma")
 
-#' @rdname estimate_gamma
-#' @export
-estimate_gamma.default <- function(x, kernel = "rbf", scale = TRUE, max_rows = 1000, ...) {
+# The estimate, for both methods, from an unscaled design.
+kc_gamma_design <- function(d, kernel = "rbf", scale = TRUE, max_rows = 1000, ...) {
   kc_check_dots(...)
-  d <- if (inherits(x, "kc_design")) x else kc_design_x(x)
   # one row cannot be scaled; kc_median_gamma() says what is wrong with it
   if (nrow(d$x) > 1L) d <- kc_scale_design(d, scale)
   kc_median_gamma(d$x, kc_kernel_name(kernel), max_rows)
@@ -96,8 +94,15 @@ estimate_gamma.default <- function(x, kernel = "rbf", scale = TRUE, max_rows = 1
 
 #' @rdname estimate_gamma
 #' @export
+estimate_gamma.default <- function(x, kernel = "rbf", scale = TRUE, max_rows = 1000, ...) {
+  kc_gamma_design(kc_design_xy(x, labels = FALSE), kernel, scale, max_rows, ...)
+}
+
+#' @rdname estimate_gamma
+#' @export
 estimate_gamma.formula <- function(formula, data = NULL, subset, na.action, ...) {
-  estimate_gamma.default(kc_formula_design(match.call(), parent.frame(), labels = FALSE), ...)
+  d <- kc_design_formula(match.call(), parent.frame(), labels = FALSE)
+  kc_gamma_design(d, ...)
 }
 
 # The median heuristic on x as given (see ?estimate_gamma), by the kernel's

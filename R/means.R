@@ -29,7 +29,8 @@
 #'   columns are coded by [stats::model.matrix()] with treatment contrasts);
 #'   for the formula method, a formula `class ~ inputs`.
 #' @param y The class labels: a factor (or a character or logical vector),
-#'   one per row of `x`.
+#'   one per row of `x`. Not with a formula, whose left-hand side gives them:
+#'   `y` there is an error of class `"kernclass_formula_conflict_error"`.
 #' @param kernel Kernel name: `"linear"`, `"polynomial"`, `"rbf"` (default),
 #'   `"laplace"` or `"sigmoid"`; see [kernel_matrix()].
 #' @param gamma Kernel scale \eqn{\gamma > 0}. Default `1 / p`, with `p` the
@@ -55,13 +56,14 @@
 #'   most consistently. The search is for two classes only (an error with
 #'   more; [kernel_bayes()] searches per class pair). Its result is kept in
 #'   the model as `search` (`b`, `split`, `consistency`).
-#' @param ... Further arguments to the default method.
+#' @param ... Further arguments to the default method (for the formula
+#'   method all but `x` and `y`, which the formula gives).
 #' @return An object of class `c("kernel_means", "kernclass_scores",
 #'   "kernclass")` (`"kernclass_scores"`: the classifiers with one score per
-#'   class): a list with the call, the class `levels` and `counts`, the
-#'   `kernel` and its parameters, the scaled training points `x` and labels
-#'   `y`, the `weight` of each training point and the per-class `offset` of
-#'   the scores, `center_norms` (\eqn{\|m_c\|^2}),
+#'   class): a list with the call (which [stats::update()] re-runs), the class
+#'   `levels` and `counts`, the `kernel` and its parameters, the scaled
+#'   training points `x` and labels `y`, the `weight` of each training point
+#'   and the per-class `offset` of the scores, `center_norms` (\eqn{\|m_c\|^2}),
 #'   `sigma2` (\eqn{s^2}), the `threshold` rule (and `search`), the `scaling`, and for data-frame and formula
 #'   fits the `terms`, `xlevels` and `contrasts`. See [predict.kernclass()],
 #'   [summary.kernclass()], [plot.kernclass()], [coef.kernclass_scores()].
@@ -79,7 +81,7 @@
 #' fit2 <- kernel_means(two[, 1:4], two$Species, kernel = "polynomial", degree = 2)
 #' summary(fit2)
 kernel_means <- function(x, ...) {
-  kc_require(missing(x), "x", "a numeric matrix or data frame, or a formula")
+  kc_require_input(missing(x), ...names())
   UseMethod("kernel_means")
 }
 
@@ -88,8 +90,26 @@ kernel_means <- function(x, ...) {
 kernel_means.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degree = 3,
                                  coef0 = 0, scale = TRUE, ...,
                                  threshold = c("analytic", "search")) {
+  call <- kc_call(match.call(), "kernel_means")
+  kc_fit_means(kc_design_xy(x, y), kernel, gamma, degree, coef0, scale, ...,
+               threshold = threshold, call = call)
+}
+
+#' @rdname kernel_means
+#' @export
+kernel_means.formula <- function(formula, data = NULL, subset, na.action, ...) {
+  call <- kc_call(match.call(), "kernel_means")
+  d <- kc_design_formula(call, parent.frame())
+  kc_fit_means(d, ..., call = call)
+}
+
+# The fit, for both methods: d an unscaled design (kc_design_xy() or
+# kc_design_formula()); the arguments and defaults as the default method's.
+kc_fit_means <- function(d, kernel = "rbf", gamma = NULL, degree = 3, coef0 = 0, scale = TRUE,
+                         ..., threshold = c("analytic", "search"), call) {
   kc_check_dots(...)
-  d <- kc_design(x, y, scale)
+  kc_threads()  # the option is checked by every fitter, whether it uses C at fit time or not
+  d <- kc_scale_design(d, scale)
   k <- kc_kernel(kernel, gamma, degree, coef0, d$x)
   kc_check_kernel_range(d$x, k)
   threshold <- kc_match_threshold(threshold, nlevels(d$y))
@@ -106,17 +126,43 @@ kernel_means.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degr
     offset[1L] <- search$b + offset[2L]
   }
   new_kernclass_scores(d, k, weight = 1 / counts[as.integer(d$y)], offset = offset,
-                call = kc_call(match.call(), "kernel_means"), class = "kernel_means",
+                call = call, class = "kernel_means",
                 center_norms = stats::setNames(center_norms, levels(d$y)),
                 sigma2 = max(sigma2, 0), threshold = threshold, search = search)
 }
 
-#' @rdname kernel_means
+# Leave-one-out kernel sums, for both kc_loo() methods: S[i, c] = sum of
+# k(x_i, x_j) over x_j != x_i in class c, with kii = k(x_i, x_i), the class
+# counts without x_i (one row per point) and `own`, the index of each
+# point's own class in these matrices.
+kc_loo_sums <- function(model) {
+  xs <- model$x
+  yi <- as.integer(model$y)
+  n <- length(yi)
+  G <- length(model$levels)
+  ind <- matrix(0, n, G)
+  ind[cbind(seq_len(n), yi)] <- 1
+  S <- kc_expand(xs, xs, ind, model$kernel)
+  kii <- kc_kernel_diag(xs, model$kernel)
+  own <- cbind(seq_len(n), yi)
+  S[own] <- S[own] - kii
+  counts <- matrix(model$counts, n, G, byrow = TRUE)
+  counts[own] <- counts[own] - 1
+  list(S = S, kii = kii, counts = counts, own = own)
+}
+
+# Exact leave-one-out (kernel_cv(folds = "loo")): leaving x_i out changes its
+# own class only, whose squared mean norm becomes (T_c - 2 S_c(x_i) +
+# k(x_i, x_i)) / (n_c - 1)^2 with S_c(x_i) over the whole class; the classes
+# then follow from the scores as in predict().
 #' @export
-kernel_means.formula <- function(formula, data = NULL, subset, na.action, ...) {
-  fit <- kernel_means.default(kc_formula_design(match.call(), parent.frame()), ...)
-  fit$call <- kc_call(match.call(), "kernel_means")
-  fit
+kc_loo.kernel_means <- function(model, default_prior) {
+  s <- kc_loo_sums(model)
+  own <- s$own
+  T <- kc_within_sums(model$x, model$y, model$kernel)  # T_c = n_c^2 ||m_c||^2
+  norms <- matrix(T / model$counts^2, nrow(own), length(T), byrow = TRUE)
+  norms[own] <- (T[own[, 2L]] - 2 * (s$S[own] + s$kii) + s$kii) / s$counts[own]^2
+  kc_classify(model, s$S / s$counts - norms / 2)
 }
 
 #' @export

@@ -52,7 +52,7 @@
 #' # equal priors instead of the class proportions
 #' kernel_parzen(Species ~ ., data = iris, prior = c(1, 1, 1) / 3)
 kernel_parzen <- function(x, ...) {
-  kc_require(missing(x), "x", "a numeric matrix or data frame, or a formula")
+  kc_require_input(missing(x), ...names())
   UseMethod("kernel_parzen")
 }
 
@@ -61,8 +61,25 @@ kernel_parzen <- function(x, ...) {
 kernel_parzen.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degree = 3,
                                   coef0 = 0, scale = TRUE, prior = NULL, ...,
                                   threshold = c("analytic", "search")) {
+  call <- kc_call(match.call(), "kernel_parzen")
+  kc_fit_parzen(kc_design_xy(x, y), kernel, gamma, degree, coef0, scale, prior, ...,
+                threshold = threshold, call = call)
+}
+
+#' @rdname kernel_parzen
+#' @export
+kernel_parzen.formula <- function(formula, data = NULL, subset, na.action, ...) {
+  call <- kc_call(match.call(), "kernel_parzen")
+  d <- kc_design_formula(call, parent.frame())
+  kc_fit_parzen(d, ..., call = call)
+}
+
+# The fit, for both methods (as kc_fit_means()).
+kc_fit_parzen <- function(d, kernel = "rbf", gamma = NULL, degree = 3, coef0 = 0, scale = TRUE,
+                          prior = NULL, ..., threshold = c("analytic", "search"), call) {
   kc_check_dots(...)
-  d <- kc_design(x, y, scale)
+  kc_threads()
+  d <- kc_scale_design(d, scale)
   k <- kc_kernel(kernel, gamma, degree, coef0, d$x)
   kc_check_kernel_range(d$x, k)
   threshold <- kc_match_threshold(threshold, nlevels(d$y))
@@ -91,23 +108,42 @@ kernel_parzen.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, deg
   }
   prior <- kc_check_prior(prior, levels(d$y), counts)
   new_kernclass_scores(d, k, weight = as.numeric(prior / counts)[as.integer(d$y)], offset = rep(0, length(counts)),
-                call = kc_call(match.call(), "kernel_parzen"), class = "kernel_parzen", prior = prior,
+                call = call, class = "kernel_parzen", prior = prior,
                 threshold = threshold, search = search)
 }
 
-#' @rdname kernel_parzen
+# Exact leave-one-out (kernel_cv(folds = "loo")): the scores
+# prior_c S_c(x_i) / n_c with x_i left out of its class; the default prior
+# (class proportions without x_i) makes prior_c / n_c = 1 / (n - 1).
 #' @export
-kernel_parzen.formula <- function(formula, data = NULL, subset, na.action, ...) {
-  fit <- kernel_parzen.default(kc_formula_design(match.call(), parent.frame()), ...)
-  fit$call <- kc_call(match.call(), "kernel_parzen")
-  fit
+kc_loo.kernel_parzen <- function(model, default_prior) {
+  s <- kc_loo_sums(model)
+  n <- length(model$y)
+  if (default_prior) {
+    prior <- s$counts / (n - 1)
+    scores <- s$S / (n - 1)
+  } else {
+    prior <- model$prior
+    scores <- matrix(prior, n, length(prior), byrow = TRUE) * s$S / s$counts
+  }
+  kc_parzen_class(scores, model$levels, prior)
 }
 
 #' @export
 kc_classify.kernel_parzen <- function(object, scores) {
-  cls <- kc_class_from_scores(scores, object$levels)
-  # where every density underflows to zero, the prior decides (as in "prob")
-  cls[rowSums(scores != 0) == 0] <- object$levels[which.max(object$prior)]
+  kc_parzen_class(scores, object$levels, object$prior)
+}
+
+# Class from the scores prior_c p_c(x): where every density underflows to
+# zero, the largest prior decides (as in "prob"). `prior` is one per class, or
+# a row per point (leave-one-out's default prior, without the point).
+kc_parzen_class <- function(scores, levels, prior) {
+  cls <- kc_class_from_scores(scores, levels)
+  under <- which(rowSums(scores != 0) == 0)
+  if (length(under)) {
+    if (is.null(dim(prior))) prior <- matrix(prior, nrow(scores), length(levels), byrow = TRUE)
+    cls[under] <- levels[max.col(prior[under, , drop = FALSE], ties.method = "first")]
+  }
   cls
 }
 

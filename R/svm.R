@@ -97,7 +97,7 @@
 #' pfit <- kernel_svm(Species ~ ., data = iris, probability = TRUE)
 #' round(predict(pfit, iris[c(1, 51, 101), ], type = "prob"), 3)
 kernel_svm <- function(x, ...) {
-  kc_require(missing(x), "x", "a numeric matrix or data frame, or a formula")
+  kc_require_input(missing(x), ...names())
   UseMethod("kernel_svm")
 }
 
@@ -107,8 +107,27 @@ kernel_svm.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degree
                                coef0 = 0, cost = 1, class.weights = NULL, weights = NULL,
                                scale = TRUE, probability = FALSE, tolerance = 1e-3,
                                max_iter = 1e7, cachesize = NULL, shrinking = TRUE, ...) {
+  call <- kc_call(match.call(), "kernel_svm")
+  kc_fit_svm(kc_design_xy(x, y), kernel, gamma, degree, coef0, cost, class.weights, weights,
+             scale, probability, tolerance, max_iter, cachesize, shrinking, ..., call = call)
+}
+
+#' @rdname kernel_svm
+#' @export
+kernel_svm.formula <- function(formula, data = NULL, subset, na.action, weights, ...) {
+  call <- kc_call(match.call(), "kernel_svm")
+  d <- kc_design_formula(call, parent.frame())
+  kc_fit_svm(d, weights = d$weights, ..., call = call)  # weights from the model frame
+}
+
+# The fit, for both methods (as kc_fit_means()).
+kc_fit_svm <- function(d, kernel = "rbf", gamma = NULL, degree = 3, coef0 = 0, cost = 1,
+                       class.weights = NULL, weights = NULL, scale = TRUE, probability = FALSE,
+                       tolerance = 1e-3, max_iter = 1e7, cachesize = NULL, shrinking = TRUE,
+                       ..., call) {
   kc_check_dots(...)
-  d <- kc_design(x, y, scale)
+  kc_threads()
+  d <- kc_scale_design(d, scale)
   k <- kc_kernel(kernel, gamma, degree, coef0, d$x)
   kc_check_kernel_range(d$x, k)
   if (!is.numeric(cost) || length(cost) != 1L || is.na(cost) || !(cost > 0)) {
@@ -124,7 +143,6 @@ kernel_svm.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degree
   kc_check_number(cachesize, "cachesize", lower = 0, lower_open = TRUE)
   kc_check_flag(shrinking, "shrinking")
   kc_check_flag(probability, "probability")
-  if (is.null(weights)) weights <- d$weights
   C <- cost * kc_class_weights(class.weights, d$y)[as.integer(d$y)] *
     kc_obs_weights(weights, length(d$y))
   C[C == 0 | is.nan(C)] <- 0  # weight 0 with cost = Inf: the point is left out
@@ -156,7 +174,7 @@ kernel_svm.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degree
                            "held within `tolerance` (pairs %s); the solution is approximate."),
                     format(max_iter), kc_enum(rownames(pairs)[!converged])), class = "convergence")
   }
-  fit <- new_kernclass(d, k, call = kc_call(match.call(), "kernel_svm"), class = c("kernel_svm", "kernclass_ovo"),
+  fit <- new_kernclass(d, k, call = call, class = c("kernel_svm", "kernclass_ovo"),
     index = index,
     SV = d$x[index, , drop = FALSE],
     eta = eta[index, , drop = FALSE],
@@ -176,14 +194,6 @@ kernel_svm.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degree
     fit$probA <- stats::setNames(ab[1L, ], rownames(pairs))
     fit$probB <- stats::setNames(ab[2L, ], rownames(pairs))
   }
-  fit
-}
-
-#' @rdname kernel_svm
-#' @export
-kernel_svm.formula <- function(formula, data = NULL, subset, na.action, weights, ...) {
-  fit <- kernel_svm.default(kc_formula_design(match.call(), parent.frame()), ...)
-  fit$call <- kc_call(match.call(), "kernel_svm")
   fit
 }
 

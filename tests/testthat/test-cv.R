@@ -95,6 +95,33 @@ test_that("exact leave-one-out handles a given Parzen prior and data frames", {
                                            scale = FALSE, gamma = 2, prior = pr))
 })
 
+test_that("exact leave-one-out equals refitting with 4 classes and where densities underflow", {
+  set.seed(21)
+  y <- factor(rep(c("a", "b", "c", "d"), c(9, 12, 16, 7)))
+  x <- matrix(rnorm(2 * length(y), sd = 0.2), ncol = 2) + cbind(as.integer(y), 0)
+  far <- c(3, 15, 30, 40)
+  x[far, ] <- x[far, ] + 50 * (1:4)  # every kernel value to them underflows at gamma = 40
+  for (kp in list(list(gamma = 40), list(gamma = 0.3), list(kernel = "laplace", gamma = 2))) {
+    for (f in c("kernel_means", "kernel_parzen")) {
+      fun <- get(f, envir = asNamespace("kernclass"))
+      cv <- do.call(kernel_cv, c(list(fun, x, y, folds = "loo", scale = FALSE), kp))
+      expect_identical(cv$method, "exact")
+      expect_identical(cv$predicted, do.call(brute_loo, c(list(fun, x, y, scale = FALSE), kp)),
+                       info = paste(f, kp$gamma))
+    }
+  }
+  # the prior decides for the far points: the largest class without them, or
+  # the largest given prior
+  cv <- kernel_cv(kernel_parzen, x, y, folds = "loo", scale = FALSE, gamma = 40)
+  expect_identical(as.character(cv$predicted[far]), rep("c", 4))
+  pr <- c(a = 0.1, b = 0.2, c = 0.3, d = 0.4)
+  cv <- kernel_cv(kernel_parzen, x, y, folds = "loo", scale = FALSE, gamma = 40, prior = pr)
+  expect_identical(cv$method, "exact")
+  expect_identical(as.character(cv$predicted[far]), rep("d", 4))
+  expect_identical(cv$predicted, brute_loo(kernel_parzen, x, y, scale = FALSE, gamma = 40,
+                                           prior = pr))
+})
+
 test_that("leave-one-out falls back to refits where the shortcut is not exact", {
   d <- cv_data2()
   a <- kernel_cv(kernel_means, d$x, d$y, folds = "loo", gamma = 0.7)  # scale = TRUE
