@@ -143,12 +143,11 @@ kernel_bayes.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degr
 kernel_bayes.formula <- function(formula, data = NULL, subset, na.action, ...) {
   call <- kc_call(match.call(), "kernel_bayes")
   d <- kc_design_formula(call, parent.frame())
-  kc_fit_bayes(d, ..., call = call)
+  kc_fit_formula(kc_fit_bayes, kernel_bayes.default, d, list(...), call)
 }
 
 # The fit, for both methods (as kc_fit_means()).
-kc_fit_bayes <- function(d, kernel = "rbf", gamma = NULL, degree = 3, coef0 = 0, scale = TRUE,
-                         type = 2, ridge = 1e-3, ..., call) {
+kc_fit_bayes <- function(d, kernel, gamma, degree, coef0, scale, type, ridge, ..., call) {
   kc_check_dots(...)
   kc_check_bayes_type(type)
   kc_check_number(ridge, "ridge", lower = 0)

@@ -220,6 +220,19 @@ kc_fill_na_columns <- function(newdata, tt, xlevels) {
   newdata
 }
 
+# A formula method's fit: `worker` on the formula's design `d` with the
+# formula method's other arguments `args`, and those the call left out at the
+# default method's defaults: the default method's signature is their one home
+# (and what kernel_tune() reads). d and call enter the worker's call as
+# symbols, so that errors do not print the data and the call is not run.
+kc_fit_formula <- function(worker, default, d, args, call = NULL) {
+  f <- formals(default)
+  left_out <- setdiff(names(f), c("x", "y", "...", names(args)))
+  args <- c(list(quote(d)), lapply(f[left_out], eval, envir = baseenv()), args,
+            if (!is.null(call)) list(call = quote(call)))
+  do.call(worker, args, envir = environment())
+}
+
 # Scale a design's inputs (scale = TRUE) and keep the scaling for predict().
 kc_scale_design <- function(d, scale) {
   kc_check_flag(scale, "scale")

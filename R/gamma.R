@@ -85,7 +85,7 @@
 estimate_gamma <- function(x, ...) UseMethod("estimate_gamma")
 
 # The estimate, for both methods, from an unscaled design.
-kc_gamma_design <- function(d, kernel = "rbf", scale = TRUE, max_rows = 1000, ...) {
+kc_gamma_design <- function(d, kernel, scale, max_rows, ...) {
   kc_check_dots(...)
   # one row cannot be scaled; kc_median_gamma() says what is wrong with it
   if (nrow(d$x) > 1L) d <- kc_scale_design(d, scale)
@@ -102,7 +102,7 @@ estimate_gamma.default <- function(x, kernel = "rbf", scale = TRUE, max_rows = 1
 #' @export
 estimate_gamma.formula <- function(formula, data = NULL, subset, na.action, ...) {
   d <- kc_design_formula(match.call(), parent.frame(), labels = FALSE)
-  kc_gamma_design(d, ...)
+  kc_fit_formula(kc_gamma_design, estimate_gamma.default, d, list(...))
 }
 
 # The median heuristic on x as given (see ?estimate_gamma), by the kernel's

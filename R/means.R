@@ -100,13 +100,12 @@ kernel_means.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degr
 kernel_means.formula <- function(formula, data = NULL, subset, na.action, ...) {
   call <- kc_call(match.call(), "kernel_means")
   d <- kc_design_formula(call, parent.frame())
-  kc_fit_means(d, ..., call = call)
+  kc_fit_formula(kc_fit_means, kernel_means.default, d, list(...), call)
 }
 
 # The fit, for both methods: d an unscaled design (kc_design_xy() or
-# kc_design_formula()); the arguments and defaults as the default method's.
-kc_fit_means <- function(d, kernel = "rbf", gamma = NULL, degree = 3, coef0 = 0, scale = TRUE,
-                         ..., threshold = c("analytic", "search"), call) {
+# kc_design_formula()), the other arguments as the default method's, all given.
+kc_fit_means <- function(d, kernel, gamma, degree, coef0, scale, ..., threshold, call) {
   kc_check_dots(...)
   kc_threads()  # the option is checked by every fitter, whether it uses C at fit time or not
   d <- kc_scale_design(d, scale)

@@ -71,12 +71,11 @@ kernel_parzen.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, deg
 kernel_parzen.formula <- function(formula, data = NULL, subset, na.action, ...) {
   call <- kc_call(match.call(), "kernel_parzen")
   d <- kc_design_formula(call, parent.frame())
-  kc_fit_parzen(d, ..., call = call)
+  kc_fit_formula(kc_fit_parzen, kernel_parzen.default, d, list(...), call)
 }
 
 # The fit, for both methods (as kc_fit_means()).
-kc_fit_parzen <- function(d, kernel = "rbf", gamma = NULL, degree = 3, coef0 = 0, scale = TRUE,
-                          prior = NULL, ..., threshold = c("analytic", "search"), call) {
+kc_fit_parzen <- function(d, kernel, gamma, degree, coef0, scale, prior, ..., threshold, call) {
   kc_check_dots(...)
   kc_threads()
   d <- kc_scale_design(d, scale)

@@ -117,14 +117,13 @@ kernel_svm.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degree
 kernel_svm.formula <- function(formula, data = NULL, subset, na.action, weights, ...) {
   call <- kc_call(match.call(), "kernel_svm")
   d <- kc_design_formula(call, parent.frame())
-  kc_fit_svm(d, weights = d$weights, ..., call = call)  # weights from the model frame
+  # weights from the model frame
+  kc_fit_formula(kc_fit_svm, kernel_svm.default, d, list(weights = d$weights, ...), call)
 }
 
 # The fit, for both methods (as kc_fit_means()).
-kc_fit_svm <- function(d, kernel = "rbf", gamma = NULL, degree = 3, coef0 = 0, cost = 1,
-                       class.weights = NULL, weights = NULL, scale = TRUE, probability = FALSE,
-                       tolerance = 1e-3, max_iter = 1e7, cachesize = NULL, shrinking = TRUE,
-                       ..., call) {
+kc_fit_svm <- function(d, kernel, gamma, degree, coef0, cost, class.weights, weights, scale,
+                       probability, tolerance, max_iter, cachesize, shrinking, ..., call) {
   kc_check_dots(...)
   kc_threads()
   d <- kc_scale_design(d, scale)

@@ -53,19 +53,6 @@ test_that("formula and default methods give the same model through the same work
   }
 })
 
-test_that("the workers take the default methods' arguments with the same defaults", {
-  ns <- asNamespace("kernclass")
-  pairs <- list(kernel_means = "kc_fit_means", kernel_parzen = "kc_fit_parzen",
-                kernel_bayes = "kc_fit_bayes", kernel_svm = "kc_fit_svm",
-                estimate_gamma = "kc_gamma_design")
-  for (f in names(pairs)) {
-    def <- formals(get(paste0(f, ".default"), envir = ns))
-    worker <- formals(get(pairs[[f]], envir = ns))
-    expect_identical(worker[setdiff(names(worker), c("d", "call"))],
-                     def[setdiff(names(def), c("x", "y"))], info = f)
-  }
-})
-
 test_that("update() re-runs formula and default fits", {
   two <- droplevels(subset(iris, Species != "setosa"))
   for (f in fitters) {
