@@ -18,7 +18,11 @@ kc_method_label <- function(object) {
 #'   the training data (the fitted values).
 #' @param type `"class"` (default): a factor with the training levels;
 #'   `"decision"`: the decision values, a vector for two classes (positive
-#'   for the first level) and a matrix with a column per class otherwise;
+#'   for the first level) and a matrix with a column per class otherwise
+#'   (per class pair, named `"first/second"`, for one-vs-one models such as
+#'   [kernel_svm()]; where a label contains `"/"`, the pairs are named
+#'   `"first vs second"`, or with `" | "` or `" <-> "` where labels contain
+#'   those, so that names never collide);
 #'   `"prob"`: a matrix of class probabilities with a column per level. See
 #'   the classifier's help page for what decision values and probabilities
 #'   mean for it.
