@@ -14,7 +14,8 @@
 #' @param y Class labels of the rows of `data`, for models fitted with the
 #'   default method; default the training labels when `data` has as many
 #'   rows as the training data.
-#' @param slice Named list of values for the other input variables.
+#' @param slice Named list of values for the other input variables: one
+#'   number each, or one of the levels for a factor.
 #' @param grid Number of grid points along each axis.
 #' @param col Colours of the classes.
 #' @param main,xlab,ylab Title and axis labels.
@@ -175,9 +176,28 @@ kc_plot_grid <- function(inputs, vars, ax, slice) {
     } else {
       names(which.max(table(col)))
     }
+    if (!is.null(slice[[v]])) kc_check_slice(value, col, v)
     g[[v]] <- if (is.factor(col)) factor(value, levels = levels(col)) else value
   }
   g[names(inputs)]
+}
+
+# A slice value is one value of its column's kind: one of the levels of a
+# factor (any other value would give NA grid points the model cannot score).
+kc_check_slice <- function(value, col, v) {
+  ok <- length(value) == 1L && !is.na(value) &&
+    if (is.factor(col) || is.character(col)) {
+      as.character(value) %in% if (is.factor(col)) levels(col) else unique(col)
+    } else {
+      (is.numeric(value) || is.logical(value)) && is.finite(value)
+    }
+  if (!ok) {
+    what <- if (is.factor(col) || is.character(col)) {
+      sprintf("one of its values %s", kc_enum(if (is.factor(col)) levels(col) else unique(col)))
+    } else "one finite number"
+    kc_abort(sprintf("`slice` gives `%s` a value it cannot take: give %s.", v, what),
+             arg = "slice")
+  }
 }
 
 # Columns whose zero contours are the decision boundaries. Class scores: where

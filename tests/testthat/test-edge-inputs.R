@@ -21,3 +21,36 @@ test_that("one-vs-one pair names stay distinct when labels contain '/'", {
   expect_equal(ncol(d), 6L)
   expect_false(anyDuplicated(colnames(d)) > 0)
 })
+
+test_that("plot() refuses a slice value its column cannot take, naming `slice`", {
+  set.seed(4)
+  d <- data.frame(u = rnorm(40), v = rnorm(40), g = factor(rep(c("p", "q"), 20)),
+                  cl = factor(rep(c("A", "B"), each = 20)))
+  fit <- kernel_means(cl ~ u + v + g, data = d)
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off())
+  for (bad in list("zz", NA, c("p", "q"))) {
+    err <- expect_error(plot(fit, d, slice = list(g = bad)), class = "kernclass_input_error")
+    expect_identical(err$arg, "slice")
+    expect_match(conditionMessage(err), "`g`")
+  }
+  fit2 <- kernel_means(cl ~ u + v + w, data = transform(d, w = rnorm(40)))
+  err <- expect_error(plot(fit2, transform(d, w = 0), slice = list(w = "a")),
+                      class = "kernclass_input_error")
+  expect_identical(err$arg, "slice")
+  expect_type(plot(fit, d, slice = list(g = "q"), grid = 5), "list")
+})
+
+test_that("the kernclass.tune.cores option is checked", {
+  set.seed(5)
+  x <- matrix(rnorm(60), 30, 2)
+  y <- factor(rep(c("a", "b"), 15))
+  old <- options(kernclass.tune.cores = NULL)
+  on.exit(options(old))
+  for (bad in list("a", NA, 0, 1.5, c(1, 2))) {
+    options(kernclass.tune.cores = bad)
+    err <- expect_error(kernel_tune(kernel_means, x, y, grid = list(gamma = c(1, 2)), folds = 3),
+                        class = "kernclass_input_error")
+    expect_identical(err$arg, "kernclass.tune.cores")
+  }
+})
