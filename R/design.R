@@ -24,8 +24,13 @@ kc_model_matrix <- function(tt, mf, contrasts = NULL, arg = "x") {
                               "a constant column tells the classes nothing: drop it."),
                        arg, kc_enum(single)), arg = arg)
     }
-    contrasts <- lapply(stats::setNames(factors, factors),
-                        function(f) stats::contrasts(factor(mf[[f]]), contrasts = FALSE))
+    # a factor keeps its levels, used or not, as model.matrix() does (the
+    # formula methods drop unused ones before): an unused level is a column of
+    # zeros, so folds of one data frame are coded alike and predict that level
+    contrasts <- lapply(stats::setNames(factors, factors), function(f) {
+      v <- mf[[f]]
+      stats::contrasts(if (is.factor(v)) v else factor(v), contrasts = FALSE)
+    })
   }
   mm <- tryCatch(stats::model.matrix(tt, mf, contrasts.arg = contrasts), error = function(e) {
     kc_abort(sprintf("`%s` has column(s) that cannot be coded as numbers: %s", arg,

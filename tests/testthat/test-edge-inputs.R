@@ -54,3 +54,28 @@ test_that("the kernclass.tune.cores option is checked", {
     expect_identical(err$arg, "kernclass.tune.cores")
   }
 })
+
+test_that("a data frame with unused factor levels fits, cross-validates and predicts them", {
+  set.seed(6)
+  n <- 60
+  d <- data.frame(u = rnorm(n), f = factor(sample(c("p", "q", "r"), n, TRUE, c(0.45, 0.45, 0.1))))
+  y <- factor(ifelse(d$u + (d$f == "q") > 0.5, "A", "B"))
+  unused <- transform(d, f = factor(f, levels = c("p", "q", "r", "s")))
+  for (name in c("kernel_means", "kernel_parzen", "kernel_svm", "kernel_bayes")) {
+    fitter <- get(name)
+    a <- fitter(unused, y, gamma = 0.5)
+    b <- fitter(d, y, gamma = 0.5)
+    # a column of zeros for "s": the same kernel values, so the same fit
+    # (kernel_bayes's estimates depend on the number of columns too)
+    if (name != "kernel_bayes") {
+      expect_equal(unname(predict(a, unused, type = "decision")),
+                   unname(predict(b, d, type = "decision")), tolerance = 1e-10)
+    }
+    expect_false(anyNA(predict(a, transform(unused[1:3, ], f = "s"))))
+  }
+  # folds that lack the rare level "r" in training or test
+  expect_true(is.finite(kernel_cv(kernel_means, d, y, folds = 10)$accuracy))
+  expect_true(is.finite(kernel_cv(kernel_svm, d[d$f != "r", ], y[d$f != "r"], folds = 5)$accuracy))
+  tn <- kernel_tune(kernel_parzen, d, y, grid = list(gamma = c(0.5, 1)), folds = 10)
+  expect_s3_class(tn, "kernel_tune")
+})
