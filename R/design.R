@@ -68,6 +68,7 @@ kc_design_frame <- function(tt, mf, arg) {
 kc_design_xy <- function(x, y = NULL, labels = TRUE) {
   if (is.data.frame(x)) {
     if (ncol(x) == 0L) kc_abort("`x` has no columns.", arg = "x")
+    kc_check_names(names(x), "x")  # a data frame's columns are found by name
     tt <- stats::terms(~ ., data = x)
     environment(tt) <- baseenv()  # keep no reference to this frame and its data
     mf <- tryCatch(stats::model.frame(tt, x, na.action = stats::na.pass), error = function(e) {
@@ -78,6 +79,7 @@ kc_design_xy <- function(x, y = NULL, labels = TRUE) {
   } else {
     m <- kc_as_numeric_matrix(x, "x")
     if (nrow(m) == 0L) kc_abort("`x` has no rows.", arg = "x")
+    if (!is.null(colnames(m))) colnames(m)[is.na(colnames(m))] <- ""
     d <- list(x = m, y = NULL, terms = NULL, xlevels = NULL, contrasts = NULL,
               scalable = rep(TRUE, ncol(m)), na.action = NULL)
   }
@@ -156,7 +158,10 @@ kc_apply_scaling <- function(x, scaling) {
 # The coded, scaled matrix for new data; rows with NA stay (as NA rows).
 kc_new_x <- function(object, newdata) {
   if (is.null(object$terms)) {
+    # a matrix's columns are matched by name only where its names are
+    # unique and non-empty (cbind(x, v) leaves one empty), by position else
     names_fit <- colnames(object$x)
+    if (!kc_names_unique(names_fit)) names_fit <- NULL
     if (is.data.frame(newdata) && !is.null(names_fit) && all(names_fit %in% names(newdata))) {
       newdata <- newdata[names_fit]  # other columns, numeric or not, are not used
     }
@@ -171,6 +176,7 @@ kc_new_x <- function(object, newdata) {
         kc_abort(sprintf("`newdata` lacks column(s) %s used by the model.", kc_enum(missing)),
                  arg = "newdata")
       }
+      kc_check_names(colnames(x), "newdata", used = names_fit)
       x <- x[, names_fit, drop = FALSE]
     } else if (ncol(x) != ncol(object$x)) {
       kc_abort(sprintf("`newdata` has %d column(s) but the model was fitted on %d.",
@@ -188,6 +194,7 @@ kc_new_x <- function(object, newdata) {
       kc_abort(sprintf("`newdata` lacks column(s) %s used by the model.", kc_enum(missing)),
                arg = "newdata")
     }
+    kc_check_names(names(newdata), "newdata", used = all.vars(tt))
     newdata <- kc_fill_na_columns(newdata, tt, object$xlevels)
     misfit <- function(e) {
       kc_abort(sprintf("`newdata` does not fit the model: %s", conditionMessage(e)),

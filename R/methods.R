@@ -14,8 +14,12 @@ kc_method_label <- function(object) {
 #' @param newdata New points: for models fitted with a formula or a data
 #'   frame, a data frame with the input columns (matched by name); for
 #'   models fitted with a matrix, a matrix or data frame whose columns are
-#'   matched by name when both have names, by position otherwise. Missing:
-#'   the training data (the fitted values).
+#'   matched by name when both have names and the training matrix's names are
+#'   unique and non-empty, by position otherwise (so a matrix with duplicated
+#'   or empty column names, as `cbind(x, v)` gives, is matched by position).
+#'   Columns used by name must not be duplicated in `newdata` (an error of
+#'   class `"kernclass_column_names_error"`). Missing: the training data (the
+#'   fitted values).
 #' @param type `"class"` (default): a factor with the training levels;
 #'   `"decision"`: the decision values, a vector for two classes (positive
 #'   for the first level) and a matrix with a column per class otherwise

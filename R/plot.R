@@ -119,7 +119,13 @@ kc_plot_data <- function(object, data, y) {
       if (is.null(y)) y <- object$y
     }
     inputs <- as.data.frame(kc_as_numeric_matrix(data, "data"))
-    if (is.null(colnames(object$x))) names(inputs) <- paste0("V", seq_len(ncol(inputs)))
+    if (!kc_names_unique(colnames(object$x)) && ncol(inputs) == ncol(object$x)) {
+      # the model matches columns by position: name them so that `vars` can
+      nm <- colnames(object$x)
+      if (is.null(nm)) nm <- rep("", ncol(inputs))
+      nm[nm == ""] <- paste0("V", which(nm == ""))
+      names(inputs) <- make.unique(nm)
+    }
   } else {
     if (is.null(data) || !is.data.frame(data)) {
       kc_abort("`data` must be the data frame to draw (the model was fitted to a data frame).",

@@ -79,3 +79,50 @@ test_that("a data frame with unused factor levels fits, cross-validates and pred
   tn <- kernel_tune(kernel_parzen, d, y, grid = list(gamma = c(0.5, 1)), folds = 10)
   expect_s3_class(tn, "kernel_tune")
 })
+
+test_that("a matrix with duplicated, empty or NA column names is matched by position", {
+  set.seed(7)
+  x <- matrix(rnorm(200), 50, 4, dimnames = list(NULL, c("a", "a", "b", "c")))
+  y <- factor(ifelse(x[, 2] - x[, 1] > 0, "u", "v"))
+  fit <- kernel_means(x, y)
+  expect_identical(predict(fit, x), fitted(fit))
+  expect_identical(unname(predict(fit, as.data.frame(x))), fitted(fit))
+  x2 <- cbind(x[, 3:4], x[, 2])  # colnames "b", "c", ""
+  fit2 <- kernel_svm(x2, y)
+  expect_identical(predict(fit2, x2), fitted(fit2))
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off())
+  expect_type(plot(fit2, x2, vars = c("b", "V3"), grid = 5), "list")
+  expect_type(plot(fit2, grid = 5), "list")
+  colnames(x2)[3] <- NA
+  fit3 <- kernel_parzen(x2, y)
+  expect_identical(predict(fit3, x2), fitted(fit3))
+  expect_type(plot(fit3, x2, grid = 5), "list")
+  err <- expect_error(predict(fit3, x2[, 1:2]), class = "kernclass_input_error")
+  expect_identical(err$arg, "newdata")
+})
+
+test_that("duplicated or empty names where columns are found by name are classed errors", {
+  set.seed(8)
+  d <- data.frame(a = rnorm(30), b = rnorm(30), c = rnorm(30))
+  y <- factor(rep(c("u", "v"), 15))
+  for (nm in list(c("a", "a", "b"), c("a", "", "b"), c("a", NA, "b"))) {
+    dd <- stats::setNames(d, nm)
+    err <- expect_error(kernel_means(dd, y), class = "kernclass_column_names_error")
+    expect_identical(err$arg, "x")
+  }
+  err <- expect_error(kernel_means(stats::setNames(d, c("a", "a", "b")), y), "\"a\"")
+  # new data with two columns of a name the model uses
+  fit <- kernel_means(as.matrix(d), y)
+  nd <- cbind(as.matrix(d), a = 0)
+  err <- expect_error(predict(fit, nd), class = "kernclass_column_names_error")
+  expect_identical(err$arg, "newdata")
+  fitd <- kernel_means(cbind(d, cl = y)[1:3], y)
+  err <- expect_error(predict(fitd, cbind(d, a = 0)), class = "kernclass_column_names_error")
+  expect_identical(err$arg, "newdata")
+  fitf <- kernel_means(cl ~ a + b, data = cbind(d, cl = y))
+  err <- expect_error(predict(fitf, cbind(d, a = 0)), class = "kernclass_column_names_error")
+  expect_identical(err$arg, "newdata")
+  # duplicates the model does not use are ignored
+  expect_identical(predict(fitf, cbind(d, c = 0)), predict(fitf, d))
+})
