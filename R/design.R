@@ -196,17 +196,54 @@ kc_new_x <- function(object, newdata) {
     }
     kc_check_names(names(newdata), "newdata", used = all.vars(tt))
     newdata <- kc_fill_na_columns(newdata, tt, object$xlevels)
+    # rows that cannot be predicted become NA rows (one warning for all), as
+    # e1071 and kernlab predict every other row: levels not seen in training
+    why <- character(0)
+    lost <- integer(0)
+    for (nm in intersect(names(object$xlevels), names(newdata))) {
+      v <- newdata[[nm]]
+      if (!is.factor(v) && !is.character(v)) next
+      unseen <- !is.na(v) & !(as.character(v) %in% object$xlevels[[nm]])
+      if (!any(unseen)) next
+      why <- c(why, sprintf("`%s` has level(s) %s not seen in training", nm,
+                            kc_enum(unique(as.character(v[unseen])))))
+      lost <- c(lost, which(unseen))
+      v <- as.character(v)
+      v[unseen] <- NA
+      newdata[[nm]] <- if (is.factor(newdata[[nm]])) factor(v, levels = object$xlevels[[nm]]) else v
+    }
     misfit <- function(e) {
       kc_abort(sprintf("`newdata` does not fit the model: %s", conditionMessage(e)),
                arg = "newdata")
     }
+    warned <- character(0)
     mf <- withCallingHandlers(tryCatch({
       mf <- stats::model.frame(tt, newdata, na.action = stats::na.pass, xlev = object$xlevels)
       classes <- attr(tt, "dataClasses")
       if (!is.null(classes)) stats::.checkMFClasses(classes, mf)
       mf
-    }, error = misfit), warning = misfit)  # e.g. "variable 'f' is not a factor"
+    }, error = misfit), warning = function(w) {
+      warned <<- c(warned, conditionMessage(w))
+      invokeRestart("muffleWarning")
+    })
     x <- kc_model_matrix(tt, mf, object$contrasts, arg = "newdata")$x
+    # and rows whose inputs are all there but whose terms are not numbers
+    # (log of a negative); any other warning (e.g. "variable 'f' is not a
+    # factor") means newdata does not fit
+    nan <- which(!stats::complete.cases(x) &
+                   stats::complete.cases(newdata[intersect(all.vars(tt), names(newdata))]))
+    if (length(warned) && !length(nan)) misfit(simpleError(warned[1L]))
+    if (length(nan)) {
+      why <- c(why, sprintf("the formula's terms are not numbers there%s",
+                            if (length(warned)) sprintf(" (%s)", warned[1L]) else ""))
+      lost <- c(lost, nan)
+    }
+    if (length(lost)) {
+      lost <- sort(unique(lost))
+      kc_warn(sprintf("%d row(s) of `newdata` cannot be predicted (e.g. rows %s) and give NA: %s.",
+                      length(lost), paste(utils::head(lost, 5), collapse = ", "),
+                      paste(why, collapse = "; ")), class = "unpredictable")
+    }
   }
   kc_check_finite(x, "newdata", allow_na = TRUE)
   x <- kc_apply_scaling(x, object$scaling)

@@ -33,10 +33,13 @@ kc_method_label <- function(object) {
 #' @param ... Not used.
 #' @return One value (or row) per row of `newdata`; `NA` where that row has
 #'   missing values, and where the kernel values of that row overflow (a
-#'   warning of class `"kernclass_overflow_warning"`). Columns of `newdata`
-#'   must have the types of the training data (numbers for numbers, the
-#'   factor levels seen in training for factors); a column that is all `NA`
-#'   counts as any type.
+#'   warning of class `"kernclass_overflow_warning"`), or where the row
+#'   cannot be predicted: a factor level not seen in training, or formula
+#'   terms that are not numbers (`log` of a negative); one warning of class
+#'   `"kernclass_unpredictable_warning"` says which rows and why. Columns of
+#'   `newdata` must have the types of the training data (numbers for
+#'   numbers, factors or text for factors); a column that is all `NA` counts
+#'   as any type.
 #' @export
 #' @examples
 #' fit <- kernel_means(Species ~ ., data = iris)

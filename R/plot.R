@@ -46,7 +46,10 @@ plot.kernclass <- function(x, data = NULL, vars = NULL, y = NULL, slice = list()
   })
   g <- kc_plot_grid(pd$inputs, vars, ax, slice)
   newdata <- if (is.null(object$terms)) as.matrix(g) else g
-  scores <- kc_scores(object, kc_new_x(object, newdata))
+  x_grid <- withCallingHandlers(kc_new_x(object, newdata), kernclass_unpredictable_warning =
+    function(w) kc_abort(sprintf("The model cannot score all points of the plot's grid: %s",
+                                 conditionMessage(w)), arg = "vars"))
+  scores <- kc_scores(object, x_grid)
   G <- length(object$levels)
   cls <- kc_classify(object, scores)
   if (is.null(col)) col <- grDevices::hcl.colors(G, "Dark 3")

@@ -126,3 +126,27 @@ test_that("duplicated or empty names where columns are found by name are classed
   # duplicates the model does not use are ignored
   expect_identical(predict(fitf, cbind(d, c = 0)), predict(fitf, d))
 })
+
+test_that("rows that cannot be predicted give NA with one classed warning; the rest are predicted", {
+  set.seed(9)
+  d <- data.frame(u = runif(40) + 1, v = rnorm(40), g = factor(rep(c("p", "q"), 20)),
+                  cl = factor(rep(c("A", "B"), each = 20)))
+  fit <- kernel_svm(cl ~ log(u) + v + g, data = d)
+  nd <- d[1:5, ]
+  nd$u[2] <- -1
+  nd$g <- factor(c("p", "q", "p", "z", "q"))
+  nd$v[5] <- NA
+  w <- expect_warning(p <- predict(fit, nd), class = "kernclass_unpredictable_warning")
+  expect_match(conditionMessage(w), "rows 2, 4")
+  expect_match(conditionMessage(w), "\"z\"")
+  expect_length(p, 5)
+  expect_identical(unname(is.na(p)), c(FALSE, TRUE, FALSE, TRUE, TRUE))
+  expect_identical(p[c(1, 3)], predict(fit, d[c(1, 3), ]))
+  expect_warning(pr <- predict(fit, nd, type = "decision"), class = "kernclass_unpredictable_warning")
+  expect_identical(unname(is.na(pr)), c(FALSE, TRUE, FALSE, TRUE, TRUE))
+  # a character column with an unseen value; a default-method data frame fit
+  fitd <- kernel_means(d[c("u", "g")], d$cl)
+  nd2 <- data.frame(u = c(1.5, 1.5), g = c("p", "zz"))
+  expect_warning(p2 <- predict(fitd, nd2), class = "kernclass_unpredictable_warning")
+  expect_identical(is.na(unname(p2)), c(FALSE, TRUE))
+})
