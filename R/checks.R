@@ -100,6 +100,34 @@ kc_as_numeric_matrix <- function(x, arg) {
   x
 }
 
+# Whether column names can identify columns: present, unique, non-empty.
+kc_names_unique <- function(nm) {
+  !is.null(nm) && !anyNA(nm) && all(nm != "") && !anyDuplicated(nm)
+}
+
+# Column names that a lookup by name needs: all of them (`used` NULL), or
+# those among `used`, must be non-empty and unique, else the lookup would take
+# the first of two equal names or none.
+kc_check_names <- function(nm, arg, used = NULL) {
+  if (is.null(nm)) return(invisible())
+  empty <- is.na(nm) | nm == ""
+  dup <- !empty & nm %in% nm[duplicated(nm)]
+  if (!is.null(used)) {
+    empty <- rep(FALSE, length(nm))
+    dup <- dup & nm %in% used
+  }
+  if (any(empty)) {
+    kc_abort(sprintf("`%s` has column(s) without a name (column(s) %s): name every column.",
+                     arg, paste(utils::head(which(empty), 5), collapse = ", ")),
+             arg = arg, class = "column_names")
+  }
+  if (any(dup)) {
+    kc_abort(sprintf("`%s` has duplicated column name(s) %s: give each column its own name.",
+                     arg, kc_enum(unique(nm[dup]))), arg = arg, class = "column_names")
+  }
+  invisible()
+}
+
 # Rows with NA are allowed only where `allow_na` (prediction); Inf never.
 # Rows are reported by `row_names` where given (the rows of the user's data).
 kc_check_finite <- function(x, arg, allow_na = FALSE, row_names = NULL) {

@@ -24,8 +24,13 @@ kc_model_matrix <- function(tt, mf, contrasts = NULL, arg = "x") {
                               "a constant column tells the classes nothing: drop it."),
                        arg, kc_enum(single)), arg = arg)
     }
-    contrasts <- lapply(stats::setNames(factors, factors),
-                        function(f) stats::contrasts(factor(mf[[f]]), contrasts = FALSE))
+    # a factor keeps its levels, used or not, as model.matrix() does (the
+    # formula methods drop unused ones before): an unused level is a column of
+    # zeros, so folds of one data frame are coded alike and predict that level
+    contrasts <- lapply(stats::setNames(factors, factors), function(f) {
+      v <- mf[[f]]
+      stats::contrasts(if (is.factor(v)) v else factor(v), contrasts = FALSE)
+    })
   }
   mm <- tryCatch(stats::model.matrix(tt, mf, contrasts.arg = contrasts), error = function(e) {
     kc_abort(sprintf("`%s` has column(s) that cannot be coded as numbers: %s", arg,
@@ -63,6 +68,7 @@ kc_design_frame <- function(tt, mf, arg) {
 kc_design_xy <- function(x, y = NULL, labels = TRUE) {
   if (is.data.frame(x)) {
     if (ncol(x) == 0L) kc_abort("`x` has no columns.", arg = "x")
+    kc_check_names(names(x), "x")  # a data frame's columns are found by name
     tt <- stats::terms(~ ., data = x)
     environment(tt) <- baseenv()  # keep no reference to this frame and its data
     mf <- tryCatch(stats::model.frame(tt, x, na.action = stats::na.pass), error = function(e) {
@@ -73,6 +79,7 @@ kc_design_xy <- function(x, y = NULL, labels = TRUE) {
   } else {
     m <- kc_as_numeric_matrix(x, "x")
     if (nrow(m) == 0L) kc_abort("`x` has no rows.", arg = "x")
+    if (!is.null(colnames(m))) colnames(m)[is.na(colnames(m))] <- ""
     d <- list(x = m, y = NULL, terms = NULL, xlevels = NULL, contrasts = NULL,
               scalable = rep(TRUE, ncol(m)), na.action = NULL)
   }
@@ -151,7 +158,10 @@ kc_apply_scaling <- function(x, scaling) {
 # The coded, scaled matrix for new data; rows with NA stay (as NA rows).
 kc_new_x <- function(object, newdata) {
   if (is.null(object$terms)) {
+    # a matrix's columns are matched by name only where its names are
+    # unique and non-empty (cbind(x, v) leaves one empty), by position else
     names_fit <- colnames(object$x)
+    if (!kc_names_unique(names_fit)) names_fit <- NULL
     if (is.data.frame(newdata) && !is.null(names_fit) && all(names_fit %in% names(newdata))) {
       newdata <- newdata[names_fit]  # other columns, numeric or not, are not used
     }
@@ -166,6 +176,7 @@ kc_new_x <- function(object, newdata) {
         kc_abort(sprintf("`newdata` lacks column(s) %s used by the model.", kc_enum(missing)),
                  arg = "newdata")
       }
+      kc_check_names(colnames(x), "newdata", used = names_fit)
       x <- x[, names_fit, drop = FALSE]
     } else if (ncol(x) != ncol(object$x)) {
       kc_abort(sprintf("`newdata` has %d column(s) but the model was fitted on %d.",
@@ -183,18 +194,56 @@ kc_new_x <- function(object, newdata) {
       kc_abort(sprintf("`newdata` lacks column(s) %s used by the model.", kc_enum(missing)),
                arg = "newdata")
     }
+    kc_check_names(names(newdata), "newdata", used = all.vars(tt))
     newdata <- kc_fill_na_columns(newdata, tt, object$xlevels)
+    # rows that cannot be predicted become NA rows (one warning for all), as
+    # e1071 and kernlab predict every other row: levels not seen in training
+    why <- character(0)
+    lost <- integer(0)
+    for (nm in intersect(names(object$xlevels), names(newdata))) {
+      v <- newdata[[nm]]
+      if (!is.factor(v) && !is.character(v)) next
+      unseen <- !is.na(v) & !(as.character(v) %in% object$xlevels[[nm]])
+      if (!any(unseen)) next
+      why <- c(why, sprintf("`%s` has level(s) %s not seen in training", nm,
+                            kc_enum(unique(as.character(v[unseen])))))
+      lost <- c(lost, which(unseen))
+      v <- as.character(v)
+      v[unseen] <- NA
+      newdata[[nm]] <- if (is.factor(newdata[[nm]])) factor(v, levels = object$xlevels[[nm]]) else v
+    }
     misfit <- function(e) {
       kc_abort(sprintf("`newdata` does not fit the model: %s", conditionMessage(e)),
                arg = "newdata")
     }
+    warned <- character(0)
     mf <- withCallingHandlers(tryCatch({
       mf <- stats::model.frame(tt, newdata, na.action = stats::na.pass, xlev = object$xlevels)
       classes <- attr(tt, "dataClasses")
       if (!is.null(classes)) stats::.checkMFClasses(classes, mf)
       mf
-    }, error = misfit), warning = misfit)  # e.g. "variable 'f' is not a factor"
+    }, error = misfit), warning = function(w) {
+      warned <<- c(warned, conditionMessage(w))
+      invokeRestart("muffleWarning")
+    })
     x <- kc_model_matrix(tt, mf, object$contrasts, arg = "newdata")$x
+    # and rows whose inputs are all there but whose terms are not numbers
+    # (log of a negative); any other warning (e.g. "variable 'f' is not a
+    # factor") means newdata does not fit
+    nan <- which(!stats::complete.cases(x) &
+                   stats::complete.cases(newdata[intersect(all.vars(tt), names(newdata))]))
+    if (length(warned) && !length(nan)) misfit(simpleError(warned[1L]))
+    if (length(nan)) {
+      why <- c(why, sprintf("the formula's terms are not numbers there%s",
+                            if (length(warned)) sprintf(" (%s)", warned[1L]) else ""))
+      lost <- c(lost, nan)
+    }
+    if (length(lost)) {
+      lost <- sort(unique(lost))
+      kc_warn(sprintf("%d row(s) of `newdata` cannot be predicted (e.g. rows %s) and give NA: %s.",
+                      length(lost), paste(utils::head(lost, 5), collapse = ", "),
+                      paste(why, collapse = "; ")), class = "unpredictable")
+    }
   }
   kc_check_finite(x, "newdata", allow_na = TRUE)
   x <- kc_apply_scaling(x, object$scaling)

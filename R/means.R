@@ -27,7 +27,11 @@
 #'
 #' @param x A numeric matrix, a numeric vector or a data frame (factor
 #'   columns are coded by [stats::model.matrix()] with treatment contrasts);
-#'   for the formula method, a formula `class ~ inputs`.
+#'   for the formula method, a formula `class ~ inputs`. A data frame's
+#'   columns need unique, non-empty names; a factor's unused levels are kept
+#'   (columns of zeros, so that new data may have them). A matrix's columns
+#'   are matched by name in `predict()` where its names are unique and
+#'   non-empty, by position otherwise.
 #' @param y The class labels: a factor (or a character or logical vector),
 #'   one per row of `x`. Not with a formula, whose left-hand side gives them:
 #'   `y` there is an error of class `"kernclass_formula_conflict_error"`.

@@ -14,21 +14,32 @@ kc_method_label <- function(object) {
 #' @param newdata New points: for models fitted with a formula or a data
 #'   frame, a data frame with the input columns (matched by name); for
 #'   models fitted with a matrix, a matrix or data frame whose columns are
-#'   matched by name when both have names, by position otherwise. Missing:
-#'   the training data (the fitted values).
+#'   matched by name when both have names and the training matrix's names are
+#'   unique and non-empty, by position otherwise (so a matrix with duplicated
+#'   or empty column names, as `cbind(x, v)` gives, is matched by position).
+#'   Columns used by name must not be duplicated in `newdata` (an error of
+#'   class `"kernclass_column_names_error"`). Missing: the training data (the
+#'   fitted values).
 #' @param type `"class"` (default): a factor with the training levels;
 #'   `"decision"`: the decision values, a vector for two classes (positive
-#'   for the first level) and a matrix with a column per class otherwise;
+#'   for the first level) and a matrix with a column per class otherwise
+#'   (per class pair, named `"first/second"`, for one-vs-one models such as
+#'   [kernel_svm()]; where a label contains `"/"`, the pairs are named
+#'   `"first vs second"`, or with `" | "` or `" <-> "` where labels contain
+#'   those, so that names never collide);
 #'   `"prob"`: a matrix of class probabilities with a column per level. See
 #'   the classifier's help page for what decision values and probabilities
 #'   mean for it.
 #' @param ... Not used.
 #' @return One value (or row) per row of `newdata`; `NA` where that row has
 #'   missing values, and where the kernel values of that row overflow (a
-#'   warning of class `"kernclass_overflow_warning"`). Columns of `newdata`
-#'   must have the types of the training data (numbers for numbers, the
-#'   factor levels seen in training for factors); a column that is all `NA`
-#'   counts as any type.
+#'   warning of class `"kernclass_overflow_warning"`), or where the row
+#'   cannot be predicted: a factor level not seen in training, or formula
+#'   terms that are not numbers (`log` of a negative); one warning of class
+#'   `"kernclass_unpredictable_warning"` says which rows and why. Columns of
+#'   `newdata` must have the types of the training data (numbers for
+#'   numbers, factors or text for factors); a column that is all `NA` counts
+#'   as any type.
 #' @export
 #' @examples
 #' fit <- kernel_means(Species ~ ., data = iris)

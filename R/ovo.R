@@ -7,12 +7,19 @@
 
 # The pairs in LIBSVM's order (1-2, 1-3, ..., 1-k, 2-3, ...): a matrix with
 # columns first and second (level indices) and rows named "first/second".
+# Labels that contain "/" would make such names ambiguous ("a/b" + "c" and
+# "a" + "b/c" both give "a/b/c"): then the separator is the first of " vs ",
+# " | ", " <-> " whose token no label contains (the tokens have no overlap
+# with themselves, so the split is unique), else the level numbers.
 kc_ovo_pairs <- function(levels) {
   k <- length(levels)
   first <- rep(seq_len(k), times = rev(seq_len(k)) - 1L)
   second <- unlist(lapply(seq_len(k), function(i) seq_len(k)[seq_len(k) > i]))
   out <- cbind(first = first, second = second)
-  rownames(out) <- paste(levels[first], levels[second], sep = "/")
+  sep <- Find(function(s) !any(grepl(trimws(s), levels, fixed = TRUE)),
+              c("/", " vs ", " | ", " <-> "))
+  rownames(out) <- if (is.null(sep)) paste(first, second, sep = "/") else
+    paste(levels[first], levels[second], sep = sep)
   out
 }
 

@@ -14,7 +14,8 @@
 #' @param y Class labels of the rows of `data`, for models fitted with the
 #'   default method; default the training labels when `data` has as many
 #'   rows as the training data.
-#' @param slice Named list of values for the other input variables.
+#' @param slice Named list of values for the other input variables: one
+#'   number each, or one of the levels for a factor.
 #' @param grid Number of grid points along each axis.
 #' @param col Colours of the classes.
 #' @param main,xlab,ylab Title and axis labels.
@@ -45,7 +46,10 @@ plot.kernclass <- function(x, data = NULL, vars = NULL, y = NULL, slice = list()
   })
   g <- kc_plot_grid(pd$inputs, vars, ax, slice)
   newdata <- if (is.null(object$terms)) as.matrix(g) else g
-  scores <- kc_scores(object, kc_new_x(object, newdata))
+  x_grid <- withCallingHandlers(kc_new_x(object, newdata), kernclass_unpredictable_warning =
+    function(w) kc_abort(sprintf("The model cannot score all points of the plot's grid: %s",
+                                 conditionMessage(w)), arg = "vars"))
+  scores <- kc_scores(object, x_grid)
   G <- length(object$levels)
   cls <- kc_classify(object, scores)
   if (is.null(col)) col <- grDevices::hcl.colors(G, "Dark 3")
@@ -118,7 +122,13 @@ kc_plot_data <- function(object, data, y) {
       if (is.null(y)) y <- object$y
     }
     inputs <- as.data.frame(kc_as_numeric_matrix(data, "data"))
-    if (is.null(colnames(object$x))) names(inputs) <- paste0("V", seq_len(ncol(inputs)))
+    if (!kc_names_unique(colnames(object$x)) && ncol(inputs) == ncol(object$x)) {
+      # the model matches columns by position: name them so that `vars` can
+      nm <- colnames(object$x)
+      if (is.null(nm)) nm <- rep("", ncol(inputs))
+      nm[nm == ""] <- paste0("V", which(nm == ""))
+      names(inputs) <- make.unique(nm)
+    }
   } else {
     if (is.null(data) || !is.data.frame(data)) {
       kc_abort("`data` must be the data frame to draw (the model was fitted to a data frame).",
@@ -175,9 +185,28 @@ kc_plot_grid <- function(inputs, vars, ax, slice) {
     } else {
       names(which.max(table(col)))
     }
+    if (!is.null(slice[[v]])) kc_check_slice(value, col, v)
     g[[v]] <- if (is.factor(col)) factor(value, levels = levels(col)) else value
   }
   g[names(inputs)]
+}
+
+# A slice value is one value of its column's kind: one of the levels of a
+# factor (any other value would give NA grid points the model cannot score).
+kc_check_slice <- function(value, col, v) {
+  ok <- length(value) == 1L && !is.na(value) &&
+    if (is.factor(col) || is.character(col)) {
+      as.character(value) %in% if (is.factor(col)) levels(col) else unique(col)
+    } else {
+      (is.numeric(value) || is.logical(value)) && is.finite(value)
+    }
+  if (!ok) {
+    what <- if (is.factor(col) || is.character(col)) {
+      sprintf("one of its values %s", kc_enum(if (is.factor(col)) levels(col) else unique(col)))
+    } else "one finite number"
+    kc_abort(sprintf("`slice` gives `%s` a value it cannot take: give %s.", v, what),
+             arg = "slice")
+  }
 }
 
 # Columns whose zero contours are the decision boundaries. Class scores: where

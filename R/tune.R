@@ -127,6 +127,8 @@ kernel_tune <- function(fit, x, y, grid, folds = 5, ...) {
 # parallel run leaves it.
 kc_tune_apply <- function(i, f) {
   cores <- getOption("kernclass.tune.cores", 2L)
+  # a string or NA would be coerced by mclapply() with a bare warning or error
+  kc_check_number(cores, "kernclass.tune.cores", lower = 1, whole = TRUE)
   if (length(i) > 1L && .Platform$OS.type == "unix" && cores > 1L) {
     worker <- function(j) {
       options(kernclass.threads = 1L)

@@ -255,8 +255,9 @@ for (fun in fitters) {
   add(fun, "newdata character for numeric",
       p("formula", quote(transform(nd, a = as.character(a)))), arg = "newdata")
   add(fun, "newdata numeric for factor", p("frame", quote(transform(nd, f = 2))), arg = "newdata")
-  add(fun, "newdata unseen factor level",
-      p("formula", quote(transform(nd, f = c("p", "zz", "q")))), arg = "newdata")
+  add(fun, "newdata unseen factor level gives NA for its row",
+      p("formula", quote(transform(nd, f = c("p", "zz", "q")))),
+      expect = function(r) expect_identical(unname(is.na(r)), c(FALSE, TRUE, FALSE)))
   add(fun, "newdata list", p("formula", quote(as.list(nd))), arg = "newdata")
   add(fun, "newdata Inf", p("matrix", quote(with_na(x, Inf))), arg = "newdata")
   add(fun, "predict type unknown",

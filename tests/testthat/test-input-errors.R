@@ -238,15 +238,17 @@ test_that("newdata of the wrong kind or with bad values is an error naming `newd
                class = "kernclass_error")
 })
 
-test_that("a new factor level in newdata is an error naming `newdata`", {
+test_that("a new factor level in newdata gives NA for its row, with a classed warning", {
   df <- data.frame(a = x[, 1], f = factor(rep(c("p", "q", "r"), 10)))
   fit_d <- kernel_means(df, y)
   fit_f <- kernel_parzen(cls ~ a + f, data = cbind(df, cls = y))
   nd <- data.frame(a = 0, f = "zz")
-  expect_error(predict(fit_d, nd), "`newdata` does not fit the model.*new level",
-               class = "kernclass_error")
-  expect_error(predict(fit_f, nd), "`newdata` does not fit the model.*new level",
-               class = "kernclass_error")
+  expect_warning(p <- predict(fit_d, nd), "`newdata`.*\"zz\" not seen in training",
+                 class = "kernclass_unpredictable_warning")
+  expect_true(is.na(p))
+  expect_warning(p <- predict(fit_f, nd), "`newdata`.*\"zz\" not seen in training",
+                 class = "kernclass_unpredictable_warning")
+  expect_true(is.na(p))
 })
 
 test_that("an invalid predict type is an error naming `type`", {
