@@ -30,23 +30,36 @@ kc_kernel <- function(kernel, gamma, degree, coef0, x) {
 
 # Kernel values of the rows of x must be finite numbers: the squared norms
 # must not overflow, nor the kernel's bound of its values (kc_kernels$bound).
-kc_check_kernel_range <- function(x, k, arg = "x") {
+# `float = TRUE` (the SVM, whose row cache holds floats): the bound must also
+# stay within the float range, where values would become Inf.
+kc_check_kernel_range <- function(x, k, arg = "x", float = FALSE) {
   sq <- if (nrow(x)) max(rowSums(x * x)) else 0
   if (!is.finite(sq)) {
     kc_abort(sprintf(paste0("`%s` has values so large that their squares overflow; ",
                             "rescale them (or use scale = TRUE)."), arg), arg = arg)
   }
-  if (!is.finite(kc_kernel_info(k)$bound(sq, k))) kc_abort_overflow(k)
+  bound <- kc_kernel_info(k)$bound(sq, k)
+  if (!is.finite(bound)) kc_abort_overflow(k)
+  if (float && bound > kc_float_max) kc_abort_overflow(k, float = TRUE)
   invisible(x)
 }
 
+# FLT_MAX, the largest single-precision number.
+kc_float_max <- 3.4028234663852886e38
+
 # The argument to blame: the degree where the kernel has one (its values
 # grow as a power), else gamma.
-kc_abort_overflow <- function(k) {
+kc_abort_overflow <- function(k, float = FALSE) {
   has_degree <- "degree" %in% kc_kernel_info(k)$label
-  kc_abort(sprintf(paste0("The %s kernel overflows on this data: its values are not finite ",
-                          "numbers. Use a smaller `degree` or `gamma`, or scale the inputs."),
-                   kc_kernel_label(k)), arg = if (has_degree) "degree" else "gamma",
+  what <- if (float) {
+    paste0("its values exceed the single-precision range (3.4e38) of the SVM's kernel ",
+           "cache")
+  } else {
+    "its values are not finite numbers"
+  }
+  kc_abort(sprintf(paste0("The %s kernel overflows on this data: %s. Use a smaller `degree` ",
+                          "or `gamma`, or scale the inputs."),
+                   kc_kernel_label(k), what), arg = if (has_degree) "degree" else "gamma",
            class = "overflow")
 }
 

@@ -24,3 +24,39 @@ test_that("kernel_bayes turns an inverted pair round (was: training accuracy bel
   expect_equal(threshold_search(p, y)[c("b", "split", "sign")], pm[c("b", "split", "sign")])
   expect_identical(as.character(predict(fit)), ifelse(dec > 0, "a", "b"))
 })
+
+test_that("SVM: kernel values beyond the float cache's range are a classed error, not NaN", {
+  set.seed(2)
+  x <- matrix(rnorm(60), 30)
+  y <- factor(ifelse(x[, 1] > 0, "a", "b"))
+  for (deg in c(30, 40)) {
+    expect_error(kernel_svm(x, y, kernel = "polynomial", degree = deg, gamma = 10),
+                 "single-precision", class = "kernclass_overflow_error")
+  }
+  expect_error(kernel_svm(x * 1e20, y, kernel = "linear", scale = FALSE),
+               "single-precision", class = "kernclass_overflow_error")
+  # within the range: still fitted
+  fit <- kernel_svm(x * 1e15, y, kernel = "linear", scale = FALSE)
+  expect_true(is.finite(fit$objective) && is.finite(fit$b))
+})
+
+test_that("SVM hard margin far from the origin: the same slab at every offset", {
+  set.seed(1)
+  n <- 40
+  x <- matrix(rnorm(n * 2), n, 2)
+  y <- factor(ifelse(x[, 1] > 0, "a", "b"))
+  x[, 1] <- x[, 1] + ifelse(y == "a", 0.5, -0.5)
+  for (kernel in c("linear", "rbf")) {
+    f0 <- kernel_svm(x, y, kernel = kernel, gamma = 0.5, cost = Inf, scale = FALSE)
+    for (off in c(100, 1e4, 1e6)) {
+      info <- paste(kernel, off)
+      f <- kernel_svm(x + off, y, kernel = kernel, gamma = 0.5, cost = Inf, scale = FALSE)
+      expect_true(f$converged, label = info)
+      expect_true(is.finite(f$b), label = info)
+      expect_identical(predict(f, x + off), y, info = info)
+      expect_equal(unname(predict(f, x + off, type = "decision")),
+                   unname(predict(f0, x, type = "decision")),
+                   tolerance = if (off < 1e6) 1e-4 else 1e-3, info = info)  # x'y of 1e12 in double
+    }
+  }
+})
