@@ -60,3 +60,29 @@ test_that("SVM hard margin far from the origin: the same slab at every offset", 
     }
   }
 })
+
+test_that("scaling at the ends of the double range: columns of 1e300 and 1e-310 scale as any", {
+  set.seed(3)
+  n <- 60
+  z <- matrix(rnorm(n * 2), n, 2)
+  y <- factor(ifelse(z[, 1] > 0, "a", "b"))
+  ref <- kernel_means(z, y)
+  for (mag in c(1e300, 1e-310, 1e-200, 1e200)) {
+    x <- z
+    x[, 1] <- z[, 1] * mag
+    fit <- expect_no_warning(kernel_means(x, y))
+    expect_true(all(is.finite(fit$scaling$scale)), label = format(mag))
+    expect_equal(fit$x, ref$x, tolerance = 1e-10, info = format(mag))
+    expect_identical(predict(fit, x), predict(ref, z), info = format(mag))
+  }
+  # the moments: sd of a column near +-1e300 is finite, as sd() of the rescaled column
+  x <- z[, 1] * 1e300
+  m <- kernclass:::kc_scaling(cbind(x), TRUE)
+  expect_equal(unname(m$scale), sd(z[, 1]) * 1e300)
+  # constant is relative: a column of equal values of any magnitude, or one
+  # whose spread is below the rounding of its values
+  expect_warning(kernclass:::kc_scaling(cbind(a = rep(3e-310, 5), b = 1:5), c(TRUE, TRUE)),
+                 "`a`|a", class = "kernclass_constant_column_warning")
+  expect_warning(kernclass:::kc_scaling(cbind(a = 1 + c(0, 1, 0, 1) * 2^-52 / 4, b = 1:4),
+                                        c(TRUE, TRUE)), class = "kernclass_constant_column_warning")
+})
