@@ -86,3 +86,26 @@ test_that("scaling at the ends of the double range: columns of 1e300 and 1e-310 
   expect_warning(kernclass:::kc_scaling(cbind(a = 1 + c(0, 1, 0, 1) * 2^-52 / 4, b = 1:4),
                                         c(TRUE, TRUE)), class = "kernclass_constant_column_warning")
 })
+
+test_that("estimate_gamma at the ends of the double range: the median rule scaled, never 0", {
+  set.seed(4)
+  z <- matrix(rnorm(40), 20)
+  for (kernel in c("rbf", "laplace", "polynomial")) {
+    g0 <- estimate_gamma(z, kernel = kernel, scale = FALSE)
+    power <- if (kernel == "laplace") 1 else 2
+    for (m in c(1e-150, 1e-120, 1e120, 1e150)) {
+      expect_equal(estimate_gamma(z * m, kernel = kernel, scale = FALSE) * m^power, g0,
+                   tolerance = 1e-12, info = paste(kernel, m))
+    }
+  }
+  # gamma beyond the doubles: a classed error, not 0 nor "all rows are equal"
+  expect_error(estimate_gamma(z * 1e200, scale = FALSE), "too small",
+               class = "kernclass_overflow_error")
+  expect_error(estimate_gamma(z * 1e-170, scale = FALSE), "too large",
+               class = "kernclass_overflow_error")
+  expect_equal(estimate_gamma(z * 1e200, kernel = "laplace", scale = FALSE) * 1e200,
+               estimate_gamma(z, kernel = "laplace", scale = FALSE))
+  # equal rows are still said to be equal
+  expect_error(estimate_gamma(matrix(1e-170, 3, 2), scale = FALSE), "all rows are equal",
+               class = "kernclass_error")
+})
