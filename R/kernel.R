@@ -38,10 +38,22 @@ kc_check_kernel_range <- function(x, k, arg = "x", float = FALSE) {
     kc_abort(sprintf(paste0("`%s` has values so large that their squares overflow; ",
                             "rescale them (or use scale = TRUE)."), arg), arg = arg)
   }
+  kc_check_distance_range(sq, k, arg)
   bound <- kc_kernel_info(k)$bound(sq, k)
   if (!is.finite(bound)) kc_abort_overflow(k)
   if (float && bound > kc_float_max) kc_abort_overflow(k, float = TRUE)
   invisible(x)
+}
+
+# Kernels on distances: squared distances, up to 2 (|x|^2 + |y|^2) <= 4 sq
+# for rows of squared norm at most sq, must be finite numbers, else every
+# engine would give 0 for points whose kernel value is not.
+kc_check_distance_range <- function(sq, k, arg = "x") {
+  if (kc_kernel_info(k)$scales %in% c("squared distance", "distance") && !is.finite(4 * sq)) {
+    kc_abort(sprintf(paste0("`%s` has rows so far from the origin (squared norm %.3g) that ",
+                            "their squared distances can overflow; rescale them (or use ",
+                            "scale = TRUE)."), arg, sq), arg = arg, class = "overflow")
+  }
 }
 
 # FLT_MAX, the largest single-precision number.
@@ -132,6 +144,7 @@ kernel_matrix <- function(x, y = NULL, kernel = "rbf", gamma = 1 / ncol(x), degr
     }
   }
   k <- kc_kernel(kernel, gamma, degree, coef0, x)
+  for (m in list(x, y)) if (length(m)) kc_check_distance_range(max(rowSums(m * m)), k)
   kc_check_result_size(nrow(x), if (is.null(y)) nrow(x) else nrow(y))
   out <- tryCatch(.Call(ffi_kernel_matrix, x, y, kc_kernel_code(k), kc_threads()),
     error = function(e) {

@@ -109,3 +109,76 @@ test_that("estimate_gamma at the ends of the double range: the median rule scale
   expect_error(estimate_gamma(matrix(1e-170, 3, 2), scale = FALSE), "all rows are equal",
                class = "kernclass_error")
 })
+
+# Lines of R run in a child per engine (KERNCLASS_ISA is read at load time);
+# `res` is returned.
+extreme_with_isa <- function(isa, lines) {
+  script <- tempfile(fileext = ".R")
+  out <- tempfile(fileext = ".rds")
+  on.exit(unlink(c(script, out)))
+  writeLines(c(sprintf(".libPaths(%s)", paste(deparse(.libPaths()), collapse = "")),
+               "suppressPackageStartupMessages(library(kernclass))", lines,
+               sprintf("saveRDS(res, '%s')", out)), script)
+  status <- system2(file.path(R.home("bin"), "Rscript"), c("--vanilla", shQuote(script)),
+                    env = sprintf("KERNCLASS_ISA=%s", isa), stdout = FALSE, stderr = FALSE)
+  expect_equal(status, 0L)
+  readRDS(out)
+}
+
+test_that("rows with huge norms: every engine gives k(x, x) = 1 and the kernel of the data", {
+  lines <- c(
+    "set.seed(5)",
+    "z <- matrix(rnorm(40 * 2), 40)",
+    "s <- sqrt(4.4e307 / max(rowSums(z^2)))  # 4 |x|^2 within the doubles",
+    "x <- z * s",
+    "y <- factor(ifelse(z[, 1] > 0, 'a', 'b'))",
+    "o <- order(-rowSums(z^2))[1:8]  # the rows farthest out",
+    "res <- list(engine = kernclass:::kc_engine(), s = s,",
+    "  rbf = kernel_matrix(x, kernel = 'rbf', gamma = 0.5 / s^2),",
+    "  laplace = kernel_matrix(x, kernel = 'laplace', gamma = 0.5 / s),",
+    "  rbf1 = kernel_matrix(x[1:3, ], x, kernel = 'rbf', gamma = 0.5 / s^2),",
+    "  # new rows farther out: ||x||^2 + ||y||^2 overflows (NaN in C, 0 in AVX before)",
+    "  pred = predict(kernel_means(x, y, gamma = 0.5 / s^2, scale = FALSE), x[o, ] * 1.9,",
+    "                 type = 'decision'))")
+  results <- lapply(c("c", "avx2", "best"), extreme_with_isa, lines = lines)
+  expect_identical(results[[1]]$engine, "c")
+  set.seed(5)
+  z <- matrix(rnorm(40 * 2), 40)
+  s <- sqrt(4.4e307 / max(rowSums(z^2)))
+  y <- factor(ifelse(z[, 1] > 0, "a", "b"))
+  o <- order(-rowSums(z^2))[1:8]
+  xn <- z[o, ] * 1.9 * s
+  expect_false(is.finite(max(rowSums(xn^2)) + max(rowSums((z * s)^2))))  # the case
+  ref_pred <- predict(kernel_means(z, y, gamma = 0.5, scale = FALSE), z[o, ] * 1.9,
+                      type = "decision")
+  d <- unname(as.matrix(dist(z)))
+  for (res in results) {
+    info <- res$engine
+    expect_equal(diag(res$rbf), rep(1, 40), info = info)
+    expect_equal(diag(res$laplace), rep(1, 40), info = info)
+    expect_equal(unname(res$rbf), exp(-0.5 * d^2), tolerance = 1e-10, info = info)
+    expect_equal(unname(res$laplace), exp(-0.5 * d), tolerance = 1e-10, info = info)
+    expect_equal(unname(res$rbf1), exp(-0.5 * d[1:3, ]^2), tolerance = 1e-10, info = info)
+    # (pairs whose squared distance itself overflows, kernel values near
+    # 1e-6 here, give 0)
+    expect_equal(unname(res$pred), unname(ref_pred), tolerance = 1e-4, info = info)
+    expect_equal(res$pred, results[[1]]$pred, tolerance = 1e-12, info = info)
+  }
+})
+
+test_that("rows whose squared distances can overflow are a classed error (rbf, laplace)", {
+  set.seed(5)
+  z <- matrix(rnorm(40 * 2), 40)
+  x <- z * 9e153 / max(abs(z))
+  y <- factor(ifelse(z[, 1] > 0, "a", "b"))
+  for (kernel in c("rbf", "laplace")) {
+    expect_error(kernel_matrix(x, kernel = kernel, gamma = 1e-300), "squared distances",
+                 class = "kernclass_overflow_error")
+    expect_error(kernel_means(x, y, kernel = kernel, gamma = 1e-300, scale = FALSE),
+                 "squared distances", class = "kernclass_overflow_error")
+    expect_error(kernel_svm(x, y, kernel = kernel, gamma = 1e-300, scale = FALSE),
+                 "squared distances", class = "kernclass_overflow_error")
+  }
+  # the linear kernel's values are inner products, bounded by the norms
+  expect_true(all(is.finite(kernel_matrix(x / 2, kernel = "linear"))))
+})
