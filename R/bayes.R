@@ -41,7 +41,9 @@
 #' @section Offset: \eqn{b} is placed by seed 002's threshold search on the
 #'   training scores \eqn{p(x_n)} of the pair's two classes
 #'   ([threshold_search()]): the midpoint between the two neighbouring sorted
-#'   scores that maximises the labelling consistency.
+#'   scores that maximises the labelling consistency. The measure ignores
+#'   which side holds the first class; where the best split has it below,
+#'   the pair's decision value is turned round, \eqn{-(p(x) + b)}.
 #'
 #' @section Covariances and `ridge`: The covariance matrices are the usual
 #'   unbiased ones (as `cov()` and MATLAB's `cov`). Each is regularised to
@@ -97,8 +99,8 @@
 #'   one model per class pair:
 #'   the classes `first` and `second`, the training `rows` used, the
 #'   whitening matrices (`U` for type 2; `U_first`, `U_second` and `W` for
-#'   type 3), the offset `b`, the `split` and `consistency` of the threshold
-#'   search, and the Platt coefficients `platt`. See [coef.kernel_bayes()].
+#'   type 3), the offset `b`, the `split`, `consistency` and `sign` of the
+#'   threshold search (the pair's decision value is `sign * (p(x) + b)`), and the Platt coefficients `platt`. See [coef.kernel_bayes()].
 #' @references Seed 002 of this package (kernelized Bayes classifier,
 #'   equations (172)-(182) and its MATLAB listing).
 #'
@@ -225,8 +227,8 @@ kc_bayes_pair <- function(x, y, first, second, type, kernel, cov) {
   }
   p_train <- kc_bayes_p(pm, x[rows, , drop = FALSE], x, type, kernel)
   if (!all(is.finite(p_train))) kc_abort_overflow(kernel)  # whitening can enlarge the points
-  pm <- c(pm, kc_search(p_train, ifelse(pos, 1L, -1L)))  # b, split, consistency
-  pm$platt <- kc_platt_fit(p_train + pm$b, pos)
+  pm <- c(pm, kc_search(p_train, ifelse(pos, 1L, -1L)))  # b, split, consistency, sign
+  pm$platt <- kc_platt_fit(pm$sign * (p_train + pm$b), pos)
   pm
 }
 
@@ -252,7 +254,7 @@ kc_bayes_p <- function(pm, new, x, type, kernel) {
 #' @export
 kc_scores.kernel_bayes <- function(object, x) {
   s <- vapply(object$pairs, function(pm) {
-    kc_bayes_p(pm, x, object$x, object$type, object$kernel) + pm$b
+    pm$sign * (kc_bayes_p(pm, x, object$x, object$type, object$kernel) + pm$b)
   }, numeric(nrow(x)))
   s <- matrix(s, nrow(x), length(object$pairs),
               dimnames = list(rownames(x), names(object$pairs)))
@@ -267,16 +269,19 @@ kc_platt.kernel_bayes <- function(object) {
 #' Expansion of a kernelized Bayes classifier
 #'
 #' The decision function of each class pair of a [kernel_bayes()] model
-#' reads \eqn{f(x) = K(z,z) + \sum_i \alpha_i k(U_i'x, U_i'x_i) + b}
+#' reads \eqn{f(x) = s K(z,z) + \sum_i \alpha_i k(U_i'x, U_i'x_i) + b}
 #' over the pair's training points \eqn{x_i} (on the scaled inputs), with
-#' \eqn{\alpha_i = 1/n_+} for the first class and \eqn{-1/n_-} for the
-#' second. \eqn{U_i} is the identity for type 1, the pooled whitening `U`
+#' \eqn{\alpha_i = s/n_+} for the first class and \eqn{-s/n_-} for the
+#' second, where \eqn{s} is the orientation `sign` of the pair's threshold
+#' search ([threshold_search()]; \eqn{-1} where its best split has the
+#' first class below, otherwise 1), and `b` is the search's offset times
+#' \eqn{s}. \eqn{U_i} is the identity for type 1, the pooled whitening `U`
 #' for type 2, and the whitening of the point's own class for type 3; the
 #' term \eqn{K(z,z)} (a function of \eqn{x'Wx}) is present for type 3 only.
 #'
 #' @param object A [kernel_bayes()] model.
 #' @param ... Not used.
-#' @return A list with `alpha`, `b`, `type` and `whitening`. With two
+#' @return A list with `alpha`, `b`, `sign`, `type` and `whitening`. With two
 #'   classes, `alpha` is a vector with one weight per training point, `b` a
 #'   number and `whitening` the list of matrices of the pair (`U`; or
 #'   `U_first`, `U_second`, `W`; empty for type 1). With more classes,
@@ -295,17 +300,19 @@ coef.kernel_bayes <- function(object, ...) {
   n <- length(object$y)
   alpha <- vapply(object$pairs, function(pm) {
     a <- numeric(n)
-    a[pm$rows] <- pm$weight
+    a[pm$rows] <- pm$sign * pm$weight
     a
   }, numeric(n))
   alpha <- matrix(alpha, n, length(object$pairs), dimnames = list(NULL, names(object$pairs)))
-  b <- vapply(object$pairs, function(pm) pm$b, numeric(1))
+  b <- vapply(object$pairs, function(pm) pm$sign * pm$b, numeric(1))
+  sign <- vapply(object$pairs, function(pm) pm$sign, integer(1))
   whitening <- lapply(object$pairs, function(pm) pm[intersect(c("U", "U_first", "U_second", "W"),
                                                                 names(pm))])
   if (length(object$pairs) == 1L) {
-    list(alpha = alpha[, 1L], b = unname(b), type = object$type, whitening = whitening[[1L]])
+    list(alpha = alpha[, 1L], b = unname(b), sign = unname(sign), type = object$type,
+         whitening = whitening[[1L]])
   } else {
-    list(alpha = alpha, b = b, type = object$type, whitening = whitening)
+    list(alpha = alpha, b = b, sign = sign, type = object$type, whitening = whitening)
   }
 }
 

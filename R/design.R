@@ -133,7 +133,9 @@ kc_scaling <- function(x, scalable) {
   moments <- .Call(ffi_column_moments, x)
   center <- stats::setNames(moments[[1L]], colnames(x))
   spread <- stats::setNames(moments[[2L]], colnames(x))
-  constant <- scalable & !(spread > 0)
+  # constant: no spread, or one below the rounding of the values themselves
+  # (relative, so that columns of any magnitude are judged alike)
+  constant <- scalable & !(spread > .Machine$double.eps * abs(center))
   if (any(constant)) {
     nm <- colnames(x)
     if (is.null(nm)) nm <- rep("", ncol(x))

@@ -54,7 +54,12 @@
 #' @param data,subset,na.action For the formula method, as for the fitters.
 #' @param formula A formula `class ~ inputs` or `~ inputs`.
 #' @param ... Further arguments to the default method.
-#' @return One positive number, \eqn{\gamma}.
+#' @return One positive number, \eqn{\gamma}. Data of magnitude beyond
+#'   \eqn{10^{100}} (or below \eqn{10^{-100}}) are divided by a power of two
+#'   first, so that squared distances neither overflow nor underflow, and
+#'   \eqn{\gamma} is scaled back; where \eqn{\gamma} itself is beyond the
+#'   range of doubles the result is an error of class
+#'   `"kernclass_overflow_error"`.
 #' @references Schölkopf, B. and Smola, A. J. (2002). *Learning with Kernels*.
 #'   MIT Press.
 #'
@@ -116,7 +121,12 @@ kc_median_gamma <- function(x, kernel, max_rows = 1000) {
   }
   if (n > max_rows) x <- x[round(seq(1, n, length.out = max_rows)), , drop = FALSE]
   rule <- kc_kernels[[kernel]]$median
-  v <- kc_pair_values(x, rule)
+  # squares of values beyond 1e100 (or below 1e-100) overflow (underflow):
+  # there the rows are divided by a power of two near their largest value,
+  # exactly, and gamma is scaled back (ordinary data are left as they are)
+  top <- max(abs(x))
+  unit <- if (top > 1e100 || (top > 0 && top < 1e-100)) 2^round(log2(top)) else 1
+  v <- kc_pair_values(x / unit, rule)
   v <- v[v > 0]
   if (!length(v)) {
     what <- if (rule == "inner product") {
@@ -127,7 +137,15 @@ kc_median_gamma <- function(x, kernel, max_rows = 1000) {
     kc_abort(sprintf('`x`: %s, so gamma = "median" finds no scale; give gamma a number.', what),
              arg = "x")
   }
-  1 / stats::median(v)
+  power <- if (rule == "distance") 1 else 2
+  gamma <- 1 / stats::median(v) / unit^power
+  if (!is.finite(gamma) || !(gamma > 0)) {
+    kc_abort(sprintf(paste0('`x`: gamma = "median" is %s on data of magnitude %.3g, beyond ',
+                            'the range of doubles; rescale the inputs (or use scale = TRUE).'),
+                     if (gamma > 0) "too large" else "too small", top), arg = "x",
+             class = "overflow")
+  }
+  gamma
 }
 
 # What gamma scales ("squared distance", "distance" or "inner product"),

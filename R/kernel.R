@@ -30,23 +30,48 @@ kc_kernel <- function(kernel, gamma, degree, coef0, x) {
 
 # Kernel values of the rows of x must be finite numbers: the squared norms
 # must not overflow, nor the kernel's bound of its values (kc_kernels$bound).
-kc_check_kernel_range <- function(x, k, arg = "x") {
+# `float = TRUE` (the SVM, whose row cache holds floats): the bound must also
+# stay within the float range, where values would become Inf.
+kc_check_kernel_range <- function(x, k, arg = "x", float = FALSE) {
   sq <- if (nrow(x)) max(rowSums(x * x)) else 0
   if (!is.finite(sq)) {
     kc_abort(sprintf(paste0("`%s` has values so large that their squares overflow; ",
                             "rescale them (or use scale = TRUE)."), arg), arg = arg)
   }
-  if (!is.finite(kc_kernel_info(k)$bound(sq, k))) kc_abort_overflow(k)
+  kc_check_distance_range(sq, k, arg)
+  bound <- kc_kernel_info(k)$bound(sq, k)
+  if (!is.finite(bound)) kc_abort_overflow(k)
+  if (float && bound > kc_float_max) kc_abort_overflow(k, float = TRUE)
   invisible(x)
 }
 
+# Kernels on distances: squared distances, up to 2 (|x|^2 + |y|^2) <= 4 sq
+# for rows of squared norm at most sq, must be finite numbers, else every
+# engine would give 0 for points whose kernel value is not.
+kc_check_distance_range <- function(sq, k, arg = "x") {
+  if (kc_kernel_info(k)$scales %in% c("squared distance", "distance") && !is.finite(4 * sq)) {
+    kc_abort(sprintf(paste0("`%s` has rows so far from the origin (squared norm %.3g) that ",
+                            "their squared distances can overflow; rescale them (or use ",
+                            "scale = TRUE)."), arg, sq), arg = arg, class = "overflow")
+  }
+}
+
+# FLT_MAX, the largest single-precision number.
+kc_float_max <- 3.4028234663852886e38
+
 # The argument to blame: the degree where the kernel has one (its values
 # grow as a power), else gamma.
-kc_abort_overflow <- function(k) {
+kc_abort_overflow <- function(k, float = FALSE) {
   has_degree <- "degree" %in% kc_kernel_info(k)$label
-  kc_abort(sprintf(paste0("The %s kernel overflows on this data: its values are not finite ",
-                          "numbers. Use a smaller `degree` or `gamma`, or scale the inputs."),
-                   kc_kernel_label(k)), arg = if (has_degree) "degree" else "gamma",
+  what <- if (float) {
+    paste0("its values exceed the single-precision range (3.4e38) of the SVM's kernel ",
+           "cache")
+  } else {
+    "its values are not finite numbers"
+  }
+  kc_abort(sprintf(paste0("The %s kernel overflows on this data: %s. Use a smaller `degree` ",
+                          "or `gamma`, or scale the inputs."),
+                   kc_kernel_label(k), what), arg = if (has_degree) "degree" else "gamma",
            class = "overflow")
 }
 
@@ -119,6 +144,7 @@ kernel_matrix <- function(x, y = NULL, kernel = "rbf", gamma = 1 / ncol(x), degr
     }
   }
   k <- kc_kernel(kernel, gamma, degree, coef0, x)
+  for (m in list(x, y)) if (length(m)) kc_check_distance_range(max(rowSums(m * m)), k)
   kc_check_result_size(nrow(x), if (is.null(y)) nrow(x) else nrow(y))
   out <- tryCatch(.Call(ffi_kernel_matrix, x, y, kc_kernel_code(k), kc_threads()),
     error = function(e) {

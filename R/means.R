@@ -59,7 +59,9 @@
 #'   midpoint between neighbouring training scores that separates the classes
 #'   most consistently. The search is for two classes only (an error with
 #'   more; [kernel_bayes()] searches per class pair). Its result is kept in
-#'   the model as `search` (`b`, `split`, `consistency`).
+#'   the model as `search` (`b`, `split`, `consistency`, `sign`); where the
+#'   best split has the first class below it (`sign = -1`) the decision
+#'   value is \eqn{-(p(x) + b)}, the weights and offsets carrying the sign.
 #' @param ... Further arguments to the default method (for the formula
 #'   method all but `x` and `y`, which the formula gives).
 #' @return An object of class `c("kernel_means", "kernclass_scores",
@@ -121,14 +123,19 @@ kc_fit_means <- function(d, kernel, gamma, degree, coef0, scale, ..., threshold,
   sigma2 <- mean(kc_kernel_diag(d$x, k)) - sum(counts / sum(counts) * center_norms)
   offset <- -center_norms / 2
   search <- NULL
+  sign <- 1
   if (threshold == "search") {
-    # seed 002's offset for p(x) = mean k(x, S+) - mean k(x, S-): f_1 - f_2 = p(x) + b
+    # seed 002's offset for p(x) = mean k(x, S+) - mean k(x, S-): f_1 - f_2 =
+    # sign (p(x) + b); the orientation goes into the weights, so that the
+    # model stays weights and offsets (sign 1 in all but inverted splits)
     w <- ifelse(as.integer(d$y) == 1L, 1 / counts[1L], -1 / counts[2L])
     p <- as.vector(kc_expand(d$x, d$x, matrix(w), k))
     search <- kc_search(p, d$y)
-    offset[1L] <- search$b + offset[2L]
+    sign <- search$sign
+    offset <- sign * offset
+    offset[1L] <- sign * search$b + offset[2L]
   }
-  new_kernclass_scores(d, k, weight = 1 / counts[as.integer(d$y)], offset = offset,
+  new_kernclass_scores(d, k, weight = sign / counts[as.integer(d$y)], offset = offset,
                 call = call, class = "kernel_means",
                 center_norms = stats::setNames(center_norms, levels(d$y)),
                 sigma2 = max(sigma2, 0), threshold = threshold, search = search)

@@ -37,7 +37,10 @@
 #'   `search`), and decisions and probabilities follow from it. The search
 #'   needs two classes, a density kernel (`"rbf"` or `"laplace"`) and no
 #'   `prior`. (Densities that underflow to zero are taken as the smallest
-#'   positive number, and \eqn{|b|} is kept below 700.)
+#'   positive number, and \eqn{|b|} is kept below 700.) Where the best split
+#'   has the first class below it (`sign = -1`), which no prior can
+#'   express, the fit stops with an error of class
+#'   `kernclass_search_inverted_error`.
 #' @return An object of class `c("kernel_parzen", "kernclass_scores",
 #'   "kernclass")`, laid out as
 #'   for [kernel_means()], with the `prior` and the `threshold` rule.
@@ -102,6 +105,14 @@ kc_fit_parzen <- function(d, kernel, gamma, degree, coef0, scale, prior, ..., th
     tiny <- .Machine$double.xmin
     lr <- log(pmax(dens[, 1L], tiny)) - log(pmax(dens[, 2L], tiny))
     search <- kc_search(lr, d$y)
+    if (search$sign < 0) {
+      # a prior cannot turn the density ratio round: say so, never a rule
+      # that classifies the training data worse than its reverse
+      kc_abort(paste0("threshold = \"search\" finds the first class below the threshold ",
+                      "on the log density ratio, which no prior can express; use ",
+                      "threshold = \"analytic\" or another `gamma`."),
+               arg = "threshold", class = "search_inverted")
+    }
     b <- min(max(search$b, -700), 700)
     prior <- c(stats::plogis(b), stats::plogis(-b))
   }

@@ -23,7 +23,18 @@
 #'   \eqn{(\sum\eta)^2 / \eta'Q\eta \le 1/\mathrm{margin}^2} shows a margin
 #'   below \eqn{10^{-4}} times the radius of the data in feature space) and
 #'   `kernel_svm()` stops with an error of class
-#'   `"kernclass_not_separable_error"`.
+#'   `"kernclass_not_separable_error"`. With the linear kernel, data whose
+#'   centre lies farther from the origin than their spread are centred for
+#'   the solver (the dual is the same; the offset is moved back), so that
+#'   the single-precision kernel cache keeps the differences that define
+#'   the margin.
+#'
+#' @section Range: The solver caches kernel rows in single precision: a
+#'   kernel whose values can exceed 3.4e38 on the data (a high `degree`, a
+#'   large `gamma` or unscaled huge inputs) is an error of class
+#'   `"kernclass_overflow_error"`, and a solution that is not finite numbers
+#'   one of class `"kernclass_not_finite_error"`, never NaN from a model
+#'   that says it converged.
 #'
 #' @section Probabilities: With `probability = TRUE`, each pairwise SVM gets a
 #'   sigmoid \eqn{P(a \mid x) = 1/(1 + \exp(A f(x) + B))} (Platt scaling)
@@ -128,7 +139,7 @@ kc_fit_svm <- function(d, kernel, gamma, degree, coef0, cost, class.weights, wei
   kc_threads()
   d <- kc_scale_design(d, scale)
   k <- kc_kernel(kernel, gamma, degree, coef0, d$x)
-  kc_check_kernel_range(d$x, k)
+  kc_check_kernel_range(d$x, k, float = TRUE)
   if (!is.numeric(cost) || length(cost) != 1L || is.na(cost) || !(cost > 0)) {
     kc_abort(sprintf("`cost` must be one number > 0 (Inf for the hard margin); got %s.",
                      paste(format(cost), collapse = ", ")), arg = "cost")
@@ -236,9 +247,32 @@ kc_svm_binary <- function(x, y, rows, positive, C, control, label = "") {
   rows <- rows[C[rows] > 0]  # observations of weight 0 take no part
   yb <- ifelse(as.integer(y[rows]) == positive, 1L, -1L)
   Cb <- C[rows]
-  r <- .Call(ffi_smo, x[rows, , drop = FALSE], yb, Cb, kc_kernel_code(control$kernel),
+  xb <- x[rows, , drop = FALSE]
+  # The linear kernel's dual is the same for data moved by any c (y'a = 0),
+  # but the float kernel cache is not: far from the origin x'y swamps the
+  # differences that define the margin. There the data are centred, and
+  # rho moved back by c'w. Data centred already (scale = TRUE) never are.
+  centre <- NULL
+  if (control$kernel$name == "linear") {
+    m <- colMeans(xb)
+    spread <- sqrt(mean(rowSums(sweep(xb, 2L, m)^2)))
+    if (sqrt(sum(m^2)) > spread) {
+      centre <- m
+      xb <- sweep(xb, 2L, m)
+    }
+  }
+  r <- .Call(ffi_smo, xb, yb, Cb, kc_kernel_code(control$kernel),
              control$tolerance, control$max_iter, control$cachesize, control$shrinking,
              kc_threads())
+  if (!is.null(centre)) r$rho <- r$rho + sum(centre * colSums(r$alpha * yb * xb))
+  if (!is.finite(r$rho) || !is.finite(r$objective) || !all(is.finite(r$alpha))) {
+    # never NaN or Inf from a model that says it converged
+    kc_abort(sprintf(paste0("The SVM's solution%s is not finite numbers on this data (the ",
+                            "%s kernel's values lose their precision). Scale the inputs ",
+                            "(scale = TRUE) or use a smaller `degree` or `gamma`."),
+                     if (nzchar(label)) paste0(" for classes ", label) else "",
+                     control$kernel$name), arg = "x", class = "not_finite")
+  }
   if (r$status == 2L) {
     kc_abort(sprintf(paste0("With cost = Inf (hard margin) the classes %s are not separable in ",
                             "the feature space of the %s kernel (or only with a margin below ",

@@ -8,15 +8,23 @@
 #' \eqn{N - k} above) the labelling consistency
 #' \deqn{\Big|\sum_{n \le k} y_n\Big| + \Big|\sum_{n > k} y_n\Big|}{|S_k| + |S_N - S_k|}
 #' is computed from prefix sums, and the first split with the largest
-#' consistency gives \eqn{b = -(x_k + x_{k+1})/2}, so that
-#' \eqn{x + b > 0} assigns a score to the positive class.
+#' consistency gives \eqn{b = -(x_k + x_{k+1})/2}.
+#'
+#' The measure is the same whichever side of the threshold holds the
+#' positive class, so the search also returns the orientation `sign`:
+#' \eqn{+1} when calling the scores above the threshold positive classifies
+#' at least as many training points correctly as the reverse
+#' (\eqn{S_N - 2S_k \ge 0}), \eqn{-1} otherwise. A score is assigned to the
+#' positive class when \eqn{\mathrm{sign}\,(x + b) > 0}; with `sign = 1`
+#' this is the seed's rule \eqn{x + b > 0}. (Scores 1, 2, 3, 4 with labels
+#' +, +, -, - give `sign = -1`.)
 #'
 #' Splits between equal scores are skipped: no threshold separates them, so
 #' ties never split a group of equal scores, and the result does not depend
 #' on the order of the input. If all scores are equal there is no split:
 #' `split` is 0 and \eqn{b} is one unit past the common score, towards the
 #' majority class (the positive class on a tie), so that every point gets
-#' the majority class. The search runs in C in \eqn{O(N \log N)} time (a
+#' the majority class, and `sign` is 1. The search runs in C in \eqn{O(N \log N)} time (a
 #' stable merge sort and one pass).
 #'
 #' @param score Numeric vector of finite scores (e.g. training decision
@@ -27,7 +35,10 @@
 #' @return A list with `b`, the offset to add to the scores; `split`, the
 #'   number of sorted scores below the threshold \eqn{-b}; and `consistency`,
 #'   the largest value of the consistency measure (at most \eqn{N}, reached
-#'   when the threshold separates the classes perfectly).
+#'   when the threshold separates the classes perfectly); and `sign`, the
+#'   orientation (integer \eqn{+1}: positives above the threshold, \eqn{-1}:
+#'   below), so that \eqn{\mathrm{sign}\,(x + b) > 0} assigns the positive
+#'   class.
 #' @references Seed 002 of this package, equations (180)-(182).
 #' @export
 #' @examples
@@ -86,5 +97,5 @@ kc_match_threshold <- function(threshold, n_classes) {
 kc_search <- function(score, y) {
   if (is.factor(y)) y <- .Call(ffi_pm1, y, TRUE)
   out <- .Call(ffi_threshold_search, as.double(score), y)
-  list(b = out[1L], split = as.integer(out[2L]), consistency = out[3L])
+  list(b = out[1L], split = as.integer(out[2L]), consistency = out[3L], sign = as.integer(out[4L]))
 }

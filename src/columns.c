@@ -16,13 +16,24 @@ void kc_column_moments(const double *x, ptrdiff_t n, int p, double *mean, double
         for (ptrdiff_t i = 0; i < n; i++) sum += col[i];
         sum /= n;
         double m = (double) sum;
-        long double ss = 0;
+        /* d * d overflows beyond about 1e154 and loses digits to underflow
+         * below 1e-154: there the deviations are divided by the largest
+         * first (ordinary columns keep R's sums to the last bit) */
+        double dmax = 0;
         for (ptrdiff_t i = 0; i < n; i++) {
-            double d = col[i] - m;
-            ss += d * d;
+            double d = fabs(col[i] - m);
+            if (d > dmax) dmax = d;
+        }
+        double unit = dmax > 1e150 || dmax < 1e-150 ? dmax : 1.0;
+        long double ss = 0;
+        if (unit > 0) {
+            for (ptrdiff_t i = 0; i < n; i++) {
+                double d = (col[i] - m) / unit;
+                ss += d * d;
+            }
         }
         mean[j] = m;
-        sd[j] = sqrt((double) ss / (double) (n > 1 ? n - 1 : 1));
+        sd[j] = unit * sqrt((double) ss / (double) (n > 1 ? n - 1 : 1));
     }
 }
 

@@ -170,7 +170,7 @@ SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
 }
 
 /* threshold_search(score, y): score a finite double vector, y an integer
- * vector of +1 / -1 of the same length.  Returns c(b, split, consistency). */
+ * vector of +1 / -1 of the same length.  Returns c(b, split, consistency, sign). */
 SEXP ffi_threshold_search(SEXP score, SEXP y)
 {
     if (!isReal(score)) error("kernclass internal: score must be a double vector");
@@ -184,7 +184,7 @@ SEXP ffi_threshold_search(SEXP score, SEXP y)
         if (!R_FINITE(s[i])) error("kernclass internal: score holds NA, NaN or Inf");
         if (lab[i] != 1 && lab[i] != -1) error("kernclass internal: y must be +1 or -1");
     }
-    SEXP out = PROTECT(allocVector(REALSXP, 3));
+    SEXP out = PROTECT(allocVector(REALSXP, 4));
     kc_threshold_search(s, lab, (ptrdiff_t) n, REAL(out));
     UNPROTECT(1);
     return out;

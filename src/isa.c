@@ -37,7 +37,7 @@ static void exp_bulk_c(double *v, size_t n, double g, int root)
     _Pragma("omp simd reduction(|:cancelled)")                              \
     for (int j = 0; j < nb; j++) {                                          \
         double scale = asq + bsq[j], d2 = scale - 2.0 * row[j];             \
-        cancelled |= d2 < KC_REFINE * scale;                                \
+        cancelled |= KC_NEEDS_REFINE(d2, scale);                            \
         row[j] = d2;                                                        \
     }                                                                       \
     return cancelled;

@@ -4,6 +4,7 @@
 #ifndef KERNCLASS_ISA_H
 #define KERNCLASS_ISA_H
 
+#include <float.h>
 #include <stddef.h>
 
 /* Tile panels: MR rows of a and NR rows of b, interleaved feature by
@@ -13,6 +14,11 @@
 /* Squared distances below this fraction of ||x||^2 + ||y||^2 have lost
  * digits to cancellation in ||x||^2 + ||y||^2 - 2 x'y: recompute directly. */
 #define KC_REFINE 1e-5
+/* Whether d2 = scale - 2 x'y (scale = ||x||^2 + ||y||^2) is recomputed
+ * directly: digits lost to cancellation, or a sum of norms that overflowed
+ * (d2 Inf or NaN, which the engines' exp() took differently).  For finite
+ * values the same test as d2 < KC_REFINE * scale. */
+#define KC_NEEDS_REFINE(d2, scale) (!((d2) >= KC_REFINE * (scale)) || !((scale) <= DBL_MAX))
 
 typedef struct {
     /* A-panel' B-panel over p features: MR x NR inner products into out,

@@ -130,7 +130,7 @@ void kc_smo(const kc_kernel *k, const kc_points *x, const int *y, const double *
             kc_smo_result *res);
 
 /* Seed 002's threshold search on n scores with labels +1 / -1: out gets
- * c(b, split, consistency). */
+ * c(b, split, consistency, sign), the decision being sign * (score + b). */
 void kc_threshold_search(const double *score, const int *label, ptrdiff_t n, double *out);
 
 /* coupling.c: class probabilities from one-vs-one pair probabilities r

@@ -188,7 +188,7 @@ static void sqdist_tile(const kc_points *a, const int *ai, ptrdiff_t a0, int na,
         double *row = tile + (size_t) i * nb;
         if (kc_isa.sqdist_row(row, asq, bsq, nb))
             for (int j = 0; j < nb; j++)
-                if (row[j] < KC_REFINE * (asq + bsq[j]))
+                if (KC_NEEDS_REFINE(row[j], asq + bsq[j]))
                     row[j] = direct_sqdist(a, ra, b, row_of(bi, b0, j));
     }
 }

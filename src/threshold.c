@@ -4,6 +4,10 @@
  * S_k is the sum of the first k labels (+1 / -1) in score order.  The offset
  * is b = -(x_k + x_{k+1}) / 2.  Splits between equal scores are skipped (no
  * threshold separates them); the first maximum wins, as in the listing.
+ * The measure is the same whichever side holds the positives, so the split
+ * also returns its orientation: +1 when calling the upper side positive is
+ * right at least as often as the lower (S_N - 2 S_k >= 0), else -1; the
+ * decision is then sign * (x + b).
  * O(N): a stable radix sort, then one pass over prefix sums. */
 #include <math.h>
 #include <stdint.h>
@@ -83,7 +87,7 @@ void kc_threshold_search(const double *score, const int *label, ptrdiff_t n, dou
     double total = 0;
     for (ptrdiff_t i = 0; i < n; i++) total += work_y[i];
 
-    double prefix = 0, best = -1;
+    double prefix = 0, best = -1, best_prefix = 0;
     ptrdiff_t best_k = 0;
     for (ptrdiff_t k = 1; k < n; k++) {
         if (k % INTERRUPT_EVERY == 0) R_CheckUserInterrupt();
@@ -93,6 +97,7 @@ void kc_threshold_search(const double *score, const int *label, ptrdiff_t n, dou
         if (s > best) {
             best = s;
             best_k = k;
+            best_prefix = prefix;
         }
     }
     if (best_k > 0) {
@@ -100,6 +105,7 @@ void kc_threshold_search(const double *score, const int *label, ptrdiff_t n, dou
         out[0] = -(work_x[best_k - 1] / 2 + work_x[best_k] / 2);
         out[1] = (double) best_k;
         out[2] = best;
+        out[3] = total - 2 * best_prefix >= 0 ? 1.0 : -1.0;
     } else {
         /* no two scores differ: every point goes to the majority class
          * (the first on a tie) by an offset one unit past the common score */
@@ -107,5 +113,6 @@ void kc_threshold_search(const double *score, const int *label, ptrdiff_t n, dou
         out[0] = -x0 + (total >= 0 ? 1.0 : -1.0);
         out[1] = 0;
         out[2] = fabs(total);
+        out[3] = 1.0;
     }
 }

@@ -51,9 +51,11 @@ ref_listing <- function(X, y, type, kp, Xnew) {
   smax <- 0
   for (i in 1:(n - 1)) {
     s <- abs(sum(ys[1:i])) + abs(sum(ys[(i + 1):n]))
-    if (s > smax) { smax <- s; b <- -(xs[i] + xs[i + 1]) / 2 }
+    if (s > smax) { smax <- s; b <- -(xs[i] + xs[i + 1]) / 2; k <- i }
   }
-  list(train = x, b = b, new = apply(Xnew, 2, f))
+  # orientation: the side that classifies more training points right
+  above <- sum(ys[1:k] < 0) + sum(ys[(k + 1):n] > 0)
+  list(train = x, b = b, sign = if (2 * above >= n) 1 else -1, new = apply(Xnew, 2, f))
 }
 
 set.seed(2002)
@@ -78,13 +80,13 @@ test_that("scores and b are those of seed 002's listing, types 1-3, four kernels
     ref <- ref_listing(t(xa), pm1, type, kp, t(xnew))
     fit <- kernel_bayes(xa, ya, type = type, kernel = kp$kernel, gamma = kp$gamma,
                         degree = kp$degree, coef0 = kp$coef0, scale = FALSE, ridge = 0)
-    expect_equal(coef(fit)$b, ref$b, tolerance = 1e-8, info = info)
-    expect_equal(unname(predict(fit, type = "decision")), ref$train + ref$b,
+    expect_equal(coef(fit)$b, ref$sign * ref$b, tolerance = 1e-8, info = info)
+    expect_equal(unname(predict(fit, type = "decision")), ref$sign * (ref$train + ref$b),
                  tolerance = 1e-8, info = info)
-    expect_equal(unname(predict(fit, xnew, type = "decision")), ref$new + ref$b,
+    expect_equal(unname(predict(fit, xnew, type = "decision")), ref$sign * (ref$new + ref$b),
                  tolerance = 1e-8, info = info)
     expect_identical(as.character(predict(fit, xnew)),
-                     ifelse(ref$new + ref$b > 0, "pos", "neg"), info = info)
+                     ifelse(ref$sign * (ref$new + ref$b) > 0, "pos", "neg"), info = info)
   }
 })
 
@@ -168,7 +170,7 @@ test_that("coef() reproduces the decision values through kernel_matrix()", {
       w <- cf$whitening
       pos <- fit$y == "pos"
       q <- rowSums((X %*% w$W) * X)
-      dec <- (fit$kernel$gamma * q + 1)^2 +
+      dec <- cf$sign * (fit$kernel$gamma * q + 1)^2 +
         km(X %*% w$U_first, X[pos, ] %*% w$U_first) %*% cf$alpha[pos] +
         km(X %*% w$U_second, X[!pos, ] %*% w$U_second) %*% cf$alpha[!pos]
     }

@@ -21,7 +21,9 @@ ref_search <- function(x, y) {
       k <- i
     }
   }
-  list(b = b, split = k, consistency = smax)
+  # the orientation: positives above unless below classifies more points right
+  above <- sum(y[seq_len(k)] == -1) + sum(y[seq_len(n) > k] == 1)
+  list(b = b, split = k, consistency = smax, sign = if (2 * above >= n) 1L else -1L)
 }
 
 test_that("distinct scores: the listing's b, split and consistency", {
@@ -53,6 +55,26 @@ test_that("the listing itself (no tie rule, smax = 0) agrees on distinct scores"
   expect_identical(res$consistency, smax)
 })
 
+test_that("the orientation: positives below the best split turn the decision round", {
+  res <- threshold_search(c(1, 2, 3, 4), c(1, 1, -1, -1))
+  expect_equal(res, list(b = -2.5, split = 2L, consistency = 4, sign = -1L))
+  expect_identical(res$sign * (c(1, 2, 3, 4) + res$b) > 0, c(TRUE, TRUE, FALSE, FALSE))
+  expect_identical(threshold_search(c(1, 2, 3, 4), c(-1, -1, 1, 1))$sign, 1L)
+  # the chosen orientation is never worse than the reverse, and the measure
+  # of the listing is the same either way
+  set.seed(7)
+  for (rep in 1:30) {
+    n <- sample(2:40, 1)
+    x <- rnorm(n)
+    y <- sample(c(-1, 1), n, TRUE)
+    r <- threshold_search(x, y)
+    right <- sum((r$sign * (x + r$b) > 0) == (y > 0))
+    expect_gte(right, n - right)
+    expect_identical(threshold_search(x, -y)[c("b", "split", "consistency")],
+                     r[c("b", "split", "consistency")])
+  }
+})
+
 test_that("ties: no threshold between equal scores, independent of input order", {
   set.seed(3)
   for (rep in 1:20) {
@@ -71,7 +93,7 @@ test_that("ties: no threshold between equal scores, independent of input order",
   }
   # a perfectly separable pair of tied blocks
   expect_equal(threshold_search(c(1, 1, 1, 2, 2), c(-1, -1, -1, 1, 1)),
-               list(b = -1.5, split = 3L, consistency = 5))
+               list(b = -1.5, split = 3L, consistency = 5, sign = 1L))
 })
 
 test_that("the first maximum wins", {
@@ -95,6 +117,7 @@ test_that("labels as factor, logical or +-1 give the same result", {
 test_that("all scores equal: no split, every point to the majority class", {
   res <- threshold_search(rep(2, 5), c(1, 1, -1, 1, -1))
   expect_identical(res$split, 0L)
+  expect_identical(res$sign, 1L)
   expect_gt(2 + res$b, 0)
   res <- threshold_search(rep(2, 5), c(1, -1, -1, 1, -1))
   expect_lt(2 + res$b, 0)

@@ -1,0 +1,184 @@
+# Extreme and adversarial inputs (issue 14): a correct answer or a classed
+# error, never a silent wrong one.
+
+testthat::local_edition(3)
+
+test_that("the threshold search's orientation is used: scores 1:4 with labels + + - -", {
+  res <- threshold_search(1:4, c(1, 1, -1, -1))
+  expect_identical(res$sign, -1L)
+  expect_identical(res$sign * (1:4 + res$b) > 0, c(TRUE, TRUE, FALSE, FALSE))
+})
+
+test_that("kernel_bayes turns an inverted pair round (was: training accuracy below 50%)", {
+  set.seed(1)
+  n <- 30
+  x <- matrix(rnorm(n * 2), n, 2)
+  y <- factor(ifelse(rowSums(x^2) + rnorm(n, sd = 0.5) > 1.4, "a", "b"))
+  fit <- kernel_bayes(x, y, type = 3, kernel = "polynomial", degree = 6)
+  pm <- fit$pairs[[1]]
+  expect_identical(pm$sign, -1L)
+  expect_gt(mean(predict(fit) == y), 0.7)
+  dec <- predict(fit, type = "decision")
+  # the decision is -(p(x) + b): the search on the training p(x) finds b
+  p <- -dec - pm$b
+  expect_equal(threshold_search(p, y)[c("b", "split", "sign")], pm[c("b", "split", "sign")])
+  expect_identical(as.character(predict(fit)), ifelse(dec > 0, "a", "b"))
+})
+
+test_that("SVM: kernel values beyond the float cache's range are a classed error, not NaN", {
+  set.seed(2)
+  x <- matrix(rnorm(60), 30)
+  y <- factor(ifelse(x[, 1] > 0, "a", "b"))
+  for (deg in c(30, 40)) {
+    expect_error(kernel_svm(x, y, kernel = "polynomial", degree = deg, gamma = 10),
+                 "single-precision", class = "kernclass_overflow_error")
+  }
+  expect_error(kernel_svm(x * 1e20, y, kernel = "linear", scale = FALSE),
+               "single-precision", class = "kernclass_overflow_error")
+  # within the range: still fitted
+  fit <- kernel_svm(x * 1e15, y, kernel = "linear", scale = FALSE)
+  expect_true(is.finite(fit$objective) && is.finite(fit$b))
+})
+
+test_that("SVM hard margin far from the origin: the same slab at every offset", {
+  set.seed(1)
+  n <- 40
+  x <- matrix(rnorm(n * 2), n, 2)
+  y <- factor(ifelse(x[, 1] > 0, "a", "b"))
+  x[, 1] <- x[, 1] + ifelse(y == "a", 0.5, -0.5)
+  for (kernel in c("linear", "rbf")) {
+    f0 <- kernel_svm(x, y, kernel = kernel, gamma = 0.5, cost = Inf, scale = FALSE)
+    for (off in c(100, 1e4, 1e6)) {
+      info <- paste(kernel, off)
+      f <- kernel_svm(x + off, y, kernel = kernel, gamma = 0.5, cost = Inf, scale = FALSE)
+      expect_true(f$converged, label = info)
+      expect_true(is.finite(f$b), label = info)
+      expect_identical(predict(f, x + off), y, info = info)
+      expect_equal(unname(predict(f, x + off, type = "decision")),
+                   unname(predict(f0, x, type = "decision")),
+                   tolerance = if (off < 1e6) 1e-4 else 1e-3, info = info)  # x'y of 1e12 in double
+    }
+  }
+})
+
+test_that("scaling at the ends of the double range: columns of 1e300 and 1e-310 scale as any", {
+  set.seed(3)
+  n <- 60
+  z <- matrix(rnorm(n * 2), n, 2)
+  y <- factor(ifelse(z[, 1] > 0, "a", "b"))
+  ref <- kernel_means(z, y)
+  for (mag in c(1e300, 1e-310, 1e-200, 1e200)) {
+    x <- z
+    x[, 1] <- z[, 1] * mag
+    fit <- expect_no_warning(kernel_means(x, y))
+    expect_true(all(is.finite(fit$scaling$scale)), label = format(mag))
+    expect_equal(fit$x, ref$x, tolerance = 1e-10, info = format(mag))
+    expect_identical(predict(fit, x), predict(ref, z), info = format(mag))
+  }
+  # the moments: sd of a column near +-1e300 is finite, as sd() of the rescaled column
+  x <- z[, 1] * 1e300
+  m <- kernclass:::kc_scaling(cbind(x), TRUE)
+  expect_equal(unname(m$scale), sd(z[, 1]) * 1e300)
+  # constant is relative: a column of equal values of any magnitude, or one
+  # whose spread is below the rounding of its values
+  expect_warning(kernclass:::kc_scaling(cbind(a = rep(3e-310, 5), b = 1:5), c(TRUE, TRUE)),
+                 "`a`|a", class = "kernclass_constant_column_warning")
+  expect_warning(kernclass:::kc_scaling(cbind(a = 1 + c(0, 1, 0, 1) * 2^-52 / 4, b = 1:4),
+                                        c(TRUE, TRUE)), class = "kernclass_constant_column_warning")
+})
+
+test_that("estimate_gamma at the ends of the double range: the median rule scaled, never 0", {
+  set.seed(4)
+  z <- matrix(rnorm(40), 20)
+  for (kernel in c("rbf", "laplace", "polynomial")) {
+    g0 <- estimate_gamma(z, kernel = kernel, scale = FALSE)
+    power <- if (kernel == "laplace") 1 else 2
+    for (m in c(1e-150, 1e-120, 1e120, 1e150)) {
+      expect_equal(estimate_gamma(z * m, kernel = kernel, scale = FALSE) * m^power, g0,
+                   tolerance = 1e-12, info = paste(kernel, m))
+    }
+  }
+  # gamma beyond the doubles: a classed error, not 0 nor "all rows are equal"
+  expect_error(estimate_gamma(z * 1e200, scale = FALSE), "too small",
+               class = "kernclass_overflow_error")
+  expect_error(estimate_gamma(z * 1e-170, scale = FALSE), "too large",
+               class = "kernclass_overflow_error")
+  expect_equal(estimate_gamma(z * 1e200, kernel = "laplace", scale = FALSE) * 1e200,
+               estimate_gamma(z, kernel = "laplace", scale = FALSE))
+  # equal rows are still said to be equal
+  expect_error(estimate_gamma(matrix(1e-170, 3, 2), scale = FALSE), "all rows are equal",
+               class = "kernclass_error")
+})
+
+# Lines of R run in a child per engine (KERNCLASS_ISA is read at load time);
+# `res` is returned.
+extreme_with_isa <- function(isa, lines) {
+  script <- tempfile(fileext = ".R")
+  out <- tempfile(fileext = ".rds")
+  on.exit(unlink(c(script, out)))
+  writeLines(c(sprintf(".libPaths(%s)", paste(deparse(.libPaths()), collapse = "")),
+               "suppressPackageStartupMessages(library(kernclass))", lines,
+               sprintf("saveRDS(res, '%s')", out)), script)
+  status <- system2(file.path(R.home("bin"), "Rscript"), c("--vanilla", shQuote(script)),
+                    env = sprintf("KERNCLASS_ISA=%s", isa), stdout = FALSE, stderr = FALSE)
+  expect_equal(status, 0L)
+  readRDS(out)
+}
+
+test_that("rows with huge norms: every engine gives k(x, x) = 1 and the kernel of the data", {
+  lines <- c(
+    "set.seed(5)",
+    "z <- matrix(rnorm(40 * 2), 40)",
+    "s <- sqrt(4.4e307 / max(rowSums(z^2)))  # 4 |x|^2 within the doubles",
+    "x <- z * s",
+    "y <- factor(ifelse(z[, 1] > 0, 'a', 'b'))",
+    "o <- order(-rowSums(z^2))[1:8]  # the rows farthest out",
+    "res <- list(engine = kernclass:::kc_engine(), s = s,",
+    "  rbf = kernel_matrix(x, kernel = 'rbf', gamma = 0.5 / s^2),",
+    "  laplace = kernel_matrix(x, kernel = 'laplace', gamma = 0.5 / s),",
+    "  rbf1 = kernel_matrix(x[1:3, ], x, kernel = 'rbf', gamma = 0.5 / s^2),",
+    "  # new rows farther out: ||x||^2 + ||y||^2 overflows (NaN in C, 0 in AVX before)",
+    "  pred = predict(kernel_means(x, y, gamma = 0.5 / s^2, scale = FALSE), x[o, ] * 1.9,",
+    "                 type = 'decision'))")
+  results <- lapply(c("c", "avx2", "best"), extreme_with_isa, lines = lines)
+  expect_identical(results[[1]]$engine, "c")
+  set.seed(5)
+  z <- matrix(rnorm(40 * 2), 40)
+  s <- sqrt(4.4e307 / max(rowSums(z^2)))
+  y <- factor(ifelse(z[, 1] > 0, "a", "b"))
+  o <- order(-rowSums(z^2))[1:8]
+  xn <- z[o, ] * 1.9 * s
+  expect_false(is.finite(max(rowSums(xn^2)) + max(rowSums((z * s)^2))))  # the case
+  ref_pred <- predict(kernel_means(z, y, gamma = 0.5, scale = FALSE), z[o, ] * 1.9,
+                      type = "decision")
+  d <- unname(as.matrix(dist(z)))
+  for (res in results) {
+    info <- res$engine
+    expect_equal(diag(res$rbf), rep(1, 40), info = info)
+    expect_equal(diag(res$laplace), rep(1, 40), info = info)
+    expect_equal(unname(res$rbf), exp(-0.5 * d^2), tolerance = 1e-10, info = info)
+    expect_equal(unname(res$laplace), exp(-0.5 * d), tolerance = 1e-10, info = info)
+    expect_equal(unname(res$rbf1), exp(-0.5 * d[1:3, ]^2), tolerance = 1e-10, info = info)
+    # (pairs whose squared distance itself overflows, kernel values near
+    # 1e-6 here, give 0)
+    expect_equal(unname(res$pred), unname(ref_pred), tolerance = 1e-4, info = info)
+    expect_equal(res$pred, results[[1]]$pred, tolerance = 1e-12, info = info)
+  }
+})
+
+test_that("rows whose squared distances can overflow are a classed error (rbf, laplace)", {
+  set.seed(5)
+  z <- matrix(rnorm(40 * 2), 40)
+  x <- z * 9e153 / max(abs(z))
+  y <- factor(ifelse(z[, 1] > 0, "a", "b"))
+  for (kernel in c("rbf", "laplace")) {
+    expect_error(kernel_matrix(x, kernel = kernel, gamma = 1e-300), "squared distances",
+                 class = "kernclass_overflow_error")
+    expect_error(kernel_means(x, y, kernel = kernel, gamma = 1e-300, scale = FALSE),
+                 "squared distances", class = "kernclass_overflow_error")
+    expect_error(kernel_svm(x, y, kernel = kernel, gamma = 1e-300, scale = FALSE),
+                 "squared distances", class = "kernclass_overflow_error")
+  }
+  # the linear kernel's values are inner products, bounded by the norms
+  expect_true(all(is.finite(kernel_matrix(x / 2, kernel = "linear"))))
+})
