@@ -60,16 +60,10 @@ kc_platt_fit <- function(dec, label, max_iter = 100L, min_step = 1e-10, sigma = 
   c(A = A, B = B)
 }
 
-# P(first class | f) = 1 / (1 + exp(A f + B)) from Platt's sigmoid, without
-# overflow for either sign of A f + B; A and B recycle along dec (a matrix
-# keeps its shape).
+# P(first class | f) = 1 / (1 + exp(A f + B)) from Platt's sigmoid; A and B
+# recycle along dec (a matrix keeps its shape).
 kc_platt_prob <- function(dec, A, B) {
-  z <- A * dec + B
-  ez <- exp(-abs(z))
-  p <- 1 / (1 + ez)
-  up <- which(z >= 0)
-  p[up] <- ez[up] / (1 + ez[up])
-  p
+  stats::plogis(-(A * dec + B))  # R's logistic: exact in both tails, fast
 }
 
 # Pairwise coupling, method 2 of Wu, Lin and Weng (2004) (the method of
