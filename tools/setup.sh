@@ -63,7 +63,8 @@ if [ -n "$missing$debs" ]; then
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $debs >/dev/null
   elif [ -n "$missing" ]; then
-    Rscript --vanilla -e "install.packages(strsplit('$missing', ' ')[[1]], repos = 'https://cloud.r-project.org')"
+    # the repository R is configured with (its site profile: no --vanilla)
+    Rscript -e "install.packages(strsplit('$missing', ' ')[[1]], repos = getOption('repos'))"
   fi
 fi
 
