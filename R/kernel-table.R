@@ -45,12 +45,14 @@ kc_kernels <- local({
   rows
 })
 
+# Whether a row's kernel is computed from distances (in C too).
+kc_row_uses_distance <- function(row) row$scales %in% c("squared distance", "distance")
+
 # The table's columns that C also knows, as a data frame: the code the C
 # engine takes, and whether it computes the kernel from distances.
 kc_kernel_table <- function() {
   data.frame(name = names(kc_kernels), code = seq_along(kc_kernels),
-             distance = vapply(kc_kernels, function(r) r$scales %in% c("squared distance", "distance"),
-                               logical(1)),
+             distance = vapply(kc_kernels, kc_row_uses_distance, logical(1)),
              row.names = NULL)
 }
 

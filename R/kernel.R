@@ -49,7 +49,7 @@ kc_check_kernel_range <- function(x, k, arg = "x", float = FALSE) {
 # for rows of squared norm at most sq, must be finite numbers, else every
 # engine would give 0 for points whose kernel value is not.
 kc_check_distance_range <- function(sq, k, arg = "x") {
-  if (kc_kernel_info(k)$scales %in% c("squared distance", "distance") && !is.finite(4 * sq)) {
+  if (kc_row_uses_distance(kc_kernel_info(k)) && !is.finite(4 * sq)) {
     kc_abort(sprintf(paste0("`%s` has rows so far from the origin (squared norm %.3g) that ",
                             "their squared distances can overflow; rescale them (or use ",
                             "scale = TRUE)."), arg, sq), arg = arg, class = "overflow")

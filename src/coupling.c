@@ -19,7 +19,6 @@
 
 #define MIN_PROB 1e-7               /* as LIBSVM: keeps r_ij inside (0, 1) */
 #define BATCH_FLOPS 16777216.0      /* work between interrupt checks */
-#define PARALLEL_MIN_FLOPS 1048576.0 /* less is not worth starting threads */
 
 static double clip_prob(double r)
 {
@@ -99,7 +98,7 @@ static void couple_row(const double *r, ptrdiff_t ldr, int k, double *p, ptrdiff
 void kc_pairwise_coupling(const double *r, ptrdiff_t n, int k, double *p, int nthreads)
 {
     double row_flops = (double) (k + 1) * (k + 1) * (k + 1);
-    if (n * row_flops < PARALLEL_MIN_FLOPS) nthreads = 1;
+    nthreads = kc_threads_for(n * row_flops, nthreads);
     size_t per_thread = row_work_size(k);
     if ((double) per_thread * nthreads > (double) (SIZE_MAX / sizeof(double)))
         error("kernclass: too many classes (%d) for pairwise coupling", k);

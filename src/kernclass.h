@@ -51,6 +51,8 @@ typedef struct {
 void kc_threads_init(void);          /* at load time */
 /* The threads a region may use when the user asked for requested. */
 int kc_threads_cap(int requested);
+/* nthreads, or one where `flops` of work is too little to share. */
+int kc_threads_for(double flops, int nthreads);
 double kc_seconds(void);             /* wall clock, for the tuner */
 
 /* Chooses, run by run, between one thread and nthreads for a region that is

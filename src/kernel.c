@@ -314,15 +314,6 @@ static int block_len(ptrdiff_t n, int blk)
 #define CHUNK_FLOPS 5e8
 #define TASKS_PER_THREAD 8
 
-/* Below this much work a second thread costs more than it saves (starting
- * it, and on a busy machine waiting for it). */
-#define PARALLEL_MIN_FLOPS 4e6
-
-static int threads_for(double flops, int nthreads)
-{
-    return flops < PARALLEL_MIN_FLOPS ? 1 : nthreads;
-}
-
 static int tiles_per_chunk(int p)
 {
     double tile_flops = 2.0 * KC_TILE * KC_TILE * (p + 10);  /* + the kernel itself */
@@ -337,7 +328,7 @@ void kc_gram(const kc_kernel *k, const kc_points *a, const kc_points *b,
     kc_points pb = symmetric ? pa : kc_prepare_points(k, b, 0);
     a = &pa;
     b = &pb;
-    nthreads = threads_for(2.0 * a->n * b->n * (a->p + 10) / (symmetric ? 2 : 1), nthreads);
+    nthreads = kc_threads_for(2.0 * a->n * b->n * (a->p + 10) / (symmetric ? 2 : 1), nthreads);
     int bi_n = nblocks(a->n), bj_n = nblocks(b->n);
     size_t work_n = kc_tile_work_size(a->p);
     scratch s = scratch_alloc(nthreads, work_n + TILE_DOUBLES);
@@ -376,7 +367,7 @@ void kc_expansion(const kc_kernel *k, const kc_points *a, const kc_points *b,
     kc_points pb = kc_prepare_points(k, b, a->n > KC_TILE);  /* b serves every row block */
     a = &pa;
     b = &pb;
-    nthreads = threads_for(2.0 * a->n * b->n * (a->p + 10), nthreads);
+    nthreads = kc_threads_for(2.0 * a->n * b->n * (a->p + 10), nthreads);
     int bi_n = nblocks(a->n), bj_n = nblocks(b->n);
     size_t work_n = kc_tile_work_size(a->p);
     /* A task is one row block of a run over a segment of the blocks of b in
@@ -535,7 +526,7 @@ void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
     if (ntasks_d * 3 * sizeof(int) > (double) PTRDIFF_MAX)
         error("kernclass: too many tiles (%.0f)", ntasks_d);
     size_t ntasks = (size_t) ntasks_d;
-    nthreads = threads_for(ntasks_d * 2.0 * KC_TILE * KC_TILE * (p + 10), nthreads);
+    nthreads = kc_threads_for(ntasks_d * 2.0 * KC_TILE * KC_TILE * (p + 10), nthreads);
     int *task = (int *) R_alloc(ntasks * 3 + 1, sizeof(int));
     double *partial = (double *) R_alloc(ntasks + 1, sizeof(double));
     size_t t = 0;

@@ -100,6 +100,15 @@ static int creatable_threads(int want)
 }
 #endif
 
+/* Below this much work a second thread costs more than it saves (starting
+ * it, and on a busy machine waiting for it). */
+#define PARALLEL_MIN_FLOPS 4e6
+
+int kc_threads_for(double flops, int nthreads)
+{
+    return flops < PARALLEL_MIN_FLOPS ? 1 : nthreads;
+}
+
 void kc_threads_init(void)
 {
 #if defined(_OPENMP) && !defined(_WIN32)
