@@ -263,7 +263,7 @@ kc_svm_binary <- function(x, y, rows, positive, C, control, label = "") {
   }
   r <- .Call(ffi_smo, xb, yb, Cb, kc_kernel_code(control$kernel),
              control$tolerance, control$max_iter, control$cachesize, control$shrinking,
-             kc_threads())
+             kc_threads(), -1, NULL, 1L)
   if (!is.null(centre)) r$rho <- r$rho + sum(centre * colSums(r$alpha * yb * xb))
   if (!is.finite(r$rho) || !is.finite(r$objective) || !all(is.finite(r$alpha))) {
     # never NaN or Inf from a model that says it converged

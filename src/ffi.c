@@ -127,9 +127,12 @@ SEXP ffi_within_sums(SEXP train, SEXP group, SEXP ngroups, SEXP spec, SEXP threa
     return out;
 }
 
-/* SVM dual by SMO: y in {-1, +1}, C the per-point upper bounds (> 0 or Inf). */
+/* SVM dual by SMO: y in {-1, +1}, C the per-point upper bounds (> 0 or Inf);
+ * linear the linear term, alpha0 NULL or a start within the bounds, nsets 1
+ * or 2 (see kc_smo). */
 SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
-             SEXP cachesize, SEXP shrinking, SEXP threads)
+             SEXP cachesize, SEXP shrinking, SEXP threads, SEXP linear, SEXP alpha0,
+             SEXP nsets)
 {
     kc_kernel k = kernel_from(spec);
     int nt = threads_from(threads);
@@ -150,13 +153,28 @@ SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
     if (ISNAN(it) || it < 1) error("kernclass internal: max_iter must be >= 1");
     int shr = asLogical(shrinking);
     if (shr == NA_LOGICAL) error("kernclass internal: shrinking must be TRUE or FALSE");
+    double p = asReal(linear);
+    if (!R_FINITE(p)) error("kernclass internal: linear must be finite");
+    const double *a0 = NULL;
+    if (!isNull(alpha0)) {
+        if (!isReal(alpha0) || XLENGTH(alpha0) != a.n)
+            error("kernclass internal: alpha0 must be NULL or a double vector, one per row");
+        a0 = REAL(alpha0);
+        for (R_xlen_t i = 0; i < a.n; i++)
+            if (!(a0[i] >= 0 && a0[i] <= cc[i]) || !R_FINITE(a0[i]))
+                error("kernclass internal: alpha0 must lie within [0, C]");
+    }
+    if (!isInteger(nsets) || XLENGTH(nsets) != 1 ||
+        (INTEGER(nsets)[0] != 1 && INTEGER(nsets)[0] != 2))
+        error("kernclass internal: nsets must be 1L or 2L");
     SEXP alpha = PROTECT(allocVector(REALSXP, a.n));
     kc_smo_result res;
     res.alpha = REAL(alpha);
-    kc_smo(&k, &a, yy, cc, eps, it >= (double) LONG_MAX ? LONG_MAX : (long) it, mb, shr, nt, &res);
+    kc_smo(&k, &a, yy, cc, p, a0, INTEGER(nsets)[0], eps,
+           it >= (double) LONG_MAX ? LONG_MAX : (long) it, mb, shr, nt, &res);
 
     const char *names[] = {"alpha", "rho", "objective", "iterations", "status", "gap",
-                           "rows_computed", ""};
+                           "rows_computed", "r", ""};
     SEXP out = PROTECT(mkNamed(VECSXP, names));
     SET_VECTOR_ELT(out, 0, alpha);
     SET_VECTOR_ELT(out, 1, ScalarReal(res.rho));
@@ -165,6 +183,7 @@ SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
     SET_VECTOR_ELT(out, 4, ScalarInteger(res.status));
     SET_VECTOR_ELT(out, 5, ScalarReal(res.gap));
     SET_VECTOR_ELT(out, 6, ScalarReal((double) res.rows_computed));
+    SET_VECTOR_ELT(out, 7, ScalarReal(res.r));
     UNPROTECT(2);
     return out;
 }

@@ -123,11 +123,16 @@ enum { KC_SMO_CONVERGED = 0, KC_SMO_MAX_ITER = 1, KC_SMO_UNBOUNDED = 2 };
 typedef struct {
     double *alpha;        /* n, filled by the solver */
     double objective, rho, gap;
+    double r;             /* with two sets: the margin r of nu-SVC (else 1) */
     long iterations, rows_computed;
     int status;
 } kc_smo_result;
 
+/* linear: the linear term p (-1 for C-SVC, 0 for the nu problems); alpha0:
+ * a feasible start, or NULL for 0; nsets: 1, or 2 for nu-SVC (pairs chosen
+ * within a class). */
 void kc_smo(const kc_kernel *k, const kc_points *x, const int *y, const double *C,
+            double linear, const double *alpha0, int nsets,
             double eps, long max_iter, double cache_mb, int shrinking, int nthreads,
             kc_smo_result *res);
 

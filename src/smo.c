@@ -1,9 +1,16 @@
 /* SMO solver for the SVM dual (seed 004):
  *
- *   minimise  f(a) = 1/2 a'Qa - sum(a),  Q_ij = y_i y_j k(x_i, x_j),
+ *   minimise  f(a) = 1/2 a'Qa + p sum(a),  Q_ij = y_i y_j k(x_i, x_j),
  *   subject to 0 <= a_i <= C_i and y'a = 0,
  *
- * with the second-order working-set selection of Fan, Chen and Lin (2005),
+ * with p = -1 for C-SVC.  The nu problems have p = 0 and start from a
+ * feasible a that fixes their other constraint: the one-class SVM (all
+ * y = +1, sum(a) = nu l, Schölkopf et al. 2001) as it is, nu-SVC (sum(a)
+ * over each class = nu l / 2, Chang and Lin 2001) with two sets: each pair
+ * is chosen within one class, so both sums stay put, and the bias comes from
+ * each class separately (LIBSVM's Solver_NU).
+ *
+ * The working set is chosen by the second-order rule of Fan, Chen and Lin (2005),
  * shrinking with gradient reconstruction, and an LRU cache of kernel rows
  * stored as float (as LIBSVM).  C_i may be +Inf (hard margin).  Kernel rows
  * come from the shared engine (kc_rows); the gradient of the inactive
@@ -156,13 +163,14 @@ static void cache_fill(row_cache *c, const int *rows, int nr)
 
 /* ---- the solver ---------------------------------------------------------- */
 
-/* What a pass over (a chunk of) the active set finds. */
+/* What a pass over (a chunk of) the active set finds; [c] is per set of
+ * variables (one set, or the two classes of a nu problem). */
 typedef struct {
-    double gmax;   /* pass i: max of -yG over the variables that may move up (y-wise) */
-    int i;
-    double best;   /* pass j: the smallest objective decrease, and its j */
+    double gmax[2];  /* pass i: max of -yG over the variables that may move up (y-wise) */
+    int i[2];
+    double best;     /* pass j: the smallest objective decrease, and its j */
     int j;
-    double gmax2;
+    double gmax2[2];
     /* pass j: the best candidates whose rows are not cached, best first
      * (smaller objective; on ties the later position, as for j) */
     int near[BATCH], near_pos[BATCH], nnear;
@@ -174,9 +182,11 @@ typedef struct {
     int n;
     const int *y;         /* +1 / -1 */
     const double *C;      /* upper bounds, may be +Inf */
+    double p;             /* the linear term: -1 (C-SVC) or 0 (nu problems) */
+    int nsets;            /* 1, or 2 for nu-SVC: pairs within a class */
     double *alpha, *G, *Gbar, *QD;
     double *ysign;        /* y as +1.0 / -1.0 */
-    unsigned char *moves; /* MOVES_UP | MOVES_DOWN, kept in step with alpha */
+    unsigned char *moves; /* MOVES_UP | MOVES_DOWN | the set << 2, kept in step with alpha */
     int *active;          /* the active set, as a list of indices */
     int nactive;
     char *is_active;
@@ -192,15 +202,20 @@ static int at_upper(const smo *s, int t) { return s->alpha[t] >= s->C[t]; }
 static int at_lower(const smo *s, int t) { return s->alpha[t] <= 0.0; }
 
 /* Which ways y_t alpha_t may move (the index sets I_up and I_low of Keerthi
- * et al.), one byte per variable so that the scans read neither alpha nor C. */
-enum { MOVES_UP = 1, MOVES_DOWN = 2 };
+ * et al.), one byte per variable so that the scans read neither alpha nor C;
+ * the byte also holds the variable's set (SET_OF: 0, or 1 for the negative
+ * class of a nu-SVC). */
+enum { MOVES_UP = 1, MOVES_DOWN = 2, SECOND_SET = 4 };
+#define SET_OF(m) ((m) >> 2)
 
 static void set_alpha(smo *s, int t, double value)
 {
     s->alpha[t] = value;
     int up = s->y[t] == 1 ? !at_upper(s, t) : !at_lower(s, t);
     int down = s->y[t] == 1 ? !at_lower(s, t) : !at_upper(s, t);
-    s->moves[t] = (unsigned char) ((up ? MOVES_UP : 0) | (down ? MOVES_DOWN : 0));
+    int second = s->nsets == 2 && s->y[t] == -1;
+    s->moves[t] = (unsigned char) ((up ? MOVES_UP : 0) | (down ? MOVES_DOWN : 0) |
+                                   (second ? SECOND_SET : 0));
 }
 
 /* Row i of the kernel matrix.  On a miss, the batch is filled with rows the
@@ -294,22 +309,24 @@ static void chunk_bounds(const smo *s, int c, int nc, int *u0, int *u1)
     *u1 = (int) ((long long) s->nactive * (c + 1) / nc);
 }
 
-/* The first index of the pair: the maximal violation from below (">=": of
- * equal candidates the last wins, as in LIBSVM).  One variable of that pass:
- * t (at position u) competes for i and for r's runners-up (by -v: larger
- * violations first, the later on ties). */
+/* The first index of the pair, one per set: the maximal violation from
+ * below (">=": of equal candidates the last wins, as in LIBSVM).  One
+ * variable of that pass: t (at position u) competes for its set's i and for
+ * r's runners-up (by -v: larger violations first, the later on ties). */
 static inline void consider_i(const smo *s, chunk_result *r, int t, int u)
 {
-    if (!(s->moves[t] & MOVES_UP)) return;
+    unsigned char m = s->moves[t];
+    if (!(m & MOVES_UP)) return;
+    int c = SET_OF(m);
     double v = -s->ysign[t] * s->G[t];
-    if (v >= r->gmax) { r->gmax = v; r->i = t; }
+    if (v >= r->gmax[c]) { r->gmax[c] = v; r->i[c] = t; }
     offer_near(s, r, t, u, -v);
 }
 
 static void start_i(chunk_result *r)
 {
-    r->gmax = -INFINITY;
-    r->i = -1;
+    r->gmax[0] = r->gmax[1] = -INFINITY;
+    r->i[0] = r->i[1] = -1;
     r->nnear = 0;
 }
 
@@ -324,27 +341,35 @@ static void combine_i(const chunk_result *r, int nc, int k, chunk_result *out)
 {
     start_i(out);
     for (int c = 0; c < nc; c++)
-        if (r[c].i >= 0 && r[c].gmax >= out->gmax) { out->gmax = r[c].gmax; out->i = r[c].i; }
+        for (int q = 0; q < 2; q++)
+            if (r[c].i[q] >= 0 && r[c].gmax[q] >= out->gmax[q]) {
+                out->gmax[q] = r[c].gmax[q];
+                out->i[q] = r[c].i[q];
+            }
     combine_near(r, nc, k, out);
 }
 
-/* The second index given the first: the largest decrease of the objective
- * under the second-order model (Fan, Chen and Lin 2005). */
-static void scan_j(const smo *s, int u0, int u1, int i, const float *Ki, double Gmax,
-                   chunk_result *r)
+/* The second index given the first of each set (i[c], its kernel row K[c],
+ * its violation Gmax[c]): the largest decrease of the objective under the
+ * second-order model (Fan, Chen and Lin 2005), each t paired with the i of
+ * its own set.  A set without an i has Gmax = -Inf, so its t never pair. */
+static void scan_j(const smo *s, int u0, int u1, const int *i, const float *const *K,
+                   const double *Gmax, chunk_result *r)
 {
-    double Gmax2 = -INFINITY, best = INFINITY;
+    double Gmax2[2] = {-INFINITY, -INFINITY}, best = INFINITY;
     int j = -1;
     r->nnear = 0;
     for (int u = u0; u < u1; u++) {
         int t = s->active[u];
-        if (!(s->moves[t] & MOVES_DOWN)) continue;
+        unsigned char m = s->moves[t];
+        if (!(m & MOVES_DOWN)) continue;
+        int c = SET_OF(m);
         double yG = s->ysign[t] * s->G[t];
-        Gmax2 = yG > Gmax2 ? yG : Gmax2;
-        double grad_diff = Gmax + yG;
+        Gmax2[c] = yG > Gmax2[c] ? yG : Gmax2[c];
+        double grad_diff = Gmax[c] + yG;
         if (grad_diff > 0) {
             /* curvature along the pair: ||phi(x_i) - phi(x_t)||^2 */
-            double quad = s->QD[i] + s->QD[t] - 2.0 * Ki[t];
+            double quad = s->QD[i[c]] + s->QD[t] - 2.0 * K[c][t];
             double obj = -grad_diff * grad_diff / (quad > 0 ? quad : TAU);
             if (obj <= best) { best = obj; j = t; }
             offer_near(s, r, t, u, obj);
@@ -352,7 +377,8 @@ static void scan_j(const smo *s, int u0, int u1, int i, const float *Ki, double 
     }
     r->best = best;
     r->j = j;
-    r->gmax2 = Gmax2;
+    r->gmax2[0] = Gmax2[0];
+    r->gmax2[1] = Gmax2[1];
 }
 
 /* G_t += y_t (ci K_it + cj K_jt) on a chunk, each t then considered for i
@@ -380,8 +406,9 @@ static void update_scan_i(smo *s, int u0, int u1, double ci, const float *Ki,
     } while (0)
 
 /* Second-order working-set selection.  Returns the maximal KKT violation
- * m(a) - M(a) over the active set; i, j = -1 when none.  *pending holds the
- * first pass's result when the last gradient update computed it (valid = 1). */
+ * m(a) - M(a) over the active set (the larger of the two sets'); i, j = -1
+ * when none.  *pending holds the first pass's result when the last gradient
+ * update computed it (valid = 1). */
 static double select_pair(smo *s, chunk_result *pending, int valid, int *wi, int *wj)
 {
     chunk_result r[MAX_CHUNKS], first;
@@ -393,23 +420,27 @@ static double select_pair(smo *s, chunk_result *pending, int valid, int *wi, int
         combine_i(r, nc, k, &first);
         pending = &first;
     }
-    double Gmax = pending->gmax;
-    int i = pending->i;
-    if (i < 0) { *wi = *wj = -1; return 0.0; }
-    const float *Ki = kernel_row(s, i, pending);
+    double Gmax[2] = {pending->gmax[0], pending->gmax[1]};
+    int i[2] = {pending->i[0], pending->i[1]};
+    if (i[0] < 0 && i[1] < 0) { *wi = *wj = -1; return 0.0; }
+    /* a row stays valid through the next kernel_row call: both can be used */
+    const float *K[2] = {NULL, NULL};
+    for (int q = 0; q < s->nsets; q++) if (i[q] >= 0) K[q] = kernel_row(s, i[q], pending);
     nc = start_pass(s, SELECT_PASS);
-    FOR_CHUNKS(s, nc, u0, u1, scan_j(s, u0, u1, i, Ki, Gmax, &r[c_]));
+    FOR_CHUNKS(s, nc, u0, u1, scan_j(s, u0, u1, i, K, Gmax, &r[c_]));
     kc_tuner_stop(&s->pass_tuner[SELECT_PASS]);
     combine_near(r, nc, k, &s->runners_j);
-    double best = INFINITY, Gmax2 = -INFINITY;
+    double best = INFINITY, Gmax2[2] = {-INFINITY, -INFINITY};
     int j = -1;
     for (int c = 0; c < nc; c++) {
-        if (r[c].gmax2 > Gmax2) Gmax2 = r[c].gmax2;
+        for (int q = 0; q < 2; q++) if (r[c].gmax2[q] > Gmax2[q]) Gmax2[q] = r[c].gmax2[q];
         if (r[c].j >= 0 && r[c].best <= best) { best = r[c].best; j = r[c].j; }
     }
-    *wi = i;
+    *wi = j >= 0 ? i[SET_OF(s->moves[j])] : -1;
     *wj = j;
-    return Gmax + Gmax2;
+    double gap = Gmax[0] + Gmax2[0];
+    if (s->nsets == 2 && Gmax[1] + Gmax2[1] > gap) gap = Gmax[1] + Gmax2[1];
+    return gap;
 }
 
 /* The gradient update after a step, with the next first pass fused in. */
@@ -423,15 +454,17 @@ static void update_gradient(smo *s, double ci, const float *Ki, double cj, const
     combine_i(r, nc, s->cache.batch, next);
 }
 
-/* Would variable t stay at its bound?  Then it leaves the active set. */
-static int can_shrink(const smo *s, int t, double Gmax1, double Gmax2)
+/* Would variable t stay at its bound?  Then it leaves the active set.
+ * Gmax1, Gmax2 per set. */
+static int can_shrink(const smo *s, int t, const double *Gmax1, const double *Gmax2)
 {
-    if (at_upper(s, t)) return s->y[t] == 1 ? -s->G[t] > Gmax1 : -s->G[t] > Gmax2;
-    if (at_lower(s, t)) return s->y[t] == 1 ? s->G[t] > Gmax2 : s->G[t] > Gmax1;
+    int c = SET_OF(s->moves[t]);
+    if (at_upper(s, t)) return s->y[t] == 1 ? -s->G[t] > Gmax1[c] : -s->G[t] > Gmax2[c];
+    if (at_lower(s, t)) return s->y[t] == 1 ? s->G[t] > Gmax2[c] : s->G[t] > Gmax1[c];
     return 0;
 }
 
-/* G = Gbar - 1 + sum over free j of alpha_j Q_tj, for the inactive t. */
+/* G = Gbar + p + sum over free j of alpha_j Q_tj, for the inactive t. */
 static void reconstruct_gradient(smo *s)
 {
     int n = s->n, ninact = 0, nfree = 0;
@@ -442,7 +475,7 @@ static void reconstruct_gradient(smo *s)
     if (ninact == 0) return;
     const void *vmax = vmaxget();  /* the scratch below is freed on return */
     if (nfree == 0) {
-        for (int t = 0; t < n; t++) if (!s->is_active[t]) s->G[t] = s->Gbar[t] - 1.0;
+        for (int t = 0; t < n; t++) if (!s->is_active[t]) s->G[t] = s->Gbar[t] + s->p;
         vmaxset(vmax);
         return;
     }
@@ -467,7 +500,7 @@ static void reconstruct_gradient(smo *s)
     kc_expansion(s->k, &pi, &pf, w, 1, out, s->nthreads);
     for (int u = 0; u < ninact; u++) {
         int t = inact[u];
-        s->G[t] = s->Gbar[t] - 1.0 + s->y[t] * out[u];
+        s->G[t] = s->Gbar[t] + s->p + s->y[t] * out[u];
     }
     vmaxset(vmax);
 }
@@ -480,18 +513,21 @@ static void activate_all(smo *s)
 
 static void shrink(smo *s, int *unshrunk, double eps)
 {
-    double Gmax1 = -INFINITY, Gmax2 = -INFINITY;  /* m(a) and -M(a) */
+    /* m(a) and -M(a) of each set */
+    double Gmax1[2] = {-INFINITY, -INFINITY}, Gmax2[2] = {-INFINITY, -INFINITY};
     for (int u = 0; u < s->nactive; u++) {
-        int t = s->active[u];
+        int t = s->active[u], c = SET_OF(s->moves[t]);
         if (s->y[t] == 1) {
-            if (!at_upper(s, t) && -s->G[t] > Gmax1) Gmax1 = -s->G[t];
-            if (!at_lower(s, t) && s->G[t] > Gmax2) Gmax2 = s->G[t];
+            if (!at_upper(s, t) && -s->G[t] > Gmax1[c]) Gmax1[c] = -s->G[t];
+            if (!at_lower(s, t) && s->G[t] > Gmax2[c]) Gmax2[c] = s->G[t];
         } else {
-            if (!at_upper(s, t) && -s->G[t] > Gmax2) Gmax2 = -s->G[t];
-            if (!at_lower(s, t) && s->G[t] > Gmax1) Gmax1 = s->G[t];
+            if (!at_upper(s, t) && -s->G[t] > Gmax2[c]) Gmax2[c] = -s->G[t];
+            if (!at_lower(s, t) && s->G[t] > Gmax1[c]) Gmax1[c] = s->G[t];
         }
     }
-    if (!*unshrunk && Gmax1 + Gmax2 <= eps * 10) {
+    double gap = Gmax1[0] + Gmax2[0];
+    if (s->nsets == 2 && Gmax1[1] + Gmax2[1] > gap) gap = Gmax1[1] + Gmax2[1];
+    if (!*unshrunk && gap <= eps * 10) {
         /* close to the end: bring everything back once, with exact gradients */
         *unshrunk = 1;
         reconstruct_gradient(s);
@@ -506,13 +542,15 @@ static void shrink(smo *s, int *unshrunk, double eps)
     s->nactive = kept;
 }
 
-/* Bias: average of y_t G_t over the free variables, else the middle of the
- * feasible interval (as LIBSVM).  Returns rho; decision = sum - rho. */
-static double compute_rho(const smo *s)
+/* Bias of one set: average of y_t G_t over its free variables, else the
+ * middle of the feasible interval (as LIBSVM).  With one set this is rho,
+ * the decision being sum - rho; see compute_rho for two. */
+static double set_rho(const smo *s, int set)
 {
     double ub = INFINITY, lb = -INFINITY, sum = 0.0;
     int nfree = 0;
     for (int t = 0; t < s->n; t++) {
+        if (SET_OF(s->moves[t]) != set) continue;
         double yG = s->y[t] * s->G[t];
         if (at_upper(s, t)) {
             if (s->y[t] == -1) { if (yG < ub) ub = yG; } else if (yG > lb) lb = yG;
@@ -527,6 +565,18 @@ static double compute_rho(const smo *s)
     if (!R_FINITE(ub)) return R_FINITE(lb) ? lb : 0.0;
     if (!R_FINITE(lb)) return ub;
     return (ub + lb) / 2;
+}
+
+/* rho, and with two sets r: the classes' biases r1 (of +1) and r2 (of -1,
+ * in LIBSVM's sign, -set_rho) give rho = (r1 - r2) / 2 and r = (r1 + r2) / 2,
+ * the margin by which LIBSVM scales the nu-SVC solution. */
+static double compute_rho(const smo *s, double *r)
+{
+    double r1 = set_rho(s, 0);
+    if (s->nsets == 1) { *r = 1.0; return r1; }
+    double minus_r2 = set_rho(s, 1);
+    *r = (r1 - minus_r2) / 2;
+    return (r1 + minus_r2) / 2;
 }
 
 /* The hard-margin certificate above; with C = Inf the shrunk variables are
@@ -571,6 +621,42 @@ static void solve_pair(const smo *s, int i, int j, double Kij, double *ai, doubl
     *aj = a_j;
 }
 
+/* Rows computed at once by init_gradient. */
+static void next_nonzero(const smo *s, int from, chunk_result *hint)
+{
+    hint->nnear = 0;
+    for (int t = from; t < s->n && hint->nnear < BATCH; t++)
+        if (!at_lower(s, t)) hint->near[hint->nnear++] = t;
+}
+
+/* G = p + Q a and Gbar for a starting a that is not 0 (the feasible start of
+ * the nu problems), from the kernel rows of its non-zero a_t in index order,
+ * as LIBSVM; rows come in batches, with an interrupt check every few
+ * milliseconds of work. */
+static void init_gradient(smo *s)
+{
+    int n = s->n;
+    chunk_result hint;
+    double since_check = 0;
+    for (int i = 0; i < n; i++) {
+        if (at_lower(s, i)) continue;
+        long before = s->cache.computed;
+        next_nonzero(s, i + 1, &hint);
+        const float *Ki = kernel_row(s, i, &hint);
+        double ai = s->alpha[i] * s->y[i];
+        for (int t = 0; t < n; t++) s->G[t] += ai * s->y[t] * Ki[t];
+        if (at_upper(s, i)) {
+            double ci = s->C[i] * s->y[i];
+            for (int t = 0; t < n; t++) s->Gbar[t] += ci * s->y[t] * Ki[t];
+        }
+        since_check += 3.0 * n + (double) (s->cache.computed - before) * n * (s->x->p + 10);
+        if (since_check >= INTERRUPT_WORK) {
+            since_check = 0;
+            R_CheckUserInterrupt();
+        }
+    }
+}
+
 /* Gbar holds the part of G due to the variables at their upper bound: when
  * t reaches or leaves its bound, its column Q_t (from row Kt) is added or
  * taken away. */
@@ -582,6 +668,7 @@ static void update_gbar(smo *s, int t, int was_upper, const float *Kt)
 }
 
 void kc_smo(const kc_kernel *k, const kc_points *x_in, const int *y, const double *C,
+            double linear, const double *alpha0, int nsets,
             double eps, long max_iter, double cache_mb, int shrinking, int nthreads,
             kc_smo_result *res)
 {
@@ -592,7 +679,9 @@ void kc_smo(const kc_kernel *k, const kc_points *x_in, const int *y, const doubl
     const kc_points *x = &xp;
     int n = (int) x->n;
     smo s;
+    if (nsets != 1 && nsets != 2) error("kernclass internal: the SMO takes 1 or 2 sets");
     s.n = n; s.y = y; s.C = C; s.k = k; s.x = x; s.nthreads = nthreads;
+    s.p = linear; s.nsets = nsets;
     s.alpha = res->alpha;
     s.G = (double *) R_alloc(n, sizeof(double));
     s.Gbar = (double *) R_alloc(n, sizeof(double));
@@ -609,11 +698,12 @@ void kc_smo(const kc_kernel *k, const kc_points *x_in, const int *y, const doubl
     for (int t = 0; t < n; t++) s.QD[t] = kc_self_kernel(k, s.QD[t]);
     for (int t = 0; t < n; t++) {
         s.ysign[t] = y[t];
-        set_alpha(&s, t, 0.0);
-        s.G[t] = -1.0;
+        set_alpha(&s, t, alpha0 ? alpha0[t] : 0.0);
+        s.G[t] = linear;
         s.Gbar[t] = 0.0;
     }
     activate_all(&s);
+    if (alpha0) init_gradient(&s);
 
     long iter = 0;
     int unshrunk = 0, status = KC_SMO_CONVERGED;
@@ -682,9 +772,9 @@ void kc_smo(const kc_kernel *k, const kc_points *x_in, const int *y, const doubl
         activate_all(&s);
     }
     double obj = 0.0;
-    for (int t = 0; t < n; t++) obj += s.alpha[t] * (s.G[t] - 1.0);
+    for (int t = 0; t < n; t++) obj += s.alpha[t] * (s.G[t] + s.p);
     res->objective = obj / 2;
-    res->rho = compute_rho(&s);
+    res->rho = compute_rho(&s, &res->r);
     res->iterations = iter;
     res->status = status;
     int wi, wj;
