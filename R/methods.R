@@ -2,7 +2,9 @@ kc_method_label <- function(object) {
   switch(class(object)[1L],
     kernel_means = "Kernel nearest-means classifier",
     kernel_parzen = "Parzen-window Bayes classifier",
-    kernel_svm = "Support vector machine (SMO)",
+    kernel_svm = if (is.null(object$nu)) "Support vector machine (SMO)" else
+      "nu-support vector machine (SMO)",
+    kernel_svm_oneclass = "One-class support vector machine (SMO)",
     kernel_bayes = sprintf("Kernelized Bayes classifier, type %d", object$type),
     class(object)[1L])
 }
@@ -129,9 +131,11 @@ print.kernclass <- function(x, ...) {
   cat(kc_method_label(x), "\n\n", sep = "")
   cat("Call: ", paste(deparse(x$call, width.cutoff = 70L), collapse = "\n"), "\n", sep = "")
   cat("Kernel: ", kc_kernel_label(x$kernel), "\n", sep = "")
-  cat(sprintf("Training data: %d points, %d input column(s)%s\n", length(x$y), ncol(x$x),
+  cat(sprintf("Training data: %d points, %d input column(s)%s\n", nrow(x$x), ncol(x$x),
               if (is.null(x$scaling)) "" else ", scaled"))
-  cat("Classes: ", paste0(x$levels, " (", x$counts, ")", collapse = ", "), "\n", sep = "")
+  if (!is.null(x$counts)) {  # the one-class SVM has none
+    cat("Classes: ", paste0(x$levels, " (", x$counts, ")", collapse = ", "), "\n", sep = "")
+  }
   if (!is.null(x$prior)) {
     cat("Prior: ", paste0(x$levels, " ", format(x$prior, digits = 3), collapse = ", "), "\n",
         sep = "")

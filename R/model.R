@@ -11,12 +11,13 @@
 #                     from Platt's sigmoids and pairwise coupling.
 # The objects hold plain R vectors and matrices.
 
+# A design without labels (the one-class SVM) gives y and counts NULL.
 new_kernclass <- function(design, kernel, call, class, ...) {
   y <- design$y
   structure(
     c(list(call = call,
            levels = levels(y),
-           counts = stats::setNames(tabulate(y, nlevels(y)), levels(y)),
+           counts = if (!is.null(y)) stats::setNames(tabulate(y, nlevels(y)), levels(y)),
            kernel = kernel,
            x = design$x,
            y = y,

@@ -91,7 +91,8 @@ kc_plot_extras.kernclass <- function(object, ax, scores, pd, vars) invisible()
 #' @export
 kc_plot_extras.kernel_svm <- function(object, ax, scores, pd, vars) {
   grid <- length(ax[[1L]])
-  if (ncol(scores) == 1L) {  # the margins f = -1 and f = +1 of seed 004's slab
+  # the margins f = -1 and f = +1 of seed 004's slab (the one-class SVM has none)
+  if (ncol(scores) == 1L && !inherits(object, "kernel_svm_oneclass")) {
     graphics::contour(ax[[1L]], ax[[2L]], matrix(scores[, 1L], grid, grid), levels = c(-1, 1),
                       drawlabels = FALSE, add = TRUE, lty = 2)
   }
@@ -104,7 +105,7 @@ kc_plot_extras.kernel_svm <- function(object, ax, scores, pd, vars) {
 
 # Whether the points drawn are the training points (not just as many points).
 kc_plot_is_training <- function(object, inputs) {
-  if (nrow(inputs) != length(object$y)) return(FALSE)
+  if (nrow(inputs) != nrow(object$x)) return(FALSE)
   x <- tryCatch(kc_new_x(object, if (is.null(object$terms)) as.matrix(inputs) else inputs),
                 error = function(e) NULL)
   !is.null(x) && isTRUE(all.equal(unname(x), unname(object$x)))

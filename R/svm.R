@@ -117,86 +117,163 @@ kernel_svm <- function(x, ...) {
 kernel_svm.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degree = 3,
                                coef0 = 0, cost = 1, class.weights = NULL, weights = NULL,
                                scale = TRUE, probability = FALSE, tolerance = 1e-3,
-                               max_iter = 1e7, cachesize = NULL, shrinking = TRUE, ...) {
+                               max_iter = 1e7, cachesize = NULL, shrinking = TRUE,
+                               type = c("C-classification", "nu-classification",
+                                        "one-classification"),
+                               nu = 0.5, ...) {
   call <- kc_call(match.call(), "kernel_svm")
-  kc_fit_svm(kc_design_xy(x, y), kernel, gamma, degree, coef0, cost, class.weights, weights,
-             scale, probability, tolerance, max_iter, cachesize, shrinking, ..., call = call)
+  one <- kc_svm_type(type) == "one-classification"
+  if (one && !is.null(y)) kc_svm_no_labels("y")
+  kc_fit_svm(kc_design_xy(x, y, labels = !one), kernel, gamma, degree, coef0, cost,
+             class.weights, weights, scale, probability, tolerance, max_iter, cachesize,
+             shrinking, type, nu, ..., call = call)
 }
 
 #' @rdname kernel_svm
 #' @export
 kernel_svm.formula <- function(formula, data = NULL, subset, na.action, weights, ...) {
   call <- kc_call(match.call(), "kernel_svm")
-  d <- kc_design_formula(call, parent.frame())
+  dots <- list(...)
+  one <- "type" %in% names(dots) && kc_svm_type(dots[["type"]]) == "one-classification"
+  d <- kc_design_formula(call, parent.frame(), labels = !one)
+  if (one && attr(d$terms, "response") > 0L) kc_svm_no_labels("formula")
   # weights from the model frame
   kc_fit_formula(kc_fit_svm, kernel_svm.default, d, list(weights = d$weights, ...), call)
 }
 
+kc_svm_type <- function(type) {
+  kc_match_arg(type, c("C-classification", "nu-classification", "one-classification"), "type")
+}
+
+kc_svm_no_labels <- function(arg) {
+  kc_abort(sprintf(paste0("type = \"one-classification\" learns from the inputs alone: %s. ",
+                          "To learn one class of labelled data, give only its rows."),
+                   if (arg == "y") "drop `y`" else "give a formula without a response, e.g. ~ ."),
+           arg = arg)
+}
+
+# Arguments the chosen type does not use are errors, never silently ignored
+# (e1071 ignores them): `call` tells which the user gave.
+kc_svm_check_unused <- function(type, call, class.weights, probability) {
+  given <- function(arg) !is.null(call) && arg %in% names(call)
+  if (type != "C-classification" && given("cost")) {
+    kc_abort(sprintf("`cost` is not used with type = \"%s\": `nu` sets the trade-off; drop `cost`.",
+                     type), arg = "cost")
+  }
+  if (type == "C-classification" && given("nu")) {
+    kc_abort(paste0("`nu` is used only with type = \"nu-classification\" or ",
+                    "\"one-classification\"; C-classification takes `cost`."), arg = "nu")
+  }
+  if (type == "one-classification" && !is.null(class.weights)) {
+    kc_abort(paste0("`class.weights` has no classes to weigh with type = \"one-classification\"; ",
+                    "`weights` weighs observations."), arg = "class.weights")
+  }
+  if (type == "one-classification" && isTRUE(probability)) {
+    kc_abort(paste0("type = \"one-classification\" has no probability model; ",
+                    "predict(type = \"decision\") gives its decision values."), arg = "probability")
+  }
+}
+
 # The fit, for both methods (as kc_fit_means()).
 kc_fit_svm <- function(d, kernel, gamma, degree, coef0, cost, class.weights, weights, scale,
-                       probability, tolerance, max_iter, cachesize, shrinking, ..., call) {
+                       probability, tolerance, max_iter, cachesize, shrinking, type, nu, ...,
+                       call) {
   kc_check_dots(...)
   kc_threads()
+  type <- kc_svm_type(type)
+  one <- type == "one-classification"
+  kc_svm_check_unused(type, call, class.weights, probability)
   d <- kc_scale_design(d, scale)
   k <- kc_kernel(kernel, gamma, degree, coef0, d$x)
   kc_check_kernel_range(d$x, k, float = TRUE)
-  if (!is.numeric(cost) || length(cost) != 1L || is.na(cost) || !(cost > 0)) {
-    kc_abort(sprintf("`cost` must be one number > 0 (Inf for the hard margin); got %s.",
-                     paste(format(cost), collapse = ", ")), arg = "cost")
+  if (type == "C-classification") {
+    if (!is.numeric(cost) || length(cost) != 1L || is.na(cost) || !(cost > 0)) {
+      kc_abort(sprintf("`cost` must be one number > 0 (Inf for the hard margin); got %s.",
+                       paste(format(cost), collapse = ", ")), arg = "cost")
+    }
+  } else if (!is.numeric(nu) || length(nu) != 1L || is.na(nu) || !(nu > 0 && nu <= 1)) {
+    kc_abort(sprintf("`nu` must be one number in (0, 1]; got %s.",
+                     paste(format(nu), collapse = ", ")), arg = "nu")
   }
   kc_check_number(tolerance, "tolerance", lower = 0, lower_open = TRUE)
   kc_check_number(max_iter, "max_iter", lower = 1, whole = TRUE)
   if (is.null(cachesize)) {
-    largest <- sum(utils::head(sort(tabulate(d$y), decreasing = TRUE), 2L))
+    largest <- if (one) nrow(d$x) else sum(utils::head(sort(tabulate(d$y), decreasing = TRUE), 2L))
     cachesize <- min(1024, 4 * largest^2 / 2^20 + 1)
   }
   kc_check_number(cachesize, "cachesize", lower = 0, lower_open = TRUE)
   kc_check_flag(shrinking, "shrinking")
   kc_check_flag(probability, "probability")
-  C <- cost * kc_class_weights(class.weights, d$y)[as.integer(d$y)] *
-    kc_obs_weights(weights, length(d$y))
+  # the upper bounds: cost times the weights; for the nu types the weights
+  # alone (LIBSVM's bound 1), the solution fixing the scale
+  C <- kc_obs_weights(weights, nrow(d$x))
+  if (type == "C-classification") C <- cost * C
+  if (!one) C <- kc_class_weights(class.weights, d$y)[as.integer(d$y)] * C
   C[C == 0 | is.nan(C)] <- 0  # weight 0 with cost = Inf: the point is left out
-  empty <- levels(d$y)[tapply(C, d$y, max) == 0]
-  if (length(empty)) {
-    arg <- if (any(kc_class_weights(class.weights, d$y)[empty] == 0)) "class.weights" else "weights"
-    kc_abort(sprintf("`%s` gives every observation of class(es) %s weight 0; they cannot be learnt.",
-                     arg, kc_enum(empty)), arg = arg)
+  if (one && !any(C > 0)) {
+    kc_abort("`weights` gives every observation weight 0; nothing can be learnt.", arg = "weights")
+  }
+  if (!one) {
+    empty <- levels(d$y)[tapply(C, d$y, max) == 0]
+    if (length(empty)) {
+      arg <- if (any(kc_class_weights(class.weights, d$y)[empty] == 0)) "class.weights" else "weights"
+      kc_abort(sprintf("`%s` gives every observation of class(es) %s weight 0; they cannot be learnt.",
+                       arg, kc_enum(empty)), arg = arg)
+    }
   }
 
-  control <- list(kernel = k, tolerance = tolerance, max_iter = max_iter,
+  control <- list(kernel = k, type = type, nu = nu, tolerance = tolerance, max_iter = max_iter,
                   cachesize = cachesize, shrinking = shrinking)
-  pairs <- kc_ovo_pairs(levels(d$y))
+  # the binary problems: one per class pair, or the one-class problem
+  if (one) {
+    pairs <- matrix(NA_integer_, 1L, 2L, dimnames = list("", c("first", "second")))
+    problems <- list(seq_len(nrow(d$x)))
+  } else {
+    pairs <- kc_ovo_pairs(levels(d$y))
+    problems <- lapply(seq_len(nrow(pairs)), function(m) which(as.integer(d$y) %in% pairs[m, ]))
+  }
+  if (type == "nu-classification") kc_svm_check_nu(nu, C, d$y, pairs)
   fits <- lapply(seq_len(nrow(pairs)), function(m) {
-    rows <- which(as.integer(d$y) %in% pairs[m, ])
-    kc_svm_binary(d$x, d$y, rows, pairs[m, "first"], C, control, rownames(pairs)[m])
+    kc_svm_binary(d$x, d$y, problems[[m]], if (!one) pairs[m, "first"], C, control,
+                  rownames(pairs)[m])
   })
+  pair_names <- if (!one) rownames(pairs)
+  per_pair <- function(field) stats::setNames(vapply(fits, `[[`, numeric(1), field), pair_names)
 
-  eta <- matrix(0, length(d$y), nrow(pairs), dimnames = list(NULL, rownames(pairs)))
+  eta <- matrix(0, nrow(d$x), nrow(pairs), dimnames = list(NULL, pair_names))
   for (m in seq_along(fits)) eta[fits[[m]]$rows, m] <- fits[[m]]$alpha
   index <- which(rowSums(eta) > 0)
-  sign <- vapply(seq_len(nrow(pairs)), function(m) {
+  sign <- if (one) matrix(1, nrow(d$x), 1L) else vapply(seq_len(nrow(pairs)), function(m) {
     ifelse(as.integer(d$y) == pairs[m, "first"], 1, -1)
   }, numeric(length(d$y)))
-  sign <- matrix(sign, nrow = length(d$y))
+  sign <- matrix(sign, nrow = nrow(d$x))
   converged <- vapply(fits, function(f) f$status == 0L, logical(1))
   if (!all(converged)) {
     kc_warn(sprintf(paste0("The SMO solver reached `max_iter` (%s) before the KKT conditions ",
-                           "held within `tolerance` (pairs %s); the solution is approximate."),
-                    format(max_iter), kc_enum(rownames(pairs)[!converged])), class = "convergence")
+                           "held within `tolerance`%s; the solution is approximate."),
+                    format(max_iter),
+                    if (one) "" else sprintf(" (pairs %s)", kc_enum(pair_names[!converged]))),
+            class = "convergence")
   }
-  fit <- new_kernclass(d, k, call = call, class = c("kernel_svm", "kernclass_ovo"),
+  fit <- new_kernclass(d, k, call = call,
+    class = if (one) c("kernel_svm_oneclass", "kernel_svm") else c("kernel_svm", "kernclass_ovo"),
+    type = type,
     index = index,
     SV = d$x[index, , drop = FALSE],
     eta = eta[index, , drop = FALSE],
     coefs = (eta * sign)[index, , drop = FALSE],
-    b = stats::setNames(-vapply(fits, `[[`, numeric(1), "rho"), rownames(pairs)),
-    nSV = stats::setNames(tabulate(d$y[index], nlevels(d$y)), levels(d$y)),
-    n_at_bound = stats::setNames(vapply(fits, `[[`, numeric(1), "at_bound"), rownames(pairs)),
-    objective = stats::setNames(vapply(fits, `[[`, numeric(1), "objective"), rownames(pairs)),
-    iterations = stats::setNames(vapply(fits, `[[`, numeric(1), "iterations"), rownames(pairs)),
-    kkt_violation = stats::setNames(pmax(0, vapply(fits, `[[`, numeric(1), "gap")), rownames(pairs)),
-    converged = all(converged), cost = cost, C = C, class.weights = class.weights,
-    tolerance = tolerance)
+    b = -per_pair("rho"),
+    nSV = if (one) length(index) else stats::setNames(tabulate(d$y[index], nlevels(d$y)), levels(d$y)),
+    n_at_bound = per_pair("at_bound"),
+    objective = per_pair("objective"),
+    iterations = per_pair("iterations"),
+    kkt_violation = pmax(0, per_pair("gap")),
+    converged = all(converged),
+    # nu-SVC is the C-SVC of cost 1/r (r per pair, LIBSVM's scaling)
+    cost = if (type == "C-classification") cost else if (!one) 1 / per_pair("r"),
+    C = C, class.weights = class.weights, tolerance = tolerance)
+  if (type != "C-classification") fit$nu <- nu
+  if (one) fit$levels <- c("inlier", "outlier")
   if (probability) {
     ab <- vapply(seq_len(nrow(pairs)), function(m) {
       kc_svm_platt(d$x, d$y, fits[[m]]$rows, pairs[m, "first"], C, control)
@@ -205,6 +282,26 @@ kc_fit_svm <- function(d, kernel, gamma, degree, coef0, cost, class.weights, wei
     fit$probB <- stats::setNames(ab[2L, ], rownames(pairs))
   }
   fit
+}
+
+# nu-SVC needs nu W / 2 of bound in each class of every pair, W the pair's
+# total bound (LIBSVM: nu (n1 + n2) / 2 <= min(n1, n2), "specified nu is
+# infeasible"); the largest nu that works is 2 min(W1, W2) / W.
+kc_svm_nu_max <- function(w1, w2) 2 * min(w1, w2) / (w1 + w2)
+
+kc_svm_check_nu <- function(nu, C, y, pairs) {
+  W <- vapply(split(C, y), sum, numeric(1))
+  w1 <- W[pairs[, "first"]]
+  w2 <- W[pairs[, "second"]]
+  bad <- nu * (w1 + w2) / 2 > pmin(w1, w2)
+  if (any(bad)) {
+    top <- min(mapply(kc_svm_nu_max, w1, w2))
+    kc_abort(sprintf(paste0("`nu` = %s is infeasible: the classes %s are too unequal in size ",
+                            "(or weight) for it. Use nu <= %s (2 min(n1, n2) / (n1 + n2) over ",
+                            "the class pairs)."),
+                     format(nu), kc_enum(rownames(pairs)[bad]), format(top, digits = 6)),
+             arg = "nu", class = "nu_infeasible")
+  }
 }
 
 kc_class_weights <- function(class.weights, y) {
@@ -242,18 +339,22 @@ kc_obs_weights <- function(weights, n) {
   as.numeric(weights)
 }
 
-# One binary SVM on the training rows `rows`, class `positive` as +1.
+# One binary SVM on the training rows `rows`, class `positive` as +1 (NULL:
+# the one-class problem, every row +1). The nu types start from LIBSVM's
+# feasible point and nu-SVC's solution is scaled by 1/r, as LIBSVM's.
 kc_svm_binary <- function(x, y, rows, positive, C, control, label = "") {
   rows <- rows[C[rows] > 0]  # observations of weight 0 take no part
-  yb <- ifelse(as.integer(y[rows]) == positive, 1L, -1L)
+  yb <- if (is.null(positive)) rep(1L, length(rows)) else
+    ifelse(as.integer(y[rows]) == positive, 1L, -1L)
   Cb <- C[rows]
   xb <- x[rows, , drop = FALSE]
   # The linear kernel's dual is the same for data moved by any c (y'a = 0),
   # but the float kernel cache is not: far from the origin x'y swamps the
   # differences that define the margin. There the data are centred, and
   # rho moved back by c'w. Data centred already (scale = TRUE) never are.
+  # (The one-class dual has no y'a = 0: it is not moved.)
   centre <- NULL
-  if (control$kernel$name == "linear") {
+  if (control$kernel$name == "linear" && !is.null(positive)) {
     m <- colMeans(xb)
     spread <- sqrt(mean(rowSums(sweep(xb, 2L, m)^2)))
     if (sqrt(sum(m^2)) > spread) {
@@ -261,9 +362,27 @@ kc_svm_binary <- function(x, y, rows, positive, C, control, label = "") {
       xb <- sweep(xb, 2L, m)
     }
   }
+  nu_svc <- control$type == "nu-classification"
+  start <- switch(control$type,
+                  "nu-classification" = kc_svm_start(Cb, yb, control$nu * sum(Cb) / 2),
+                  "one-classification" = kc_svm_start(Cb, yb, control$nu * sum(Cb)))
   r <- .Call(ffi_smo, xb, yb, Cb, kc_kernel_code(control$kernel),
              control$tolerance, control$max_iter, control$cachesize, control$shrinking,
-             kc_threads(), -1, NULL, 1L)
+             kc_threads(), if (is.null(start)) -1 else 0, start, if (nu_svc) 2L else 1L)
+  r$at_bound <- sum(r$alpha >= Cb)
+  if (nu_svc && is.finite(r$r) && !(r$r > 0)) {
+    # r = 0: w = 0, no margin; 1/r would be infinite
+    kc_abort(sprintf(paste0("`nu` = %s is too large for classes %s: their reduced convex hulls ",
+                            "overlap in the %s kernel's feature space and the nu-SVM has no ",
+                            "margin (r = 0). Use a smaller `nu`."),
+                     format(control$nu), label, control$kernel$name),
+             arg = "nu", class = "nu_infeasible")
+  }
+  if (nu_svc) {
+    r$alpha <- r$alpha / r$r
+    r$rho <- r$rho / r$r
+    r$objective <- r$objective / r$r^2
+  }
   if (!is.null(centre)) r$rho <- r$rho + sum(centre * colSums(r$alpha * yb * xb))
   if (!is.finite(r$rho) || !is.finite(r$objective) || !all(is.finite(r$alpha))) {
     # never NaN or Inf from a model that says it converged
@@ -280,11 +399,26 @@ kc_svm_binary <- function(x, y, rows, positive, C, control, label = "") {
                      label, control$kernel$name), arg = "cost", class = "not_separable")
   }
   r$rows <- rows
-  r$at_bound <- sum(r$alpha >= Cb)
   r
 }
 
+# LIBSVM's feasible start for the nu types: within each class (y), a_i up
+# to its bound in row order until the class's a sum to `total`.
+kc_svm_start <- function(bound, y, total) {
+  a <- numeric(length(bound))
+  for (s in unique(y)) {
+    left <- total
+    for (i in which(y == s)) {
+      if (left <= 0) break
+      a[i] <- min(bound[i], left)
+      left <- left - a[i]
+    }
+  }
+  a
+}
+
 # Platt's sigmoid for one pair from 5-fold cross-validated decision values.
+# nu-SVC on a fold takes at most the largest nu the fold allows.
 kc_svm_platt <- function(x, y, rows, positive, C, control, folds = 5L) {
   yb <- as.integer(y[rows]) == positive
   perm <- sample.int(length(rows))
@@ -300,7 +434,11 @@ kc_svm_platt <- function(x, y, rows, positive, C, control, folds = 5L) {
       dec[test] <- if (all(ytrain)) 1 else -1  # one class only, as LIBSVM
       next
     }
-    r <- kc_svm_binary(x, y, train, positive, C, control)
+    fc <- control
+    if (control$type == "nu-classification") {
+      fc$nu <- min(control$nu, kc_svm_nu_max(sum(C[train][ytrain]), sum(C[train][!ytrain])))
+    }
+    r <- kc_svm_binary(x, y, train, positive, C, fc)
     sv <- r$rows[r$alpha > 0]
     coefs <- as.matrix(r$alpha[r$alpha > 0] * ifelse(as.integer(y[sv]) == positive, 1, -1))
     dec[test] <- kc_expand(x[rows[test], , drop = FALSE], x[sv, , drop = FALSE], coefs,
@@ -326,7 +464,7 @@ kc_platt.kernel_svm <- function(object) {
 #' @export
 coef.kernel_svm <- function(object, ...) {
   kc_check_dots(...)
-  alpha <- matrix(0, length(object$y), ncol(object$coefs),
+  alpha <- matrix(0, nrow(object$x), ncol(object$coefs),
                   dimnames = list(NULL, colnames(object$coefs)))
   alpha[object$index, ] <- object$coefs
   if (ncol(alpha) == 1L) list(alpha = alpha[, 1L], b = unname(object$b)) else
@@ -336,7 +474,7 @@ coef.kernel_svm <- function(object, ...) {
 #' @export
 print.kernel_svm <- function(x, ...) {
   NextMethod()
-  cat(sprintf("Cost: %s%s\n", format(x$cost), if (is.infinite(x$cost)) " (hard margin)" else ""))
+  kc_svm_print_tradeoff(x)
   cat("Support vectors: ", length(x$index), " (",
       paste0(x$levels, " ", x$nSV, collapse = ", "), ")\n", sep = "")
   if (!x$converged) cat("Warning: the solver did not converge (max_iter reached)\n")
@@ -346,12 +484,15 @@ print.kernel_svm <- function(x, ...) {
 #' @export
 summary.kernel_svm <- function(object, ...) {
   s <- NextMethod()
+  s$type <- object$type
   s$cost <- object$cost
+  s$nu <- object$nu
   s$nSV <- object$nSV
   s$pairs <- data.frame(objective = object$objective, iterations = object$iterations,
                         support_vectors = colSums(object$eta > 0),
                         at_bound = object$n_at_bound, b = object$b,
                         kkt_violation = object$kkt_violation)
+  if (!is.null(object$nu)) s$pairs$cost <- object$cost
   s$converged <- object$converged
   class(s) <- c("summary.kernel_svm", class(s))
   s
@@ -360,11 +501,100 @@ summary.kernel_svm <- function(object, ...) {
 #' @export
 print.summary.kernel_svm <- function(x, ...) {
   NextMethod()
-  cat(sprintf("\nCost: %s%s\nSupport vectors per class:\n", format(x$cost),
-              if (is.infinite(x$cost)) " (hard margin)" else ""))
+  cat("\n")
+  kc_svm_print_tradeoff(x)
+  cat("Support vectors per class:\n")
   print(x$nSV)
-  cat("\nBinary problems (one per class pair):\n")
+  cat(sprintf("\nBinary problems (one per class pair%s):\n",
+              if (is.null(x$nu)) "" else "; cost: that of the same solution by C-classification"))
   print(x$pairs, digits = 5)
+  if (!x$converged) cat("\nThe solver did not converge within max_iter.\n")
+  invisible(x)
+}
+
+# The trade-off parameter: cost, or nu.
+kc_svm_print_tradeoff <- function(x) {
+  if (is.null(x$nu)) {
+    cat(sprintf("Cost: %s%s\n", format(x$cost), if (is.infinite(x$cost)) " (hard margin)" else ""))
+  } else {
+    cat(sprintf("nu: %s\n", format(x$nu)))
+  }
+}
+
+# ---- the one-class SVM: kernel_svm(type = "one-classification") -----------
+
+#' @export
+kc_decision.kernel_svm_oneclass <- function(object, scores) {
+  stats::setNames(scores[, 1L], rownames(scores))
+}
+
+# Inlier where the decision value is positive (as LIBSVM: 0 is an outlier).
+#' @export
+kc_classify.kernel_svm_oneclass <- function(object, scores) {
+  factor(object$levels[ifelse(scores[, 1L] > 0, 1L, 2L)], levels = object$levels)
+}
+
+#' @export
+kc_posterior.kernel_svm_oneclass <- function(object, scores) {
+  kc_abort(paste0("The one-class SVM has no probabilities; predict(type = \"decision\") gives ",
+                  "its decision values."), arg = "type", class = "prob_unavailable")
+}
+
+#' @export
+kc_plot_margins.kernel_svm_oneclass <- function(object, scores, cls) scores
+
+# The points are drawn coloured by their prediction (inlier or outlier).
+#' @export
+plot.kernel_svm_oneclass <- function(x, data = NULL, vars = NULL, y = NULL, ...) {
+  if (is.null(y)) y <- if (is.null(data)) stats::fitted(x) else stats::predict(x, data)
+  plot.kernclass(x, data = data, vars = vars, y = y, ...)
+}
+
+# Weighted fractions of the training points that are outliers and support
+# vectors: by the nu-property (Schoelkopf et al. 2001, Proposition 4) the
+# first is at most nu, the second at least nu (up to the tolerance).
+kc_oneclass_fractions <- function(object) {
+  w <- object$C / sum(object$C)
+  c(outliers = sum(w[stats::fitted(object) == "outlier"]), support_vectors = sum(w[object$index]))
+}
+
+#' @export
+print.kernel_svm_oneclass <- function(x, ...) {
+  print.kernclass(x)  # not kernel_svm's: no classes, no cost
+  f <- kc_oneclass_fractions(x)
+  cat(sprintf("nu: %s\nSupport vectors: %d (%.1f%%); training outliers: %.1f%%\n",
+              format(x$nu), length(x$index), 100 * f[["support_vectors"]], 100 * f[["outliers"]]))
+  if (!x$converged) cat("Warning: the solver did not converge (max_iter reached)\n")
+  invisible(x)
+}
+
+#' @export
+summary.kernel_svm_oneclass <- function(object, ...) {
+  kc_check_dots(...)
+  structure(list(
+    call = object$call, method = kc_method_label(object),
+    kernel = kc_kernel_label(object$kernel), n = nrow(object$x), p = ncol(object$x),
+    scaled = !is.null(object$scaling), nu = object$nu, rho = -object$b,
+    nSV = length(object$index), n_at_bound = object$n_at_bound,
+    fractions = kc_oneclass_fractions(object), objective = object$objective,
+    iterations = object$iterations, kkt_violation = object$kkt_violation,
+    converged = object$converged),
+    class = "summary.kernel_svm_oneclass")
+}
+
+#' @export
+print.summary.kernel_svm_oneclass <- function(x, ...) {
+  cat(x$method, "\n\n", sep = "")
+  cat("Call: ", paste(deparse(x$call, width.cutoff = 70L), collapse = "\n"), "\n", sep = "")
+  cat("Kernel: ", x$kernel, "\n", sep = "")
+  cat(sprintf("Training data: %d points, %d input column(s)%s\n", x$n, x$p,
+              if (x$scaled) ", scaled" else ""))
+  cat(sprintf("\nnu: %s  rho: %s\n", format(x$nu), format(x$rho, digits = 5)))
+  cat(sprintf("Support vectors: %d (%d at the bound)\n", x$nSV, x$n_at_bound))
+  cat(sprintf(paste0("Fractions of the training data: outliers %.4f <= nu <= support ",
+                     "vectors %.4f\n"), x$fractions[["outliers"]], x$fractions[["support_vectors"]]))
+  cat(sprintf("Objective: %s  iterations: %d  KKT violation: %s\n", format(x$objective, digits = 6),
+              as.integer(x$iterations), format(x$kkt_violation, digits = 3)))
   if (!x$converged) cat("\nThe solver did not converge within max_iter.\n")
   invisible(x)
 }
