@@ -267,7 +267,7 @@ kc_fit_svm <- function(d, kernel, gamma, degree, coef0, cost, class.weights, wei
     n_at_bound = per_pair("at_bound"),
     objective = per_pair("objective"),
     iterations = per_pair("iterations"),
-    kkt_violation = pmax(0, per_pair("gap")),
+    kkt_violation = stats::setNames(pmax(0, per_pair("gap")), pair_names),
     converged = all(converged),
     # nu-SVC is the C-SVC of cost 1/r (r per pair, LIBSVM's scaling)
     cost = if (type == "C-classification") cost else if (!one) 1 / per_pair("r"),
