@@ -370,11 +370,15 @@ kc_svm_binary <- function(x, y, rows, positive, C, control, label = "") {
              control$tolerance, control$max_iter, control$cachesize, control$shrinking,
              kc_threads(), if (is.null(start)) -1 else 0, start, if (nu_svc) 2L else 1L)
   r$at_bound <- sum(r$alpha >= Cb)
-  if (nu_svc && is.finite(r$r) && !(r$r > 0)) {
-    # r = 0: w = 0, no margin; 1/r would be infinite
-    kc_abort(sprintf(paste0("`nu` = %s is too large for classes %s: their reduced convex hulls ",
-                            "overlap in the %s kernel's feature space and the nu-SVM has no ",
-                            "margin (r = 0). Use a smaller `nu`."),
+  # r = 0: w = 0 (the classes' reduced convex hulls overlap), no margin, and
+  # 1/r infinite. The float kernel cache gives the gradients, hence r, to
+  # about 2^-24 sum(a) max k(x, x): an r within 100 times that is taken as 0.
+  if (nu_svc && !(r$r > 100 * 2^-24 * sum(start) *
+                  max(abs(kc_kernel_self(rowSums(xb^2), control$kernel))))) {
+    kc_abort(sprintf(paste0("`nu` = %s is too small for classes %s: their reduced convex hulls ",
+                            "overlap in the %s kernel's feature space, so the nu-SVM has no ",
+                            "margin (r = 0 at the precision of the kernel cache). Use a larger ",
+                            "`nu`."),
                      format(control$nu), label, control$kernel$name),
              arg = "nu", class = "nu_infeasible")
   }
