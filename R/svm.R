@@ -17,6 +17,50 @@
 #' `predict(type = "decision")` gives one column per pair (`"a/b"`, positive
 #' for `a`).
 #'
+#' @section nu-classification: `type = "nu-classification"` replaces `cost`
+#'   by \eqn{\nu \in (0, 1]}, an upper bound on the fraction of margin errors
+#'   and a lower bound on the fraction of support vectors (Schölkopf et al.
+#'   2000). Each pair solves the dual of Chang and Lin (2001) as LIBSVM does,
+#'   \deqn{\min_\eta \tfrac12 (\eta \odot y)' K (\eta \odot y), \quad
+#'   0 \le \eta_i \le w_i, \quad \textstyle\sum_{y_i = +1} \eta_i =
+#'   \sum_{y_i = -1} \eta_i = \nu W / 2,}
+#'   with \eqn{w_i} the weights (`class.weights` times `weights`, 1 by
+#'   default) and \eqn{W} their sum over the pair; the SMO then picks both
+#'   variables of a step within one class. The solution, divided by the
+#'   margin \eqn{r} as LIBSVM's, is that of C-classification with cost
+#'   \eqn{1/r} (costs \eqn{w_i / r}): the field `cost` gives \eqn{1/r} per
+#'   pair, and `eta`, `coefs`, `b` and `objective` (\eqn{\tfrac12 c'Kc}, as
+#'   LIBSVM reports it) are those of e1071's `type = "nu-classification"`.
+#'   A pair can hold \eqn{\nu W / 2} in each class only if
+#'   \eqn{\nu \le 2 \min(W_1, W_2) / W}: a larger `nu` is an error of class
+#'   `"kernclass_nu_infeasible_error"` (LIBSVM's "specified nu is
+#'   infeasible"), and so is a `nu` so small that the classes' reduced convex
+#'   hulls overlap (\eqn{w = 0}, \eqn{r = 0} to the precision of the float
+#'   kernel cache), where LIBSVM returns coefficients of about \eqn{10^5}
+#'   made of rounding errors. Unlike LIBSVM, which ignores them for
+#'   nu-classification, `class.weights` and `weights` act as for
+#'   C-classification (as costs \eqn{w_i / r}; weights are replication counts).
+#'   With `probability = TRUE` each cross-validation fold uses at most the
+#'   largest `nu` it allows.
+#'
+#' @section One-class SVM (novelty detection): `type = "one-classification"`
+#'   learns the support of the inputs alone (no `y`, a formula without a
+#'   response such as `~ .`): the dual of Schölkopf et al. (2001) in LIBSVM's
+#'   scaling,
+#'   \deqn{\min_\alpha \tfrac12 \alpha' K \alpha, \quad 0 \le \alpha_i \le w_i,
+#'   \quad \textstyle\sum_i \alpha_i = \nu W,}
+#'   from LIBSVM's starting point, so that \eqn{\alpha}, \eqn{\rho} and the
+#'   support vectors are e1071's. The decision value is
+#'   \eqn{f(x) = \sum_i \alpha_i k(x, x_i) - \rho}; `predict()` gives a factor
+#'   with levels `"inlier"` (\eqn{f(x) > 0}, e1071's `TRUE`) and `"outlier"`
+#'   (e1071's `FALSE`), `type = "decision"` the values \eqn{f(x)}, and no
+#'   probabilities. \eqn{\nu} bounds the (weighted) fraction of training
+#'   outliers from above and that of support vectors from below; `summary()`
+#'   shows both. The model has class
+#'   `c("kernel_svm_oneclass", "kernel_svm", "kernclass")`, `b` \eqn{= -\rho},
+#'   `nSV` one number; `plot()` shades the inlier region and colours the
+#'   points by their prediction.
+#'
 #' @section Hard margin: `cost = Inf` asks for the thickest separating slab.
 #'   When the classes are not separable in the kernel's feature space the dual
 #'   is unbounded; the solver detects this (the bound
@@ -67,6 +111,12 @@
 #'   problem, at most 1024 MB. A cache that holds at least half of the rows
 #'   also lets the solver compute rows 4 at a time.
 #' @param shrinking Whether to use the shrinking heuristic.
+#' @param type `"C-classification"` (default), `"nu-classification"` or
+#'   `"one-classification"` (e1071's names; partial matching allowed). See
+#'   the sections below. Arguments a type does not use are errors: `cost`
+#'   with the nu types, `nu` with C-classification, `y`, `class.weights` or
+#'   `probability = TRUE` with one-classification.
+#' @param nu For the nu types, \eqn{\nu \in (0, 1]} (default 0.5, as e1071).
 #' @return An object of class `c("kernel_svm", "kernclass_ovo", "kernclass")`
 #'   (`"kernclass_ovo"`: the one-vs-one classifiers, as [kernel_bayes()]):
 #'   besides the common fields (see [kernel_bayes()]; no `weight` or
@@ -77,15 +127,29 @@
 #'   per class), `n_at_bound` (per pair, \eqn{\eta_i = C_i}), `objective`,
 #'   `iterations`, `kkt_violation` (per pair: the final maximal violation of
 #'   the KKT conditions, 0 when they hold strictly), `converged`, `cost`,
-#'   `class.weights`, and with `probability = TRUE` the sigmoid parameters
-#'   `probA`, `probB` (one per pair, as e1071's).
-#' @references Fan, R.-E., Chen, P.-H. and Lin, C.-J. (2005). Working set
+#'   `class.weights`, `type`, `nu` (for the nu types), and with
+#'   `probability = TRUE` the sigmoid parameters `probA`, `probB` (one per
+#'   pair, as e1071's). For nu-classification `cost` holds \eqn{1/r} per pair
+#'   and `C` the weights \eqn{w_i}.
+#' @references Chang, C.-C. and Lin, C.-J. (2001). Training
+#'   \eqn{\nu}-support vector classifiers: theory and algorithms. *Neural
+#'   Computation* 13, 2119-2147.
+#'
+#'   Fan, R.-E., Chen, P.-H. and Lin, C.-J. (2005). Working set
 #'   selection using second order information for training support vector
 #'   machines. *JMLR* 6, 1889-1918.
 #'
 #'   Lin, H.-T., Lin, C.-J. and Weng, R. C. (2007). A note on Platt's
 #'   probabilistic outputs for support vector machines. *Machine Learning* 68,
 #'   267-276.
+#'
+#'   Schölkopf, B., Smola, A. J., Williamson, R. C. and Bartlett, P. L.
+#'   (2000). New support vector algorithms. *Neural Computation* 12,
+#'   1207-1245.
+#'
+#'   Schölkopf, B., Platt, J. C., Shawe-Taylor, J., Smola, A. J. and
+#'   Williamson, R. C. (2001). Estimating the support of a high-dimensional
+#'   distribution. *Neural Computation* 13, 1443-1471.
 #'
 #'   Wu, T.-F., Lin, C.-J. and Weng, R. C. (2004). Probability estimates for
 #'   multi-class classification by pairwise coupling. *JMLR* 5, 975-1005.
@@ -107,6 +171,17 @@
 #' set.seed(1)
 #' pfit <- kernel_svm(Species ~ ., data = iris, probability = TRUE)
 #' round(predict(pfit, iris[c(1, 51, 101), ], type = "prob"), 3)
+#'
+#' # nu-classification: nu in place of cost; cost is then 1/r per pair
+#' nfit <- kernel_svm(Species ~ ., data = iris, type = "nu-classification", nu = 0.2)
+#' nfit$cost
+#'
+#' # novelty detection: the one-class SVM learns where the data lie
+#' ofit <- kernel_svm(~ Petal.Length + Petal.Width, data = iris,
+#'                    type = "one-classification", nu = 0.05)
+#' table(predict(ofit, iris))
+#' predict(ofit, data.frame(Petal.Length = c(4, 2), Petal.Width = c(1.3, 2)))
+#' plot(ofit, iris)
 kernel_svm <- function(x, ...) {
   kc_require_input(missing(x), ...names())
   UseMethod("kernel_svm")
