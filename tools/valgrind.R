@@ -17,9 +17,18 @@ try(.Call(kernclass:::ffi_kernel_matrix, "a", NULL, c(3, 1, 3, 0), 2L))
 # the SMO solver: small cache (batches of one row), shrinking, hard margin, errors
 yb <- ifelse(y == "a", 1L, -1L)
 for (k in c(1, 3, 4)) {
-  r <- .Call(kernclass:::ffi_smo, x, yb, rep(1, 300), c(k, 0.2, 3, 0), 1e-3, 1e5, 0.5, TRUE, 2L, -1, NULL, 1L)
-  r <- .Call(kernclass:::ffi_smo, x, yb, rep(1, 300), c(k, 0.2, 3, 0), 1e-3, 1e5, 100, TRUE, 2L, -1, NULL, 1L)
+  for (mb in c(0.5, 100)) {
+    r <- .Call(kernclass:::ffi_smo, x, yb, rep(1, 300), c(k, 0.2, 3, 0), 1e-3, 1e5, mb, TRUE, 2L,
+               -1, NULL, 1L)
+  }
+  # the nu types: a feasible start, two sets (classes that leave a margin)
+  f <- kernel_svm(x, cut(x[, 1] + x[, 2], 3), kernel = c("linear", "", "rbf", "laplace")[k], gamma = 0.2,
+                  type = "nu-classification", nu = 0.6, cachesize = 0.5)
+  f <- kernel_svm(x, kernel = c("linear", "", "rbf", "laplace")[k], gamma = 0.2,
+                  type = "one-classification", nu = 0.3, cachesize = 0.5)
 }
+try(.Call(kernclass:::ffi_smo, x, yb, rep(1, 300), c(3, 1, 3, 0), 1e-3, 10, 1, TRUE, 2L, 0,
+          rep(2, 300), 2L))
 r <- .Call(kernclass:::ffi_smo, x, yb, rep(Inf, 300), c(1, 1, 3, 0), 1e-3, 1e5, 100, TRUE, 2L, -1, NULL, 1L)
 f <- kernel_svm(x, y, probability = TRUE)
 p <- predict(f, x[1:10, ], type = "prob")

@@ -56,4 +56,6 @@ test_that("errors in the .Call entry points unwind cleanly under gctorture", {
   expect_match(conditionMessage(err), "kernclass internal")
   err <- torture("ffi_smo", x, y[-1], rep(1, 6), rbf, 1e-3, 10, 1, TRUE, 1L, -1, NULL, 1L)
   expect_match(conditionMessage(err), "kernclass internal")
+  err <- torture("ffi_smo", x, y, rep(1, 6), rbf, 1e-3, 10, 1, TRUE, 1L, 0, rep(2, 6), 2L)
+  expect_match(conditionMessage(err), "kernclass internal")
 })
