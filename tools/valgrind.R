@@ -22,10 +22,12 @@ for (k in c(1, 3, 4)) {
                -1, NULL, 1L)
   }
   # the nu types: a feasible start, two sets (classes that leave a margin)
-  f <- kernel_svm(x, cut(x[, 1] + x[, 2], 3), kernel = c("linear", "", "rbf", "laplace")[k], gamma = 0.2,
-                  type = "nu-classification", nu = 0.6, cachesize = 0.5)
-  f <- kernel_svm(x, kernel = c("linear", "", "rbf", "laplace")[k], gamma = 0.2,
-                  type = "one-classification", nu = 0.3, cachesize = 0.5)
+  z <- x[, 1] + x[, 2]
+  kn <- c("linear", "", "rbf", "laplace")[k]
+  f <- kernel_svm(x, cut(z, quantile(z, 0:3 / 3), include.lowest = TRUE), kernel = kn,
+                  gamma = 0.2, type = "nu-classification", nu = 0.6, cachesize = 0.5)
+  f <- kernel_svm(x, kernel = kn, gamma = 0.2, type = "one-classification", nu = 0.3,
+                  cachesize = 0.5)
 }
 try(.Call(kernclass:::ffi_smo, x, yb, rep(1, 300), c(3, 1, 3, 0), 1e-3, 10, 1, TRUE, 2L, 0,
           rep(2, 300), 2L))
