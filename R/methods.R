@@ -126,13 +126,19 @@ coef.kernclass_scores <- function(object, ...) {
   }
 }
 
+# The first lines of a model's print() and of its summary's.
+kc_print_head <- function(method, call, kernel, n, p, scaled) {
+  cat(method, "\n\n", sep = "")
+  cat("Call: ", paste(deparse(call, width.cutoff = 70L), collapse = "\n"), "\n", sep = "")
+  cat("Kernel: ", kernel, "\n", sep = "")
+  cat(sprintf("Training data: %d points, %d input column(s)%s\n", n, p,
+              if (scaled) ", scaled" else ""))
+}
+
 #' @export
 print.kernclass <- function(x, ...) {
-  cat(kc_method_label(x), "\n\n", sep = "")
-  cat("Call: ", paste(deparse(x$call, width.cutoff = 70L), collapse = "\n"), "\n", sep = "")
-  cat("Kernel: ", kc_kernel_label(x$kernel), "\n", sep = "")
-  cat(sprintf("Training data: %d points, %d input column(s)%s\n", nrow(x$x), ncol(x$x),
-              if (is.null(x$scaling)) "" else ", scaled"))
+  kc_print_head(kc_method_label(x), x$call, kc_kernel_label(x$kernel), nrow(x$x), ncol(x$x),
+                !is.null(x$scaling))
   if (!is.null(x$counts)) {  # the one-class SVM has none
     cat("Classes: ", paste0(x$levels, " (", x$counts, ")", collapse = ", "), "\n", sep = "")
   }
@@ -177,11 +183,7 @@ summary.kernclass <- function(object, ...) {
 
 #' @export
 print.summary.kernclass <- function(x, ...) {
-  cat(x$method, "\n\n", sep = "")
-  cat("Call: ", paste(deparse(x$call, width.cutoff = 70L), collapse = "\n"), "\n", sep = "")
-  cat("Kernel: ", x$kernel, "\n", sep = "")
-  cat(sprintf("Training data: %d points, %d input column(s)%s\n", x$n, x$p,
-              if (x$scaled) ", scaled" else ""))
+  kc_print_head(x$method, x$call, x$kernel, x$n, x$p, x$scaled)
   cat("\nClass sizes:\n")
   print(x$counts)
   if (!is.null(x$prior)) {

@@ -663,11 +663,7 @@ summary.kernel_svm_oneclass <- function(object, ...) {
 
 #' @export
 print.summary.kernel_svm_oneclass <- function(x, ...) {
-  cat(x$method, "\n\n", sep = "")
-  cat("Call: ", paste(deparse(x$call, width.cutoff = 70L), collapse = "\n"), "\n", sep = "")
-  cat("Kernel: ", x$kernel, "\n", sep = "")
-  cat(sprintf("Training data: %d points, %d input column(s)%s\n", x$n, x$p,
-              if (x$scaled) ", scaled" else ""))
+  kc_print_head(x$method, x$call, x$kernel, x$n, x$p, x$scaled)
   cat(sprintf("\nnu: %s  rho: %s\n", format(x$nu), format(x$rho, digits = 5)))
   cat(sprintf("Support vectors: %d (%d at the bound)\n", x$nSV, x$n_at_bound))
   cat(sprintf(paste0("Fractions of the training data: outliers %.4f <= nu <= support ",
