@@ -285,8 +285,10 @@ kc_fit_svm <- function(d, kernel, gamma, degree, coef0, cost, class.weights, wei
   if (type == "C-classification") C <- cost * C
   if (!one) C <- kc_class_weights(class.weights, d$y)[as.integer(d$y)] * C
   C[C == 0 | is.nan(C)] <- 0  # weight 0 with cost = Inf: the point is left out
-  if (one && !any(C > 0)) {
-    kc_abort("`weights` gives every observation weight 0; nothing can be learnt.", arg = "weights")
+  if (one && sum(C > 0) < 2L) {
+    kc_abort(sprintf("The one-class SVM needs at least 2 observations%s; got %d.",
+                     if (is.null(weights)) "" else " of weight > 0 (`weights`)", sum(C > 0)),
+             arg = if (is.null(weights)) "x" else "weights")
   }
   if (!one) {
     empty <- levels(d$y)[tapply(C, d$y, max) == 0]

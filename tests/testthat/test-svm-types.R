@@ -486,6 +486,9 @@ test_that("arguments the type does not use are classed errors naming them", {
                    "weights")
   expect_error(kernel_svm(x, type = "one-classification", weights = rep(0, 150)),
                class = "kernclass_input_error")
+  expect_identical(arg_of(kernel_svm(x, type = "one-classification",
+                                     weights = c(1, rep(0, 149)))), "weights")
+  expect_identical(arg_of(kernel_svm(x[1, , drop = FALSE], type = "one-classification")), "x")
   # without y, C-classification says what is missing
   expect_identical(arg_of(kernel_svm(x)), "y")
   # the e1071 spellings, partially matched as e1071 does
