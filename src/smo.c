@@ -10,9 +10,10 @@
  * is chosen within one class, so both sums stay put, and the bias comes from
  * each class separately (LIBSVM's Solver_NU).
  *
- * The working set is chosen by the second-order rule of Fan, Chen and Lin (2005),
- * shrinking with gradient reconstruction, and an LRU cache of kernel rows
- * stored as float (as LIBSVM).  C_i may be +Inf (hard margin).  Kernel rows
+ * The working set is chosen by the second-order rule of Fan, Chen and Lin
+ * (2005), with shrinking and gradient reconstruction and an LRU cache of
+ * kernel rows stored as float (as LIBSVM).  C_i may be +Inf (hard margin),
+ * a_0 any feasible start (LIBSVM's, for the nu problems).  Kernel rows
  * come from the shared engine (kc_rows); the gradient of the inactive
  * variables is rebuilt with one tiled kernel expansion (kc_expansion).
  *
