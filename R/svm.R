@@ -258,6 +258,10 @@ kc_fit_svm <- function(d, kernel, gamma, degree, coef0, cost, class.weights, wei
   type <- kc_svm_type(type)
   one <- type == "one-classification"
   kc_svm_check_unused(type, call, class.weights, probability)
+  if (one && nrow(d$x) < 2L) {
+    kc_abort(sprintf("The one-class SVM needs at least 2 observations; got %d.", nrow(d$x)),
+             arg = "x")
+  }
   d <- kc_scale_design(d, scale)
   k <- kc_kernel(kernel, gamma, degree, coef0, d$x)
   kc_check_kernel_range(d$x, k, float = TRUE)
@@ -286,9 +290,8 @@ kc_fit_svm <- function(d, kernel, gamma, degree, coef0, cost, class.weights, wei
   if (!one) C <- kc_class_weights(class.weights, d$y)[as.integer(d$y)] * C
   C[C == 0 | is.nan(C)] <- 0  # weight 0 with cost = Inf: the point is left out
   if (one && sum(C > 0) < 2L) {
-    kc_abort(sprintf("The one-class SVM needs at least 2 observations%s; got %d.",
-                     if (is.null(weights)) "" else " of weight > 0 (`weights`)", sum(C > 0)),
-             arg = if (is.null(weights)) "x" else "weights")
+    kc_abort(sprintf(paste0("The one-class SVM needs at least 2 observations of weight > 0; ",
+                            "`weights` leaves %d."), sum(C > 0)), arg = "weights")
   }
   if (!one) {
     empty <- levels(d$y)[tapply(C, d$y, max) == 0]

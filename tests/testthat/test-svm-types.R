@@ -424,7 +424,7 @@ test_that("print and summary of both nu types", {
   expect_lte(s$fractions[["outliers"]], 0.15 + 1e-9)
   expect_gte(s$fractions[["support_vectors"]], 0.15 - 1e-9)
   expect_equal(s$fractions[["outliers"]], mean(fitted(one) == "outlier"))
-  expect_invisible(print(s))
+  expect_output(expect_invisible(print(s)))
 
   nu <- kernel_svm(Species ~ ., data = iris, type = "nu-classification", nu = 0.3)
   expect_output(print(nu), "nu: 0.3")
