@@ -310,15 +310,30 @@ static void chunk_bounds(const smo *s, int c, int nc, int *u0, int *u1)
     *u1 = (int) ((long long) s->nactive * (c + 1) / nc);
 }
 
+/* The scans below take the number of sets as a constant (1 or 2, from the
+ * SETS dispatch), so that with one set they compile to the plain C-SVC loop
+ * (measured: 9% more instructions when the set was read per variable). */
+#if defined(__GNUC__)
+#define SPECIALISED static inline __attribute__((always_inline))
+#else
+#define SPECIALISED static inline
+#endif
+#define SET_IN(m, nsets) ((nsets) == 2 ? SET_OF(m) : 0)
+#define SETS(s, call_with_nsets)                                             \
+    do {                                                                     \
+        if ((s)->nsets == 2) { const int nsets_ = 2; call_with_nsets; }      \
+        else { const int nsets_ = 1; call_with_nsets; }                      \
+    } while (0)
+
 /* The first index of the pair, one per set: the maximal violation from
  * below (">=": of equal candidates the last wins, as in LIBSVM).  One
  * variable of that pass: t (at position u) competes for its set's i and for
  * r's runners-up (by -v: larger violations first, the later on ties). */
-static inline void consider_i(const smo *s, chunk_result *r, int t, int u)
+SPECIALISED void consider_i(const smo *s, chunk_result *r, int t, int u, int nsets)
 {
     unsigned char m = s->moves[t];
     if (!(m & MOVES_UP)) return;
-    int c = SET_OF(m);
+    int c = SET_IN(m, nsets);
     double v = -s->ysign[t] * s->G[t];
     if (v >= r->gmax[c]) { r->gmax[c] = v; r->i[c] = t; }
     offer_near(s, r, t, u, -v);
@@ -331,10 +346,15 @@ static void start_i(chunk_result *r)
     r->nnear = 0;
 }
 
-static void scan_i(const smo *s, int u0, int u1, chunk_result *r)
+SPECIALISED void scan_i_sets(const smo *s, int u0, int u1, chunk_result *r, int nsets)
 {
     start_i(r);
-    for (int u = u0; u < u1; u++) consider_i(s, r, s->active[u], u);
+    for (int u = u0; u < u1; u++) consider_i(s, r, s->active[u], u, nsets);
+}
+
+static void scan_i(const smo *s, int u0, int u1, chunk_result *r)
+{
+    SETS(s, scan_i_sets(s, u0, u1, r, nsets_));
 }
 
 /* Chunks in order; a later chunk wins ties, as the later index would. */
@@ -354,9 +374,14 @@ static void combine_i(const chunk_result *r, int nc, int k, chunk_result *out)
  * its violation Gmax[c]): the largest decrease of the objective under the
  * second-order model (Fan, Chen and Lin 2005), each t paired with the i of
  * its own set.  A set without an i has Gmax = -Inf, so its t never pair. */
-static void scan_j(const smo *s, int u0, int u1, const int *i, const float *const *K,
-                   const double *Gmax, chunk_result *r)
+SPECIALISED void scan_j_sets(const smo *s, int u0, int u1, const int *i,
+                             const float *const *K, const double *Gmax, chunk_result *r,
+                             int nsets)
 {
+    /* local copies, which the compiler keeps in registers (no aliasing) */
+    const double gm[2] = {Gmax[0], Gmax[1]};
+    const int ic[2] = {i[0], i[1]};
+    const float *Kc[2] = {K[0], K[1]};
     double Gmax2[2] = {-INFINITY, -INFINITY}, best = INFINITY;
     int j = -1;
     r->nnear = 0;
@@ -364,13 +389,13 @@ static void scan_j(const smo *s, int u0, int u1, const int *i, const float *cons
         int t = s->active[u];
         unsigned char m = s->moves[t];
         if (!(m & MOVES_DOWN)) continue;
-        int c = SET_OF(m);
+        int c = SET_IN(m, nsets);
         double yG = s->ysign[t] * s->G[t];
         Gmax2[c] = yG > Gmax2[c] ? yG : Gmax2[c];
-        double grad_diff = Gmax[c] + yG;
+        double grad_diff = gm[c] + yG;
         if (grad_diff > 0) {
             /* curvature along the pair: ||phi(x_i) - phi(x_t)||^2 */
-            double quad = s->QD[i[c]] + s->QD[t] - 2.0 * K[c][t];
+            double quad = s->QD[ic[c]] + s->QD[t] - 2.0 * Kc[c][t];
             double obj = -grad_diff * grad_diff / (quad > 0 ? quad : TAU);
             if (obj <= best) { best = obj; j = t; }
             offer_near(s, r, t, u, obj);
@@ -382,17 +407,29 @@ static void scan_j(const smo *s, int u0, int u1, const int *i, const float *cons
     r->gmax2[1] = Gmax2[1];
 }
 
+static void scan_j(const smo *s, int u0, int u1, const int *i, const float *const *K,
+                   const double *Gmax, chunk_result *r)
+{
+    SETS(s, scan_j_sets(s, u0, u1, i, K, Gmax, r, nsets_));
+}
+
 /* G_t += y_t (ci K_it + cj K_jt) on a chunk, each t then considered for i
  * (the next iteration's first pass, fused into this one). */
-static void update_scan_i(smo *s, int u0, int u1, double ci, const float *Ki,
-                          double cj, const float *Kj, chunk_result *r)
+SPECIALISED void update_scan_i_sets(smo *s, int u0, int u1, double ci, const float *Ki,
+                                    double cj, const float *Kj, chunk_result *r, int nsets)
 {
     start_i(r);
     for (int u = u0; u < u1; u++) {
         int t = s->active[u];
         s->G[t] += s->y[t] * (ci * Ki[t] + cj * Kj[t]);
-        consider_i(s, r, t, u);
+        consider_i(s, r, t, u, nsets);
     }
+}
+
+static void update_scan_i(smo *s, int u0, int u1, double ci, const float *Ki,
+                          double cj, const float *Kj, chunk_result *r)
+{
+    SETS(s, update_scan_i_sets(s, u0, u1, ci, Ki, cj, Kj, r, nsets_));
 }
 
 /* Runs body(c) for the chunks c = 0..nc-1, in parallel when nc > 1. */
