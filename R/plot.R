@@ -127,12 +127,9 @@ kc_plot_boundaries <- function(object, ax, scores, score_at) UseMethod("kc_plot_
 
 #' @export
 kc_plot_boundaries.kernclass <- function(object, ax, scores, score_at) {
-  G <- length(object$levels)
-  grid <- length(ax[[1L]])
   lv <- object$levels
-  if (G == 2L) {  # the zero contour of the decision value
-    d <- kc_decision(object, scores)
-    return(kc_plot_pieces(ax, d, NULL, lv[1L], lv[2L], score_at))
+  if (length(lv) == 2L) {  # the zero contour of the decision value
+    return(kc_plot_pieces(ax, kc_decision(object, scores), NULL, lv, score_at))
   }
   ovo <- inherits(object, "kernclass_ovo")
   pairs <- kc_ovo_pairs(lv)
@@ -141,32 +138,35 @@ kc_plot_boundaries.kernclass <- function(object, ax, scores, score_at) {
     a <- pairs[m, "first"]
     b <- pairs[m, "second"]
     if (ovo) {
-      # pair m's decision is zero; it is a boundary where its vote decides
-      keep <- function(pts, s) {
+      # pair m's decision is zero: a boundary where the sign of its vote
+      # changes the class (between the classes of the two signs, which need
+      # not be the pair's own: a tie of votes goes to the earlier level)
+      sides <- function(s) {
         up <- s; up[, m] <- 1
         down <- s; down[, m] <- -1
-        kc_classify(object, up) != kc_classify(object, down)
+        cbind(as.integer(kc_classify(object, up)), as.integer(kc_classify(object, down)))
       }
       d <- scores[, m]
     } else {
-      # scores a and b are equal; a boundary where they are the top two
-      keep <- function(pts, s) {
-        others <- s[, -c(a, b), drop = FALSE]
-        (s[, a] + s[, b]) / 2 > apply(others, 1L, max)
+      # scores a and b are equal: a boundary where they are the top two
+      sides <- function(s) {
+        top <- (s[, a] + s[, b]) / 2 > apply(s[, -c(a, b), drop = FALSE], 1L, max)
+        cbind(ifelse(top, a, NA_integer_), b)
       }
       d <- scores[, a] - scores[, b]
     }
-    out <- c(out, kc_plot_pieces(ax, d, keep, lv[a], lv[b], score_at))
+    out <- c(out, kc_plot_pieces(ax, d, sides, lv, score_at))
   }
   out
 }
 
-# The zero contour of `d` (grid values, x1 along rows) as pieces where
-# `keep(pts, scores)` holds at consecutive points of a line (all of it when
-# `keep` is NULL). A piece ends where `keep` changes, found by bisection on
-# the segment between a kept point and the next, so that lines meet at the
-# points where three regions touch.
-kc_plot_pieces <- function(ax, d, keep, first, second, score_at) {
+# The zero contour of `d` (grid values, x1 along rows) cut into pieces along
+# which `sides(scores)` (a two-column matrix: the class indices on the two
+# sides of the line; equal or NA where it is no boundary) stays the same
+# pair; the whole contour, between the two classes, when `sides` is NULL.
+# A piece ends where the pair changes, found by bisection on the segment
+# between neighbouring points, so that lines meet where three regions touch.
+kc_plot_pieces <- function(ax, d, sides, levels, score_at) {
   grid <- length(ax[[1L]])
   z <- matrix(d, grid, grid)
   if (!any(z > 0, na.rm = TRUE) || !any(z < 0, na.rm = TRUE)) return(list())
@@ -174,38 +174,45 @@ kc_plot_pieces <- function(ax, d, keep, first, second, score_at) {
   if (!length(lines)) return(list())
   pts <- do.call(rbind, lapply(lines, function(l) cbind(l$x, l$y)))
   line_of <- rep(seq_along(lines), vapply(lines, function(l) length(l$x), integer(1)))
-  kept <- function(p) keep(p, score_at(as.data.frame(p)))
-  ok <- if (is.null(keep)) rep(TRUE, nrow(pts)) else kept(pts)
-  # where `keep` changes between neighbours of one line: bisect the segment
+  pair_at <- function(p) {  # "i j" (i < j) for a boundary, NA otherwise
+    sd <- sides(score_at(as.data.frame(p)))
+    lo <- pmin(sd[, 1L], sd[, 2L])
+    hi <- pmax(sd[, 1L], sd[, 2L])
+    ifelse(!is.na(lo) & lo != hi, paste(lo, hi), NA_character_)
+  }
+  label <- if (is.null(sides)) rep("1 2", nrow(pts)) else pair_at(pts)
+  same <- function(u, v) (is.na(u) & is.na(v)) | (!is.na(u) & !is.na(v) & u == v)
+  # where the pair changes between neighbours of one line: bisect the segment
   n <- nrow(pts)
-  j <- which(line_of[-n] == line_of[-1L] & ok[-n] != ok[-1L])
-  cross <- matrix(numeric(), 0L, 2L)
+  j <- which(line_of[-n] == line_of[-1L] & !same(label[-n], label[-1L]))
+  cross_lo <- cross_hi <- matrix(numeric(), 0L, 2L)
   if (length(j)) {
-    lo <- pts[ifelse(ok[j], j, j + 1L), , drop = FALSE]  # kept end
-    hi <- pts[ifelse(ok[j], j + 1L, j), , drop = FALSE]
+    lo <- pts[j, , drop = FALSE]
+    hi <- pts[j + 1L, , drop = FALSE]
     for (step in 1:12) {
       mid <- (lo + hi) / 2
-      k <- kept(mid)
+      k <- same(pair_at(mid), label[j])
       lo[k, ] <- mid[k, ]
       hi[!k, ] <- mid[!k, ]
     }
-    cross <- lo
+    cross_lo <- lo  # the end of the run before the change
+    cross_hi <- hi  # the start of the run after it
   }
   pieces <- list()
   for (i in seq_along(lines)) {
     idx_line <- which(line_of == i)
-    runs <- rle(ok[idx_line])
+    runs <- rle(label[idx_line])
     ends <- cumsum(runs$lengths)
     starts <- ends - runs$lengths + 1L
-    for (r in which(runs$values)) {
+    for (r in which(!is.na(runs$values))) {
       idx <- idx_line[starts[r]:ends[r]]
-      before <- match(idx[1L] - 1L, j)  # a crossing just before the run
-      after <- match(idx[length(idx)], j)  # and just after it
-      xy <- rbind(if (!is.na(before)) cross[before, ], pts[idx, , drop = FALSE],
-                  if (!is.na(after)) cross[after, ])
+      before <- match(idx[1L] - 1L, j)
+      after <- match(idx[length(idx)], j)
+      xy <- rbind(if (!is.na(before)) cross_hi[before, ], pts[idx, , drop = FALSE],
+                  if (!is.na(after)) cross_lo[after, ])
       if (nrow(xy) >= 2L) {
-        pieces[[length(pieces) + 1L]] <- list(x = xy[, 1L], y = xy[, 2L],
-                                              classes = c(first, second))
+        cls <- as.integer(strsplit(runs$values[r], " ", fixed = TRUE)[[1L]])
+        pieces[[length(pieces) + 1L]] <- list(x = xy[, 1L], y = xy[, 2L], classes = levels[cls])
       }
     }
   }
@@ -459,17 +466,31 @@ plot.kernel_tune <- function(x, params = NULL, metric = "accuracy",
   breaks <- seq(zr[1L], zr[2L], length.out = length(col) + 1L)
   op <- graphics::par(mar = graphics::par("mar") + c(0, 0, 0, 3))  # room for the key
   on.exit(graphics::par(op))
-  log <- paste0(if (scales[1L] == "log") "x", if (scales[2L] == "log") "y")
+  log <- paste(c(if (scales[1L] == "log") "x", if (scales[2L] == "log") "y"), collapse = "")
   graphics::image(ax[[1L]]$edges, ax[[2L]]$edges, z, col = col, breaks = breaks, log = log,
-                  xaxt = "n", yaxt = "n", xlab = ax[[1L]]$label, ylab = ax[[2L]]$label,
+                  xaxt = "n", yaxt = "n", xlab = "", ylab = ax[[2L]]$label,
                   main = main, ...)
-  graphics::axis(1, at = ax[[1L]]$at, labels = ax[[1L]]$labels, tick = FALSE)
-  graphics::axis(2, at = ax[[2L]]$at, labels = ax[[2L]]$labels, tick = FALSE, las = 1)
+  # tick labels shrunk (to 0.7 at least) so that neighbours do not overlap
+  cw <- min(diff(graphics::grconvertX(ax[[1L]]$edges, "user", "inches")))
+  ch <- min(diff(graphics::grconvertY(ax[[2L]]$edges, "user", "inches")))
+  cex_x <- max(0.7, min(1, 0.9 * cw / max(graphics::strwidth(ax[[1L]]$labels, "inches"))))
+  cex_y <- max(0.7, min(1, 0.9 * ch / graphics::strheight("0", "inches") / 1.5))
+  # axis() drops labels closer than the width of an "m" (its gap.axis)
+  wide <- max(graphics::strwidth(ax[[1L]]$labels, "inches", cex = cex_x)) +
+    graphics::strwidth("m", "inches", cex = cex_x) > cw
+  odd <- if (wide) seq_along(ax[[1L]]$at) %% 2L == 1L else rep(TRUE, length(ax[[1L]]$at))
+  graphics::axis(1, at = ax[[1L]]$at[odd], labels = ax[[1L]]$labels[odd], tick = FALSE,
+                 cex.axis = cex_x)
+  if (wide) {  # too wide side by side: every other label one line lower
+    graphics::axis(1, at = ax[[1L]]$at[!odd], labels = ax[[1L]]$labels[!odd], tick = FALSE,
+                   cex.axis = cex_x, line = 0.8, lwd = 0)
+  }
+  graphics::title(xlab = ax[[1L]]$label, line = graphics::par("mgp")[1L] + if (wide) 0.8 else 0)
+  graphics::axis(2, at = ax[[2L]]$at, labels = ax[[2L]]$labels, tick = FALSE, las = 1,
+                 cex.axis = cex_y)
   # the numbers: shrunk to fit the smallest cell, light on dark colours
   cells <- which(!is.na(z), arr.ind = TRUE)
   labels <- formatC(z[cells], format = "f", digits = digits)
-  cw <- min(diff(graphics::grconvertX(ax[[1L]]$edges, "user", "inches")))
-  ch <- min(diff(graphics::grconvertY(ax[[2L]]$edges, "user", "inches")))
   cex <- min(1, 0.8 * cw / max(graphics::strwidth(labels, units = "inches")),
              0.5 * ch / graphics::strheight("0", units = "inches"))
   if (cex >= 0.3) {
