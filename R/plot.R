@@ -392,9 +392,10 @@ kc_check_slice <- function(value, col, v) {
 #' Draws the cross-validated accuracy (or another numeric column of the
 #' results) of a [kernel_tune()] grid as a heat map over two parameters,
 #' with base graphics: one cell per pair of values, all cells the same size,
-#' each labelled with its value, the best cell outlined, and a colour key.
-#' Where the grid varies other parameters too, each cell shows the best value
-#' over them. With one parameter, the accuracy is drawn against it as a line.
+#' each labelled with its value, the cell of the chosen parameters
+#' (`x$best`) outlined, and a colour key. Where the grid varies other
+#' parameters too, each cell shows the largest value over them. With one
+#' parameter, the values are drawn against it as a line.
 #'
 #' @section Axes: Each parameter's axis is chosen from its values:
 #'   * `"log"` when the values are positive and geometric, each the same
@@ -447,8 +448,7 @@ plot.kernel_tune <- function(x, params = NULL, metric = "accuracy",
   ax <- lapply(params, function(nm) kc_tune_axis(res[[nm]], nm))
   scales <- stats::setNames(vapply(ax, `[[`, "", "scale"), params)
   value <- res[[metric]]
-  best <- if (metric == "accuracy") x$best else
-    as.list(res[which.max(value), params, drop = FALSE])  # the cell of the best value
+  best <- x$best
   if (length(params) == 1L) {
     a <- ax[[1L]]
     v <- tapply(value, factor(res[[params]], levels = a$values), max)
