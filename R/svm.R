@@ -86,7 +86,9 @@
 #'   per class), `n_at_bound` (per pair, the number with \eqn{\eta_i = C_i}{eta_i = C_i}), `objective`,
 #'   `iterations`, `kkt_violation` (per pair: the final maximal violation of
 #'   the KKT conditions, 0 when they hold strictly), `converged`, `cost`,
-#'   `class.weights`, and with `probability = TRUE` the sigmoid parameters
+#'   `C` (each training point's bound \eqn{C_i}: `cost` times its weight and
+#'   its class's weight), `class.weights` (`NULL` when not given),
+#'   `tolerance`, and with `probability = TRUE` the sigmoid parameters
 #'   `probA`, `probB` (one per pair, as e1071's).
 #' @references Chang, C.-C. and Lin, C.-J. (2011). LIBSVM: a library for
 #'   support vector machines. *ACM Transactions on Intelligent Systems and
