@@ -127,6 +127,20 @@ SEXP ffi_within_sums(SEXP train, SEXP group, SEXP ngroups, SEXP spec, SEXP threa
     return out;
 }
 
+/* Leave-one-out sums: n x G, row i summing its group g over rows j != i. */
+SEXP ffi_loo_sums(SEXP train, SEXP group, SEXP ngroups, SEXP spec, SEXP threads)
+{
+    kc_kernel k = kernel_from(spec);
+    int nt = threads_from(threads);
+    kc_points b = points_from(train, "train");
+    int G;
+    const int *g = groups_from(group, b.n, ngroups, &G);
+    SEXP out = PROTECT(alloc_result(b.n, G));
+    kc_loo_group_sums(&k, &b, g, G, REAL(out), nt);
+    UNPROTECT(1);
+    return out;
+}
+
 /* SVM dual by SMO: y in {-1, +1}, C the per-point upper bounds (> 0 or Inf). */
 SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
              SEXP cachesize, SEXP shrinking, SEXP threads)

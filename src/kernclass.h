@@ -106,6 +106,10 @@ void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
                           const int *group, int ngroups, double *out,
                           int nthreads);
 
+/* out (n x ngroups) = sums of k(x_i, x_j) over the rows j != i of each group. */
+void kc_loo_group_sums(const kc_kernel *k, const kc_points *b, const int *group,
+                       int ngroups, double *out, int nthreads);
+
 /* k(x, x) from ||x||^2 alone (every supported kernel allows it). */
 double kc_self_kernel(const kc_kernel *k, double sqnorm);
 

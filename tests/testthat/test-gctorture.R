@@ -27,6 +27,7 @@ calls <- list(
   ffi_kernel_matrix = list(x, x[1:4, ], rbf, 1L),
   ffi_kernel_expansion = list(x, x, cbind(y == 1, y == -1) + 0, rbf, 1L),
   ffi_within_sums = list(x, rep(1:2, 3), 2L, rbf, 1L),
+  ffi_loo_sums = list(x, rep(1:2, 3), 2L, rbf, 1L),
   ffi_smo = list(x, y, rep(1, 6), rbf, 1e-3, 1e4, 1, TRUE, 1L),
   ffi_threshold_search = list(x[, 1], y),
   ffi_kernel_table = list(),
