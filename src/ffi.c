@@ -142,8 +142,12 @@ SEXP ffi_loo_sums(SEXP train, SEXP group, SEXP ngroups, SEXP spec, SEXP threads)
 }
 
 /* SVM dual by SMO: y in {-1, +1}, C the per-point upper bounds (> 0 or Inf). */
+/* alpha0: NULL or n doubles (a warm start).  store: NULL or a raw vector of
+ * n * n * 4 + n bytes, kernel rows and their flags that the solver fills in
+ * place and the caller keeps for the next solve on the same x and kernel
+ * (raw() starts it empty). */
 SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
-             SEXP cachesize, SEXP shrinking, SEXP threads)
+             SEXP cachesize, SEXP shrinking, SEXP threads, SEXP alpha0, SEXP store)
 {
     kc_kernel k = kernel_from(spec);
     int nt = threads_from(threads);
@@ -164,10 +168,27 @@ SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
     if (ISNAN(it) || it < 1) error("kernclass internal: max_iter must be >= 1");
     int shr = asLogical(shrinking);
     if (shr == NA_LOGICAL) error("kernclass internal: shrinking must be TRUE or FALSE");
+    const double *a0 = NULL;
+    if (!isNull(alpha0)) {
+        if (!isReal(alpha0) || XLENGTH(alpha0) != a.n)
+            error("kernclass internal: alpha0 must be NULL or a double vector, one per row");
+        a0 = REAL(alpha0);
+    }
+    float *rows = NULL;
+    unsigned char *filled = NULL;
+    if (!isNull(store)) {
+        double need = (double) a.n * a.n * sizeof(float) + a.n;
+        if (TYPEOF(store) != RAWSXP || (double) XLENGTH(store) != need)
+            error("kernclass internal: store must be NULL or raw(n * n * 4 + n)");
+        /* the rows first: RAW() is aligned for any type */
+        rows = (float *) (void *) RAW(store);
+        filled = RAW(store) + (size_t) a.n * a.n * sizeof(float);
+    }
     SEXP alpha = PROTECT(allocVector(REALSXP, a.n));
     kc_smo_result res;
     res.alpha = REAL(alpha);
-    kc_smo(&k, &a, yy, cc, eps, it >= (double) LONG_MAX ? LONG_MAX : (long) it, mb, shr, nt, &res);
+    kc_smo(&k, &a, yy, cc, eps, it >= (double) LONG_MAX ? LONG_MAX : (long) it, mb, shr, nt,
+           a0, rows, filled, &res);
 
     const char *names[] = {"alpha", "rho", "objective", "iterations", "status", "gap",
                            "rows_computed", ""};

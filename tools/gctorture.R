@@ -45,7 +45,7 @@ bad <- list(
   quote(.Call(kernclass:::ffi_within_sums, x, rep(9L, 16), 2L, c(3, 1, 3, 0), 1L)),
   quote(.Call(kernclass:::ffi_loo_sums, x, rep(9L, 16), 2L, c(3, 1, 3, 0), 1L)),
   quote(.Call(kernclass:::ffi_smo, x, rep(1L, 15), rep(1, 16), c(3, 1, 3, 0),
-              1e-3, 100, 1, TRUE, 1L)),
+              1e-3, 100, 1, TRUE, 1L, NULL, NULL)),
   quote(.Call(kernclass:::ffi_threshold_search, c(1, 2), 1L)),
   quote(.Call(kernclass:::ffi_pairwise_coupling, matrix(2, 2, 3), 3L, 1L))
 )
