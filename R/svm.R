@@ -270,7 +270,7 @@ kc_svm_binary <- function(x, y, rows, positive, C, control, label = "", path = N
   r <- .Call(ffi_smo, xb, yb, Cb, kc_kernel_code(control$kernel),
              control$tolerance, control$max_iter, control$cachesize, control$shrinking,
              kc_threads(), start$alpha0, start$store)
-  kc_svm_path_keep(path, key, rows, Cb, r$alpha, start$store)
+  kc_svm_path_keep(path, key, rows, Cb, r$alpha, r$store)
   if (!is.null(centre)) r$rho <- r$rho + sum(centre * colSums(r$alpha * yb * xb))
   if (!is.finite(r$rho) || !is.finite(r$objective) || !all(is.finite(r$alpha))) {
     # never NaN or Inf from a model that says it converged

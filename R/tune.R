@@ -190,7 +190,7 @@ kc_svm_path_start <- function(path, key, rows, Cb) {
   bytes <- 4 * n^2 + n
   store <- NULL
   if (bytes <= path$budget) {
-    store <- raw(bytes)
+    store <- TRUE  # the solver allocates it
     path$budget <- path$budget - bytes
   }
   list(alpha0 = NULL, store = store)

@@ -6,6 +6,7 @@
  * so a wrong call is an R error and never a crash. */
 #include <limits.h>
 #include <math.h>
+#include <string.h>
 #include <Rinternals.h>
 #include "kernclass.h"
 
@@ -142,10 +143,10 @@ SEXP ffi_loo_sums(SEXP train, SEXP group, SEXP ngroups, SEXP spec, SEXP threads)
 }
 
 /* SVM dual by SMO: y in {-1, +1}, C the per-point upper bounds (> 0 or Inf). */
-/* alpha0: NULL or n doubles (a warm start).  store: NULL or a raw vector of
- * n * n * 4 + n bytes, kernel rows and their flags that the solver fills in
- * place and the caller keeps for the next solve on the same x and kernel
- * (raw() starts it empty). */
+/* alpha0: NULL or n doubles (a warm start).  store: NULL, TRUE (a new one)
+ * or a raw vector of n * n * 4 + n bytes, kernel rows and their flags that
+ * the solver fills in place and the caller keeps for the next solve on the
+ * same x and kernel (returned as `store`). */
 SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
              SEXP cachesize, SEXP shrinking, SEXP threads, SEXP alpha0, SEXP store)
 {
@@ -176,10 +177,19 @@ SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
     }
     float *rows = NULL;
     unsigned char *filled = NULL;
+    int nprot = 0;
+    if (isLogical(store) && XLENGTH(store) == 1 && LOGICAL(store)[0] == TRUE) {
+        /* a new store, returned: only its flags need clearing */
+        double need = (double) a.n * a.n * sizeof(float) + a.n;
+        if (need > (double) R_XLEN_T_MAX) error("kernclass internal: the store is too large");
+        store = PROTECT(allocVector(RAWSXP, (R_xlen_t) need));
+        nprot++;
+        memset(RAW(store) + (size_t) a.n * a.n * sizeof(float), 0, (size_t) a.n);
+    }
     if (!isNull(store)) {
         double need = (double) a.n * a.n * sizeof(float) + a.n;
         if (TYPEOF(store) != RAWSXP || (double) XLENGTH(store) != need)
-            error("kernclass internal: store must be NULL or raw(n * n * 4 + n)");
+            error("kernclass internal: store must be NULL, TRUE or raw(n * n * 4 + n)");
         /* the rows first: RAW() is aligned for any type */
         rows = (float *) (void *) RAW(store);
         filled = RAW(store) + (size_t) a.n * a.n * sizeof(float);
@@ -191,7 +201,7 @@ SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
            a0, rows, filled, &res);
 
     const char *names[] = {"alpha", "rho", "objective", "iterations", "status", "gap",
-                           "rows_computed", ""};
+                           "rows_computed", "store", ""};
     SEXP out = PROTECT(mkNamed(VECSXP, names));
     SET_VECTOR_ELT(out, 0, alpha);
     SET_VECTOR_ELT(out, 1, ScalarReal(res.rho));
@@ -200,7 +210,8 @@ SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
     SET_VECTOR_ELT(out, 4, ScalarInteger(res.status));
     SET_VECTOR_ELT(out, 5, ScalarReal(res.gap));
     SET_VECTOR_ELT(out, 6, ScalarReal((double) res.rows_computed));
-    UNPROTECT(2);
+    SET_VECTOR_ELT(out, 7, store);
+    UNPROTECT(2 + nprot);
     return out;
 }
 

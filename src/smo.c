@@ -460,6 +460,19 @@ static void reconstruct_gradient(smo *s)
         if (!at_lower(s, t) && !at_upper(s, t)) nfree++;
     }
     if (ninact == 0) return;
+    if (s->cache.filled) {
+        /* a kept store (a path of costs): the free variables' rows, most
+         * kept already, instead of a kernel expansion */
+        for (int t = 0; t < n; t++) if (!s->is_active[t]) s->G[t] = s->Gbar[t] - 1.0;
+        for (int j = 0; j < n; j++) {
+            if (at_lower(s, j) || at_upper(s, j)) continue;
+            const float *Kj = kernel_row(s, j, NULL);
+            double aj = s->alpha[j] * s->y[j];
+            for (int t = 0; t < n; t++)
+                if (!s->is_active[t]) s->G[t] += s->y[t] * aj * Kj[t];
+        }
+        return;
+    }
     const void *vmax = vmaxget();  /* the scratch below is freed on return */
     if (nfree == 0) {
         for (int t = 0; t < n; t++) if (!s->is_active[t]) s->G[t] = s->Gbar[t] - 1.0;
