@@ -24,13 +24,18 @@
 #'
 #' @section Exact leave-one-out: For [kernel_means()] and [kernel_parzen()]
 #'   with `folds = "loo"`, the leave-one-out predictions come from one pass of
-#'   kernel sums instead of `n` refits. With \eqn{S_c(x_i) = \sum_{j \in c}
-#'   k(x_i, x_j)}, leaving out \eqn{x_i} of class \eqn{c} changes only its own
-#'   class: \eqn{S_c} loses \eqn{k(x_i, x_i)}, \eqn{n_c} loses one, and the
-#'   squared norm of the class mean becomes \eqn{(T_c - 2 S_c(x_i) + k(x_i,
-#'   x_i)) / (n_c - 1)^2} with \eqn{T_c = \sum_{j,l \in c} k(x_j, x_l)}.
-#'   The default Parzen prior (the class proportions without \eqn{x_i}) is
-#'   handled exactly too. The result equals refitting up to rounding. The
+#'   kernel sums instead of `n` refits. With \eqn{S_c(x_i) = \sum_{j \in c,
+#'   j \ne i} k(x_i, x_j)}, the class sums without the point (summed without
+#'   it, never the whole class less \eqn{k(x_i, x_i)}, which for a narrow
+#'   kernel would leave only rounding), leaving out \eqn{x_i} of class
+#'   \eqn{c} changes only its own class: \eqn{n_c} loses one, and the squared
+#'   norm of the class mean becomes \eqn{(D_c - k(x_i, x_i) + O_c - 2
+#'   S_c(x_i)) / (n_c - 1)^2} with \eqn{D_c = \sum_{j \in c} k(x_j, x_j)} and
+#'   \eqn{O_c = \sum_{j \in c} S_c(x_j)}, the off-diagonal sum. The default
+#'   Parzen prior (the class proportions without \eqn{x_i}) is handled
+#'   exactly too. The result equals refitting up to rounding, for any
+#'   `gamma`. The shortcut is used for the class metrics (accuracy, balanced
+#'   accuracy) without `weights`. The
 #'   shortcut is taken only when it is exact: `scale = FALSE` (a refit scales
 #'   with the statistics of its own training rows), a numeric or default
 #'   `gamma`, `threshold = "analytic"` and numeric inputs (no factor
@@ -41,16 +46,34 @@
 #'   [kernel_bayes] or [kernel_svm] (or any function `fit(x, y, ...)`
 #'   returning a model with a `predict()` method that gives classes).
 #' @param x The inputs, as the fitters' default methods take them: a numeric
-#'   matrix, a numeric vector or a data frame.
+#'   matrix, a numeric vector or a data frame; for the formula methods, a
+#'   formula `class ~ inputs` (with `data`).
 #' @param y The class labels, a factor (or character or logical vector).
 #' @param folds The number of folds, a whole number from 2 to `nrow(x)`, or
 #'   `"loo"` for leave-one-out.
 #' @param ... Further arguments to `fit`, e.g. `kernel`, `gamma`, `cost`.
+#' @param metric What is estimated: `"accuracy"` (default), `"bal_accuracy"`
+#'   (the mean over the classes of the share of their rows predicted right),
+#'   `"logloss"` (\eqn{-\mathrm{mean} \log p_{y_i}(x_i)} from `predict(type =
+#'   "prob")`, probabilities below 1e-15 taken as 1e-15), `"brier"` (the mean
+#'   over rows of \eqn{\sum_c (p_c(x_i) - [y_i = c])^2}) or `"auc"` (two
+#'   classes: the area under the ROC curve of the decision values, the first
+#'   level positive, ties counting one half). All are computed on the pooled
+#'   out-of-fold predictions; `se` is from their spread over the folds.
+#'   `kernel_svm()` gives probabilities with `probability = TRUE`.
+#' @param weights Observation weights for fitters that take them
+#'   ([kernel_svm()]): one per row, split with the folds.
+#' @section Where it runs: The folds are futures, as in [kernel_tune()]:
+#'   [future::plan()] decides where they run, each with its own parallel-safe
+#'   random numbers, and results do not depend on the plan.
 #' @seealso [kernel_tune()] to cross-validate a grid of parameters.
 #' @return An object of class `"kernel_cv"`: a list with `accuracy` (overall
 #'   out-of-fold accuracy), `se`, `fold_accuracy` and `fold_size` (per fold),
 #'   `folds` (their number), `loo` (whether leave-one-out), `fold` (the fold
-#'   of each row), `predicted` (the out-of-fold predictions, a factor), `y`,
+#'   of each row), `metric`, `value` (the metric's estimate) and
+#'   `fold_value` (per fold), `predicted` (the out-of-fold predictions, a
+#'   factor), `prob` and `decision` (out-of-fold probabilities or decision
+#'   values, where the metric uses them), `y`,
 #'   `method` (`"refit"` or `"exact"`), `fitter` (the fitter's name) and
 #'   `call`. It has `print()` and `summary()` methods.
 #' @export
@@ -63,6 +86,9 @@
 #' # exact leave-one-out from one pass of kernel sums (scale = FALSE)
 #' kernel_cv(kernel_means, iris[, 3:4], iris$Species, folds = "loo",
 #'           gamma = 2, scale = FALSE)
+#'
+#' # formula method; balanced accuracy
+#' kernel_cv(kernel_parzen, Species ~ ., data = iris, folds = 5, metric = "bal_accuracy")
 kernel_cv <- function(fit, x, ...) {
   kc_require(missing(fit), "fit", "a kernclass fitter such as kernel_svm")
   kc_require(missing(x), "x", "the inputs (or a formula class ~ inputs)")

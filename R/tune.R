@@ -6,22 +6,45 @@
 #'
 #' @section Folds and random numbers: The folds are drawn once, before the
 #'   grid is run, as in [kernel_cv()] (stratified, with [sample()]), so
-#'   every row is judged on the same partition. Then one seed per grid row is
-#'   drawn, and each row's cross-validation runs after `set.seed()` with its
-#'   own seed: fitters that use random numbers (`kernel_svm(probability =
-#'   TRUE)`) give the same results whether the rows run in parallel or one
-#'   after the other. `set.seed()` before the call reproduces everything.
+#'   every row is judged on the same partition. Each unit of work (below)
+#'   then gets its own parallel-safe random-number stream from the future
+#'   framework (`future.seed = TRUE`), so fitters that use random numbers
+#'   (`kernel_svm(probability = TRUE)`) give the same results under every
+#'   [future::plan()] and number of workers. `set.seed()` before the call
+#'   reproduces everything.
 #'
-#' @section Parallel: With more than one grid row, the rows are run on two
-#'   cores by [parallel::mclapply()] (on Unix-alikes; elsewhere, or with
-#'   `options(kernclass.tune.cores = 1)`, one after the other). Each worker
-#'   runs the kernel engine on one thread; results do not depend on the
-#'   number of threads. Warnings from the workers are passed on (once each).
+#' @section Where it runs: The units of work are the folds of each grid row
+#'   (for [kernel_svm()], the folds of each kernel setting, which serve all
+#'   its `cost` values; for exact leave-one-out, a whole grid row). They are
+#'   futures ([future.apply::future_lapply()]), so [future::plan()] decides
+#'   where they run: one after the other in this R session (the default,
+#'   `plan(sequential)`, with the kernel engine's threads inside each fit),
+#'   or on the workers of `plan(multisession)`, `plan(multicore)`,
+#'   `plan(cluster)` or a scheduler (future.batchtools). Workers run the
+#'   engine on one thread each (see [kernclass_threads()]). Results never
+#'   depend on the plan. Warnings from the units are passed on once each.
+#'   Progress is reported through progressr: silent unless a handler is
+#'   enabled (`progressr::handlers(global = TRUE)` or
+#'   `progressr::with_progress()`). The option `kernclass.tune.cores` is
+#'   deprecated: it warns and is ignored.
 #'
-#' @section Best parameters: The best row is the one with the highest mean
-#'   cross-validated accuracy; on ties, the first such row of the grid. So
-#'   order the grid from the simplest model to the most complex to prefer
-#'   simple models on ties.
+#' @section Shared work across costs: For [kernel_svm()], the grid rows that
+#'   differ only in `cost` are fitted on each fold as one path, in increasing
+#'   `cost`: the kernel rows of the fold's training points are computed once
+#'   and kept for every cost (while they fit in
+#'   `getOption("kernclass.tune.store_mb", 512)` megabytes per fold), each fit
+#'   starts from the previous solution moved into the new box (variables at
+#'   the bound to the new bound, the rest kept, then made feasible), and the
+#'   held-out decision values of all costs come from one kernel expansion.
+#'   Each fit still runs until the KKT conditions hold within `tolerance`, so
+#'   its solution is a cold start's within the tolerance. Not with
+#'   `probability = TRUE` or probability metrics.
+#'
+#' @section Best parameters: The best row is the one with the best
+#'   cross-validated `metric` (the highest accuracy, balanced accuracy or AUC;
+#'   the lowest log-loss or Brier score); on ties, the first such row of the
+#'   grid. So order the grid from the simplest model to the most complex to
+#'   prefer simple models on ties.
 #'
 #' @inheritParams kernel_cv
 #' @param grid The parameter values: a data frame with one column per
@@ -34,15 +57,21 @@
 #'   shortcut of [kernel_cv()] where it applies).
 #' @param ... Further arguments to `fit`, the same for every grid row; they
 #'   must not repeat a grid column.
+#' @param metric What the grid rows are judged by; see [kernel_cv()].
+#' @param weights Observation weights for fitters that take them
+#'   ([kernel_svm()]): one per row of `x`, split with the folds (each fit
+#'   gets its training rows' weights) and given to the final refit. The
+#'   metrics count every held-out row once.
 #' @return An object of class `"kernel_tune"`: a list with `results` (the
 #'   grid with columns `accuracy`, the cross-validated accuracy (the share
-#'   of rows predicted correctly out of fold, as in [kernel_cv()]), `sd`,
-#'   the standard deviation of the fold accuracies, and `se`), `best` (the
-#'   row of the grid with the best accuracy, as a list of arguments),
-#'   `best_index`, `best_accuracy`, `model` (the fitter's model refitted on
-#'   all data with the best arguments), `fold` (the fold of each row of `x`),
-#'   `folds`, `fitter` and `call`. It has `print()`, `summary()` and
-#'   `plot()` methods.
+#'   of rows predicted correctly out of fold, as in [kernel_cv()]), the
+#'   `metric`'s column where it is not accuracy, `sd`, the standard
+#'   deviation of the metric over the folds, and `se`), `best` (the row of
+#'   the grid with the best metric, as a list of arguments), `best_index`,
+#'   `best_accuracy` and `best_value` (its accuracy and metric), `metric`,
+#'   `model` (the fitter's model refitted on all data with the best
+#'   arguments), `fold` (the fold of each row of `x`), `folds`, `fitter` and
+#'   `call`. It has `print()`, `summary()` and `plot()` methods.
 #' @seealso [kernel_cv()], [plot.kernel_tune()].
 #' @export
 #' @examples
@@ -53,6 +82,11 @@
 #' tuned
 #' tuned$best
 #' plot(tuned)
+#'
+#' # formula method, judged by log-loss; future::plan() decides where it runs
+#' tuned <- kernel_tune(kernel_parzen, Species ~ ., data = iris,
+#'                      grid = list(gamma = c(0.05, 0.5, 5)), metric = "logloss")
+#' tuned$results
 kernel_tune <- function(fit, x, ...) {
   kc_require(missing(fit), "fit", "a kernclass fitter such as kernel_svm")
   kc_require(missing(x), "x", "the inputs (or a formula class ~ inputs)")
