@@ -5,6 +5,8 @@
 #   Rscript inst/benchmarks/run.R            the full sizes (about 35 minutes on 2 cores)
 #   Rscript inst/benchmarks/run.R --quick    smaller sizes (about 5 minutes)
 #   Rscript inst/benchmarks/run.R --out FILE (default: benchmark-results.md)
+#   Rscript inst/benchmarks/run.R --only tune --tune-n 2000 --loo-n 10000
+#       (the tune section's sizes: n of the grid searches, n of leave-one-out)
 #   Rscript inst/benchmarks/run.R --only contention,scaling
 #       sections: engine, svm, sums, scale, threshold, prob (the main table),
 #       contention, scaling, tune, latency
@@ -58,9 +60,10 @@ measure <- function(expr) {
   gc()
   can_reset <- reset_peak()
   before <- status_kb("VmRSS")
-  seconds <- system.time(value <- force(expr))[["elapsed"]]
+  st <- system.time(value <- force(expr))
   peak <- if (can_reset) (status_kb("VmHWM") - before) / 1024 else NA_real_
-  list(value = value, seconds = seconds, peak_mb = max(peak, 0))
+  list(value = value, seconds = st[["elapsed"]], peak_mb = max(peak, 0),
+       cpu = st[["user.self"]] + st[["sys.self"]])
 }
 
 rows <- list()
@@ -434,7 +437,10 @@ if (run_section("tune")) {
   }
   cell_text <- function(cost, gamma) sprintf("cost %g, gamma %g", cost, gamma)
   rows_t <- list()
-  for (n in c(size(2000, 1000), size(5000, 2000))) {
+  sizes_arg <- function(flag, default) {
+    if (flag %in% args) as.integer(strsplit(args[which(args == flag) + 1L], ",")[[1]]) else default
+  }
+  for (n in sizes_arg("--tune-n", c(size(2000, 1000), size(5000, 2000)))) {
     dat <- make_data(n, 20, n + 7)
     before <- load_avg()
     set.seed(1)
@@ -460,13 +466,14 @@ if (run_section("tune")) {
       "same best cell as e1071 on its folds" = if (same) "yes" else
         sprintf("no: %s (%.4f)", cell_text(eb$cost, eb$gamma), e$value$accuracy[e$value$best]),
       "tune.svm's best (its own folds)" = cell_text(tb$cost, tb$gamma),
+      "CPU s: kernel_tune / e1071 / tune.svm" = sprintf("%.1f / %.1f / %.1f", k$cpu, e$cpu, ts$cpu),
       "load before / after" = paste(before, load_avg(), sep = " / "),
       check.names = FALSE)
     cat(sprintf("%-48s kernel_tune %.2f s, e1071 same folds %.2f s (%.1fx), tune.svm %.2f s (%.1fx)\n",
                 task, k$seconds, e$seconds, e$seconds / k$seconds, ts$seconds,
                 ts$seconds / k$seconds))
   }
-  nl <- size(10000, 3000)
+  nl <- sizes_arg("--loo-n", size(10000, 3000))
   dat <- make_data(nl, 20, 99)
   gammas <- data.frame(gamma = 2^seq(-9, 0, length.out = 10))
   loo <- lapply(c("kernel_means", "kernel_parzen"), function(f) {
@@ -484,7 +491,8 @@ if (run_section("tune")) {
     knitr::kable(do.call(rbind, rows_t), format = "pipe"), "",
     paste("Grid: cost 2^(-3, -1, 1, 3, 5) x gamma 2^(-9, -7, -5, -3, -1), RBF, scale = TRUE,",
           "tolerance 1e-3. x kernclass: the e1071 time over kernel_tune's, both in this process."),
-    "load: the 1-minute load average of the machine before and after (other programs count).", "",
+    "load: the 1-minute load average of the machine before and after (other programs count);",
+    "CPU s: the seconds of CPU this process used (e1071 runs on one thread).", "",
     knitr::kable(do.call(rbind, loo), format = "pipe"), "",
     "Exact leave-one-out from one pass of kernel sums per gamma (scale = FALSE).", "")
 }
