@@ -614,11 +614,12 @@ static void update_gbar(smo *s, int t, int was_upper, const float *Kt)
     for (int u = 0; u < s->n; u++) s->Gbar[u] += d * s->y[u] * Kt[u];
 }
 
-/* A warm start (alpha0, e.g. the solution for a smaller cost scaled to this
+/* A warm start (alpha0: e.g. the solution for a smaller cost moved into this
  * one's box, as path-following solvers start): alpha0 clipped to [0, C],
- * the larger side of y'a scaled down until y'a = 0 (so the start is
- * feasible whatever alpha0 was), then G = Qa - 1 and Gbar from the kernel
- * rows of the support vectors. */
+ * then y'a = 0 restored on the larger side (its free variables where they
+ * hold the excess, else the whole side), so that the start is feasible
+ * whatever alpha0 was; then G = Qa - 1 and Gbar from the kernel rows of
+ * the support vectors. */
 static void warm_start(smo *s, const double *alpha0)
 {
     int n = s->n;
