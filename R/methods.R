@@ -30,7 +30,9 @@ kc_method_label <- function(object) {
 #'   `"prob"`: a matrix of class probabilities with a column per level. See
 #'   the classifier's help page for what decision values and probabilities
 #'   mean for it.
-#' @param ... Not used.
+#' @param ... Not used. Arguments of e1071's and kernlab's `predict()`
+#'   (`probability`, `decision.values`; `type = "probabilities"`) are errors
+#'   of class `"kernclass_e1071_argument_error"` that say what to use.
 #' @return One value (or row) per row of `newdata`; `NA` where that row has
 #'   missing values, and where the kernel values of that row overflow (a
 #'   warning of class `"kernclass_overflow_warning"`), or where the row

@@ -19,14 +19,6 @@ train <- parsnip_data(90, 1)
 test <- parsnip_data(30, 2)
 inputs <- c("u", "v", "f")
 
-# Loading tune reads the time zone: without TZ, Sys.timezone() warns where
-# timedatectl cannot run (containers). TZ = UTC until the calling test ends.
-local_tz <- function(env = parent.frame()) {
-  if (nzchar(Sys.getenv("TZ"))) return(invisible())
-  Sys.setenv(TZ = "UTC")
-  do.call(on.exit, list(quote(Sys.unsetenv("TZ")), add = TRUE), envir = env)
-}
-
 # predictions of a parsnip fit as plain R objects, to compare with kernclass
 parsnip_pred <- function(fit, new, prob = TRUE) {
   out <- list(class = predict(fit, new, type = "class")$.pred_class,
