@@ -220,6 +220,7 @@ print.summary.kernclass <- function(x, ...) {
 #'   terms object. `model.frame()`: a data frame. `model.matrix()`: a
 #'   numeric matrix with a row per training observation.
 #' @name kernclass-accessors
+#' @importFrom stats nobs formula terms model.frame model.matrix residuals
 #' @examples
 #' fit <- kernel_svm(Species ~ ., data = iris, subset = Sepal.Length > 5)
 #' nobs(fit)

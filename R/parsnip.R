@@ -237,7 +237,7 @@ kernel_classifier_fit <- function(x, y, method = "means", ...) {
 #'
 #' `kernclass_gamma()` is the kernel scale \eqn{\gamma} of
 #' [kernel_classifier()], searched on a log10 scale; `kernclass_method()`
-#' chooses among the classifiers. Both are [dials] parameter objects, found
+#' chooses among the classifiers. Both are parameter objects of the dials package, found
 #' by `tune` for the arguments `gamma` and `method` of
 #' [kernel_classifier()].
 #'
