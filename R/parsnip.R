@@ -187,11 +187,14 @@ kc_register_parsnip_family <- function() {
 #' }
 kernel_classifier <- function(mode = "classification", engine = "kernclass", method = NULL,
                               gamma = NULL) {
-  kc_need("parsnip", "kernel_classifier()", kc_parsnip_version)
-  kc_register_parsnip()
   if (!identical(mode, "classification")) {
     kc_abort("`mode` of kernel_classifier() must be \"classification\".", arg = "mode")
   }
+  if (!identical(engine, "kernclass")) {
+    kc_abort("`engine` of kernel_classifier() must be \"kernclass\".", arg = "engine")
+  }
+  kc_need("parsnip", "kernel_classifier()", kc_parsnip_version)
+  kc_register_parsnip()
   args <- list(method = rlang::enquo(method), gamma = rlang::enquo(gamma))
   parsnip::new_model_spec("kernel_classifier", args = args, eng_args = NULL, mode = mode,
                           user_specified_mode = !missing(mode), method = NULL, engine = engine,
@@ -260,6 +263,10 @@ kernel_classifier_fit <- function(x, y, method = "means", ...) {
 #'   kernclass_method()
 #' }
 kernclass_gamma <- function(range = c(-3, 1), trans = NULL) {
+  if (!is.numeric(range) || length(range) != 2L || anyNA(range) || !(range[1L] < range[2L])) {
+    kc_abort("`range` must be two numbers, the lower bound first (log10 scale: c(-3, 1)).",
+             arg = "range")
+  }
   kc_need("dials", "kernclass_gamma()")
   if (is.null(trans)) {
     kc_need("scales", "kernclass_gamma()", "1.3.0")
@@ -272,6 +279,10 @@ kernclass_gamma <- function(range = c(-3, 1), trans = NULL) {
 #' @rdname kernclass_gamma
 #' @export
 kernclass_method <- function(values = c("means", "parzen", "bayes")) {
+  methods <- c("means", "parzen", "bayes")
+  if (!is.character(values) || !length(values) || anyNA(values) || !all(values %in% methods)) {
+    kc_abort(sprintf("`values` must be one or more of %s.", kc_enum(methods)), arg = "values")
+  }
   kc_need("dials", "kernclass_method()")
   dials::new_qual_param(type = "character", values = values,
                         label = c(method = "Kernel classifier"))
