@@ -182,3 +182,47 @@ test_that("rows whose squared distances can overflow are a classed error (rbf, l
   # the linear kernel's values are inner products, bounded by the norms
   expect_true(all(is.finite(kernel_matrix(x / 2, kernel = "linear"))))
 })
+
+test_that("SVM polynomial kernel far from the origin: a classed error, never a wrong 'converged'", {
+  set.seed(1)
+  x <- matrix(rnorm(200), 100, 2)
+  y <- factor(ifelse(x[, 1] > 0, "a", "b"))
+  # near the origin, and at 100, the separable set is learnt; at 1e4 the
+  # float cache cannot tell the points apart (was: converged, 70% right)
+  for (deg in 1:3) {
+    for (off in c(0, 100)) {
+      f <- kernel_svm(x + off, y, kernel = "polynomial", degree = deg, coef0 = 1,
+                      cost = 1e10, scale = FALSE)
+      expect_true(f$converged, label = paste(deg, off))
+      expect_identical(predict(f, x + off), y, info = paste(deg, off))
+    }
+    expect_error(kernel_svm(x + 1e4, y, kernel = "polynomial", degree = deg, coef0 = 1,
+                            cost = 1e10, scale = FALSE),
+                 "single-precision", class = "kernclass_precision_error")
+  }
+  # the same data scaled: fitted
+  f <- kernel_svm(x + 1e4, y, kernel = "polynomial", degree = 2, coef0 = 1, cost = 1e10)
+  expect_identical(predict(f, x + 1e4), y)
+})
+
+test_that("newdata far outside the training range: finite kernels predicted, overflow NA + warning", {
+  set.seed(3)
+  x <- matrix(rnorm(200), 100, 2)
+  y <- factor(ifelse(x[, 1] > 0, "a", "b"))
+  xn <- rbind(c(1e300, 0), c(0.5, 0.5), c(-1e300, 1))
+  fitters <- list(means = kernel_means, parzen = kernel_parzen, svm = kernel_svm,
+                  bayes = function(...) kernel_bayes(..., type = 3))
+  for (nm in names(fitters)) {
+    # polynomial: k(x, x_i) overflows for the far rows: NA and a warning, the rest predicted
+    fit <- fitters[[nm]](x, y, kernel = "polynomial")
+    expect_warning(dec <- predict(fit, xn, type = "decision"), class = "kernclass_overflow_warning")
+    expect_true(all(is.na(dec[c(1, 3)])), info = nm)
+    expect_equal(dec[2], predict(fit, xn[2, , drop = FALSE], type = "decision")[1], info = nm)
+    # rbf: the far rows' kernel values are 0, which is right: the decision of a
+    # point that is far from every training point, never NaN
+    fit <- fitters[[nm]](x, y, kernel = "rbf")
+    dec <- predict(fit, xn, type = "decision")
+    expect_true(all(is.finite(dec)), info = nm)
+    expect_equal(dec[1], dec[3], info = nm)
+  }
+})
