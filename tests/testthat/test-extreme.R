@@ -226,3 +226,101 @@ test_that("newdata far outside the training range: finite kernels predicted, ove
     expect_equal(dec[1], dec[3], info = nm)
   }
 })
+
+# The extreme-magnitude property suite: every fitter (kernel_means,
+# kernel_parzen, kernel_bayes types 1-3, kernel_svm) and kernel on data with
+# columns of 1e-300 ... 1e300, duplicated rows with conflicting labels,
+# constant and near-constant columns, with scale = TRUE and FALSE, in a
+# child per engine. Each fit gives a correct answer or a classed error;
+# never NaN or Inf from a model that says it converged (NA only with a
+# classed warning); the same from the C, AVX2 and AVX-512 engines; and with
+# scale = TRUE, columns multiplied by any magnitude give the answers of the
+# unmultiplied data.
+extreme_suite <- function() {
+  set.seed(14)
+  n <- 40
+  z <- matrix(rnorm(n * 3), n, 3)
+  y <- factor(ifelse(z[, 1] + 0.5 * z[, 2] > 0, "a", "b"))
+  mags <- c(1e-300, 1e-150, 1e150, 1e300)
+  data <- list(base = z)
+  for (m in mags) data[[paste("all", m)]] <- z * m
+  data$mixed <- sweep(z, 2L, c(1e-300, 1, 1e300), `*`)
+  dup <- rbind(z, z[1:8, ])
+  data$duplicates <- dup
+  near <- z
+  near[, 3] <- 1 + 1e-15 * round(z[, 3])
+  data$near_constant <- near
+  const <- z
+  const[, 3] <- 1e300
+  data$constant <- const
+  ys <- list(duplicates = factor(c(as.character(y), ifelse(y[1:8] == "a", "b", "a"))))
+  fitters <- list(
+    means = function(...) kernel_means(...), parzen = function(...) kernel_parzen(...),
+    bayes1 = function(...) kernel_bayes(..., type = 1),
+    bayes2 = function(...) kernel_bayes(..., type = 2),
+    bayes3 = function(...) kernel_bayes(..., type = 3),
+    svm = function(...) kernel_svm(..., tolerance = 1e-6))
+  res <- list()
+  for (dn in names(data)) for (scale in c(TRUE, FALSE))
+    for (k in c("linear", "polynomial", "rbf", "laplace")) for (fn in names(fitters)) {
+      x <- data[[dn]]
+      yy <- if (is.null(ys[[dn]])) y else ys[[dn]]
+      warned <- character()
+      out <- withCallingHandlers(tryCatch({
+        fit <- fitters[[fn]](x, yy, kernel = k, degree = 2, scale = scale)
+        list(status = "ok", converged = if (is.null(fit$converged)) TRUE else fit$converged,
+             decision = predict(fit, x[1:12, , drop = FALSE], type = "decision"),
+             classes = as.character(predict(fit, x[1:12, , drop = FALSE])))
+      }, error = function(e) list(status = "error", class = class(e)[1],
+                                  kernclass = inherits(e, "kernclass_error"),
+                                  message = conditionMessage(e))),
+      warning = function(w) {
+        warned <<- c(warned, class(w)[1])
+        invokeRestart("muffleWarning")
+      })
+      out$warnings <- warned
+      res[[paste(dn, scale, k, fn, sep = " | ")]] <- out
+    }
+  res
+}
+
+test_that("extreme magnitudes: every fitter and engine, a correct answer or a classed error", {
+  lines <- c(paste("extreme_suite <-", paste(deparse(extreme_suite), collapse = "\n")),
+             "res <- list(engine = kernclass:::kc_engine(), fits = extreme_suite())")
+  runs <- lapply(c("c", "avx2", "best"), extreme_with_isa, lines = lines)
+  expect_identical(runs[[1]]$engine, "c")
+  ref <- runs[[1]]$fits
+  for (case in names(ref)) {
+    r <- ref[[case]]
+    if (r$status == "error") {
+      # an error, then a classed one that says what to do
+      expect_true(r$kernclass, label = paste(case, r$class, r$message))
+    } else {
+      bad <- is.nan(r$decision) | is.infinite(r$decision)
+      expect_false(any(bad), label = case)
+      if (r$converged && anyNA(r$decision)) {
+        expect_true(any(grepl("^kernclass_", r$warnings)), label = case)
+      }
+      # scale = TRUE: multiplied columns give the base data's answers
+      parts <- strsplit(case, " | ", fixed = TRUE)[[1]]
+      if (parts[2] == "TRUE" && (startsWith(parts[1], "all") || parts[1] == "mixed")) {
+        base <- ref[[paste(c("base", parts[-1]), collapse = " | ")]]
+        tol <- if (parts[4] == "svm") 1e-4 else 1e-8
+        expect_equal(r$decision, base$decision, tolerance = tol, ignore_attr = TRUE,
+                     label = case)
+      }
+    }
+    # the same from every engine
+    for (run in runs[-1]) {
+      o <- run$fits[[case]]
+      expect_identical(o$status, r$status, label = paste(case, run$engine))
+      if (r$status == "ok" && o$status == "ok") {
+        tol <- if (grepl("svm$", case)) 1e-6 else 1e-9
+        expect_equal(o$decision, r$decision, tolerance = tol, label = paste(case, run$engine))
+        expect_identical(o$converged, r$converged, label = paste(case, run$engine))
+      } else if (r$status == "error" && o$status == "error") {
+        expect_identical(o$class, r$class, label = paste(case, run$engine))
+      }
+    }
+  }
+})
