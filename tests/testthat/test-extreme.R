@@ -215,7 +215,10 @@ test_that("newdata far outside the training range: finite kernels predicted, ove
   for (nm in names(fitters)) {
     # polynomial: k(x, x_i) overflows for the far rows: NA and a warning, the rest predicted
     fit <- fitters[[nm]](x, y, kernel = "polynomial")
-    expect_warning(dec <- predict(fit, xn, type = "decision"), class = "kernclass_overflow_warning")
+    w <- expect_warning(dec <- predict(fit, xn, type = "decision"),
+                        class = "kernclass_unpredictable_warning")
+    expect_s3_class(w, "kernclass_overflow_warning")
+    expect_match(conditionMessage(w), "1, 3")
     expect_true(all(is.na(dec[c(1, 3)])), info = nm)
     expect_equal(dec[2], predict(fit, xn[2, , drop = FALSE], type = "decision")[1], info = nm)
     # rbf: the far rows' kernel values are 0, which is right: the decision of a

@@ -90,6 +90,7 @@ fuzz_check <- function(seed) {
 test_that("kernel_svm agrees with e1071 on random problems (objective, decisions, classes)", {
   skip_if_not_installed("e1071")
   deep <- identical(Sys.getenv("KERNCLASS_DEEP"), "1")
-  seeds <- if (deep) 1:300 else c(3, 11, 17, 23, 42, 57, 64, 81, 99, 128)
+  # seeds 2, 51, 58: the objective was taken from a gradient partly in float
+  seeds <- if (deep) 1:300 else c(2, 3, 11, 17, 23, 42, 51, 58, 64, 99)
   for (seed in seeds) fuzz_check(seed)
 })
