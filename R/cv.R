@@ -25,10 +25,12 @@
 #' @section Exact leave-one-out: For [kernel_means()] and [kernel_parzen()]
 #'   with `folds = "loo"`, the leave-one-out predictions come from one pass of
 #'   kernel sums instead of `n` refits. With \eqn{S_c(x_i) = \sum_{j \in c}
-#'   k(x_i, x_j)}, leaving out \eqn{x_i} of class \eqn{c} changes only its own
+#'   k(x_i, x_j)}{S_c(x_i) = sum_{j in c} k(x_i, x_j)}, leaving out
+#'   \eqn{x_i} of class \eqn{c} changes only its own
 #'   class: \eqn{S_c} loses \eqn{k(x_i, x_i)}, \eqn{n_c} loses one, and the
 #'   squared norm of the class mean becomes \eqn{(T_c - 2 S_c(x_i) + k(x_i,
-#'   x_i)) / (n_c - 1)^2} with \eqn{T_c = \sum_{j,l \in c} k(x_j, x_l)}.
+#'   x_i)) / (n_c - 1)^2}{(T_c - 2 S_c(x_i) + k(x_i, x_i)) / (n_c - 1)^2} with
+#'   \eqn{T_c = \sum_{j,l \in c} k(x_j, x_l)}{T_c = sum_{j, l in c} k(x_j, x_l)}.
 #'   The default Parzen prior (the class proportions without \eqn{x_i}) is
 #'   handled exactly too. The result equals refitting up to rounding. The
 #'   shortcut is taken only when it is exact: `scale = FALSE` (a refit scales

@@ -94,8 +94,8 @@ fitted.kernclass <- function(object, ...) {
 #'
 #' The classifiers with one score per class ([kernel_means()],
 #' [kernel_parzen()]) read as a kernel expansion over their training
-#' points, \eqn{f(x) = \sum_i \alpha_i k(x, x_i) + b}: this returns the
-#' weights \eqn{\alpha_i} and the offset \eqn{b} (on the scaled inputs).
+#' points, \eqn{f(x) = \sum_i \alpha_i k(x, x_i) + b}{f(x) = sum_i alpha_i k(x, x_i) + b}: this returns the
+#' weights \eqn{\alpha_i}{alpha_i} and the offset \eqn{b} (on the scaled inputs).
 #' The one-vs-one classifiers have their own: [coef.kernel_bayes()], and
 #' for [kernel_svm()] the same layout with a column per class pair.
 #'

@@ -294,7 +294,7 @@ test_that("print, summary, fitted, plot", {
   pdf(NULL)
   on.exit(dev.off())
   r <- plot(fit, iris, grid = 30)
-  expect_named(r, c("x1", "x2", "class", "decision"))
+  expect_named(r, c("x1", "x2", "class", "decision", "held", "boundary"))
   expect_equal(dim(r$decision), c(900L, 3L))
   two <- droplevels(subset(iris, Species != "setosa"))
   r2 <- plot(kernel_bayes(as.matrix(two[, 3:4]), two$Species, type = 1), grid = 20)
