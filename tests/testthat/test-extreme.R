@@ -205,7 +205,7 @@ test_that("SVM polynomial kernel far from the origin: a classed error, never a w
   expect_identical(predict(f, x + 1e4), y)
 })
 
-test_that("newdata far outside the training range: finite kernels predicted, overflow NA + warning", {
+test_that("newdata far outside the training range: overflow gives NA and a warning", {
   set.seed(3)
   x <- matrix(rnorm(200), 100, 2)
   y <- factor(ifelse(x[, 1] > 0, "a", "b"))
