@@ -162,36 +162,39 @@ kc_fit_means <- function(d, kernel, gamma, degree, coef0, scale, ..., threshold,
 }
 
 # Leave-one-out kernel sums, for both kc_loo() methods: S[i, c] = sum of
-# k(x_i, x_j) over x_j != x_i in class c, with kii = k(x_i, x_i), the class
-# counts without x_i (one row per point) and `own`, the index of each
-# point's own class in these matrices.
+# k(x_i, x_j) over x_j != x_i in class c, summed without x_i in C (never the
+# whole class less k(x_i, x_i), which a narrow kernel leaves as rounding),
+# with kii = k(x_i, x_i), the class counts without x_i (one row per point)
+# and `own`, the index of each point's own class in these matrices.
 kc_loo_sums <- function(model) {
   xs <- model$x
   yi <- as.integer(model$y)
   n <- length(yi)
   G <- length(model$levels)
-  ind <- matrix(0, n, G)
-  ind[cbind(seq_len(n), yi)] <- 1
-  S <- kc_expand(xs, xs, ind, model$kernel)
+  S <- .Call(ffi_loo_sums, xs, yi, G, kc_kernel_code(model$kernel), kc_threads())
   kii <- kc_kernel_diag(xs, model$kernel)
   own <- cbind(seq_len(n), yi)
-  S[own] <- S[own] - kii
   counts <- matrix(model$counts, n, G, byrow = TRUE)
   counts[own] <- counts[own] - 1
   list(S = S, kii = kii, counts = counts, own = own)
 }
 
 # Exact leave-one-out (kernel_cv(folds = "loo")): leaving x_i out changes its
-# own class only, whose squared mean norm becomes (T_c - 2 S_c(x_i) +
-# k(x_i, x_i)) / (n_c - 1)^2 with S_c(x_i) over the whole class; the classes
-# then follow from the scores as in predict().
+# own class only, whose squared mean norm becomes the sum over its other
+# rows, (D_c - k(x_i, x_i)) + (O_c - 2 S_c(x_i)) over (n_c - 1)^2, with D_c
+# the class's k(x_j, x_j) and O_c its off-diagonal sum (the S of its rows):
+# no diagonal term is cancelled; the classes then follow from the scores as
+# in predict().
 #' @export
 kc_loo.kernel_means <- function(model, default_prior) {
   s <- kc_loo_sums(model)
   own <- s$own
-  T <- kc_within_sums(model$x, model$y, model$kernel)  # T_c = n_c^2 ||m_c||^2
-  norms <- matrix(T / model$counts^2, nrow(own), length(T), byrow = TRUE)
-  norms[own] <- (T[own[, 2L]] - 2 * (s$S[own] + s$kii) + s$kii) / s$counts[own]^2
+  G <- length(model$levels)
+  D <- as.vector(rowsum(s$kii, factor(own[, 2L], levels = seq_len(G)), reorder = TRUE))
+  O <- as.vector(rowsum(s$S[own], factor(own[, 2L], levels = seq_len(G)), reorder = TRUE))
+  norms <- matrix((D + O) / model$counts^2, nrow(own), G, byrow = TRUE)
+  c_i <- own[, 2L]
+  norms[own] <- ((D[c_i] - s$kii) + (O[c_i] - 2 * s$S[own])) / s$counts[own]^2
   kc_classify(model, s$S / s$counts - norms / 2)
 }
 

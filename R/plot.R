@@ -394,7 +394,8 @@ kc_check_slice <- function(value, col, v) {
 #' with base graphics: one cell per pair of values, all cells the same size,
 #' each labelled with its value, the cell of the chosen parameters
 #' (`x$best`) outlined, and a colour key. Where the grid varies other
-#' parameters too, each cell shows the largest value over them. With one
+#' parameters too, each cell shows the best value over them (the largest,
+#' or for log-loss and the Brier score the smallest). With one
 #' parameter, the values are drawn against it as a line.
 #'
 #' @section Axes: Each parameter's axis is chosen from its values:
@@ -410,9 +411,10 @@ kc_check_slice <- function(value, col, v) {
 #' @param x A `"kernel_tune"` object.
 #' @param params The names of the (one or) two parameters to draw; default,
 #'   the first two numeric grid columns that take more than one value.
-#' @param metric The column of `x$results` to draw, default `"accuracy"`.
+#' @param metric The column of `x$results` to draw; default, the metric the
+#'   grid was judged by (`x$metric`, accuracy unless chosen otherwise).
 #' @param col Colours of the heat map, from low to high values.
-#' @param main Title.
+#' @param main Title; default, "Cross-validated" and the metric's name.
 #' @param digits Decimal places of the numbers in the cells.
 #' @param ... Further arguments to [graphics::image()] (or
 #'   [graphics::plot()] for one parameter).
@@ -424,10 +426,11 @@ kc_check_slice <- function(value, col, v) {
 #'                      grid = list(cost = 10^(-1:2), gamma = 10^(-2:0)),
 #'                      folds = 3)
 #' plot(tuned)
-plot.kernel_tune <- function(x, params = NULL, metric = "accuracy",
+plot.kernel_tune <- function(x, params = NULL, metric = NULL,
                              col = grDevices::hcl.colors(24, "YlOrRd", rev = TRUE),
-                             main = "Cross-validated accuracy", digits = 3, ...) {
+                             main = NULL, digits = 3, ...) {
   res <- x$results
+  if (is.null(metric)) metric <- if (is.null(x$metric)) "accuracy" else x$metric
   gcols <- if (!is.null(x$best)) intersect(names(x$best), names(res)) else
     setdiff(names(res), c("accuracy", "sd", "se"))
   if (!is.character(metric) || length(metric) != 1L || !metric %in% setdiff(names(res), gcols) ||
@@ -448,10 +451,16 @@ plot.kernel_tune <- function(x, params = NULL, metric = "accuracy",
   ax <- lapply(params, function(nm) kc_tune_axis(res[[nm]], nm))
   scales <- stats::setNames(vapply(ax, `[[`, "", "scale"), params)
   value <- res[[metric]]
+  known <- is.element(metric, names(kc_metrics))
+  if (is.null(main)) {
+    main <- paste("Cross-validated", if (known) kc_metrics[[metric]]$label else metric)
+  }
+  # cells over parameters not drawn show the best value
+  pick <- if (known && !kc_metrics[[metric]]$larger) min else max
   best <- x$best
   if (length(params) == 1L) {
     a <- ax[[1L]]
-    v <- tapply(value, factor(res[[params]], levels = a$values), max)
+    v <- tapply(value, factor(res[[params]], levels = a$values), pick)
     graphics::plot(a$at, v, type = "b", pch = 19, xaxt = "n", log = if (a$scale == "log") "x" else "",
                    xlab = a$label, ylab = metric, main = main, ...)
     graphics::axis(1, at = a$at, labels = a$labels)
@@ -460,7 +469,7 @@ plot.kernel_tune <- function(x, params = NULL, metric = "accuracy",
     return(invisible(x))
   }
   z <- tapply(value, list(factor(res[[params[1L]]], levels = ax[[1L]]$values),
-                          factor(res[[params[2L]]], levels = ax[[2L]]$values)), max)
+                          factor(res[[params[2L]]], levels = ax[[2L]]$values)), pick)
   zr <- range(z, na.rm = TRUE)
   if (diff(zr) == 0) zr <- zr + c(-1, 1) * max(abs(zr[1L]) * 1e-3, 1e-3)
   breaks <- seq(zr[1L], zr[2L], length.out = length(col) + 1L)

@@ -160,7 +160,8 @@ kernel_svm.formula <- function(formula, data = NULL, subset, na.action, weights,
 
 # The fit, for both methods (as kc_fit_means()).
 kc_fit_svm <- function(d, kernel, gamma, degree, coef0, cost, class.weights, weights, scale,
-                       probability, tolerance, max_iter, cachesize, shrinking, ..., call) {
+                       probability, tolerance, max_iter, cachesize, shrinking, ..., call,
+                       .path = NULL) {
   kc_check_dots(...)
   kc_threads()
   d <- kc_scale_design(d, scale)
@@ -194,7 +195,8 @@ kc_fit_svm <- function(d, kernel, gamma, degree, coef0, cost, class.weights, wei
   pairs <- kc_ovo_pairs(levels(d$y))
   fits <- lapply(seq_len(nrow(pairs)), function(m) {
     rows <- which(as.integer(d$y) %in% pairs[m, ])
-    kc_svm_binary(d$x, d$y, rows, pairs[m, "first"], C, control, rownames(pairs)[m])
+    kc_svm_binary(d$x, d$y, rows, pairs[m, "first"], C, control, rownames(pairs)[m],
+                  path = .path)
   })
 
   eta <- matrix(0, length(d$y), nrow(pairs), dimnames = list(NULL, rownames(pairs)))
@@ -268,8 +270,10 @@ kc_obs_weights <- function(weights, n) {
   as.numeric(weights)
 }
 
-# One binary SVM on the training rows `rows`, class `positive` as +1.
-kc_svm_binary <- function(x, y, rows, positive, C, control, label = "") {
+# One binary SVM on the training rows `rows`, class `positive` as +1. path:
+# kernel_tune()'s state for the costs of one kernel setting (R/tune.R), whose
+# fits warm-start from the last and share its kernel rows; NULL alone.
+kc_svm_binary <- function(x, y, rows, positive, C, control, label = "", path = NULL) {
   rows <- rows[C[rows] > 0]  # observations of weight 0 take no part
   yb <- ifelse(as.integer(y[rows]) == positive, 1L, -1L)
   Cb <- C[rows]
@@ -288,9 +292,12 @@ kc_svm_binary <- function(x, y, rows, positive, C, control, label = "") {
     }
   }
   kc_check_float_resolution(xb, control$kernel, label)
+  key <- paste0("pair ", label)
+  start <- kc_svm_path_start(path, key, rows, Cb)
   r <- .Call(ffi_smo, xb, yb, Cb, kc_kernel_code(control$kernel),
              control$tolerance, control$max_iter, control$cachesize, control$shrinking,
-             kc_threads())
+             kc_threads(), start$alpha0, start$store)
+  kc_svm_path_keep(path, key, rows, Cb, r$alpha, r$store)
   if (!is.null(centre)) r$rho <- r$rho + sum(centre * colSums(r$alpha * yb * xb))
   if (!is.finite(r$rho) || !is.finite(r$objective) || !all(is.finite(r$alpha))) {
     # never NaN or Inf from a model that says it converged

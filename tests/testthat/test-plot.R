@@ -210,3 +210,18 @@ test_that("a two-class boundary is the zero contour of the decision value", {
   far <- plot(fit, two, grid = 10, slice = list())
   expect_type(far$boundary, "list")
 })
+
+test_that("the heat map draws the metric the grid was judged by, best = smallest log-loss", {
+  set.seed(1)
+  tuned <- kernel_tune(kernel_svm, iris[, 3:4], iris$Species, folds = 3, metric = "logloss",
+                       probability = TRUE, grid = list(cost = c(1, 10), gamma = 10^(-1:0)))
+  close <- plot_to_null()
+  on.exit(close())
+  # the one-parameter line shows, per gamma, the smallest log-loss over
+  # cost: its y range is theirs, widened by R's 4%
+  expect_identical(plot(tuned, params = "gamma"), tuned)
+  r <- tuned$results
+  v <- range(tapply(r$logloss, r$gamma, min))
+  expect_equal(graphics::par("usr")[3:4], v + c(-1, 1) * 0.04 * diff(v))
+  expect_identical(plot(tuned), tuned)
+})
