@@ -113,6 +113,12 @@
 #'     are none); `na.action`, the rows dropped for missing values (`NULL`
 #'     when none were);
 #'   * `type`, `ridge` and `lambda` (the ridge added to the covariances);
+#'     `basis`, for types 2 and 3 with more columns than rows, an
+#'     orthonormal basis of the span of the training rows in which the
+#'     covariances are worked with (the cost then follows the rows, not the
+#'     columns; `NULL` otherwise): the pairs' whitening matrices then act on
+#'     the coordinates `x %*% basis`, with their value on the rest of the
+#'     space in the attribute `"outside"` (see [coef.kernel_bayes()]);
 #'   * `pairs`, a list with one model per class pair: the classes `first`
 #'     and `second`, the training `rows` used, `positive` (which of those
 #'     rows are of the first class), `weight` (the weight of each of those
@@ -176,8 +182,11 @@ kernel_bayes.formula <- function(formula, data = NULL, subset, na.action, ...) {
   kc_fit_formula(kc_fit_bayes, kernel_bayes.default, d, list(...), call)
 }
 
-# The fit, for both methods (as kc_fit_means()).
-kc_fit_bayes <- function(d, kernel, gamma, degree, coef0, scale, type, ridge, ..., call) {
+# The fit, for both methods (as kc_fit_means()). With more columns than
+# rows (`.span`, internal: forced either way in tests) types 2 and 3 work in the span of
+# the training rows, where the covariances live, so the cost follows n.
+kc_fit_bayes <- function(d, kernel, gamma, degree, coef0, scale, type, ridge, ..., call,
+                         .span = NULL) {
   kc_check_dots(...)
   kc_check_bayes_type(type)
   kc_check_number(ridge, "ridge", lower = 0)
@@ -194,18 +203,40 @@ kc_fit_bayes <- function(d, kernel, gamma, degree, coef0, scale, type, ridge, ..
   }
   variance <- mean(apply(d$x, 2L, stats::var))
   lambda <- ridge * (if (is.finite(variance) && variance > 0) variance else 1)
-  # per class: the regularised covariance matrix
+  span <- if (is.null(.span)) ncol(d$x) > nrow(d$x) else .span
+  basis <- if (type >= 2L && span) kc_span_basis(d$x) else NULL
+  coords <- kc_bayes_coords(d$x, basis, train = TRUE)
+  # per class: the regularised covariance matrix (in the basis' coordinates)
   covs <- if (type >= 2L) lapply(seq_along(lev), function(c) {
-    kc_cov(d$x[as.integer(d$y) == c, , drop = FALSE]) + diag(lambda, ncol(d$x))
+    kc_cov(coords$a[as.integer(d$y) == c, , drop = FALSE]) + diag(lambda, ncol(coords$a))
   }) else NULL
+  # the covariances are lambda I on the complement of the span (if any)
+  outside <- if (!is.null(basis) && ncol(basis) < ncol(d$x)) lambda else NULL
   pairs <- kc_ovo_pairs(lev)
   models <- lapply(seq_len(nrow(pairs)), function(m) {
-    kc_bayes_pair(d$x, d$y, pairs[m, "first"], pairs[m, "second"], type, k, covs)
+    kc_bayes_pair(coords, d$y, pairs[m, "first"], pairs[m, "second"], type, k, covs, outside)
   })
   names(models) <- rownames(pairs)
   new_kernclass(d, k, call = call,
                 class = c("kernel_bayes", "kernclass_ovo"),
-                type = as.integer(type), ridge = ridge, lambda = lambda, pairs = models)
+                type = as.integer(type), ridge = ridge, lambda = lambda, basis = basis,
+                pairs = models)
+}
+
+# An orthonormal basis (p x min(n, p)) of a space holding the training rows:
+# Householder QR of t(x) (LAPACK's, which transforms every column, so the
+# span holds the rows whatever their rank).
+kc_span_basis <- function(x) {
+  qr.Q(qr(t(x), LAPACK = TRUE))
+}
+
+# Rows in the basis' coordinates `a` and their squared distance `r2` to its
+# span (0 for the training rows, which lie in it; no basis: the rows).
+kc_bayes_coords <- function(x, basis, train = FALSE) {
+  if (is.null(basis)) return(list(a = x, r2 = numeric(nrow(x))))
+  a <- x %*% basis
+  r2 <- if (train) numeric(nrow(x)) else rowSums((x - tcrossprod(a, basis))^2)
+  list(a = a, r2 = r2)
 }
 
 kc_check_bayes_type <- function(type) {
@@ -226,19 +257,26 @@ kc_cov <- function(x) {
 
 # U with UU' = S^{-1} (pseudo-inverse for eigenvalues below the tolerance):
 # S = V diag(l) V' gives U = V diag(1 / sqrt(l)). Never empty: if every
-# eigenvalue is zero, one zero column (all points whitened to 0).
-kc_inv_sqrt <- function(S) {
+# eigenvalue is zero, one zero column (all points whitened to 0). `outside`:
+# S's eigenvalue on the complement of the span (NULL: none), which counts
+# for the tolerance; attribute "outside" is its inverse, or 0 if dropped.
+kc_inv_sqrt <- function(S, outside = NULL) {
   e <- eigen(S, symmetric = TRUE)
   l <- e$values
-  keep <- l > max(l[1L], 0) * sqrt(.Machine$double.eps) & l > 0
-  if (!any(keep)) return(matrix(0, nrow(S), 1L))
-  e$vectors[, keep, drop = FALSE] %*% diag(1 / sqrt(l[keep]), sum(keep))
+  top <- max(l[1L], outside, 0)
+  keep <- l > top * sqrt(.Machine$double.eps) & l > 0
+  U <- if (!any(keep)) matrix(0, nrow(S), 1L) else
+    e$vectors[, keep, drop = FALSE] %*% diag(1 / sqrt(l[keep]), sum(keep))
+  attr(U, "outside") <- if (!is.null(outside) && outside > top * sqrt(.Machine$double.eps) &&
+                            outside > 0) 1 / outside else 0
+  U
 }
 
-
 # One pair model: classes `first` (positive) and `second` of the training
-# data, its whitening, its offset by the threshold search and its sigmoid.
-kc_bayes_pair <- function(x, y, first, second, type, kernel, cov) {
+# data (`coords`: kc_bayes_coords()), its whitening, its offset by the
+# threshold search and its sigmoid. `outside`: the ridge on the complement of
+# the span, if any.
+kc_bayes_pair <- function(coords, y, first, second, type, kernel, cov, outside = NULL) {
   code <- as.integer(y)
   rows <- which(code == first | code == second)
   pos <- code[rows] == first
@@ -247,32 +285,51 @@ kc_bayes_pair <- function(x, y, first, second, type, kernel, cov) {
   pm <- list(first = first, second = second, rows = rows, positive = pos,
              weight = ifelse(pos, 1 / n_pos, -1 / n_neg))
   if (type == 2L) {
-    pm$U <- kc_inv_sqrt(cov[[first]] + cov[[second]])
+    pm$U <- kc_inv_sqrt(cov[[first]] + cov[[second]], if (!is.null(outside)) 2 * outside)
   } else if (type == 3L) {
-    pm$U_first <- kc_inv_sqrt(cov[[first]])
-    pm$U_second <- kc_inv_sqrt(cov[[second]])
+    pm$U_first <- kc_inv_sqrt(cov[[first]], outside)
+    pm$U_second <- kc_inv_sqrt(cov[[second]], outside)
     pm$W <- -(tcrossprod(pm$U_first) - tcrossprod(pm$U_second)) / 2
+    attr(pm$W, "outside") <- -(attr(pm$U_first, "outside") - attr(pm$U_second, "outside")) / 2
   }
-  p_train <- kc_bayes_p(pm, x[rows, , drop = FALSE], x, type, kernel)
+  p_train <- kc_bayes_p(pm, list(a = coords$a[rows, , drop = FALSE], r2 = coords$r2[rows]),
+                        coords$a, type, kernel)
   if (!all(is.finite(p_train))) kc_abort_overflow(kernel)  # whitening can enlarge the points
   pm <- c(pm, kc_search(p_train, ifelse(pos, 1L, -1L)))  # b, split, consistency, sign
   pm$platt <- kc_platt_fit(pm$sign * (p_train + pm$b), pos)
   pm
 }
 
-# p(x) of one pair model for coded, scaled rows `new` (no offset).
-kc_bayes_p <- function(pm, new, x, type, kernel) {
-  train <- x[pm$rows, , drop = FALSE]
+# Whitened points: a %*% U, and where U has an inverse eigenvalue outside
+# the span, one more coordinate for the distance to the span (0 for the
+# training points), so that inner products and distances are those of the
+# whitening in the full space.
+kc_whiten <- function(a, r2, U) {
+  out <- attr(U, "outside")
+  z <- a %*% U
+  if (!is.null(out) && out > 0) cbind(z, sqrt(out * r2)) else z
+}
+
+# p(x) of one pair model for coded, scaled rows `new` (kc_bayes_coords();
+# no offset); `a`: the training rows' coordinates.
+kc_bayes_p <- function(pm, new, a, type, kernel) {
+  train <- a[pm$rows, , drop = FALSE]
+  zero <- numeric(nrow(train))
   out <- switch(type,
-    kc_expand(new, train, matrix(pm$weight), kernel),
-    kc_expand(new %*% pm$U, train %*% pm$U, matrix(pm$weight), kernel),
+    kc_expand(new$a, train, matrix(pm$weight), kernel),
+    kc_expand(kc_whiten(new$a, new$r2, pm$U), kc_whiten(train, zero, pm$U),
+              matrix(pm$weight), kernel),
     {
       pos <- pm$positive
-      q <- rowSums((new %*% pm$W) * new)
+      q <- rowSums((new$a %*% pm$W) * new$a)
+      w_out <- attr(pm$W, "outside")
+      if (!is.null(w_out) && w_out != 0) q <- q + w_out * new$r2
       kc_kernel_self(q, kernel) +
-        kc_expand(new %*% pm$U_first, train[pos, , drop = FALSE] %*% pm$U_first,
+        kc_expand(kc_whiten(new$a, new$r2, pm$U_first),
+                  kc_whiten(train[pos, , drop = FALSE], zero[pos], pm$U_first),
                   matrix(pm$weight[pos]), kernel) +
-        kc_expand(new %*% pm$U_second, train[!pos, , drop = FALSE] %*% pm$U_second,
+        kc_expand(kc_whiten(new$a, new$r2, pm$U_second),
+                  kc_whiten(train[!pos, , drop = FALSE], zero[!pos], pm$U_second),
                   matrix(pm$weight[!pos]), kernel)
     })
   as.vector(out)
@@ -281,8 +338,10 @@ kc_bayes_p <- function(pm, new, x, type, kernel) {
 # The n x M matrix of pairwise decision values p(x) + b.
 #' @export
 kc_scores.kernel_bayes <- function(object, x) {
+  new <- kc_bayes_coords(x, object$basis)
+  a <- kc_bayes_coords(object$x, object$basis, train = TRUE)$a
   s <- vapply(object$pairs, function(pm) {
-    pm$sign * (kc_bayes_p(pm, x, object$x, object$type, object$kernel) + pm$b)
+    pm$sign * (kc_bayes_p(pm, new, a, object$type, object$kernel) + pm$b)
   }, numeric(nrow(x)))
   s <- matrix(s, nrow(x), length(object$pairs),
               dimnames = list(rownames(x), names(object$pairs)))
@@ -315,6 +374,18 @@ kc_platt.kernel_bayes <- function(object) {
 #'   `U_first`, `U_second`, `W`; empty for type 1). With more classes,
 #'   `alpha` is a matrix with a column per pair (zero for points outside the
 #'   pair), `b` a vector and `whitening` a list per pair.
+#'
+#'   With more columns than training rows (types 2 and 3), the covariances
+#'   are worked with in the span of the training rows: `whitening` then also
+#'   holds `basis`, an orthonormal basis of that span (one column per
+#'   dimension, at most one per row), and the whitening matrices act on the
+#'   coordinates `x %*% basis` (for training points, which lie in the span,
+#'   `x %*% basis %*% U` is the full whitening). `outside` gives, per
+#'   matrix, its value on the complement of the span (the inverse ridge, or
+#'   0 where the ridge is below the pseudo-inverse's tolerance); a new point
+#'   at distance r from the span gets the extra whitened coordinate
+#'   \eqn{r \sqrt{outside}}{r sqrt(outside)}, and \eqn{x'Wx}{x'Wx} the term
+#'   \eqn{outside\, r^2}{outside r^2}.
 #' @export
 #' @examples
 #' two <- droplevels(subset(iris, Species != "setosa"))
@@ -334,8 +405,14 @@ coef.kernel_bayes <- function(object, ...) {
   alpha <- matrix(alpha, n, length(object$pairs), dimnames = list(NULL, names(object$pairs)))
   b <- vapply(object$pairs, function(pm) pm$sign * pm$b, numeric(1))
   sign <- vapply(object$pairs, function(pm) pm$sign, integer(1))
-  whitening <- lapply(object$pairs, function(pm) pm[intersect(c("U", "U_first", "U_second", "W"),
-                                                                names(pm))])
+  whitening <- lapply(object$pairs, function(pm) {
+    w <- pm[intersect(c("U", "U_first", "U_second", "W"), names(pm))]
+    outside <- vapply(w, function(m) {
+      if (is.null(attr(m, "outside"))) 0 else attr(m, "outside")
+    }, numeric(1))
+    w <- lapply(w, function(m) { attr(m, "outside") <- NULL; m })
+    if (!is.null(object$basis)) c(w, list(basis = object$basis, outside = outside)) else w
+  })
   if (length(object$pairs) == 1L) {
     list(alpha = alpha[, 1L], b = unname(b), sign = unname(sign), type = object$type,
          whitening = whitening[[1L]])

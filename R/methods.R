@@ -35,7 +35,8 @@ kc_method_label <- function(object) {
 #'   of class `"kernclass_e1071_argument_error"` that say what to use.
 #' @return One value (or row) per row of `newdata`; `NA` where that row has
 #'   missing values, and where the kernel values of that row overflow (a
-#'   warning of class `"kernclass_overflow_warning"`), or where the row
+#'   warning of classes `"kernclass_overflow_warning"` and
+#'   `"kernclass_unpredictable_warning"`), or where the row
 #'   cannot be predicted: a factor level not seen in training, or formula
 #'   terms that are not numbers (`log` of a negative); one warning of class
 #'   `"kernclass_unpredictable_warning"` says which rows and why. Columns of
@@ -62,7 +63,7 @@ predict.kernclass <- function(object, newdata, type = c("class", "decision", "pr
     kc_warn(sprintf(paste0("The %s kernel overflows on %d row(s) of `newdata` (e.g. %s); ",
                            "their predictions are NA."), kc_kernel_label(object$kernel),
                     sum(!finite), paste(utils::head(which(ok)[!finite], 5), collapse = ", ")),
-            class = "overflow")
+            class = c("overflow", "unpredictable"))
     ok[ok] <- finite
     scores <- scores[finite, , drop = FALSE]
   }

@@ -486,16 +486,28 @@ void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
     for (int g = 0; g < ngroups; g++) fill[g] = start[g];
     for (ptrdiff_t i = 0; i < n; i++) order[fill[group[i]]++] = (int) i;
 
-    /* The rows copied in group order, each group starting on a tile
-     * boundary (zero rows between groups), then packed once: tiles are read
-     * as contiguous ranges instead of gathered row by row (a gather touches
-     * one cache line per value: measured 24 ns a kernel value at n = 30,000,
-     * d = 100, against 8 for ranges). */
+    /* The rows copied in group order.  A group of more than one tile starts
+     * on a panel boundary (fewer than NR zero rows before it) and is read
+     * from the copy packed once: its row blocks serve many tiles, and
+     * contiguous ranges are read instead of rows gathered one by one (a
+     * gather touches one cache line per value: measured 24 ns a kernel
+     * value at n = 30,000, d = 100, against 8 for ranges).  A group of one
+     * tile is packed by its only tile; it gets no padding, so that memory
+     * follows the data (padding every group to a whole tile made 300 groups
+     * of 2 rows take 64 times the data, twice). */
     int p = b->p;
     ptrdiff_t *gstart = (ptrdiff_t *) R_alloc((size_t) ngroups + 1, sizeof(ptrdiff_t));
     gstart[0] = 0;
-    for (int g = 0; g < ngroups; g++)
-        gstart[g + 1] = gstart[g] + (ptrdiff_t) nblocks(start[g + 1] - start[g]) * KC_TILE;
+    int any_big = 0;
+    for (int g = 0; g < ngroups; g++) {
+        ptrdiff_t ng = start[g + 1] - start[g], at = gstart[g];
+        if (ng > KC_TILE) {
+            any_big = 1;
+            at = (at + NR - 1) / NR * NR;
+            gstart[g] = at;
+        }
+        gstart[g + 1] = at + ng;
+    }
     ptrdiff_t total = gstart[ngroups];
     if ((double) total * p * sizeof(double) > (double) PTRDIFF_MAX / 2 || total > KC_MAX_ROWS)
         error("kernclass: the data are too large (%.0f rows)", (double) total);
@@ -515,7 +527,7 @@ void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
             for (ptrdiff_t r = start[g]; r < start[g + 1]; r++)
                 ns[gstart[g] + r - start[g]] = b->sqnorm[order[r]];
     kc_points sorted = {xs, total, p, b->sqnorm ? ns : NULL, NULL};
-    pack_points(&sorted);
+    if (any_big) pack_points(&sorted);
 
     /* the task list: (group, I, J) with I <= J */
     double ntasks_d = 0;
