@@ -140,12 +140,11 @@ if (cmd == "library") {
   }
   cat(normalizePath(lib), "\n", sep = "")
 } else if (cmd == "missing") {
-  cat(missing_of(expand_reqs(args[-1])), "\n")
+  cat(missing_of(expand_reqs(args[-1])), fill = 1e4)
 } else if (cmd == "need") {
   # nothing missing: nothing to install, and no need of the repositories
   req <- expand_reqs(args[-1])
-  if (length(missing_of(req))) cat(need_of(req, repo_index()))
-  cat("\n")
+  cat(if (length(missing_of(req))) need_of(req, repo_index()), fill = 1e4)
 } else if (cmd == "install" && length(args) >= 2) {
   lib <- args[2]
   req <- expand_reqs(args[-(1:2)])

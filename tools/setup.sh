@@ -189,7 +189,7 @@ if [ "$kernclass" = yes ]; then
                   dirname(find.package("kernclass")), "\n")
               v <- tools::getVignetteInfo("kernclass")[, "Topic"]
               cat("setup:     vignettes:", if (length(v)) paste(v, collapse = ", ") else "none",
-                  if ("kernclass" %in% v) "(vignette(\"kernclass\") opens the first)", "\n")'
+                  "(vignette(\"kernclass\"), browseVignettes(\"kernclass\"))\n")'
   took
 fi
 
