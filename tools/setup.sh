@@ -50,21 +50,22 @@ took() { say "    done ($((SECONDS - step_start)) s)"; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# R packages: what kernclass imports and its vignettes need, then its Suggests
-# and the development tools (roxygen2, the test runner's testthat).
-core="desc:Depends,Imports knitr rmarkdown"
+# R packages: what kernclass imports, what its vignettes need, then its
+# Suggests and the development tools (roxygen2, the test runner's testthat).
+core="desc:Depends,Imports"
+vign="knitr rmarkdown"
 rest="desc:Suggests testthat roxygen2 pkgbuild"
 [ "$deep" = yes ] && rest="$rest covr"
 [ "$suggests" = yes ] || rest=""
 # Debian packages of the deep checks: compilers for the warnings check (clang
 # needs libomp-dev for OpenMP), valgrind, and for R CMD check --as-cran the
 # PDF manual (pdflatex, texi2dvi), the HTML manual (tidy) and qpdf.
-deep_debs="clang libomp-dev valgrind qpdf tidy texinfo texlive-latex-base
+deep_debs="gcc clang libomp-dev valgrind qpdf tidy texinfo texlive-latex-base
   texlive-latex-recommended texlive-fonts-recommended"
 
 # ---- 1: what is missing ----------------------------------------------------
 step 1/5 "what is missing"
-missing=$(Rscript tools/rdeps.R missing $core $rest | tail -n 1)
+missing=$(Rscript tools/rdeps.R missing $core $vign $rest | tail -n 1)
 debs=""
 missing_tools=""
 have_deb() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed'; }
@@ -159,13 +160,21 @@ fi
 step 3/5 "R packages from the repository R is configured with"
 lib=$(Rscript tools/rdeps.R library | tail -n 1)
 say "    library: $lib"
-# what kernclass needs: a failure ends the set-up
-Rscript tools/rdeps.R install "$lib" $core
-# the rest: a failure is reported, and the tests that need it skip
-if [ -n "$rest" ] && ! Rscript tools/rdeps.R install "$lib" $rest; then
-  say "    not all of the Suggests installed: the tests and examples that need them skip"
+# fs (under rmarkdown) needs the system's libuv, or is told to build its own
+if [ -z "${USE_BUNDLED_LIBUV:-}" ] &&
+   ! { command -v pkg-config >/dev/null 2>&1 && pkg-config --exists libuv; }; then
+  export USE_BUNDLED_LIBUV=1
 fi
-still=$(Rscript tools/rdeps.R missing $core $rest | tail -n 1)
+# what kernclass imports: a failure ends the set-up; the rest: a failure is
+# reported (no vignettes; the tests and examples that need a package skip)
+Rscript tools/rdeps.R install "$lib" $core ||
+  { say "the packages kernclass imports did not install (above)"; exit 1; }
+Rscript tools/rdeps.R install "$lib" $vign ||
+  say "    knitr or rmarkdown did not install (above): no vignettes"
+if [ -n "$rest" ] && ! Rscript tools/rdeps.R install "$lib" $rest; then
+  say "    not all of the Suggests installed (above): the tests that need them skip"
+fi
+still=$(Rscript tools/rdeps.R missing $core $vign $rest | tail -n 1)
 [ -z "$still" ] || say "    still missing: $still"
 took
 
