@@ -156,7 +156,8 @@ if (cmd == "library") {
     Sys.setenv(MAKEFLAGS = paste0("-j", max(1L, parallel::detectCores(), na.rm = TRUE)))
   logdir <- tempfile("rdeps-logs-")
   dir.create(logdir)
-  say(sprintf("installing %d R packages from %s into %s", length(todo),
+  say(sprintf("installing %d R package%s from %s into %s", length(todo),
+              if (length(todo) == 1) "" else "s",
               paste(getOption("repos"), collapse = " "), lib))
   failed <- character()
   for (i in seq_along(todo)) {
