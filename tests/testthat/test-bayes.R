@@ -113,6 +113,7 @@ test_that("linear kernel, type 3: the quadratic discriminant of equation (172) a
   dec <- unname(predict(fit, xnew, type = "decision"))
   expect_equal(dec - coef(fit)$b, quad)
   # MASS::qda's log posterior ratio differs by a constant only
+  skip_if_not_installed("MASS")
   q <- MASS::qda(xa, ya)
   post <- predict(q, xnew)$posterior
   diff <- log(post[, "pos"] / post[, "neg"]) - dec
@@ -120,6 +121,7 @@ test_that("linear kernel, type 3: the quadratic discriminant of equation (172) a
 })
 
 test_that("linear kernel, type 2 ranks points as Fisher's discriminant (MASS::lda)", {
+  skip_if_not_installed("MASS")
   # equal class sizes: (Sigma+ + Sigma-) is twice the pooled covariance
   set.seed(7)
   x <- rbind(matrix(rnorm(60), 20, 3), matrix(rnorm(60, 1), 20, 3) %*% diag(c(1, 2, 0.5)))
