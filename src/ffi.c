@@ -6,6 +6,7 @@
  * so a wrong call is an R error and never a crash. */
 #include <limits.h>
 #include <math.h>
+#include <string.h>
 #include <Rinternals.h>
 #include "kernclass.h"
 
@@ -127,12 +128,29 @@ SEXP ffi_within_sums(SEXP train, SEXP group, SEXP ngroups, SEXP spec, SEXP threa
     return out;
 }
 
+/* Leave-one-out sums: n x G, row i summing its group g over rows j != i. */
+SEXP ffi_loo_sums(SEXP train, SEXP group, SEXP ngroups, SEXP spec, SEXP threads)
+{
+    kc_kernel k = kernel_from(spec);
+    int nt = threads_from(threads);
+    kc_points b = points_from(train, "train");
+    int G;
+    const int *g = groups_from(group, b.n, ngroups, &G);
+    SEXP out = PROTECT(alloc_result(b.n, G));
+    kc_loo_group_sums(&k, &b, g, G, REAL(out), nt);
+    UNPROTECT(1);
+    return out;
+}
+
 /* SVM dual by SMO: y in {-1, +1}, C the per-point upper bounds (> 0 or Inf);
- * linear the linear term, alpha0 NULL or a start within the bounds, nsets 1
- * or 2 (see kc_smo). */
+ * linear the linear term, alpha0 NULL or a start within the bounds (the nu
+ * problems' feasible start, or a warm start), nsets 1 or 2 (see kc_smo).
+ * store: NULL, TRUE (a new one) or a raw vector of n * n * 4 + n bytes,
+ * kernel rows and their flags that the solver fills in place and the caller
+ * keeps for the next solve on the same x and kernel (returned as `store`). */
 SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
              SEXP cachesize, SEXP shrinking, SEXP threads, SEXP linear, SEXP alpha0,
-             SEXP nsets)
+             SEXP nsets, SEXP store)
 {
     kc_kernel k = kernel_from(spec);
     int nt = threads_from(threads);
@@ -167,14 +185,33 @@ SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
     if (!isInteger(nsets) || XLENGTH(nsets) != 1 ||
         (INTEGER(nsets)[0] != 1 && INTEGER(nsets)[0] != 2))
         error("kernclass internal: nsets must be 1L or 2L");
+    float *rows = NULL;
+    unsigned char *filled = NULL;
+    int nprot = 0;
+    if (isLogical(store) && XLENGTH(store) == 1 && LOGICAL(store)[0] == TRUE) {
+        /* a new store, returned: only its flags need clearing */
+        double need = (double) a.n * a.n * sizeof(float) + a.n;
+        if (need > (double) R_XLEN_T_MAX) error("kernclass internal: the store is too large");
+        store = PROTECT(allocVector(RAWSXP, (R_xlen_t) need));
+        nprot++;
+        memset(RAW(store) + (size_t) a.n * a.n * sizeof(float), 0, (size_t) a.n);
+    }
+    if (!isNull(store)) {
+        double need = (double) a.n * a.n * sizeof(float) + a.n;
+        if (TYPEOF(store) != RAWSXP || (double) XLENGTH(store) != need)
+            error("kernclass internal: store must be NULL, TRUE or raw(n * n * 4 + n)");
+        /* the rows first: RAW() is aligned for any type */
+        rows = (float *) (void *) RAW(store);
+        filled = RAW(store) + (size_t) a.n * a.n * sizeof(float);
+    }
     SEXP alpha = PROTECT(allocVector(REALSXP, a.n));
     kc_smo_result res;
     res.alpha = REAL(alpha);
     kc_smo(&k, &a, yy, cc, p, a0, INTEGER(nsets)[0], eps,
-           it >= (double) LONG_MAX ? LONG_MAX : (long) it, mb, shr, nt, &res);
+           it >= (double) LONG_MAX ? LONG_MAX : (long) it, mb, shr, nt, rows, filled, &res);
 
     const char *names[] = {"alpha", "rho", "objective", "iterations", "status", "gap",
-                           "rows_computed", "r", ""};
+                           "rows_computed", "r", "store", ""};
     SEXP out = PROTECT(mkNamed(VECSXP, names));
     SET_VECTOR_ELT(out, 0, alpha);
     SET_VECTOR_ELT(out, 1, ScalarReal(res.rho));
@@ -184,7 +221,8 @@ SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
     SET_VECTOR_ELT(out, 5, ScalarReal(res.gap));
     SET_VECTOR_ELT(out, 6, ScalarReal((double) res.rows_computed));
     SET_VECTOR_ELT(out, 7, ScalarReal(res.r));
-    UNPROTECT(2);
+    SET_VECTOR_ELT(out, 8, store);
+    UNPROTECT(2 + nprot);
     return out;
 }
 

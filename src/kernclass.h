@@ -106,6 +106,10 @@ void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
                           const int *group, int ngroups, double *out,
                           int nthreads);
 
+/* out (n x ngroups) = sums of k(x_i, x_j) over the rows j != i of each group. */
+void kc_loo_group_sums(const kc_kernel *k, const kc_points *b, const int *group,
+                       int ngroups, double *out, int nthreads);
+
 /* k(x, x) from ||x||^2 alone (every supported kernel allows it). */
 double kc_self_kernel(const kc_kernel *k, double sqnorm);
 
@@ -129,12 +133,15 @@ typedef struct {
 } kc_smo_result;
 
 /* linear: the linear term p (-1 for C-SVC, 0 for the nu problems); alpha0:
- * a feasible start, or NULL for 0; nsets: 1, or 2 for nu-SVC (pairs chosen
- * within a class). */
+ * a feasible start (the nu problems' own, or a warm start), or NULL for 0;
+ * nsets: 1, or 2 for nu-SVC (pairs chosen within a class).  store, filled:
+ * n x n floats and n flags kept by the caller across solves on the same
+ * points and kernel (rows computed once for a path of costs), or NULL for an
+ * LRU cache of cache_mb. */
 void kc_smo(const kc_kernel *k, const kc_points *x, const int *y, const double *C,
             double linear, const double *alpha0, int nsets,
             double eps, long max_iter, double cache_mb, int shrinking, int nthreads,
-            kc_smo_result *res);
+            float *store, unsigned char *filled, kc_smo_result *res);
 
 /* Seed 002's threshold search on n scores with labels +1 / -1: out gets
  * c(b, split, consistency, sign), the decision being sign * (score + b). */

@@ -13,9 +13,12 @@
  * The working set is chosen by the second-order rule of Fan, Chen and Lin
  * (2005), with shrinking and gradient reconstruction and an LRU cache of
  * kernel rows stored as float (as LIBSVM).  C_i may be +Inf (hard margin),
- * a_0 any feasible start (LIBSVM's, for the nu problems).  Kernel rows
- * come from the shared engine (kc_rows); the gradient of the inactive
- * variables is rebuilt with one tiled kernel expansion (kc_expansion).
+ * a_0 any feasible start (LIBSVM's, for the nu problems; along a path of
+ * costs, the last solution moved into the new box).  Kernel rows come from
+ * the shared engine (kc_rows), into the cache or into a store of all n rows
+ * that the caller keeps across the solves of a path; the gradient of the
+ * inactive variables is rebuilt with one tiled kernel expansion
+ * (kc_expansion), or from the stored rows.
  *
  * The passes over the active set (selection and gradient update) run on
  * contiguous chunks of it, in parallel when it is large; each chunk's
@@ -76,6 +79,8 @@ typedef struct {
     double *work;         /* the engine's scratch space, allocated once */
     kc_tuner tuner;       /* one thread or all for a batch of rows */
     long computed;        /* rows computed */
+    unsigned char *filled; /* a kept store (row i in slot i, never evicted): row i
+                            * computed; NULL for the LRU cache */
 } row_cache;
 
 /* The cache is written row by row as it fills: with 4 KiB pages every 4 KiB
@@ -92,26 +97,35 @@ static void advise_huge_pages(void *p, size_t bytes)
 #endif
 }
 
+/* store: NULL for an LRU cache of megabytes; else room for all n rows
+ * (n x n floats, row i at row i) and filled (n flags) that outlive this
+ * solve, so that solves on the same points and kernel (a path of costs)
+ * share the rows computed by any of them. */
 static void cache_init(row_cache *c, const kc_kernel *k, const kc_points *x,
-                       double megabytes, int nthreads)
+                       double megabytes, int nthreads, float *store, unsigned char *filled)
 {
     int n = (int) x->n;
     double fit = megabytes * 1048576.0 / ((double) n * sizeof(float));
-    c->slots = fit < 2 ? 2 : (fit > n ? n : (int) fit);
+    c->slots = store ? n : (fit < 2 ? 2 : (fit > n ? n : (int) fit));
+    c->filled = store ? filled : NULL;
     /* Batches pay only when the cache holds most rows; in a small cache the
      * extra rows evict ones still needed (measured: n = 20,000, 200 MB, 8x
      * more rows computed).  A batch never evicts the row fetched before it. */
     c->batch = 2 * (double) c->slots < n ? 1 : (c->slots / 2 < BATCH ? c->slots / 2 : BATCH);
     if (c->batch < 1) c->batch = 1;
     c->k = k; c->x = x; c->n = n; c->used = 0;
-    c->rows = (float *) R_alloc((size_t) c->slots * n, sizeof(float));
-    advise_huge_pages(c->rows, (size_t) c->slots * n * sizeof(float));
+    if (store) {
+        c->rows = store;
+    } else {
+        c->rows = (float *) R_alloc((size_t) c->slots * n, sizeof(float));
+        advise_huge_pages(c->rows, (size_t) c->slots * n * sizeof(float));
+    }
     c->slot_of = (int *) R_alloc(n, sizeof(int));
     c->row_in = (int *) R_alloc(c->slots, sizeof(int));
     c->prev = (int *) R_alloc(c->slots, sizeof(int));
     c->next = (int *) R_alloc(c->slots, sizeof(int));
     c->work = (double *) R_alloc(kc_rows_work_size(x->p, nthreads), sizeof(double));
-    for (int i = 0; i < n; i++) c->slot_of[i] = -1;
+    for (int i = 0; i < n; i++) c->slot_of[i] = store && filled[i] ? i : -1;
     c->head = c->tail = -1;
     c->computed = 0;
     kc_tuner_init(&c->tuner, nthreads);
@@ -143,6 +157,13 @@ static void cache_fill(row_cache *c, const int *rows, int nr)
     float *dst[BATCH];
     for (int r = nr - 1; r >= 0; r--) {
         int s;
+        if (c->filled) {  /* a kept store: row i in slot i, no eviction */
+            s = rows[r];
+            dst[r] = c->rows + (size_t) s * c->n;
+            c->slot_of[s] = s;
+            c->filled[s] = 1;
+            continue;
+        }
         if (c->used < c->slots) {
             s = c->used++;
         } else {
@@ -229,8 +250,10 @@ static const float *kernel_row(smo *s, int i, const chunk_result *hint)
     row_cache *c = &s->cache;
     int slot = c->slot_of[i];
     if (slot >= 0) {
-        lru_unlink(c, slot);
-        lru_push_front(c, slot);
+        if (!c->filled) {
+            lru_unlink(c, slot);
+            lru_push_front(c, slot);
+        }
         return c->rows + (size_t) slot * c->n;
     }
     int batch[BATCH], nb = 1;
@@ -511,6 +534,19 @@ static void reconstruct_gradient(smo *s)
         if (!at_lower(s, t) && !at_upper(s, t)) nfree++;
     }
     if (ninact == 0) return;
+    if (s->cache.filled) {
+        /* a kept store (a path of costs): the free variables' rows, most
+         * kept already, instead of a kernel expansion */
+        for (int t = 0; t < n; t++) if (!s->is_active[t]) s->G[t] = s->Gbar[t] + s->p;
+        for (int j = 0; j < n; j++) {
+            if (at_lower(s, j) || at_upper(s, j)) continue;
+            const float *Kj = kernel_row(s, j, NULL);
+            double aj = s->alpha[j] * s->y[j];
+            for (int t = 0; t < n; t++)
+                if (!s->is_active[t]) s->G[t] += s->y[t] * aj * Kj[t];
+        }
+        return;
+    }
     const void *vmax = vmaxget();  /* the scratch below is freed on return */
     if (nfree == 0) {
         for (int t = 0; t < n; t++) if (!s->is_active[t]) s->G[t] = s->Gbar[t] + s->p;
@@ -541,6 +577,34 @@ static void reconstruct_gradient(smo *s)
         s->G[t] = s->Gbar[t] + s->p + s->y[t] * out[u];
     }
     vmaxset(vmax);
+}
+
+/* The dual objective 1/2 alpha'Q alpha + p sum alpha of the alpha returned,
+ * in double from the support vectors.  The solver's G is summed from float
+ * kernel rows and, after shrinking, partly rebuilt in double: with kernel
+ * values of 1e6 the two parts disagreed, and an objective taken from G was
+ * 0.3% off (rho stays LIBSVM's, from G, as the e1071 comparisons expect). */
+static double exact_objective(const smo *s)
+{
+    int n = s->n, nsv = 0, p = s->x->p;
+    for (int t = 0; t < n; t++) if (s->alpha[t] > 0) nsv++;
+    if (nsv == 0) return 0.0;
+    const void *vmax = vmaxget();
+    double *xs = (double *) R_alloc((size_t) nsv * p, sizeof(double));
+    double *w = (double *) R_alloc(nsv, sizeof(double));
+    double *out = (double *) R_alloc(nsv, sizeof(double));
+    int f = 0;
+    for (int t = 0; t < n; t++) {
+        if (!(s->alpha[t] > 0)) continue;
+        for (int c = 0; c < p; c++) xs[f + (size_t) c * nsv] = s->x->x[t + (ptrdiff_t) c * n];
+        w[f++] = s->alpha[t] * s->y[t];
+    }
+    kc_points ps = {xs, nsv, p, NULL, NULL};
+    kc_expansion(s->k, &ps, &ps, w, 1, out, s->nthreads);
+    double obj = 0.0;
+    for (int u = 0; u < nsv; u++) obj += w[u] * out[u] / 2 + s->p * fabs(w[u]);
+    vmaxset(vmax);
+    return obj;
 }
 
 static void activate_all(smo *s)
@@ -668,9 +732,9 @@ static void next_nonzero(const smo *s, int from, chunk_result *hint)
 }
 
 /* G = p + Q a and Gbar for a starting a that is not 0 (the feasible start of
- * the nu problems), from the kernel rows of its non-zero a_t in index order,
- * as LIBSVM; rows come in batches, with an interrupt check every few
- * milliseconds of work. */
+ * the nu problems, or a warm start along a path of costs), from the kernel
+ * rows of its non-zero a_t in index order, as LIBSVM; rows come in batches,
+ * with an interrupt check every few milliseconds of work. */
 static void init_gradient(smo *s)
 {
     int n = s->n;
@@ -708,7 +772,7 @@ static void update_gbar(smo *s, int t, int was_upper, const float *Kt)
 void kc_smo(const kc_kernel *k, const kc_points *x_in, const int *y, const double *C,
             double linear, const double *alpha0, int nsets,
             double eps, long max_iter, double cache_mb, int shrinking, int nthreads,
-            kc_smo_result *res)
+            float *store, unsigned char *filled, kc_smo_result *res)
 {
     if (x_in->n < 2 || x_in->n > KC_MAX_ROWS)
         error("kernclass internal: the SMO takes 2 to %d rows", KC_MAX_ROWS);
@@ -728,7 +792,7 @@ void kc_smo(const kc_kernel *k, const kc_points *x_in, const int *y, const doubl
     s.moves = (unsigned char *) R_alloc(n, 1);
     s.active = (int *) R_alloc(n, sizeof(int));
     s.is_active = (char *) R_alloc(n, sizeof(char));
-    cache_init(&s.cache, k, x, cache_mb, nthreads);
+    cache_init(&s.cache, k, x, cache_mb, nthreads, store, filled);
     kc_tuner_init(&s.pass_tuner[SELECT_PASS], nthreads);
     kc_tuner_init(&s.pass_tuner[UPDATE_PASS], nthreads);
 
@@ -809,9 +873,7 @@ void kc_smo(const kc_kernel *k, const kc_points *x_in, const int *y, const doubl
         reconstruct_gradient(&s);
         activate_all(&s);
     }
-    double obj = 0.0;
-    for (int t = 0; t < n; t++) obj += s.alpha[t] * (s.G[t] + s.p);
-    res->objective = obj / 2;
+    res->objective = exact_objective(&s);
     res->rho = compute_rho(&s, &res->r);
     res->iterations = iter;
     res->status = status;

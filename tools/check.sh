@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Deep checks of kernclass, one command each (run from anywhere):
 #   bash tools/check.sh as-cran     R CMD build + R CMD check --as-cran: no ERROR, WARNING or NOTE
+#   bash tools/check.sh depends-only the same with only the packages kernclass depends on
+#                                   and imports (_R_CHECK_DEPENDS_ONLY_=true): every use
+#                                   of a Suggests package is conditional
 #   bash tools/check.sh warnings    src/ compiled by gcc and clang with -Wall -Wextra -pedantic:
 #                                   no warning
 #   bash tools/check.sh valgrind    tools/valgrind.R and the test suite (all but two slow
@@ -10,8 +13,10 @@
 #                                   UndefinedBehaviorSanitizer: no report
 #   bash tools/check.sh gctorture   tools/gctorture.R: every .Call entry under gctorture(TRUE)
 #   bash tools/check.sh coverage    R and C line coverage by covr (fails below 90%)
+#   bash tools/check.sh fuzz        test-fuzz-e1071.R and test-extreme.R with KERNCLASS_DEEP=1:
+#                                   300 random problems against e1071 (minutes)
 #   bash tools/check.sh all         all of them, in this order (several names run those)
-# Each installs what it needs (bash tools/setup.sh --no-example --deep), works
+# Each installs what it needs (bash tools/setup.sh --deps-only --deep), works
 # on a copy of the tracked files of this checkout (uncommitted edits
 # included) in a temporary directory, leaves no build products in the tree,
 # ends with the line "check <what>: PASS" or "check <what>: FAIL ..." and
@@ -51,18 +56,30 @@ run_r() {
   (cd "$work/pkg" && R_LIBS="$1" KERNCLASS_LIB="$1" R ${3:+-d "$3"} --vanilla --no-echo -f "$2")
 }
 
-check_as_cran() {
+# cran_check [VAR=value...]: R CMD build, then R CMD check --as-cran on the
+# tarball with those settings added; passes on "Status: OK".
+cran_check() {
   (cd "$work" && R CMD build pkg >build.log 2>&1) || { cat "$work/build.log"; return 1; }
   # Offline-safe settings, each about the environment, not the package:
   #   _R_CHECK_CRAN_INCOMING_REMOTE_=false  no look-ups on CRAN (new submission, name clash)
   #   _R_CHECK_SYSTEM_CLOCK_=false          "future file timestamps" needs a time server
   #   R_RD4PDF=times,hyper                  the PDF manual without the inconsolata font
   #                                         (texlive-fonts-extra, 1.4 GB)
-  (cd "$work" && _R_CHECK_CRAN_INCOMING_REMOTE_=false _R_CHECK_SYSTEM_CLOCK_=false \
-    _R_CHECK_FORCE_SUGGESTS_=true R_RD4PDF="times,hyper" \
-    R CMD check --as-cran kernclass_*.tar.gz >check.log 2>&1)
+  (cd "$work" && env _R_CHECK_CRAN_INCOMING_REMOTE_=false _R_CHECK_SYSTEM_CLOCK_=false \
+    R_RD4PDF="times,hyper" "$@" R CMD check --as-cran kernclass_*.tar.gz >check.log 2>&1)
   cat "$work/check.log"
   grep -qx 'Status: OK' "$work/check.log"
+}
+
+check_as_cran() {
+  cran_check _R_CHECK_FORCE_SUGGESTS_=true
+}
+
+# Examples, tests and vignettes see only Depends and Imports (and testthat,
+# knitr): the Suggests, installed or not, are hidden, as on CRAN's
+# "noSuggests" machine.
+check_depends_only() {
+  cran_check _R_CHECK_DEPENDS_ONLY_=true _R_CHECK_FORCE_SUGGESTS_=false
 }
 
 check_warnings() {
@@ -137,6 +154,12 @@ check_coverage() {
   (cd "$work/pkg" && Rscript --vanilla tools/coverage.R)
 }
 
+check_fuzz() {
+  install_pkg "$work/lib" || return 1
+  KERNCLASS_DEEP=1 KERNCLASS_TEST_FILTER='^(fuzz-e1071|extreme)$' \
+    run_r "$work/lib" tools/run-tests.R
+}
+
 run_check() {
   local what=$1 start status
   start=$(date +%s)
@@ -152,7 +175,7 @@ run_check() {
   return "$status"
 }
 
-checks="as-cran warnings valgrind sanitizers gctorture coverage"
+checks="as-cran depends-only warnings valgrind sanitizers gctorture coverage fuzz"
 todo=""
 for what in "$@"; do
   case " $checks all " in
@@ -165,7 +188,7 @@ if [ -z "$todo" ]; then
   exit 2
 fi
 
-bash tools/setup.sh --no-example --deep >"$work/setup.log" 2>&1 ||
+bash tools/setup.sh --deps-only --deep >"$work/setup.log" 2>&1 ||
   { cat "$work/setup.log"; echo "check: FAIL (setup, above)"; exit 1; }
 
 failed=""

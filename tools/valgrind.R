@@ -19,8 +19,13 @@ yb <- ifelse(y == "a", 1L, -1L)
 for (k in c(1, 3, 4)) {
   for (mb in c(0.5, 100)) {
     r <- .Call(kernclass:::ffi_smo, x, yb, rep(1, 300), c(k, 0.2, 3, 0), 1e-3, 1e5, mb, TRUE, 2L,
-               -1, NULL, 1L)
+               -1, NULL, 1L, NULL)
   }
+  # a kept store (a path of costs): a new one, then the next cost warm-started on it
+  r <- .Call(kernclass:::ffi_smo, x, yb, rep(1, 300), c(k, 0.2, 3, 0), 1e-3, 1e5, 1, TRUE, 2L,
+             -1, NULL, 1L, TRUE)
+  r <- .Call(kernclass:::ffi_smo, x, yb, rep(10, 300), c(k, 0.2, 3, 0), 1e-3, 1e5, 1, TRUE, 2L,
+             -1, r$alpha, 1L, r$store)
   # the nu types: a feasible start, two sets (classes that leave a margin)
   z <- x[, 1] + x[, 2]
   kn <- c("linear", "", "rbf", "laplace")[k]
@@ -30,10 +35,12 @@ for (k in c(1, 3, 4)) {
                   cachesize = 0.5)
 }
 try(.Call(kernclass:::ffi_smo, x, yb, rep(1, 300), c(3, 1, 3, 0), 1e-3, 10, 1, TRUE, 2L, 0,
-          rep(2, 300), 2L))
-r <- .Call(kernclass:::ffi_smo, x, yb, rep(Inf, 300), c(1, 1, 3, 0), 1e-3, 1e5, 100, TRUE, 2L, -1, NULL, 1L)
+          rep(2, 300), 2L, NULL))
+r <- .Call(kernclass:::ffi_smo, x, yb, rep(Inf, 300), c(1, 1, 3, 0), 1e-3, 1e5, 100, TRUE, 2L,
+           -1, NULL, 1L, NULL)
 f <- kernel_svm(x, y, probability = TRUE)
 p <- predict(f, x[1:10, ], type = "prob")
-try(.Call(kernclass:::ffi_smo, x, yb[-1], rep(1, 300), c(3, 1, 3, 0), 1e-3, 10, 1, TRUE, 2L, -1, NULL, 1L))
+try(.Call(kernclass:::ffi_smo, x, yb[-1], rep(1, 300), c(3, 1, 3, 0), 1e-3, 10, 1, TRUE, 2L,
+          -1, NULL, 1L, NULL))
 r <- threshold_search(rnorm(1000), sample(c(-1, 1), 1000, TRUE))
 f <- kernel_bayes(x, y, type = 3)

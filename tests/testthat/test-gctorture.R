@@ -27,7 +27,8 @@ calls <- list(
   ffi_kernel_matrix = list(x, x[1:4, ], rbf, 1L),
   ffi_kernel_expansion = list(x, x, cbind(y == 1, y == -1) + 0, rbf, 1L),
   ffi_within_sums = list(x, rep(1:2, 3), 2L, rbf, 1L),
-  ffi_smo = list(x, y, rep(1, 6), rbf, 1e-3, 1e4, 1, TRUE, 1L, -1, NULL, 1L),
+  ffi_loo_sums = list(x, rep(1:2, 3), 2L, rbf, 1L),
+  ffi_smo = list(x, y, rep(1, 6), rbf, 1e-3, 1e4, 1, TRUE, 1L, -1, rep(0.5, 6), 1L, TRUE),
   ffi_threshold_search = list(x[, 1], y),
   ffi_kernel_table = list(),
   ffi_pairwise_coupling = list(matrix(c(0.2, 0.9, 0.5, 0.7, 0.1, 1), 2, 3), 3L, 1L),
@@ -54,8 +55,10 @@ test_that("the .Call entry points give the same results under gctorture", {
 test_that("errors in the .Call entry points unwind cleanly under gctorture", {
   err <- torture("ffi_kernel_matrix", x, matrix(1, 2, 3), rbf, 1L)
   expect_match(conditionMessage(err), "kernclass internal")
-  err <- torture("ffi_smo", x, y[-1], rep(1, 6), rbf, 1e-3, 10, 1, TRUE, 1L, -1, NULL, 1L)
+  err <- torture("ffi_smo", x, y[-1], rep(1, 6), rbf, 1e-3, 10, 1, TRUE, 1L, -1, NULL, 1L, NULL)
   expect_match(conditionMessage(err), "kernclass internal")
-  err <- torture("ffi_smo", x, y, rep(1, 6), rbf, 1e-3, 10, 1, TRUE, 1L, 0, rep(2, 6), 2L)
+  err <- torture("ffi_smo", x, y, rep(1, 6), rbf, 1e-3, 10, 1, TRUE, 1L, 0, rep(2, 6), 2L, NULL)
+  expect_match(conditionMessage(err), "kernclass internal")
+  err <- torture("ffi_smo", x, y, rep(1, 6), rbf, 1e-3, 10, 1, TRUE, 1L, -1, NULL, 1L, raw(3))
   expect_match(conditionMessage(err), "kernclass internal")
 })

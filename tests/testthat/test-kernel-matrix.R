@@ -104,6 +104,7 @@ test_that("dimnames are carried from the row names of x and y", {
 })
 
 test_that("kernel_matrix agrees with kernlab::kernelMatrix", {
+  skip_if_not_installed("kernlab")
   set.seed(105)
   x <- matrix(rnorm(31 * 3), 31)
   y <- matrix(rnorm(17 * 3), 17)
@@ -154,6 +155,7 @@ test_that("larger matrices: several full and partial 128-tiles", {
   expect_equal(kernel_matrix(y, x[7, , drop = FALSE], kernel = "laplace", gamma = 0.3),
                ref_kernel(y, x[7, , drop = FALSE], "laplace", 0.3), tolerance = 1e-10)
   # kernlab on the large case too
+  skip_if_not_installed("kernlab")
   expect_equal(kernel_matrix(x, y, kernel = "rbf", gamma = 0.15),
                kernlab::kernelMatrix(kernlab::rbfdot(sigma = 0.15), x, y)@.Data,
                tolerance = 1e-10, ignore_attr = TRUE)

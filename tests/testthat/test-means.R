@@ -190,6 +190,8 @@ test_that("linear kernel: the explicit centroid rule with colMeans", {
 })
 
 test_that("linear nearest means on whitened data is MASS::lda with equal priors", {
+  skip_if_not_installed("MASS")
+  skip_if_not_installed("mlbench")
   # MASS::lda classifies by Mahalanobis distance with the pooled within-class
   # covariance W (denominator n - g).  Whitening with W and using the linear
   # kernel makes the nearest-means scores equal lda's log posteriors up to a

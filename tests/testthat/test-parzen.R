@@ -28,6 +28,7 @@ make_binary <- function(seed, n_pos = 19, n_neg = 44, p = 3) {
 }
 
 make_three <- function(seed) {
+  skip_if_not_installed("mlbench")  # skips the test that asks for these data
   set.seed(seed)
   m <- mlbench::mlbench.cassini(90)
   x <- m$x + matrix(rnorm(length(m$x), sd = 0.3), nrow(m$x))

@@ -91,6 +91,9 @@ expect_agree_e1071 <- function(label, xtr, ytr, xte, kp, class.weights = NULL,
 
 # ---- data sets -------------------------------------------------------------
 
+# every test below is on mlbench's data: without it, the file is skipped
+skip_if_not_installed("mlbench")
+
 svm_data_sets <- local({
   e <- new.env()
   utils::data(list = c("PimaIndiansDiabetes", "Sonar", "Ionosphere", "BreastCancer", "Glass"),
@@ -122,6 +125,7 @@ svm_kernels <- list(
 
 for (ds in names(svm_data_sets)) {
   test_that(paste("kernel_svm agrees with e1071::svm on", ds, "for every kernel"), {
+    skip_if_not_installed("e1071")
     s <- svm_data_sets[[ds]]
     set.seed(20240 + match(ds, names(svm_data_sets)))
     # training rows in random order, so that LIBSVM's class order (by first
@@ -139,6 +143,7 @@ for (ds in names(svm_data_sets)) {
 }
 
 test_that("the class order of LIBSVM is exercised: some pairs are flipped", {
+  skip_if_not_installed("e1071")
   # guards the test above: with shuffled rows the label order is not the
   # level order for at least one multi-class set
   s <- svm_data_sets$Glass
@@ -149,6 +154,7 @@ test_that("the class order of LIBSVM is exercised: some pairs are flipped", {
 })
 
 test_that("class.weights (named and \"inverse\") agree with e1071 on unbalanced data", {
+  skip_if_not_installed("e1071")
   e <- new.env()
   utils::data("PimaIndiansDiabetes", package = "mlbench", envir = e)
   pima <- e$PimaIndiansDiabetes
@@ -180,6 +186,7 @@ test_that("class.weights (named and \"inverse\") agree with e1071 on unbalanced 
 })
 
 test_that("degree, coef0 and cost other than the defaults agree with e1071", {
+  skip_if_not_installed("e1071")
   s <- svm_data_sets$Sonar
   set.seed(31)
   tr <- sample(nrow(s$x), 150)
@@ -199,6 +206,7 @@ test_that("degree, coef0 and cost other than the defaults agree with e1071", {
 })
 
 test_that("a formula with a factor input equals e1071 on the same coded matrix", {
+  skip_if_not_installed("e1071")
   # the factor V1 of Ionosphere (its first input) becomes one indicator column
   # per level, as in e1071's formula method, not scaled (as e1071)
   e <- new.env()
@@ -223,6 +231,7 @@ test_that("a formula with a factor input equals e1071 on the same coded matrix",
 })
 
 test_that("the Laplace kernel agrees with kernlab::ksvm (laplacedot)", {
+  skip_if_not_installed("kernlab")
   # e1071 has no Laplace kernel: kernlab's laplacedot is exp(-sigma ||x - y||).
   # The data are scaled here in plain R and kernlab is told not to scale;
   # the objective of its solution is computed with the plain-R Gram matrix.

@@ -434,6 +434,36 @@ test_that("print and summary of both nu types", {
   expect_output(print(sn), "cost")
 })
 
+test_that("accessors and broom methods on both nu types", {
+  skip_if_not_installed("generics")
+  one <- kernel_svm(~ Petal.Length + Petal.Width, data = iris, type = "one-classification",
+                    nu = 0.1)
+  expect_identical(nobs(one), 150L)
+  expect_identical(nrow(model.frame(one)), 150L)
+  expect_identical(formula(one), ~ Petal.Length + Petal.Width)
+  td <- generics::tidy(one, component = "coefficients")
+  expect_identical(td$row, one$index)
+  expect_equal(td$estimate, unname(one$coefs[, 1L]))
+  expect_true(all(is.na(td$class)))
+  tf <- generics::tidy(one)
+  expect_equal(tf$offset, unname(one$b))
+  expect_identical(tf$n_coef, length(one$index))
+  gl <- generics::glance(one)
+  expect_identical(gl$nobs, 150L)
+  expect_true(is.na(gl$accuracy) && is.na(gl$cost))
+  expect_identical(gl$nu, 0.1)
+  au <- generics::augment(one)
+  expect_identical(as.character(au$.fitted), as.character(fitted(one)))
+  expect_equal(au$.decision, unname(predict(one, iris, type = "decision")))
+  # nu-SVC: a cost per pair, so none in glance()'s one row
+  nu <- kernel_svm(Species ~ ., data = iris, type = "nu-classification", nu = 0.3)
+  gn <- generics::glance(nu)
+  expect_identical(nrow(gn), 1L)
+  expect_true(is.na(gn$cost))
+  expect_identical(gn$nu, 0.3)
+  expect_identical(generics::glance(kernel_svm(Species ~ ., data = iris, cost = 2))$cost, 2)
+})
+
 test_that("plot() of a one-class SVM draws the region predict() gives", {
   fit <- kernel_svm(~ Petal.Length + Petal.Width, data = iris, type = "one-classification",
                     nu = 0.1)

@@ -73,7 +73,9 @@ seed_sample <- function(n, mu) {
 
 # The hard-margin primal, min |beta|^2 s.t. y (beta'x + alpha) >= 1, by
 # quadprog; `ridge` keeps Dmat positive definite in the alpha direction.
+# Both QPs skip the test that calls them when quadprog is not installed.
 hard_margin_qp <- function(x, y, ridge = 1e-10) {
+  skip_if_not_installed("quadprog")
   sol <- quadprog::solve.QP(diag(c(rep(1, ncol(x)), ridge)), rep(0, ncol(x) + 1),
                             t(y * cbind(x, 1)), rep(1, nrow(x)))$solution
   list(beta = sol[seq_len(ncol(x))], alpha = sol[ncol(x) + 1])
@@ -82,6 +84,7 @@ hard_margin_qp <- function(x, y, ridge = 1e-10) {
 # The soft-margin primal, min 1/2 |beta|^2 + C sum zeta s.t.
 # y (beta'x + alpha) >= 1 - zeta, zeta >= 0.
 soft_margin_qp <- function(x, y, C, ridge = 1e-10) {
+  skip_if_not_installed("quadprog")
   n <- nrow(x)
   p <- ncol(x)
   D <- diag(c(rep(1, p), rep(ridge, 1 + n)))
@@ -183,8 +186,6 @@ test_that("the hard margin on separable data is the thickest slab (quadprog)", {
 test_that("the hard margin on overlapping data is a not-separable error", {
   set.seed(4)
   d <- seed_sample(100, c(1, 1))
-  # not linearly separable: the hard-margin QP has no feasible point
-  expect_error(hard_margin_qp(d$x, d$y), "constraints are inconsistent")
   for (scale in c(FALSE, TRUE)) {
     expect_error(kernel_svm(d$x, d$f, kernel = "linear", cost = Inf, scale = scale),
                  class = "kernclass_not_separable_error")
@@ -193,6 +194,8 @@ test_that("the hard margin on overlapping data is a not-separable error", {
                class = "kernclass_error")
   # with a finite cost it is fine
   expect_true(kernel_svm(d$x, d$f, kernel = "linear", cost = 1)$converged)
+  # not linearly separable indeed: the hard-margin QP has no feasible point
+  expect_error(hard_margin_qp(d$x, d$y), "constraints are inconsistent")
 })
 
 test_that("the hard margin with the rbf kernel separates overlapping data", {
@@ -205,6 +208,7 @@ test_that("the hard margin with the rbf kernel separates overlapping data", {
   expect_identical(unname(fit$n_at_bound), 0)
   expect_kkt(fit, label = "rbf hard margin")
   # LIBSVM with a cost far above every dual variable solves the same problem
+  skip_if_not_installed("e1071")
   m <- e1071::svm(d$x, d$f, kernel = "radial", gamma = 5, cost = 1e8)
   K <- svm_k(m$SV, m$SV, "rbf", 5)
   obj <- 0.5 * sum(m$coefs * (K %*% m$coefs)) - sum(abs(m$coefs))
@@ -246,6 +250,7 @@ test_that("the soft margin of the seed example: eta by position in the slab", {
 })
 
 test_that("cost chosen by leave-one-out CV: same errors and choice as e1071", {
+  skip_if_not_installed("e1071")
   set.seed(4)
   d <- seed_sample(60, c(1, 1))
   n <- nrow(d$x)
@@ -295,6 +300,7 @@ test_that("results are identical for 1 and 2 threads", {
 })
 
 test_that("scale = TRUE is scale() by hand with scale = FALSE", {
+  skip_if_not_installed("mlbench")
   e <- new.env()
   utils::data("Sonar", package = "mlbench", envir = e)
   x <- as.matrix(e$Sonar[, 1:60])
@@ -397,6 +403,7 @@ test_that("predict() keeps rows with NA as NA and predicts the others", {
 })
 
 test_that("a tiny cache and no shrinking give the same solution", {
+  skip_if_not_installed("mlbench")
   e <- new.env()
   utils::data("PimaIndiansDiabetes", package = "mlbench", envir = e)
   pima <- e$PimaIndiansDiabetes
@@ -431,6 +438,7 @@ test_that("max_iter reached: a warning and converged = FALSE", {
 })
 
 test_that("observation weights are replication counts and multiply the cost", {
+  skip_if_not_installed("e1071")
   set.seed(27)
   n <- 50
   x <- rbind(matrix(stats::rnorm(n), n / 2) + 0.8, matrix(stats::rnorm(n), n / 2) - 0.8)
@@ -519,6 +527,7 @@ test_that("plot() circles support vectors only when it draws the training points
 # ---- regressions ----------------------------------------------------------------
 
 test_that("observations with weight 0 are as if left out, offset b included", {
+  skip_if_not_installed("e1071")
   # A weight of 0 must act as a replication count of 0. With small costs no
   # support vector is free and b comes from the feasible interval, where
   # points with C_i = 0 (both 'at the lower' and 'at the upper' bound) were
