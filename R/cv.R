@@ -69,7 +69,7 @@ kernel_cv <- function(fit, x, y, folds = 10, ...) {
   kc_require(missing(y), "y", "the class labels")
   fitter <- kc_fitter_name(substitute(fit))
   kc_check_fitter(fit)
-  d <- kc_cv_data(x, y)
+  d <- kc_cv_data(x, y, list(...)$kernel)
   k <- kc_check_folds(folds, d$y)
   fold <- kc_cv_folds(d$y, k)
   res <- kc_cv_run(fit, d$x, d$y, fold, k, list(...))
@@ -106,11 +106,17 @@ kc_fitter_default <- function(fit) {
 }
 
 # x as a matrix or data frame whose rows can be subset; y checked labels.
-kc_cv_data <- function(x, y) {
-  if (is.null(dim(x)) && (is.numeric(x) || is.logical(x))) {
+kc_cv_data <- function(x, y, kernel = NULL) {
+  # sparse rows, kernel values, a kernel function's points: as the engine's
+  # sources, whose rows can be subset without Matrix or copies (R/sources.R)
+  if (kc_is_kernel_data(kernel)) {
+    x <- kc_design_source(x, NULL, kernel, labels = FALSE)$x
+  } else if (kc_is_sparse_input(x)) {
+    x <- kc_as_csr(x)
+  } else if (is.null(dim(x)) && (is.numeric(x) || is.logical(x))) {
     x <- matrix(x, ncol = 1L, dimnames = list(names(x), NULL))
   }
-  d <- kc_design_xy(x, y)  # every check the fitters make on x and y
+  d <- kc_design_xy(x, y, kernel = kernel)  # every check the fitters make on x and y
   counts <- tabulate(d$y, nlevels(d$y))
   if (any(counts < 2L)) {
     kc_abort(sprintf(paste0("`y` has class(es) %s with fewer than 2 rows: cross-validation ",

@@ -97,7 +97,7 @@ kernel_means.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degr
                                  coef0 = 0, scale = TRUE, ...,
                                  threshold = c("analytic", "search")) {
   call <- kc_call(match.call(), "kernel_means")
-  kc_fit_means(kc_design_xy(x, y), kernel, gamma, degree, coef0, scale, ...,
+  kc_fit_means(kc_design_xy(x, y, kernel = kernel), kernel, gamma, degree, coef0, scale, ...,
                threshold = threshold, call = call)
 }
 

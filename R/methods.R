@@ -51,7 +51,7 @@ predict.kernclass <- function(object, newdata, type = c("class", "decision", "pr
   kc_check_dots(...)
   type <- kc_match_arg(type, c("class", "decision", "prob"), "type")
   x <- if (missing(newdata) || is.null(newdata)) object$x else kc_new_x(object, newdata)
-  ok <- stats::complete.cases(x)
+  ok <- kc_complete_rows(x)
   scores <- kc_scores(object, x[ok, , drop = FALSE])
   finite <- is.finite(rowSums(scores))
   if (!all(finite)) {

@@ -119,7 +119,7 @@ kernel_svm.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degree
                                scale = TRUE, probability = FALSE, tolerance = 1e-3,
                                max_iter = 1e7, cachesize = NULL, shrinking = TRUE, ...) {
   call <- kc_call(match.call(), "kernel_svm")
-  kc_fit_svm(kc_design_xy(x, y), kernel, gamma, degree, coef0, cost, class.weights, weights,
+  kc_fit_svm(kc_design_xy(x, y, kernel = kernel), kernel, gamma, degree, coef0, cost, class.weights, weights,
              scale, probability, tolerance, max_iter, cachesize, shrinking, ..., call = call)
 }
 
@@ -253,7 +253,7 @@ kc_svm_binary <- function(x, y, rows, positive, C, control, label = "") {
   # differences that define the margin. There the data are centred, and
   # rho moved back by c'w. Data centred already (scale = TRUE) never are.
   centre <- NULL
-  if (control$kernel$name == "linear") {
+  if (control$kernel$name == "linear" && is.matrix(xb)) {  # never sparse rows: they would fill
     m <- colMeans(xb)
     spread <- sqrt(mean(rowSums(sweep(xb, 2L, m)^2)))
     if (sqrt(sum(m^2)) > spread) {

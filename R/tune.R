@@ -62,7 +62,7 @@ kernel_tune <- function(fit, x, y, grid, folds = 5, ...) {
   kc_check_fitter(fit)
   args <- list(...)
   grid <- kc_check_grid(grid, fit, args)
-  d <- kc_cv_data(x, y)
+  d <- kc_cv_data(x, y, args$kernel)
   k <- kc_check_folds(folds, d$y)
   fold <- kc_cv_folds(d$y, k)
   seeds <- sample.int(.Machine$integer.max, nrow(grid))

@@ -102,7 +102,7 @@ static void cache_init(row_cache *c, const kc_kernel *k, const kc_points *x,
     c->row_in = (int *) R_alloc(c->slots, sizeof(int));
     c->prev = (int *) R_alloc(c->slots, sizeof(int));
     c->next = (int *) R_alloc(c->slots, sizeof(int));
-    c->work = (double *) R_alloc(kc_rows_work_size(x->p, nthreads), sizeof(double));
+    c->work = (double *) R_alloc(kc_rows_work_size(x, nthreads), sizeof(double));
     for (int i = 0; i < n; i++) c->slot_of[i] = -1;
     c->head = c->tail = -1;
     c->computed = 0;
@@ -447,9 +447,7 @@ static void reconstruct_gradient(smo *s)
         return;
     }
     /* inactive points against free points, as one tiled expansion */
-    int p = s->x->p;
-    double *xi = (double *) R_alloc((size_t) ninact * p, sizeof(double));
-    double *xf = (double *) R_alloc((size_t) nfree * p, sizeof(double));
+    int *freei = (int *) R_alloc(nfree, sizeof(int));
     double *w = (double *) R_alloc(nfree, sizeof(double));
     double *out = (double *) R_alloc(ninact, sizeof(double));
     int *inact = (int *) R_alloc(ninact, sizeof(int));
@@ -457,13 +455,11 @@ static void reconstruct_gradient(smo *s)
     for (int t = 0; t < n; t++) {
         if (!s->is_active[t]) inact[a++] = t;
         if (!at_lower(s, t) && !at_upper(s, t)) {
-            for (int c = 0; c < p; c++) xf[f + (size_t) c * nfree] = s->x->x[t + (ptrdiff_t) c * n];
+            freei[f] = t;
             w[f++] = s->alpha[t] * s->y[t];
         }
     }
-    for (int u = 0; u < ninact; u++)
-        for (int c = 0; c < p; c++) xi[u + (size_t) c * ninact] = s->x->x[inact[u] + (ptrdiff_t) c * n];
-    kc_points pi = {xi, ninact, p, NULL, NULL}, pf = {xf, nfree, p, NULL, NULL};
+    kc_points pi = kc_points_subset(s->x, inact, ninact), pf = kc_points_subset(s->x, freei, nfree);
     kc_expansion(s->k, &pi, &pf, w, 1, out, s->nthreads);
     for (int u = 0; u < ninact; u++) {
         int t = inact[u];
