@@ -347,8 +347,10 @@ kc_points kc_points_subset(const kc_points *a, const int *map, int m)
 
 /* Inner products of sparse rows: each row of a scattered into the dense
  * vector dense (zero on entry and on return), then gathered by each row of
- * b's non-zeros.  Measured against merging the two rows' sorted columns
- * (see the comment at kc_rows). */
+ * b's non-zeros.  Measured against merging the two rows' sorted columns (a
+ * standalone C loop over 128 x 128 tiles of random rows with 100 non-zeros
+ * in 50,000 columns, on a shared 2-core machine): 0.27 us a value against
+ * 4.4 us, the merge mispredicting a branch at every step. */
 static void sparse_tile(const kc_points *a, const int *ai, ptrdiff_t a0, int na,
                         const kc_points *b, const int *bi, ptrdiff_t b0, int nb,
                         double *dense, double *tile)
