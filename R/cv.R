@@ -41,7 +41,9 @@
 #'   [kernel_bayes] or [kernel_svm] (or any function `fit(x, y, ...)`
 #'   returning a model with a `predict()` method that gives classes).
 #' @param x The inputs, as the fitters' default methods take them: a numeric
-#'   matrix, a numeric vector or a data frame.
+#'   matrix, a numeric vector, a data frame, a sparse matrix, or with
+#'   `kernel = "precomputed"` (in `...`) the n x n kernel matrix, whose folds
+#'   are its sub-matrices, or with a kernel function its points.
 #' @param y The class labels, a factor (or character or logical vector).
 #' @param folds The number of folds, a whole number from 2 to `nrow(x)`, or
 #'   `"loo"` for leave-one-out.

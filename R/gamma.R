@@ -44,9 +44,12 @@
 #' @param x A numeric matrix, numeric vector or data frame (factor columns
 #'   coded as by the fitters, one indicator per level); for the formula
 #'   method, a formula `class ~ inputs` as given to a fitter, or one-sided,
-#'   `~ inputs`.
+#'   `~ inputs`. A sparse matrix is used sparse (scaled without centring,
+#'   as the fitters do).
 #' @param kernel The kernel the value is for: `"rbf"` (default),
-#'   `"laplace"`, `"polynomial"`, `"sigmoid"` or `"linear"`.
+#'   `"laplace"`, `"polynomial"`, `"sigmoid"` or `"linear"`. Precomputed
+#'   and user kernels have no gamma: an error of class
+#'   `"kernclass_kernel_data_error"`.
 #' @param scale If `TRUE` (default, as the fitters), centre and scale each
 #'   numeric input column to unit variance first, as the fitters do.
 #' @param max_rows The largest number of rows used (see Large data), a whole

@@ -121,11 +121,14 @@ kc_kernel_diag <- function(x, k) kc_kernel_self(kc_sqnorms(x), k)
 #' scaled here; the classifiers scale their inputs themselves.
 #'
 #' @param x A numeric matrix (or data frame of numeric columns, or numeric
-#'   vector taken as one column).
+#'   vector taken as one column), or a sparse matrix (`dgCMatrix`,
+#'   `dgRMatrix`, `matrix.csr`: computed from its non-zeros), or, for a
+#'   kernel function, the points it takes.
 #' @param y `NULL` (the default) for the symmetric matrix of `x` with itself,
 #'   or a numeric matrix with the same number of columns as `x`.
 #' @param kernel One of `"linear"`, `"polynomial"`, `"rbf"`, `"laplace"`,
-#'   `"sigmoid"`.
+#'   `"sigmoid"`, or a kernel function of two blocks of points (see
+#'   [kernel_means()]), which is then called on tiles.
 #' @param gamma Kernel scale \eqn{\gamma > 0}; default `1 / ncol(x)`.
 #'   `"median"`: [estimate_gamma()]'s value for `x` as given (not scaled).
 #' @param degree Degree of the polynomial kernel, a positive whole number.

@@ -107,6 +107,23 @@
 #' set.seed(1)
 #' pfit <- kernel_svm(Species ~ ., data = iris, probability = TRUE)
 #' round(predict(pfit, iris[c(1, 51, 101), ], type = "prob"), 3)
+#'
+#' # the kernel as data: a precomputed kernel matrix, and a kernel function
+#' x <- as.matrix(iris[, 1:4])
+#' K <- kernel_matrix(x, kernel = "rbf", gamma = 0.5)
+#' kfit <- kernel_svm(K, iris$Species, kernel = "precomputed")
+#' predict(kfit, K[c(1, 51, 101), ])
+#' rbf <- function(a, b) kernel_matrix(a, b, kernel = "rbf", gamma = 0.5)
+#' ffit <- kernel_svm(x, iris$Species, kernel = rbf)
+#' predict(ffit, x[c(1, 51, 101), ])
+#'
+#' # sparse rows (Matrix's dgCMatrix), computed from their non-zeros
+#' if (requireNamespace("Matrix", quietly = TRUE)) {
+#'   xs <- Matrix::rsparsematrix(200, 1000, density = 0.01)
+#'   ys <- factor(ifelse(as.vector(xs %*% rnorm(1000)) > 0, "a", "b"))
+#'   sfit <- kernel_svm(xs, ys, kernel = "linear", scale = FALSE)
+#'   mean(predict(sfit, xs) == ys)
+#' }
 kernel_svm <- function(x, ...) {
   kc_require_input(missing(x), ...names())
   UseMethod("kernel_svm")
