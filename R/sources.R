@@ -5,8 +5,10 @@
 # support vectors) are re-indexed, never copied:
 #
 # kc_csr:         rowptr, col (0-based), val: compressed sparse rows; dim, dimnames.
-# kc_precomputed: K (kernel values), rows (rows of K), cols (the training point
-#                 each point is: columns of K; NULL for new points); dim.
+# kc_precomputed: K (kernel values: a column per point of the source, its
+#                 values against the training points down the column), rows
+#                 (the columns of K of the points), cols (the training point
+#                 each point is: rows of K; NULL for new points).
 # kc_user:        data (any object with rows: matrix, data frame, list, character
 #                 vector), rows, nrow (of data), tile(xa, ia, xb, ib): the
 #                 checked kernel values of rows ia of xa against rows ib of xb,
@@ -212,9 +214,11 @@ kc_as_precomputed <- function(x, arg = "x") {
                             "Symmetrise it, e.g. (K + t(K)) / 2."), arg),
              arg = arg, class = "kernel_data")
   }
+  tK <- t(K)
+  if (!identical(unname(tK), unname(K))) K <- (K + tK) / 2  # symmetric to the last digit
   n <- nrow(K)
-  structure(list(K = K, rows = seq_len(n), cols = seq_len(n), dim = c(n, n),
-                 rownames = rownames(K)), class = "kc_precomputed")
+  structure(list(K = K, rows = seq_len(n), cols = seq_len(n), rownames = rownames(K)),
+            class = "kc_precomputed")
 }
 
 #' @export
@@ -252,14 +256,14 @@ kc_new_precomputed <- function(train, newdata) {
                             "training points; got %d x %d."), n, n, nrow(K), ncol(K)),
              arg = "newdata", class = "kernel_data")
   }
-  # the training points are columns train$cols of their matrix: place them there
-  if (!identical(train$cols, seq_len(ncol(train$K)))) {
-    full <- matrix(0, nrow(K), ncol(train$K), dimnames = list(rownames(K), NULL))
-    full[, train$cols] <- K
-    K <- full
+  # the training points are rows train$cols of their matrix: place them there
+  Kt <- t(K)
+  if (!identical(train$cols, seq_len(nrow(train$K)))) {
+    Kt <- matrix(0, nrow(train$K), nrow(K))
+    Kt[train$cols, ] <- t(K)
   }
-  structure(list(K = K, rows = seq_len(nrow(K)), cols = NULL, dim = dim(K),
-                 rownames = rownames(K)), class = "kc_precomputed")
+  structure(list(K = Kt, rows = seq_len(nrow(K)), cols = NULL, rownames = rownames(K)),
+            class = "kc_precomputed")
 }
 
 # ---- kernels computed by R --------------------------------------------------

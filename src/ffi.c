@@ -65,8 +65,9 @@ static void sparse_from(SEXP x, kc_points *a, const char *what)
     a->rowmap = isNull(rows) ? NULL : index_from(rows, a->n, nr, "rows");
 }
 
-/* Given kernel values (kc_precomputed): list(K, rows, cols): point i is row
- * rows[i] of K and, where cols is not NULL, training point cols[i]. */
+/* Given kernel values (kc_precomputed): list(K, rows, cols): point i is
+ * column rows[i] of K (its values against the training points, down the
+ * column) and, where cols is not NULL, training point cols[i]. */
 static void precomputed_from(SEXP x, kc_points *a, const char *what)
 {
     SEXP K = list_elt(x, "K"), rows = list_elt(x, "rows"), cols = list_elt(x, "cols");
@@ -80,8 +81,8 @@ static void precomputed_from(SEXP x, kc_points *a, const char *what)
     a->ld = nrows(K);
     a->p = 1;
     a->n = XLENGTH(rows);
-    a->rowmap = index_from(rows, a->n, nrows(K), "rows");
-    a->colmap = isNull(cols) ? NULL : index_from(cols, a->n, ncols(K), "cols");
+    a->rowmap = index_from(rows, a->n, ncols(K), "rows");
+    a->colmap = isNull(cols) ? NULL : index_from(cols, a->n, nrows(K), "cols");
 }
 
 /* An R kernel function's points (kc_user): list(data, rows, tile). */

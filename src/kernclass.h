@@ -51,8 +51,10 @@ typedef int (*kc_tile_fn)(const void *ctx_a, const int *ra, int na,
  * Sparse: point i is row map(i) of a CSR matrix with p columns, its values
  * val[rowptr[r] .. rowptr[r + 1]) at the increasing 0-based columns col[].
  * Precomputed: point i's kernel value with a point j of another set is
- * x[map(i) + colmap_j * ld], colmap_j the column of that point (NULL for
- * points that are never the columns of a tile: new data).  Callback: point
+ * x[colmap_j + map(i) * ld], colmap_j the training point that j is (NULL
+ * for points that are never the columns of a tile: new data): x holds one
+ * column per point of its source, the training points down each column, so
+ * that a row of kernel values is read contiguously.  Callback: point
  * i is data row map(i) of ctx, its tiles computed by tile_fn.  map(i) is
  * rowmap[i], or i where rowmap is NULL.  sqnorm: the squared norms the
  * distance kernels need (for the precomputed and callback sources k(x, x)),

@@ -77,7 +77,7 @@ void kc_row_sqnorms(const kc_points *a, double *out)
     case KC_SRC_PRECOMPUTED:  /* the diagonal k(x_i, x_i) */
         if (!a->colmap) error("kernclass internal: the diagonal of new points' kernel values");
         for (ptrdiff_t i = 0; i < a->n; i++)
-            out[i] = a->x[src_row(a, i) + (ptrdiff_t) a->colmap[i] * a->ld];
+            out[i] = a->x[a->colmap[i] + src_row(a, i) * a->ld];
         break;
     case KC_SRC_CALLBACK: {  /* the diagonals of the diagonal tiles */
         double *tile = (double *) R_alloc((size_t) KC_TILE * KC_TILE, sizeof(double));
@@ -370,16 +370,15 @@ static void sparse_tile(const kc_points *a, const int *ai, ptrdiff_t a0, int na,
     }
 }
 
-/* Given kernel values: rows of a's matrix, at the columns of b's points. */
+/* Given kernel values: the columns of a's points, at b's training points. */
 static void precomputed_tile(const kc_points *a, const int *ai, ptrdiff_t a0, int na,
                              const kc_points *b, const int *bi, ptrdiff_t b0, int nb,
                              double *tile)
 {
     for (int i = 0; i < na; i++) {
-        const double *src = a->x + src_row(a, row_of(ai, a0, i));
+        const double *src = a->x + src_row(a, row_of(ai, a0, i)) * a->ld;
         double *row = tile + (size_t) i * nb;
-        for (int j = 0; j < nb; j++)
-            row[j] = src[(ptrdiff_t) b->colmap[row_of(bi, b0, j)] * a->ld];
+        for (int j = 0; j < nb; j++) row[j] = src[b->colmap[row_of(bi, b0, j)]];
     }
 }
 
