@@ -9,6 +9,13 @@ kc_kernel <- function(kernel, gamma, degree, coef0, x) {
   if (kc_is_kernel_data(kernel)) {
     # the kernel is in the data (R/sources.R): no parameters of ours
     name <- if (is.function(kernel)) "user" else "precomputed"
+    if (!inherits(x, if (name == "user") "kc_user" else "kc_precomputed")) {
+      # a formula's design is columns, not kernel values or a function's points
+      kc_abort(sprintf(paste0("kernel = %s takes `x` as it is: use the default method ",
+                              "(x, y), not a formula."),
+                       if (name == "user") "<a function>" else "\"precomputed\""),
+               arg = "kernel", class = "kernel_data")
+    }
     return(list(name = name, gamma = 1, degree = 1L, coef0 = 0))
   }
   name <- kc_kernel_name(kernel)

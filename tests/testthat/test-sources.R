@@ -226,6 +226,12 @@ test_that("bad precomputed input gets classed errors", {
   expect_error(kernel_bayes(d$K, d$y, kernel = "precomputed"), class = "kernclass_kernel_data_error")
   expect_error(estimate_gamma(d$K, kernel = "precomputed"), class = "kernclass_kernel_data_error")
   expect_error(kernel_matrix(d$K, kernel = "precomputed"), class = "kernclass_kernel_data_error")
+  # a formula's design is not kernel values: never taken as such
+  df <- data.frame(d$K[, 1:3], y = d$y)
+  expect_error(kernel_svm(y ~ ., data = df, kernel = "precomputed"),
+               class = "kernclass_kernel_data_error")
+  expect_error(kernel_means(y ~ ., data = df, kernel = function(a, b) tcrossprod(a, b)),
+               class = "kernclass_kernel_data_error")
 })
 
 test_that("an R kernel function gives the model of the built-in kernel it computes", {
