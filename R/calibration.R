@@ -14,6 +14,15 @@ kc_platt_fit <- function(dec, label, max_iter = 100L, min_step = 1e-10, sigma = 
                          eps = 1e-5) {
   stopifnot(is.numeric(dec), is.logical(label), length(dec) == length(label),
             !anyNA(dec), !anyNA(label), all(is.finite(dec)))
+  # Decision values beyond 1e100 (a linear kernel on data of 1e150, scale =
+  # FALSE) overflow the Hessian's sum of f^2: fit to f / s for a power of two
+  # s (exact), and A / s is the slope for f. Ordinary values are not touched.
+  top <- max(abs(dec), 0)
+  if (top > 1e100) {
+    s <- 2^ceiling(log2(top))
+    ab <- kc_platt_fit(dec / s, label, max_iter, min_step, sigma, eps)
+    return(c(A = ab[["A"]] / s, B = ab[["B"]]))
+  }
   n_pos <- sum(label)
   n_neg <- length(label) - n_pos
   target <- ifelse(label, (n_pos + 1) / (n_pos + 2), 1 / (n_neg + 2))

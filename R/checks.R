@@ -44,9 +44,61 @@ kc_check_dots <- function(...) {
     nm <- names(dots)
     if (is.null(nm)) nm <- rep("", length(dots))
     nm[nm == ""] <- "<unnamed>"
+    kc_check_foreign_args(nm)
     kc_abort(sprintf("Unknown argument(s) %s in `...`: check the spelling against the documentation.",
                      paste0("`", nm, "`", collapse = ", ")), arg = "...")
   }
+}
+
+# Arguments of e1071's svm() and predict.svm() and of kernlab's ksvm() that
+# kernclass does not take, each with the kernclass way to do what it does.
+kc_foreign_args <- c(
+  probability = paste0("class probabilities come from predict(fit, newdata, type = \"prob\") ",
+                       "(kernel_svm() fits its probability model with probability = TRUE)"),
+  decision.values = "decision values come from predict(fit, newdata, type = \"decision\")",
+  cross = paste0("cross-validate with kernel_cv(kernel_svm, x, y, folds = 5), ",
+                 "or a grid of parameters with kernel_tune()"),
+  verbose = paste0("kernclass fits print nothing; summary(fit) reports the fit ",
+                   "(for kernel_svm(): iterations, KKT violation, convergence)"),
+  prob.model = "use probability = TRUE in kernel_svm(), then predict(type = \"prob\")",
+  kpar = paste0("give the kernel's parameters as arguments: gamma (kernlab's sigma of ",
+                "\"rbfdot\" and scale of \"polydot\"), degree, coef0 (kernlab's offset)"),
+  sigma = "use gamma: kernclass's rbf kernel is exp(-gamma * ||x - y||^2), kernlab's sigma",
+  C = "use cost",
+  scaled = "use scale",
+  tol = "use tolerance",
+  cache = "use cachesize (in MB)",
+  fitted = "the fitted classes come from fitted(fit) or predict(fit)",
+  epsilon = paste0("kernclass classifies; epsilon is for regression. The solver's stopping ",
+                   "tolerance is `tolerance`"))
+
+# Values of kernlab's predict(type = ) that predict.kernclass() does not
+# take, with the kernclass equivalent.
+kc_foreign_types <- c(
+  probabilities = "type = \"prob\" gives the class probabilities",
+  response = "type = \"class\" (the default) gives the classes",
+  votes = "type = \"decision\" gives the pairwise decision values the votes come from")
+
+kc_check_foreign_type <- function(type) {
+  if (is.character(type) && length(type) == 1L && type %in% names(kc_foreign_types)) {
+    kc_abort(sprintf("type = \"%s\" is kernlab's; in kernclass %s.", type,
+                     kc_foreign_types[[type]]), arg = "type", class = "e1071_argument")
+  }
+  invisible()
+}
+
+# A classed error for the foreign arguments among `nm` that says what to
+# use instead.
+kc_check_foreign_args <- function(nm) {
+  foreign <- nm[nm %in% names(kc_foreign_args)]
+  if (!length(foreign)) return(invisible())
+  hints <- sprintf("`%s` (e1071/kernlab): %s.", foreign, kc_foreign_args[foreign])
+  other <- setdiff(nm, foreign)
+  kc_abort(paste(c(sprintf("Argument(s) %s are not kernclass's.",
+                           paste0("`", foreign, "`", collapse = ", ")), hints,
+                   if (length(other)) sprintf("Unknown argument(s) too: %s.",
+                                              paste0("`", other, "`", collapse = ", "))),
+                 collapse = "\n"), arg = foreign[1L], class = "e1071_argument")
 }
 
 kc_check_number <- function(x, arg, lower = -Inf, lower_open = FALSE, whole = FALSE) {

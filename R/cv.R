@@ -24,13 +24,20 @@
 #'
 #' @section Exact leave-one-out: For [kernel_means()] and [kernel_parzen()]
 #'   with `folds = "loo"`, the leave-one-out predictions come from one pass of
-#'   kernel sums instead of `n` refits. With \eqn{S_c(x_i) = \sum_{j \in c}
-#'   k(x_i, x_j)}, leaving out \eqn{x_i} of class \eqn{c} changes only its own
-#'   class: \eqn{S_c} loses \eqn{k(x_i, x_i)}, \eqn{n_c} loses one, and the
-#'   squared norm of the class mean becomes \eqn{(T_c - 2 S_c(x_i) + k(x_i,
-#'   x_i)) / (n_c - 1)^2} with \eqn{T_c = \sum_{j,l \in c} k(x_j, x_l)}.
-#'   The default Parzen prior (the class proportions without \eqn{x_i}) is
-#'   handled exactly too. The result equals refitting up to rounding. The
+#'   kernel sums instead of `n` refits. With \eqn{S_c(x_i) = \sum_{j \in c,
+#'   j \ne i} k(x_i, x_j)}{S_c(x_i) = sum_{j in c, j != i} k(x_i, x_j)}, the
+#'   class sums without the point (summed without it, never the whole class
+#'   less \eqn{k(x_i, x_i)}{k(x_i, x_i)}, which for a narrow kernel would
+#'   leave only rounding), leaving out \eqn{x_i}{x_i} of class \eqn{c}{c}
+#'   changes only its own class: \eqn{n_c}{n_c} loses one, and the squared
+#'   norm of the class mean becomes \eqn{(D_c - k(x_i, x_i) + O_c - 2
+#'   S_c(x_i)) / (n_c - 1)^2}{(D_c - k(x_i, x_i) + O_c - 2 S_c(x_i)) / (n_c -
+#'   1)^2} with \eqn{D_c = \sum_{j \in c} k(x_j, x_j)}{D_c = sum_{j in c}
+#'   k(x_j, x_j)} and \eqn{O_c = \sum_{j \in c} S_c(x_j)}{O_c = sum_{j in c}
+#'   S_c(x_j)}, the off-diagonal sum. The default Parzen prior (the class
+#'   proportions without \eqn{x_i}{x_i}) is handled exactly too. The result
+#'   equals refitting up to rounding, for any `gamma`. The shortcut is used
+#'   for the class metrics (accuracy, balanced accuracy) without `weights`. The
 #'   shortcut is taken only when it is exact: `scale = FALSE` (a refit scales
 #'   with the statistics of its own training rows), a numeric or default
 #'   `gamma`, `threshold = "analytic"` and numeric inputs (no factor
@@ -43,16 +50,34 @@
 #' @param x The inputs, as the fitters' default methods take them: a numeric
 #'   matrix, a numeric vector, a data frame, a sparse matrix, or with
 #'   `kernel = "precomputed"` (in `...`) the n x n kernel matrix, whose folds
-#'   are its sub-matrices, or with a kernel function its points.
+#'   are its sub-matrices, or with a kernel function its points; for the
+#'   formula methods, a formula `class ~ inputs` (with `data`).
 #' @param y The class labels, a factor (or character or logical vector).
 #' @param folds The number of folds, a whole number from 2 to `nrow(x)`, or
 #'   `"loo"` for leave-one-out.
 #' @param ... Further arguments to `fit`, e.g. `kernel`, `gamma`, `cost`.
+#' @param metric What is estimated: `"accuracy"` (default), `"bal_accuracy"`
+#'   (the mean over the classes of the share of their rows predicted right),
+#'   `"logloss"` (\eqn{-\mathrm{mean} \log p_{y_i}(x_i)} from `predict(type =
+#'   "prob")`, probabilities below 1e-15 taken as 1e-15), `"brier"` (the mean
+#'   over rows of \eqn{\sum_c (p_c(x_i) - [y_i = c])^2}) or `"auc"` (two
+#'   classes: the area under the ROC curve of the decision values, the first
+#'   level positive, ties counting one half). All are computed on the pooled
+#'   out-of-fold predictions; `se` is from their spread over the folds.
+#'   `kernel_svm()` gives probabilities with `probability = TRUE`.
+#' @param weights Observation weights for fitters that take them
+#'   ([kernel_svm()]): one per row, split with the folds.
+#' @section Where it runs: The folds are futures, as in [kernel_tune()]:
+#'   [future::plan()] decides where they run, each with its own parallel-safe
+#'   random numbers, and results do not depend on the plan.
 #' @seealso [kernel_tune()] to cross-validate a grid of parameters.
 #' @return An object of class `"kernel_cv"`: a list with `accuracy` (overall
 #'   out-of-fold accuracy), `se`, `fold_accuracy` and `fold_size` (per fold),
 #'   `folds` (their number), `loo` (whether leave-one-out), `fold` (the fold
-#'   of each row), `predicted` (the out-of-fold predictions, a factor), `y`,
+#'   of each row), `metric`, `value` (the metric's estimate) and
+#'   `fold_value` (per fold), `predicted` (the out-of-fold predictions, a
+#'   factor), `prob` and `decision` (out-of-fold probabilities or decision
+#'   values, where the metric uses them), `y`,
 #'   `method` (`"refit"` or `"exact"`), `fitter` (the fitter's name) and
 #'   `call`. It has `print()` and `summary()` methods.
 #' @export
@@ -65,17 +90,44 @@
 #' # exact leave-one-out from one pass of kernel sums (scale = FALSE)
 #' kernel_cv(kernel_means, iris[, 3:4], iris$Species, folds = "loo",
 #'           gamma = 2, scale = FALSE)
-kernel_cv <- function(fit, x, y, folds = 10, ...) {
+#'
+#' # formula method; balanced accuracy
+#' kernel_cv(kernel_parzen, Species ~ ., data = iris, folds = 5, metric = "bal_accuracy")
+kernel_cv <- function(fit, x, ...) {
   kc_require(missing(fit), "fit", "a kernclass fitter such as kernel_svm")
-  kc_require(missing(x), "x", "the inputs")
+  kc_require(missing(x), "x", "the inputs (or a formula class ~ inputs)")
+  UseMethod("kernel_cv", x)
+}
+
+#' @rdname kernel_cv
+#' @export
+kernel_cv.default <- function(fit, x, y, folds = 10, ..., metric = "accuracy", weights = NULL) {
   kc_require(missing(y), "y", "the class labels")
   fitter <- kc_fitter_name(substitute(fit))
   kc_check_fitter(fit)
+  metric <- kc_check_metric(metric)
   d <- kc_cv_data(x, y, list(...)$kernel)
+  w <- kc_cv_weights(weights, fit, length(d$y))
   k <- kc_check_folds(folds, d$y)
   fold <- kc_cv_folds(d$y, k)
-  res <- kc_cv_run(fit, d$x, d$y, fold, k, list(...))
-  kc_new_cv(res, d$y, fold, k, fitter, match.call())
+  res <- kc_grid_cv(fit, d, w, fold, k, list(list()), list(...), metric)[[1L]]
+  kc_new_cv(res, d$y, fold, k, fitter, kc_call(match.call(), "kernel_cv"), metric)
+}
+
+#' @rdname kernel_cv
+#' @param data,subset,na.action For the formula method: the data frame, an
+#'   optional subset of its rows, and the handling of missing values, as in
+#'   [stats::model.frame()]; `weights` is then looked up in `data` too.
+#' @export
+kernel_cv.formula <- function(fit, x, data = NULL, folds = 10, ..., subset, na.action,
+                              metric = "accuracy", weights = NULL) {
+  mf <- kc_tune_frame(match.call(expand.dots = FALSE), parent.frame())
+  call <- kc_call(match.call(), "kernel_cv")
+  out <- kernel_cv.default(fit, mf$x, mf$y, folds = folds, ..., metric = metric,
+                           weights = mf$weights)
+  out$fitter <- kc_fitter_name(substitute(fit))
+  out$call <- call
+  out
 }
 
 # ---- helpers shared with kernel_tune() --------------------------------------
@@ -160,39 +212,291 @@ kc_cv_folds <- function(y, k) {
 
 kc_rows <- function(x, rows) x[rows, , drop = FALSE]
 
-# Out-of-fold predictions (a factor) for one set of fitter arguments.
-kc_cv_run <- function(fit, x, y, fold, k, args) {
-  loo <- isTRUE(attr(k, "loo"))
-  if (loo) {
-    exact <- kc_loo_exact(fit, x, y, args)
-    if (!is.null(exact)) return(list(predicted = exact, method = "exact"))
-  }
-  pred <- factor(rep(NA_character_, length(y)), levels = levels(y))
-  for (f in seq_len(k)) {
-    test <- which(fold == f)
-    if (!length(test)) next
-    model <- do.call(fit, c(list(kc_rows(x, -test), y[-test]), args))
-    p <- stats::predict(model, kc_rows(x, test))
-    pred[test] <- as.character(p)
-  }
-  list(predicted = pred, method = "refit")
+kc_metric_title <- function(metric) {
+  l <- kc_metrics[[metric]]$label
+  paste0(toupper(substr(l, 1L, 1L)), substr(l, 2L, nchar(l)))
 }
 
-# Exact leave-one-out for kernel_means / kernel_parzen; NULL when it does not
-# apply. Here only whether the shortcut is exact; the classifier does the rest.
-kc_loo_exact <- function(fit, x, y, args) {
+# ---- metrics ------------------------------------------------------------------
+
+# What each metric needs from the out-of-fold predictions, and whether
+# larger is better. Each is written once, here.
+kc_metrics <- list(
+  accuracy = list(needs = "class", larger = TRUE, label = "accuracy"),
+  bal_accuracy = list(needs = "class", larger = TRUE, label = "balanced accuracy"),
+  logloss = list(needs = "prob", larger = FALSE, label = "log-loss"),
+  brier = list(needs = "prob", larger = FALSE, label = "Brier score"),
+  auc = list(needs = "decision", larger = TRUE, label = "AUC")
+)
+
+kc_check_metric <- function(metric) {
+  if (!is.character(metric) || length(metric) != 1L || !metric %in% names(kc_metrics)) {
+    kc_abort(sprintf("`metric` must be one of %s.", kc_enum(names(kc_metrics))), arg = "metric")
+  }
+  metric
+}
+
+# The value of a metric on rows `i` of the out-of-fold predictions o
+# (predicted classes, probabilities, decision values) with true classes y.
+kc_metric_value <- function(metric, o, y, i = seq_along(y)) {
+  if (!length(i)) return(NA_real_)
+  yi <- as.integer(y[i])
+  switch(metric,
+    accuracy = mean(as.integer(o$predicted[i]) == yi),
+    bal_accuracy = {
+      # the mean over the classes present of the share of their rows predicted right
+      hit <- as.integer(o$predicted[i]) == yi
+      mean(tapply(hit, yi, mean))
+    },
+    logloss = {
+      p <- o$prob[cbind(i, yi)]
+      -mean(log(pmax(p, 1e-15)))
+    },
+    brier = {
+      onehot <- matrix(0, length(i), nlevels(y))
+      onehot[cbind(seq_along(i), yi)] <- 1
+      mean(rowSums((o$prob[i, , drop = FALSE] - onehot)^2))
+    },
+    auc = {
+      # the first level is the positive class (decision values > 0 for it)
+      pos <- yi == 1L
+      n1 <- sum(pos)
+      n0 <- sum(!pos)
+      if (n1 == 0L || n0 == 0L) return(NA_real_)
+      r <- rank(o$decision[i])
+      (sum(r[pos]) - n1 * (n1 + 1) / 2) / (n1 * n0)
+    })
+}
+
+kc_check_metric_fit <- function(metric, y) {
+  if (metric == "auc" && nlevels(y) != 2L) {
+    kc_abort(sprintf("metric = \"auc\" is for two classes; `y` has %d. Use \"accuracy\", \"bal_accuracy\", \"logloss\" or \"brier\".",
+                     nlevels(y)), arg = "metric")
+  }
+}
+
+# Observation weights split with the folds: only for fitters that take them.
+kc_cv_weights <- function(weights, fit, n) {
+  if (is.null(weights)) return(NULL)
   def <- kc_fitter_default(fit)
-  if (is.null(def) || !def$name %in% c("kernel_means", "kernel_parzen")) return(NULL)
+  formal <- names(formals(if (is.null(def)) fit else def$fun))
+  if (!"weights" %in% formal) {
+    kc_abort(sprintf("`weights` given, but %s takes no observation weights (kernel_svm does).",
+                     if (is.null(def)) "`fit`" else paste0(def$name, "()")), arg = "weights")
+  }
+  kc_obs_weights(weights, n)
+}
+
+# The formula methods' model frame: x (the input columns as a data frame),
+# y and the weights, evaluated as model.frame() does (lm()'s idiom).
+kc_tune_frame <- function(mc, env) {
+  if (is.null(mc$x) || !inherits(eval(mc$x, env), "formula")) {
+    kc_abort("`x` must be a formula class ~ inputs for the formula method.", arg = "x")
+  }
+  keep <- c("", "x", "data", "subset", "na.action", "weights")
+  mf <- mc[c(1L, match(keep[-1L], names(mc), 0L))]
+  names(mf)[names(mf) == "x"] <- "formula"
+  mf[[1L]] <- quote(stats::model.frame)
+  mf$drop.unused.levels <- FALSE
+  mf <- eval(mf, env)
+  tt <- attr(mf, "terms")
+  if (attr(tt, "response") == 0L) {
+    kc_abort("The formula has no left-hand side: write class ~ inputs.", arg = "x")
+  }
+  inputs <- attr(tt, "term.labels")
+  x <- as.data.frame(mf[inputs])
+  attr(x, "terms") <- NULL
+  list(x = x, y = stats::model.response(mf), weights = stats::model.weights(mf))
+}
+
+# ---- the cross-validation engine ----------------------------------------------
+
+# Cross-validates the fitter for every argument list in `cells` (each joined
+# with `args`) on the same folds. The units of work (a fold of a cell; a fold
+# of all the costs of one kernel setting of kernel_svm, sharing kernel rows
+# and warm starts; a whole cell's exact leave-one-out) are futures:
+# future::plan() decides where they run, each with its own parallel-safe
+# seed, so that results do not depend on the plan. Returns, per cell, the
+# out-of-fold `predicted` classes (and `prob`, `decision` where the metric
+# needs them) and the `method`.
+kc_grid_cv <- function(fit, d, w, fold, k, cells, args, metric) {
+  kc_check_metric_fit(metric, d$y)
+  needs <- kc_metrics[[metric]]$needs
+  loo <- isTRUE(attr(k, "loo"))
+  n <- length(d$y)
+  tasks <- list()
+  exact <- logical(length(cells))
+  if (loo && needs == "class" && is.null(w)) {
+    for (i in seq_along(cells)) {
+      if (kc_loo_applies(fit, d$x, c(cells[[i]], args))) {
+        exact[i] <- TRUE
+        tasks[[length(tasks) + 1L]] <- list(kind = "exact", cells = i)
+      }
+    }
+  }
+  rest <- which(!exact)
+  groups <- kc_svm_path_groups(fit, cells[rest], args, needs)
+  for (f in seq_len(as.integer(k))) {
+    for (g in groups) tasks[[length(tasks) + 1L]] <- list(kind = "fold", fold = f, cells = rest[g])
+  }
+  run <- function(task) {
+    p()
+    kc_run_task(task, fit, d, w, fold, cells, args, needs)
+  }
+  # silent unless the user enables a progressr handler
+  p <- progressr::progressor(steps = length(tasks))
+  out <- kc_future_lapply(tasks, run)
+  kc_relay(out, cells)
+
+  res <- lapply(seq_along(cells), function(i) {
+    list(predicted = factor(rep(NA_character_, n), levels = levels(d$y)),
+         prob = if (needs == "prob") matrix(NA_real_, n, nlevels(d$y),
+                                            dimnames = list(NULL, levels(d$y))),
+         decision = if (needs == "decision") rep(NA_real_, n),
+         method = if (exact[i]) "exact" else "refit")
+  })
+  for (o in out) {
+    for (j in seq_along(o$task$cells)) {
+      i <- o$task$cells[j]
+      r <- o$result[[j]]
+      res[[i]]$predicted[o$rows] <- r$predicted
+      if (needs == "prob") res[[i]]$prob[o$rows, ] <- r$prob
+      if (needs == "decision") res[[i]]$decision[o$rows] <- r$decision
+    }
+  }
+  res
+}
+
+# future.apply when installed (it is imported), one element per future with
+# its own seed; warnings and errors come back as values (kc_relay()).
+kc_future_lapply <- function(x, f) {
+  future.apply::future_lapply(x, f, future.seed = TRUE, future.scheduling = 1,
+                              future.packages = "kernclass")
+}
+
+# One unit of work, with its warnings collected and an error returned as a
+# value, so that the caller reports each once and names the grid row.
+kc_run_task <- function(task, fit, d, w, fold, cells, args, needs) {
+  warnings <- list()
+  rows <- if (task$kind == "exact") seq_along(d$y) else which(fold == task$fold)
+  result <- withCallingHandlers(
+    tryCatch({
+      if (task$kind == "exact") {
+        list(list(predicted = as.character(kc_loo_exact(fit, d$x, d$y,
+                                                        c(cells[[task$cells]], args)))))
+      } else {
+        kc_fold_fits(fit, d, w, rows, cells[task$cells], args, needs)
+      }
+    }, error = function(e) e),
+    warning = function(wn) {
+      wn$call <- NULL
+      warnings[[length(warnings) + 1L]] <<- wn
+      invokeRestart("muffleWarning")
+    })
+  list(task = task, rows = rows, result = result, warnings = warnings)
+}
+
+# Warnings once each; the first error (in task order) with its grid row.
+kc_relay <- function(out, cells) {
+  warns <- unlist(lapply(out, `[[`, "warnings"), recursive = FALSE)
+  for (w in warns[!duplicated(vapply(warns, conditionMessage, character(1)))]) warning(w)
+  for (o in out) {
+    r <- o$result
+    if (inherits(r, "condition")) {
+      i <- o$task$cells[1L]
+      if (length(cells) > 1L || length(cells[[1L]])) {
+        r$message <- sprintf("Grid row %d (%s): %s", i, kc_grid_label(cells[[i]]),
+                             conditionMessage(r))
+      }
+      stop(r)
+    }
+  }
+}
+
+# The fits of one fold for the cells `cells` (several only for an SVM path:
+# the same kernel setting, costs in any order), predicting the rows `test`.
+# A path runs its costs in increasing order, each fit warm-started from the
+# last and all sharing the kernel rows of the fold's training points.
+kc_fold_fits <- function(fit, d, w, test, cells, args, needs) {
+  xtr <- kc_rows(d$x, -test)
+  ytr <- d$y[-test]
+  xte <- kc_rows(d$x, test)
+  extra <- if (!is.null(w)) list(weights = w[-test])
+  path <- NULL
+  order <- seq_along(cells)
+  if (length(cells) > 1L) {
+    path <- kc_svm_path_new()
+    order <- order(vapply(cells, function(a) a$cost, numeric(1)))
+  }
+  models <- vector("list", length(cells))
+  for (j in order) {
+    a <- c(list(xtr, ytr), cells[[j]], args, extra, if (!is.null(path)) list(.path = path))
+    models[[j]] <- do.call(fit, a)
+  }
+  if (!is.null(path)) {
+    out <- kc_path_predict(models, xte, needs)
+    if (!is.null(out)) return(out)
+  }
+  lapply(models, kc_fold_predict, xte = xte, needs = needs)
+}
+
+# The held-out rows' classes and decision values for all the SVMs of a path
+# (same training rows, scaling and kernel) from one kernel expansion over
+# their support vectors; NULL where a value is not finite (predict() then
+# says why, row by row).
+kc_path_predict <- function(models, xte, needs) {
+  x <- kc_new_x(models[[1L]], xte)
+  idx <- sort(unique(unlist(lapply(models, `[[`, "index"))))
+  W <- do.call(cbind, lapply(models, function(m) {
+    w <- matrix(0, length(idx), ncol(m$coefs))
+    w[match(m$index, idx), ] <- m$coefs
+    w
+  }))
+  S <- kc_expand(x, models[[1L]]$x[idx, , drop = FALSE], W, models[[1L]]$kernel)
+  if (!all(is.finite(S))) return(NULL)
+  col <- 0L
+  lapply(models, function(m) {
+    np <- length(m$b)
+    sc <- S[, col + seq_len(np), drop = FALSE] + rep(m$b, each = nrow(S))
+    col <<- col + np
+    dimnames(sc) <- list(rownames(x), names(m$b))
+    r <- list(predicted = as.character(kc_classify(m, sc)))
+    if (needs == "decision") r$decision <- as.vector(kc_decision(m, sc))
+    r
+  })
+}
+
+kc_fold_predict <- function(model, xte, needs) {
+  r <- list(predicted = as.character(stats::predict(model, xte)))
+  if (needs == "prob") r$prob <- as.matrix(stats::predict(model, xte, type = "prob"))
+  if (needs == "decision") r$decision <- as.vector(stats::predict(model, xte, type = "decision"))
+  r
+}
+
+# Whether the exact leave-one-out shortcut applies to these arguments.
+kc_loo_applies <- function(fit, x, args) {
+  def <- kc_fitter_default(fit)
+  if (is.null(def) || !def$name %in% c("kernel_means", "kernel_parzen")) return(FALSE)
   cl <- as.call(c(list(as.name("f"), x = NULL, y = NULL), args))
   a <- tryCatch(as.list(match.call(def$fun, cl))[-1L], error = function(e) NULL)
-  if (is.null(a)) return(NULL)  # let the refits report the problem
-  if (!identical(a$scale, FALSE)) return(NULL)
-  if (is.character(a$gamma)) return(NULL)
-  if (!is.null(a$threshold) && !identical(a$threshold, "analytic")) return(NULL)
+  if (is.null(a)) return(FALSE)  # let the refits report the problem
+  if (!identical(a$scale, FALSE)) return(FALSE)
+  if (is.character(a$gamma)) return(FALSE)
+  if (!is.null(a$threshold) && !identical(a$threshold, "analytic")) return(FALSE)
   if (is.data.frame(x) && !all(vapply(x, function(v) is.numeric(v) || is.logical(v),
-                                      logical(1)))) return(NULL)
+                                      logical(1)))) return(FALSE)
+  TRUE
+}
+
+# Exact leave-one-out for kernel_means / kernel_parzen where kc_loo_applies():
+# the classes, from the classifier's kc_loo() method.
+kc_loo_exact <- function(fit, x, y, args) {
+  a <- as.list(match.call(kc_fitter_default(fit)$fun,
+                          as.call(c(list(as.name("f"), x = NULL, y = NULL), args))))[-1L]
   model <- do.call(fit, c(list(x, y), args))
-  if (model$threshold != "analytic" || !is.null(model$scaling)) return(NULL)
+  if (model$threshold != "analytic" || !is.null(model$scaling)) {
+    kc_abort("kernclass internal: the exact leave-one-out does not apply", input = FALSE)
+  }
   kc_loo(model, default_prior = is.null(a$prior))
 }
 
@@ -201,20 +505,27 @@ kc_loo_exact <- function(fit, x, y, args) {
 # default_prior: the prior was not given, so it leaves the row out too.
 kc_loo <- function(model, default_prior) UseMethod("kc_loo")
 
-kc_new_cv <- function(res, y, fold, k, fitter, call) {
-  correct <- as.integer(res$predicted) == as.integer(y)
+kc_new_cv <- function(res, y, fold, k, fitter, call, metric = "accuracy") {
   K <- as.integer(k)
   size <- tabulate(fold, K)
-  acc <- as.vector(tapply(correct, factor(fold, levels = seq_len(K)), mean))
+  by_fold <- split(seq_along(y), factor(fold, levels = seq_len(K)))
+  acc <- vapply(by_fold, function(i) kc_metric_value("accuracy", res, y, i), numeric(1))
+  vals <- if (metric == "accuracy") acc else
+    vapply(by_fold, function(i) kc_metric_value(metric, res, y, i), numeric(1))
   structure(list(
-    accuracy = mean(correct),
-    se = stats::sd(acc, na.rm = TRUE) / sqrt(sum(size > 0)),
-    fold_accuracy = acc,
+    accuracy = kc_metric_value("accuracy", res, y),
+    se = stats::sd(vals, na.rm = TRUE) / sqrt(sum(size > 0 & !is.na(vals))),
+    fold_accuracy = unname(acc),
     fold_size = size,
+    metric = metric,
+    value = kc_metric_value(metric, res, y),
+    fold_value = unname(vals),
     folds = K,
     loo = isTRUE(attr(k, "loo")),
     fold = fold,
     predicted = res$predicted,
+    prob = res$prob,
+    decision = res$decision,
     y = y,
     method = res$method,
     fitter = fitter,
@@ -229,8 +540,13 @@ print.kernel_cv <- function(x, ...) {
   how <- if (x$loo) "leave-one-out" else sprintf("%d-fold, stratified", x$folds)
   cat(sprintf("Folds: %s (%s)\n", how,
               if (x$method == "exact") "exact, from one pass of kernel sums" else "refitted"))
-  cat(sprintf("Accuracy: %.2f%% (standard error %.2f%%) on %d points\n",
-              100 * x$accuracy, 100 * x$se, length(x$y)))
+  if (!identical(x$metric, "accuracy") && !is.null(x$metric)) {
+    cat(sprintf("Accuracy: %.2f%% on %d points\n", 100 * x$accuracy, length(x$y)))
+    cat(sprintf("%s: %.4g (standard error %.4g)\n", kc_metric_title(x$metric), x$value, x$se))
+  } else {
+    cat(sprintf("Accuracy: %.2f%% (standard error %.2f%%) on %d points\n",
+                100 * x$accuracy, 100 * x$se, length(x$y)))
+  }
   invisible(x)
 }
 

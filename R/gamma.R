@@ -1,7 +1,7 @@
 #' Data-driven kernel scale: the median heuristic
 #'
-#' Estimates the kernel parameter \eqn{\gamma} from the data alone, without
-#' labels or random numbers, so that the quantity \eqn{\gamma} multiplies in
+#' Estimates the kernel parameter \eqn{\gamma}{gamma} from the data alone, without
+#' labels or random numbers, so that the quantity \eqn{\gamma}{gamma} multiplies in
 #' the kernel is 1 for a typical pair of points. Every fitter (and
 #' [kernel_matrix()]) accepts `gamma = "median"` and then uses this value,
 #' computed on the inputs the kernel sees: for the fitters, the coded and
@@ -13,22 +13,22 @@
 #'
 #' @section The rule: Over the pairs of distinct rows \eqn{i < j} (the pairs
 #'   of [stats::dist()]), take the median \eqn{M} of the positive values of
-#'   the quantity that \eqn{\gamma} scales, and return \eqn{\gamma = 1/M}:
-#'   * `"rbf"`: \eqn{\exp(-\gamma\|x - y\|^2)}, so \eqn{M} is the median
-#'     squared distance and the kernel of a median pair is \eqn{e^{-1}};
-#'   * `"laplace"`: \eqn{\exp(-\gamma\|x - y\|)}, so \eqn{M} is the median
-#'     distance (not squared: the kernel is again \eqn{e^{-1}} at the median
-#'     pair, where \eqn{1/\mathrm{median}\|x-y\|^2} would make the scale
+#'   the quantity that \eqn{\gamma}{gamma} scales, and return \eqn{\gamma = 1/M}{gamma = 1/M}:
+#'   * `"rbf"`: \eqn{\exp(-\gamma\|x - y\|^2)}{exp(-gamma ||x - y||^2)}, so \eqn{M} is the median
+#'     squared distance and the kernel of a median pair is \eqn{e^{-1}}{exp(-1)};
+#'   * `"laplace"`: \eqn{\exp(-\gamma\|x - y\|)}{exp(-gamma ||x - y||)}, so \eqn{M} is the median
+#'     distance (not squared: the kernel is again \eqn{e^{-1}}{exp(-1)} at the median
+#'     pair, where \eqn{1/\mathrm{median}\|x-y\|^2}{1 / median ||x - y||^2} would make the scale
 #'     depend on the units of the data);
-#'   * `"polynomial"` and `"sigmoid"`: \eqn{\gamma x'y + c_0}, so \eqn{M} is
+#'   * `"polynomial"` and `"sigmoid"`: \eqn{\gamma x'y + c_0}{gamma x'y + coef0}, so \eqn{M} is
 #'     the median of \eqn{|x_i'x_j|}: the inner products are then of order
-#'     one, which keeps \eqn{\tanh} out of saturation and the polynomial's
-#'     terms balanced against \eqn{c_0};
-#'   * `"linear"` has no \eqn{\gamma}; the value of `"rbf"` is returned (and
+#'     one, which keeps \eqn{\tanh}{tanh} out of saturation and the polynomial's
+#'     terms balanced against \eqn{c_0}{coef0};
+#'   * `"linear"` has no \eqn{\gamma}{gamma}; the value of `"rbf"` is returned (and
 #'     stored by the fitters) but not used.
 #'
 #'   Pairs of identical rows (value 0) carry no information about scale and
-#'   are left out, so repeated rows do not drive \eqn{\gamma} to infinity;
+#'   are left out, so repeated rows do not drive \eqn{\gamma}{gamma} to infinity;
 #'   when no pair is positive (all rows equal, or, for the inner product,
 #'   all orthogonal) there is no scale to find and it is an error.
 #'
@@ -57,10 +57,10 @@
 #' @param data,subset,na.action For the formula method, as for the fitters.
 #' @param formula A formula `class ~ inputs` or `~ inputs`.
 #' @param ... Further arguments to the default method.
-#' @return One positive number, \eqn{\gamma}. Data of magnitude beyond
-#'   \eqn{10^{100}} (or below \eqn{10^{-100}}) are divided by a power of two
+#' @return One positive number, \eqn{\gamma}{gamma}. Data of magnitude beyond
+#'   \eqn{10^{100}}{1e100} (or below \eqn{10^{-100}}{1e-100}) are divided by a power of two
 #'   first, so that squared distances neither overflow nor underflow, and
-#'   \eqn{\gamma} is scaled back; where \eqn{\gamma} itself is beyond the
+#'   \eqn{\gamma}{gamma} is scaled back; where \eqn{\gamma}{gamma} itself is beyond the
 #'   range of doubles the result is an error of class
 #'   `"kernclass_overflow_error"`.
 #' @references Schölkopf, B. and Smola, A. J. (2002). *Learning with Kernels*.
@@ -68,7 +68,7 @@
 #'
 #'   Garreau, D., Jitkrittum, W. and Kanagawa, M. (2017). Large sample
 #'   analysis of the median heuristic. arXiv:1707.07269.
-#' @seealso [kernel_tune()] to choose \eqn{\gamma} by cross-validation, for
+#' @seealso [kernel_tune()] to choose \eqn{\gamma}{gamma} by cross-validation, for
 #'   example on a grid of multiples of this value.
 #' @export
 #' @examples

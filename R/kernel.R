@@ -117,10 +117,10 @@ kc_kernel_diag <- function(x, k) kc_kernel_self(kc_sqnorms(x), k)
 #'
 #' The kernels, with e1071's argument names:
 #' * `"linear"`: \eqn{x'y}
-#' * `"polynomial"`: \eqn{(\gamma x'y + c_0)^d}
-#' * `"rbf"` (also `"radial"`): \eqn{\exp(-\gamma \|x - y\|^2)}
-#' * `"laplace"`: \eqn{\exp(-\gamma \|x - y\|)}
-#' * `"sigmoid"`: \eqn{\tanh(\gamma x'y + c_0)}
+#' * `"polynomial"`: \eqn{(\gamma x'y + c_0)^d}{(gamma x'y + coef0)^degree}
+#' * `"rbf"` (also `"radial"`): \eqn{\exp(-\gamma \|x - y\|^2)}{exp(-gamma ||x - y||^2)}
+#' * `"laplace"`: \eqn{\exp(-\gamma \|x - y\|)}{exp(-gamma ||x - y||)}
+#' * `"sigmoid"`: \eqn{\tanh(\gamma x'y + c_0)}{tanh(gamma x'y + coef0)}
 #'
 #' Results do not depend on the number of threads, which
 #' [kernclass_threads()] reports and sets (default: the cores this process
@@ -136,10 +136,10 @@ kc_kernel_diag <- function(x, k) kc_kernel_self(kc_sqnorms(x), k)
 #' @param kernel One of `"linear"`, `"polynomial"`, `"rbf"`, `"laplace"`,
 #'   `"sigmoid"`, or a kernel function of two blocks of points (see
 #'   [kernel_means()]), which is then called on tiles.
-#' @param gamma Kernel scale \eqn{\gamma > 0}; default `1 / ncol(x)`.
+#' @param gamma Kernel scale \eqn{\gamma > 0}{gamma > 0}; default `1 / ncol(x)`.
 #'   `"median"`: [estimate_gamma()]'s value for `x` as given (not scaled).
 #' @param degree Degree of the polynomial kernel, a positive whole number.
-#' @param coef0 Constant \eqn{c_0} of the polynomial and sigmoid kernels.
+#' @param coef0 Constant \eqn{c_0}{coef0} of the polynomial and sigmoid kernels.
 #' @return A numeric matrix with `nrow(x)` rows and `nrow(y)` columns, with
 #'   the row names of `x` and `y` as dimnames.
 #' @export

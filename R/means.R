@@ -1,19 +1,26 @@
 #' Kernel nearest-means (centroid) classifier
 #'
 #' Assigns a point to the class whose mean is nearest in the feature space of
-#' the kernel. With \eqn{n_c} training points \eqn{x_i} in class \eqn{c}, the
-#' squared feature-space distance to the class mean \eqn{m_c} is
+#' the kernel (Schölkopf and Smola 2002, section 1.2, for two classes; any
+#' number of classes as in Roshan's "Kernels and kernel nearest means").
+#' With \eqn{n_c} training points \eqn{x_i} in class \eqn{c} and the
+#' feature map \eqn{\phi}{phi} of the kernel, the squared feature-space
+#' distance to the class mean \eqn{m_c} is
 #' \deqn{\|\phi(x) - m_c\|^2 = k(x,x) - \frac{2}{n_c}\sum_{i \in c} k(x, x_i)
-#'   + \frac{1}{n_c^2}\sum_{i,j \in c} k(x_i, x_j).}
-#' The last term, \eqn{\|m_c\|^2}, is computed once at fit time, in tiles and
+#'   + \frac{1}{n_c^2}\sum_{i,j \in c} k(x_i, x_j).}{||phi(x) - m_c||^2 =
+#'   k(x, x) - (2/n_c) sum_{i in c} k(x, x_i) + (1/n_c^2) sum_{i, j in c} k(x_i, x_j).}
+#' The last term, \eqn{\|m_c\|^2}{||m_c||^2}, is computed once at fit time, in tiles and
 #' without forming the kernel matrix.
 #'
 #' @section Decision values: Each class gets the score
 #'   \eqn{f_c(x) = \frac{1}{n_c}\sum_{i\in c} k(x, x_i) - \|m_c\|^2/2
-#'   = (k(x,x) - \|\phi(x) - m_c\|^2)/2}, so the nearest mean is the largest
-#'   score. With two classes `predict(type = "decision")` returns
-#'   \eqn{f_1 - f_2 = \mathrm{mean}\, k(x, S_+) - \mathrm{mean}\, k(x, S_-) - b}
-#'   with \eqn{b = (\|m_+\|^2 - \|m_-\|^2)/2}, the rule of the kernel
+#'   = (k(x,x) - \|\phi(x) - m_c\|^2)/2}{f_c(x) = (1/n_c) sum_{i in c} k(x, x_i)
+#'   - ||m_c||^2/2 = (k(x, x) - ||phi(x) - m_c||^2)/2}, so the nearest mean
+#'   is the largest score. With two classes `predict(type = "decision")` returns
+#'   \eqn{f_1 - f_2 = \mathrm{mean}\, k(x, S_+) - \mathrm{mean}\, k(x, S_-) - b}{f_1
+#'   - f_2 = mean k(x, S+) - mean k(x, S-) - b}, where \eqn{S_\pm}{S+, S-} are
+#'   the training points of the two classes,
+#'   with \eqn{b = (\|m_+\|^2 - \|m_-\|^2)/2}{b = (||m+||^2 - ||m-||^2)/2}, the rule of the kernel
 #'   centroid classifier (the first factor level is the positive class);
 #'   with more classes, the matrix of scores \eqn{f_c}.
 #'
@@ -21,12 +28,15 @@
 #'   isotropic Gaussian model in feature space with equal class priors and a
 #'   common variance \eqn{s^2}, the pooled within-class mean squared distance
 #'   of the training points to their class means:
-#'   \eqn{P(c \mid x) \propto \exp(f_c(x) / s^2)}. The most probable class is
+#'   \eqn{P(c \mid x) \propto \exp(f_c(x) / s^2)}{P(c | x) proportional to
+#'   exp(f_c(x) / s^2)}. The most probable class is
 #'   always the predicted class. The probabilities are a smooth summary of
 #'   the distances, not a calibrated model.
 #'
-#' @param x A numeric matrix, a numeric vector or a data frame (factor
-#'   columns are coded by [stats::model.matrix()] with treatment contrasts);
+#' @param x A numeric matrix, a numeric vector or a data frame (a factor or
+#'   character column is coded as one 0/1 indicator column per level, not
+#'   by treatment contrasts, so that every two levels are at the same
+#'   distance; the indicators are not scaled);
 #'   for the formula method, a formula `class ~ inputs`. A data frame's
 #'   columns need unique, non-empty names; a factor's unused levels are kept
 #'   (columns of zeros, so that new data may have them). A matrix's columns
@@ -58,7 +68,7 @@
 #'   function returning the wrong shape or non-finite values is an error of
 #'   class `"kernclass_kernel_function_error"`; bad kernel values,
 #'   `"kernclass_kernel_data_error"`.
-#' @param gamma Kernel scale \eqn{\gamma > 0}. Default `1 / p`, with `p` the
+#' @param gamma Kernel scale \eqn{\gamma > 0}{gamma > 0}. Default `1 / p`, with `p` the
 #'   number of (coded) input columns. `"median"` sets it from the data by
 #'   the median heuristic of [estimate_gamma()] on the coded, scaled training
 #'   inputs; the model keeps the value in `kernel$gamma`.
@@ -66,8 +76,8 @@
 #' @param coef0 Constant of the polynomial and sigmoid kernels.
 #' @param scale If `TRUE` (default), each input column is centred and scaled
 #'   to unit variance with the training mean and standard deviation, which are
-#'   stored and reused by `predict()`. Constant columns and the dummy columns
-#'   of factors are left unscaled. Sparse `x` is scaled without centring
+#'   stored and reused by `predict()`. Constant columns and the indicator
+#'   columns of factors are left unscaled. Sparse `x` is scaled without centring
 #'   (centring would fill it in), as LIBSVM-style sparse learners do: for the
 #'   `"rbf"` and `"laplace"` kernels this is the model of centred data, for
 #'   the inner-product kernels it is the model of `x / sd`; the model's
@@ -77,10 +87,12 @@
 #'   values (default `getOption("na.action")`).
 #' @param formula A formula `class ~ inputs`.
 #' @param threshold How the offset \eqn{b} of a two-class model is placed:
-#'   `"analytic"` (default), \eqn{b = (\|m_+\|^2 - \|m_-\|^2)/2} as
-#'   above (seed 000), or `"search"`, seed 002's threshold search
+#'   `"analytic"` (default), \eqn{b = (\|m_+\|^2 - \|m_-\|^2)/2}{b =
+#'   (||m+||^2 - ||m-||^2)/2} as above (the kernel centroid rule), or
+#'   `"search"`, the threshold search of the kernelized Bayes classifier
 #'   ([threshold_search()]) on the training values of
-#'   \eqn{\mathrm{mean}\, k(x, S_+) - \mathrm{mean}\, k(x, S_-)}: the
+#'   \eqn{\mathrm{mean}\, k(x, S_+) - \mathrm{mean}\, k(x, S_-)}{mean k(x, S+)
+#'   - mean k(x, S-)}: the
 #'   midpoint between neighbouring training scores that separates the classes
 #'   most consistently. The search is for two classes only (an error with
 #'   more; [kernel_bayes()] searches per class pair). Its result is kept in
@@ -94,12 +106,20 @@
 #'   class): a list with the call (which [stats::update()] re-runs), the class
 #'   `levels` and `counts`, the `kernel` and its parameters, the scaled
 #'   training points `x` and labels `y`, the `weight` of each training point
-#'   and the per-class `offset` of the scores, `center_norms` (\eqn{\|m_c\|^2}),
-#'   `sigma2` (\eqn{s^2}), the `threshold` rule (and `search`), the `scaling`, and for data-frame and formula
-#'   fits the `terms`, `xlevels` and `contrasts`. See [predict.kernclass()],
+#'   and the per-class `offset` of the scores, `center_norms`
+#'   (\eqn{\|m_c\|^2}{||m_c||^2}), `sigma2` (\eqn{s^2}), the `threshold`
+#'   rule and `search` (the threshold search's result; `NULL` with
+#'   `threshold = "analytic"`), the `scaling` (`NULL` with `scale = FALSE`),
+#'   for data-frame and formula fits the `terms` and `xlevels`, and
+#'   `contrasts` (the coding of factor inputs, `NULL` when there are none)
+#'   and `na.action` (the rows dropped for missing values, `NULL` when none
+#'   were). See [predict.kernclass()],
 #'   [summary.kernclass()], [plot.kernclass()], [coef.kernclass_scores()].
 #' @references Schölkopf, B. and Smola, A. J. (2002). *Learning with Kernels*,
 #'   section 1.2. MIT Press.
+#'
+#'   Roshan, U. Kernels and kernel nearest means. Lecture slides, New Jersey
+#'   Institute of Technology.
 #' @export
 #' @examples
 #' fit <- kernel_means(Species ~ ., data = iris, kernel = "rbf", gamma = 0.5)
@@ -167,36 +187,39 @@ kc_fit_means <- function(d, kernel, gamma, degree, coef0, scale, ..., threshold,
 }
 
 # Leave-one-out kernel sums, for both kc_loo() methods: S[i, c] = sum of
-# k(x_i, x_j) over x_j != x_i in class c, with kii = k(x_i, x_i), the class
-# counts without x_i (one row per point) and `own`, the index of each
-# point's own class in these matrices.
+# k(x_i, x_j) over x_j != x_i in class c, summed without x_i in C (never the
+# whole class less k(x_i, x_i), which a narrow kernel leaves as rounding),
+# with kii = k(x_i, x_i), the class counts without x_i (one row per point)
+# and `own`, the index of each point's own class in these matrices.
 kc_loo_sums <- function(model) {
   xs <- model$x
   yi <- as.integer(model$y)
   n <- length(yi)
   G <- length(model$levels)
-  ind <- matrix(0, n, G)
-  ind[cbind(seq_len(n), yi)] <- 1
-  S <- kc_expand(xs, xs, ind, model$kernel)
+  S <- .Call(ffi_loo_sums, xs, yi, G, kc_kernel_code(model$kernel), kc_threads())
   kii <- kc_kernel_diag(xs, model$kernel)
   own <- cbind(seq_len(n), yi)
-  S[own] <- S[own] - kii
   counts <- matrix(model$counts, n, G, byrow = TRUE)
   counts[own] <- counts[own] - 1
   list(S = S, kii = kii, counts = counts, own = own)
 }
 
 # Exact leave-one-out (kernel_cv(folds = "loo")): leaving x_i out changes its
-# own class only, whose squared mean norm becomes (T_c - 2 S_c(x_i) +
-# k(x_i, x_i)) / (n_c - 1)^2 with S_c(x_i) over the whole class; the classes
-# then follow from the scores as in predict().
+# own class only, whose squared mean norm becomes the sum over its other
+# rows, (D_c - k(x_i, x_i)) + (O_c - 2 S_c(x_i)) over (n_c - 1)^2, with D_c
+# the class's k(x_j, x_j) and O_c its off-diagonal sum (the S of its rows):
+# no diagonal term is cancelled; the classes then follow from the scores as
+# in predict().
 #' @export
 kc_loo.kernel_means <- function(model, default_prior) {
   s <- kc_loo_sums(model)
   own <- s$own
-  T <- kc_within_sums(model$x, model$y, model$kernel)  # T_c = n_c^2 ||m_c||^2
-  norms <- matrix(T / model$counts^2, nrow(own), length(T), byrow = TRUE)
-  norms[own] <- (T[own[, 2L]] - 2 * (s$S[own] + s$kii) + s$kii) / s$counts[own]^2
+  G <- length(model$levels)
+  D <- as.vector(rowsum(s$kii, factor(own[, 2L], levels = seq_len(G)), reorder = TRUE))
+  O <- as.vector(rowsum(s$S[own], factor(own[, 2L], levels = seq_len(G)), reorder = TRUE))
+  norms <- matrix((D + O) / model$counts^2, nrow(own), G, byrow = TRUE)
+  c_i <- own[, 2L]
+  norms[own] <- ((D[c_i] - s$kii) + (O[c_i] - 2 * s$S[own])) / s$counts[own]^2
   kc_classify(model, s$S / s$counts - norms / 2)
 }
 

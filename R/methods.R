@@ -34,10 +34,13 @@ kc_method_label <- function(object) {
 #'   `"prob"`: a matrix of class probabilities with a column per level. See
 #'   the classifier's help page for what decision values and probabilities
 #'   mean for it.
-#' @param ... Not used.
+#' @param ... Not used. Arguments of e1071's and kernlab's `predict()`
+#'   (`probability`, `decision.values`; `type = "probabilities"`) are errors
+#'   of class `"kernclass_e1071_argument_error"` that say what to use.
 #' @return One value (or row) per row of `newdata`; `NA` where that row has
 #'   missing values, and where the kernel values of that row overflow (a
-#'   warning of class `"kernclass_overflow_warning"`), or where the row
+#'   warning of classes `"kernclass_overflow_warning"` and
+#'   `"kernclass_unpredictable_warning"`), or where the row
 #'   cannot be predicted: a factor level not seen in training, or formula
 #'   terms that are not numbers (`log` of a negative); one warning of class
 #'   `"kernclass_unpredictable_warning"` says which rows and why. Columns of
@@ -53,6 +56,7 @@ kc_method_label <- function(object) {
 #' predict(fit, new, type = "prob")
 predict.kernclass <- function(object, newdata, type = c("class", "decision", "prob"), ...) {
   kc_check_dots(...)
+  kc_check_foreign_type(type)
   type <- kc_match_arg(type, c("class", "decision", "prob"), "type")
   x <- if (missing(newdata) || is.null(newdata)) object$x else kc_new_x(object, newdata)
   ok <- kc_complete_rows(x)
@@ -63,7 +67,7 @@ predict.kernclass <- function(object, newdata, type = c("class", "decision", "pr
     kc_warn(sprintf(paste0("The %s kernel overflows on %d row(s) of `newdata` (e.g. %s); ",
                            "their predictions are NA."), kc_kernel_label(object$kernel),
                     sum(!finite), paste(utils::head(which(ok)[!finite], 5), collapse = ", ")),
-            class = "overflow")
+            class = c("overflow", "unpredictable"))
     ok[ok] <- finite
     scores <- scores[finite, , drop = FALSE]
   }
@@ -97,8 +101,8 @@ fitted.kernclass <- function(object, ...) {
 #'
 #' The classifiers with one score per class ([kernel_means()],
 #' [kernel_parzen()]) read as a kernel expansion over their training
-#' points, \eqn{f(x) = \sum_i \alpha_i k(x, x_i) + b}: this returns the
-#' weights \eqn{\alpha_i} and the offset \eqn{b} (on the scaled inputs).
+#' points, \eqn{f(x) = \sum_i \alpha_i k(x, x_i) + b}{f(x) = sum_i alpha_i k(x, x_i) + b}: this returns the
+#' weights \eqn{\alpha_i}{alpha_i} and the offset \eqn{b} (on the scaled inputs).
 #' The one-vs-one classifiers have their own: [coef.kernel_bayes()], and
 #' for [kernel_svm()] the same layout with a column per class pair.
 #'
@@ -195,4 +199,112 @@ print.summary.kernclass <- function(x, ...) {
               100 * x$accuracy))
   print(x$confusion)
   invisible(x)
+}
+
+#' Model components of a kernclass classifier
+#'
+#' The standard accessors of R's model objects. `nobs()` is the number of
+#' training observations (rows used, after `na.action`). `formula()`,
+#' `terms()` and `model.frame()` describe a model fitted with a formula:
+#' `formula()` the formula with `.` expanded, `terms()` its terms,
+#' `model.frame()` the model frame rebuilt from the call's `data`,
+#' `subset`, `na.action` and `weights` (as [stats::model.frame.lm()] does,
+#' so `data` must still be there); `terms()` also works for models fitted to
+#' a data frame (terms of the inputs, no response). `model.matrix()` is the
+#' matrix the kernel is computed on: the coded inputs (one indicator column
+#' per factor level, no intercept), centred and scaled when `scale = TRUE`
+#' (the statistics are in `fit$scaling`); for kernel expansions with
+#' [kernel_matrix()].
+#'
+#' A classifier has no residuals: `residuals()` is an error, as are
+#' `formula()`, `model.frame()` and `terms()` where the model has none; all
+#' of class `"kernclass_undefined_error"`.
+#'
+#' @param object,formula,x A fitted kernclass model.
+#' @param ... For `model.frame()`: `data`, `subset` or `na.action` to use
+#'   instead of the call's; otherwise not used.
+#' @return `nobs()`: a whole number. `formula()`: a formula. `terms()`: a
+#'   terms object. `model.frame()`: a data frame. `model.matrix()`: a
+#'   numeric matrix with a row per training observation.
+#' @name kernclass-accessors
+#' @importFrom stats nobs formula terms model.frame model.matrix residuals
+#' @examples
+#' fit <- kernel_svm(Species ~ ., data = iris, subset = Sepal.Length > 5)
+#' nobs(fit)
+#' formula(fit)
+#' head(model.frame(fit))
+#' dim(model.matrix(fit))
+#' update(fit, . ~ Petal.Length + Petal.Width)
+NULL
+
+#' @rdname kernclass-accessors
+#' @export
+nobs.kernclass <- function(object, ...) {
+  kc_check_dots(...)
+  length(object$y)
+}
+
+# Whether the model was fitted with a formula (the only fits whose terms
+# have a response: labels are required).
+kc_has_formula <- function(object) {
+  !is.null(object$terms) && attr(object$terms, "response") == 1L
+}
+
+kc_abort_no_formula <- function(what) {
+  kc_abort(sprintf(paste0("%s needs a model fitted with a formula (e.g. kernel_svm(Species ~ ., ",
+                          "data = iris)); this one was fitted to `x` and `y`."), what),
+           arg = "object", class = "undefined")
+}
+
+#' @rdname kernclass-accessors
+#' @export
+formula.kernclass <- function(x, ...) {
+  kc_check_dots(...)
+  if (!kc_has_formula(x)) kc_abort_no_formula("formula()")
+  stats::formula(x$terms)
+}
+
+#' @rdname kernclass-accessors
+#' @export
+terms.kernclass <- function(x, ...) {
+  kc_check_dots(...)
+  if (is.null(x$terms)) {
+    kc_abort(paste0("terms() needs a model fitted with a formula or a data frame; this one ",
+                    "was fitted to a matrix."), arg = "x", class = "undefined")
+  }
+  x$terms
+}
+
+#' @rdname kernclass-accessors
+#' @export
+model.frame.kernclass <- function(formula, ...) {
+  if (!kc_has_formula(formula)) kc_abort_no_formula("model.frame()")
+  dots <- list(...)
+  nm <- names(dots)
+  if (is.null(nm)) nm <- rep("", length(dots))
+  bad <- !nm %in% c("data", "subset", "na.action")
+  if (any(bad)) do.call(kc_check_dots, dots[bad])
+  call <- formula$call
+  mf <- call[c(1L, match(c("data", "subset", "na.action", "weights"), names(call), 0L))]
+  mf[[1L]] <- quote(stats::model.frame)
+  mf$formula <- formula$terms
+  mf[names(dots)] <- dots
+  env <- environment(formula$terms)
+  if (is.null(env)) env <- parent.frame()
+  eval(mf, env)
+}
+
+#' @rdname kernclass-accessors
+#' @export
+model.matrix.kernclass <- function(object, ...) {
+  kc_check_dots(...)
+  object$x
+}
+
+#' @rdname kernclass-accessors
+#' @export
+residuals.kernclass <- function(object, ...) {
+  kc_abort(paste0("A classifier has no residuals. Use predict(fit) for the fitted classes, ",
+                  "predict(fit, type = \"prob\") for class probabilities."),
+           arg = "object", class = "undefined")
 }

@@ -1,9 +1,10 @@
 #' Parzen-window Bayes classifier
 #'
 #' Estimates each class density by a Parzen window (kernel density)
-#' estimate, \eqn{p_c(x) = \frac{1}{n_c}\sum_{i \in c} k(x, x_i)}, and
-#' assigns a point to the class with the largest \eqn{\pi_c p_c(x)}, where
-#' \eqn{\pi_c} is the class prior. With equal priors and two classes this is
+#' estimate, \eqn{p_c(x) = \frac{1}{n_c}\sum_{i \in c} k(x, x_i)}{p_c(x) =
+#' (1/n_c) sum_{i in c} k(x, x_i)}, and assigns a point to the class with the
+#' largest \eqn{\pi_c p_c(x)}{pi_c p_c(x)}, where \eqn{\pi_c}{pi_c} is the
+#' class prior (Schölkopf and Smola 2002, section 1.2). With equal priors and two classes this is
 #' the kernel nearest-means rule with offset \eqn{b = 0}.
 #'
 #' Only kernels that are densities when one argument is held fixed make
@@ -13,11 +14,11 @@
 #' an error, since "densities" can be negative.
 #'
 #' @section Decision values: Each class gets the score
-#'   \eqn{f_c(x) = \pi_c p_c(x)}. With two classes `predict(type =
-#'   "decision")` returns \eqn{\pi_+ p_+(x) - \pi_- p_-(x)} (positive for the
+#'   \eqn{f_c(x) = \pi_c p_c(x)}{f_c(x) = pi_c p_c(x)}. With two classes `predict(type =
+#'   "decision")` returns \eqn{\pi_+ p_+(x) - \pi_- p_-(x)}{pi+ p+(x) - pi- p-(x)} (positive for the
 #'   first factor level); with more classes, the matrix of scores.
 #'   `predict(type = "prob")` gives the posterior
-#'   \eqn{\pi_c p_c(x) / \sum_j \pi_j p_j(x)}; for a point so far from all
+#'   \eqn{\pi_c p_c(x) / \sum_j \pi_j p_j(x)}{pi_c p_c(x) / sum_j pi_j p_j(x)}; for a point so far from all
 #'   training data that every \eqn{p_c(x)} underflows to zero, the
 #'   probabilities fall back to the priors and the class to the class with
 #'   the largest prior.
@@ -28,12 +29,14 @@
 #'   proportions of the training data.
 #' @param threshold How the boundary of a two-class model is placed:
 #'   `"analytic"` (default), by the prior ratio (the rule
-#'   \eqn{\log p_+(x) - \log p_-(x) + \log(\pi_+/\pi_-) > 0}), or
-#'   `"search"`, seed 002's threshold search ([threshold_search()]) on the
+#'   \eqn{\log p_+(x) - \log p_-(x) + \log(\pi_+/\pi_-) > 0}{log p+(x) -
+#'   log p-(x) + log(pi+/pi-) > 0}), or
+#'   `"search"`, the threshold search of the kernelized Bayes classifier
+#'   ([threshold_search()]) on the
 #'   training values of the log density ratio \eqn{\log p_+(x) - \log
-#'   p_-(x)}: the offset \eqn{b} it finds takes the place of the log prior
+#'   p_-(x)}{log p+(x) - log p-(x)}: the offset \eqn{b} it finds takes the place of the log prior
 #'   ratio, so the model keeps the effective prior
-#'   \eqn{\pi_+ = 1/(1 + e^{-b})} in `prior` (and the search result in
+#'   \eqn{\pi_+ = 1/(1 + e^{-b})}{pi+ = 1/(1 + exp(-b))} in `prior` (and the search result in
 #'   `search`), and decisions and probabilities follow from it. The search
 #'   needs two classes, a density kernel (`"rbf"` or `"laplace"`) and no
 #'   `prior`. (Densities that underflow to zero are taken as the smallest

@@ -1,9 +1,23 @@
 #' Plot the decision regions of a kernclass classifier
 #'
 #' Draws, over two chosen input variables, the regions where each class is
-#' predicted, the decision boundary, and the training points coloured by
-#' class. The other input variables are held at `slice` (by default their
-#' medians, or the most frequent level for factors).
+#' predicted, the decision boundaries, and the points of `data` coloured by
+#' class. The other input variables are held fixed: at `slice` where it gives
+#' them, otherwise numbers at their medians and factors at their most
+#' frequent level (in `data`); the subtitle says which inputs are held and at
+#' what values.
+#'
+#' The boundaries are drawn smooth, as contours of the decision values on
+#' the grid, not as the edges of the grid's class cells: for two classes the
+#' zero contour of the decision value; for the class-score classifiers
+#' ([kernel_means()], [kernel_parzen()]) with more classes, the contours
+#' \eqn{f_a(x) = f_b(x)}{f_a(x) = f_b(x)} of two class scores where these two
+#' are the largest (the top score equals the second); for the one-vs-one
+#' classifiers ([kernel_bayes()], [kernel_svm()]), the zero contour of each
+#' pair's decision value where changing the sign of that pair's vote changes
+#' the predicted class. For two-class SVMs the margins
+#' \eqn{f(x) = \pm 1}{f(x) = -1 and +1} are dashed, and the support vectors
+#' circled when the points drawn are the training points.
 #'
 #' @param x A fitted kernclass model.
 #' @param data The data to draw: a data frame with the model's input columns
@@ -15,26 +29,39 @@
 #'   default method; default the training labels when `data` has as many
 #'   rows as the training data.
 #' @param slice Named list of values for the other input variables: one
-#'   number each, or one of the levels for a factor.
+#'   number each, or one of the levels for a factor. Names that are not other
+#'   input variables are an error.
 #' @param grid Number of grid points along each axis.
 #' @param col Colours of the classes.
-#' @param main,xlab,ylab Title and axis labels.
+#' @param main,sub,xlab,ylab Title, subtitle and axis labels. The default
+#'   subtitle names the inputs held fixed and their values; `sub = ""`
+#'   draws none.
 #' @param ... Further graphical parameters for [graphics::plot.default()].
-#' @return Invisibly, a list with the grid coordinates `x1`, `x2`, the
-#'   predicted `class` on the grid (a character matrix, `x1` along rows) and
+#' @return Invisibly, a list with the grid coordinates `x1`, `x2`; the
+#'   predicted `class` on the grid (a character matrix, `x1` along rows);
 #'   the `decision` values of the grid points (a vector for two classes, a
 #'   matrix with a column per class otherwise, or per class pair for
-#'   one-vs-one models such as [kernel_bayes()]).
+#'   one-vs-one models such as [kernel_bayes()]); `held`, a named list of the
+#'   values at which the other inputs were held (empty when there are none);
+#'   and `boundary`, the boundary lines drawn, a list of pieces, each a list
+#'   with coordinates `x`, `y` and the two `classes` it separates.
 #' @export
 #' @examples
 #' fit <- kernel_means(Species ~ Petal.Length + Petal.Width, data = iris, gamma = 2)
 #' plot(fit, iris)
 #'
+#' # four inputs: two drawn, the sepal measurements held at their medians
+#' svm <- kernel_svm(Species ~ ., data = iris, cost = 10)
+#' plot(svm, iris, vars = c("Petal.Length", "Petal.Width"))
+#' # ... or at chosen values
+#' plot(svm, iris, vars = c("Petal.Length", "Petal.Width"),
+#'      slice = list(Sepal.Length = 7, Sepal.Width = 3))
+#'
 #' two <- droplevels(subset(iris, Species != "setosa"))
 #' fit2 <- kernel_parzen(as.matrix(two[, 3:4]), two$Species, gamma = 2)
 #' plot(fit2)
 plot.kernclass <- function(x, data = NULL, vars = NULL, y = NULL, slice = list(), grid = 100,
-                           col = NULL, main = NULL, xlab = NULL, ylab = NULL, ...) {
+                           col = NULL, main = NULL, sub = NULL, xlab = NULL, ylab = NULL, ...) {
   object <- x
   if (inherits(object$x, c("kc_precomputed", "kc_user"))) {
     kc_abort(paste0("plot() draws the classes over two input columns; a model fitted on kernel ",
@@ -45,21 +72,19 @@ plot.kernclass <- function(x, data = NULL, vars = NULL, y = NULL, slice = list()
   kc_check_number(grid, "grid", lower = 2, whole = TRUE)
   pd <- kc_plot_data(object, data, y)
   vars <- kc_plot_vars(vars, pd$inputs)
+  held <- kc_plot_held(pd$inputs, vars, slice)
   ax <- lapply(vars, function(v) {
     r <- range(pd$inputs[[v]], finite = TRUE)
     r <- r + c(-1, 1) * 0.05 * max(diff(r), 1e-8)
     seq(r[1L], r[2L], length.out = grid)
   })
-  g <- kc_plot_grid(pd$inputs, vars, ax, slice)
-  newdata <- if (is.null(object$terms)) as.matrix(g) else g
-  x_grid <- withCallingHandlers(kc_new_x(object, newdata), kernclass_unpredictable_warning =
-    function(w) kc_abort(sprintf("The model cannot score all points of the plot's grid: %s",
-                                 conditionMessage(w)), arg = "vars"))
-  scores <- kc_scores(object, x_grid)
+  scores <- kc_plot_scores(object, pd$inputs, vars, held$values,
+                           expand.grid(ax[[1L]], ax[[2L]], KEEP.OUT.ATTRS = FALSE))
   G <- length(object$levels)
   cls <- kc_classify(object, scores)
   if (is.null(col)) col <- grDevices::hcl.colors(G, "Dark 3")
   col <- rep_len(col, G)
+  if (is.null(sub)) sub <- kc_plot_held_label(held)
 
   graphics::plot.default(ax[[1L]], ax[[2L]], type = "n", xaxs = "i", yaxs = "i",
                          xlab = if (is.null(xlab)) vars[1L] else xlab,
@@ -68,12 +93,10 @@ plot.kernclass <- function(x, data = NULL, vars = NULL, y = NULL, slice = list()
   zc <- matrix(as.integer(cls), grid, grid)
   graphics::image(ax[[1L]], ax[[2L]], zc, col = grDevices::adjustcolor(col, alpha.f = 0.25),
                   breaks = seq(0.5, G + 0.5), add = TRUE, useRaster = TRUE)
-  # boundaries: the zero contours of the margins
-  margins <- kc_plot_margins(object, scores, cls)
-  for (c in seq_len(ncol(margins))) {
-    graphics::contour(ax[[1L]], ax[[2L]], matrix(margins[, c], grid, grid), levels = 0,
-                      drawlabels = FALSE, add = TRUE, lwd = 2)
-  }
+  boundary <- kc_plot_boundaries(object, ax, scores, function(pts) {
+    kc_plot_scores(object, pd$inputs, vars, held$values, pts)
+  })
+  for (piece in boundary) graphics::lines(piece$x, piece$y, lwd = 2)
   kc_plot_extras(object, ax, scores, pd, vars)
   if (!is.null(pd$y)) {
     graphics::points(pd$inputs[[vars[1L]]], pd$inputs[[vars[2L]]],
@@ -83,9 +106,123 @@ plot.kernclass <- function(x, data = NULL, vars = NULL, y = NULL, slice = list()
                      pch = 20 + seq_len(G) %% 5, bg = "white", cex = 0.8)
   }
   graphics::box()
+  if (nzchar(sub)) {  # shrunk to the width of the plot when long
+    width <- graphics::strwidth(sub, units = "inches")
+    graphics::title(sub = sub, cex.sub = min(1, 0.98 * graphics::par("pin")[1L] / width))
+  }
   decision <- kc_decision(object, scores)
   invisible(list(x1 = ax[[1L]], x2 = ax[[2L]], class = matrix(as.character(cls), grid, grid),
-                 decision = unname(decision)))
+                 decision = unname(decision), held = held$values, boundary = boundary))
+}
+
+# The model's scores at points `pts` (two columns: the values of `vars`),
+# the other inputs held at `values`.
+kc_plot_scores <- function(object, inputs, vars, values, pts) {
+  g <- kc_plot_frame(inputs, vars, pts, values)
+  newdata <- if (is.null(object$terms)) as.matrix(g) else g
+  x <- withCallingHandlers(kc_new_x(object, newdata), kernclass_unpredictable_warning =
+    function(w) kc_abort(sprintf("The model cannot score all points of the plot's grid: %s",
+                                 conditionMessage(w)), arg = "vars"))
+  kc_scores(object, x)
+}
+
+# Boundary lines: contours of the decision values on the grid, kept where
+# they separate two predicted classes. `score_at(pts)` scores points exactly,
+# so that the pieces are cut at the true class change, not at grid cells.
+kc_plot_boundaries <- function(object, ax, scores, score_at) UseMethod("kc_plot_boundaries")
+
+#' @export
+kc_plot_boundaries.kernclass <- function(object, ax, scores, score_at) {
+  lv <- object$levels
+  if (length(lv) == 2L) {  # the zero contour of the decision value
+    return(kc_plot_pieces(ax, kc_decision(object, scores), NULL, lv, score_at))
+  }
+  ovo <- inherits(object, "kernclass_ovo")
+  pairs <- kc_ovo_pairs(lv)
+  out <- list()
+  for (m in seq_len(nrow(pairs))) {
+    a <- pairs[m, "first"]
+    b <- pairs[m, "second"]
+    if (ovo) {
+      # pair m's decision is zero: a boundary where the sign of its vote
+      # changes the class (between the classes of the two signs, which need
+      # not be the pair's own: a tie of votes goes to the earlier level)
+      sides <- function(s) {
+        up <- s; up[, m] <- 1
+        down <- s; down[, m] <- -1
+        cbind(as.integer(kc_classify(object, up)), as.integer(kc_classify(object, down)))
+      }
+      d <- scores[, m]
+    } else {
+      # scores a and b are equal: a boundary where they are the top two
+      sides <- function(s) {
+        top <- (s[, a] + s[, b]) / 2 > apply(s[, -c(a, b), drop = FALSE], 1L, max)
+        cbind(ifelse(top, a, NA_integer_), b)
+      }
+      d <- scores[, a] - scores[, b]
+    }
+    out <- c(out, kc_plot_pieces(ax, d, sides, lv, score_at))
+  }
+  out
+}
+
+# The zero contour of `d` (grid values, x1 along rows) cut into pieces along
+# which `sides(scores)` (a two-column matrix: the class indices on the two
+# sides of the line; equal or NA where it is no boundary) stays the same
+# pair; the whole contour, between the two classes, when `sides` is NULL.
+# A piece ends where the pair changes, found by bisection on the segment
+# between neighbouring points, so that lines meet where three regions touch.
+kc_plot_pieces <- function(ax, d, sides, levels, score_at) {
+  grid <- length(ax[[1L]])
+  z <- matrix(d, grid, grid)
+  if (!any(z > 0, na.rm = TRUE) || !any(z < 0, na.rm = TRUE)) return(list())
+  lines <- grDevices::contourLines(ax[[1L]], ax[[2L]], z, levels = 0)
+  if (!length(lines)) return(list())
+  pts <- do.call(rbind, lapply(lines, function(l) cbind(l$x, l$y)))
+  line_of <- rep(seq_along(lines), vapply(lines, function(l) length(l$x), integer(1)))
+  pair_at <- function(p) {  # "i j" (i < j) for a boundary, NA otherwise
+    sd <- sides(score_at(as.data.frame(p)))
+    lo <- pmin(sd[, 1L], sd[, 2L])
+    hi <- pmax(sd[, 1L], sd[, 2L])
+    ifelse(!is.na(lo) & lo != hi, paste(lo, hi), NA_character_)
+  }
+  label <- if (is.null(sides)) rep("1 2", nrow(pts)) else pair_at(pts)
+  same <- function(u, v) (is.na(u) & is.na(v)) | (!is.na(u) & !is.na(v) & u == v)
+  # where the pair changes between neighbours of one line: bisect the segment
+  n <- nrow(pts)
+  j <- which(line_of[-n] == line_of[-1L] & !same(label[-n], label[-1L]))
+  cross_lo <- cross_hi <- matrix(numeric(), 0L, 2L)
+  if (length(j)) {
+    lo <- pts[j, , drop = FALSE]
+    hi <- pts[j + 1L, , drop = FALSE]
+    for (step in 1:12) {
+      mid <- (lo + hi) / 2
+      k <- same(pair_at(mid), label[j])
+      lo[k, ] <- mid[k, ]
+      hi[!k, ] <- mid[!k, ]
+    }
+    cross_lo <- lo  # the end of the run before the change
+    cross_hi <- hi  # the start of the run after it
+  }
+  pieces <- list()
+  for (i in seq_along(lines)) {
+    idx_line <- which(line_of == i)
+    runs <- rle(label[idx_line])
+    ends <- cumsum(runs$lengths)
+    starts <- ends - runs$lengths + 1L
+    for (r in which(!is.na(runs$values))) {
+      idx <- idx_line[starts[r]:ends[r]]
+      before <- match(idx[1L] - 1L, j)
+      after <- match(idx[length(idx)], j)
+      xy <- rbind(if (!is.na(before)) cross_hi[before, ], pts[idx, , drop = FALSE],
+                  if (!is.na(after)) cross_lo[after, ])
+      if (nrow(xy) >= 2L) {
+        cls <- as.integer(strsplit(runs$values[r], " ", fixed = TRUE)[[1L]])
+        pieces[[length(pieces) + 1L]] <- list(x = xy[, 1L], y = xy[, 2L], classes = levels[cls])
+      }
+    }
+  }
+  pieces
 }
 
 # What a classifier adds to its plot (the SVM: margins, support vectors).
@@ -97,7 +234,7 @@ kc_plot_extras.kernclass <- function(object, ax, scores, pd, vars) invisible()
 #' @export
 kc_plot_extras.kernel_svm <- function(object, ax, scores, pd, vars) {
   grid <- length(ax[[1L]])
-  if (ncol(scores) == 1L) {  # the margins f = -1 and f = +1 of seed 004's slab
+  if (ncol(scores) == 1L) {  # the margins f = -1 and f = +1: the edges of the slab
     graphics::contour(ax[[1L]], ax[[2L]], matrix(scores[, 1L], grid, grid), levels = c(-1, 1),
                       drawlabels = FALSE, add = TRUE, lty = 2)
   }
@@ -178,22 +315,63 @@ kc_plot_vars <- function(vars, inputs) {
   vars
 }
 
-kc_plot_grid <- function(inputs, vars, ax, slice) {
-  if (!is.list(slice) || (length(slice) && is.null(names(slice)))) {
+# The values at which the inputs other than `vars` are held: `slice` where
+# it names them, else the median of a number, the most frequent level of a
+# factor. `how` says which, per input.
+kc_plot_held <- function(inputs, vars, slice) {
+  if (!is.list(slice) || (length(slice) && (is.null(names(slice)) || any(names(slice) == "")))) {
     kc_abort("`slice` must be a named list of values for the other input variables.",
              arg = "slice")
   }
-  g <- expand.grid(ax[[1L]], ax[[2L]], KEEP.OUT.ATTRS = FALSE)
-  names(g) <- vars
-  for (v in setdiff(names(inputs), vars)) {
+  others <- setdiff(names(inputs), vars)
+  stray <- setdiff(names(slice), others)
+  if (length(stray)) {
+    kc_abort(sprintf("`slice` names %s, which %s not among the inputs held fixed (%s).",
+                     kc_enum(stray), if (length(stray) == 1L) "is" else "are",
+                     if (length(others)) kc_enum(others) else "none"), arg = "slice")
+  }
+  values <- list()
+  how <- character()
+  for (v in others) {
     col <- inputs[[v]]
-    value <- if (!is.null(slice[[v]])) slice[[v]] else if (is.numeric(col)) {
-      stats::median(col, na.rm = TRUE)
+    if (!is.null(slice[[v]])) {
+      kc_check_slice(slice[[v]], col, v)
+      values[[v]] <- slice[[v]]
+      how[v] <- "given"
+    } else if (is.numeric(col)) {
+      values[[v]] <- stats::median(col, na.rm = TRUE)
+      how[v] <- "median"
     } else {
-      names(which.max(table(col)))
+      values[[v]] <- names(which.max(table(col)))
+      how[v] <- "most frequent"
     }
-    if (!is.null(slice[[v]])) kc_check_slice(value, col, v)
-    g[[v]] <- if (is.factor(col)) factor(value, levels = levels(col)) else value
+  }
+  list(values = values, how = how)
+}
+
+# "Held at: a = 1, b = 2 (medians)": the subtitle naming the held inputs.
+kc_plot_held_label <- function(held) {
+  if (!length(held$values)) return("")
+  shown <- vapply(held$values, function(v) {
+    if (is.numeric(v)) format(signif(v, 3)) else as.character(v)
+  }, character(1))
+  items <- paste(names(held$values), "=", shown)
+  plural <- c(median = "medians", "most frequent" = "most frequent levels", given = "given")
+  if (length(unique(held$how)) == 1L) {
+    sprintf("Held at: %s (%s)", paste(items, collapse = ", "), plural[[held$how[1L]]])
+  } else {
+    sprintf("Held at: %s", paste(sprintf("%s (%s)", items, held$how), collapse = ", "))
+  }
+}
+
+# A data frame of the inputs at points `pts` (two columns: `vars`), the other
+# inputs at their held values, in the inputs' order.
+kc_plot_frame <- function(inputs, vars, pts, values) {
+  g <- as.data.frame(pts)
+  names(g) <- vars
+  for (v in names(values)) {
+    col <- inputs[[v]]
+    g[[v]] <- if (is.factor(col)) factor(values[[v]], levels = levels(col)) else values[[v]]
   }
   g[names(inputs)]
 }
@@ -216,23 +394,193 @@ kc_check_slice <- function(value, col, v) {
   }
 }
 
-# Columns whose zero contours are the decision boundaries. Class scores: where
-# a class's score equals the best of the others (two classes: f_1 - f_2).
-kc_plot_margins <- function(object, scores, cls) UseMethod("kc_plot_margins")
-
+#' Heat map of cross-validated accuracy over two parameters
+#'
+#' Draws the cross-validated accuracy (or another numeric column of the
+#' results) of a [kernel_tune()] grid as a heat map over two parameters,
+#' with base graphics: one cell per pair of values, all cells the same size,
+#' each labelled with its value, the cell of the chosen parameters
+#' (`x$best`) outlined, and a colour key. Where the grid varies other
+#' parameters too, each cell shows the best value over them (the largest,
+#' or for log-loss and the Brier score the smallest). With one
+#' parameter, the values are drawn against it as a line.
+#'
+#' @section Axes: Each parameter's axis is chosen from its values:
+#'   * `"log"` when the values are positive and geometric, each the same
+#'     multiple of the one before (`10^(-2:0)`, `2^(0:5)`, `c(1, 10)`;
+#'     two values count when the larger is at least twice the smaller): a
+#'     log axis, on which the cells are equal;
+#'   * `"linear"` when they are evenly spaced (`1:4`, `c(0.5, 1)`);
+#'   * `"ordinal"` otherwise: the values in order, one equal cell each, at
+#'     positions 1, 2, ... (the axis title says "grid order").
+#'
+#'   The tick labels sit at the cell centres.
+#' @param x A `"kernel_tune"` object.
+#' @param params The names of the (one or) two parameters to draw; default,
+#'   the first two numeric grid columns that take more than one value.
+#' @param metric The column of `x$results` to draw; default, the metric the
+#'   grid was judged by (`x$metric`, accuracy unless chosen otherwise).
+#' @param col Colours of the heat map, from low to high values.
+#' @param main Title; default, "Cross-validated" and the metric's name.
+#' @param digits Decimal places of the numbers in the cells.
+#' @param ... Further arguments to [graphics::image()] (or
+#'   [graphics::plot()] for one parameter).
+#' @return `x`, invisibly.
 #' @export
-kc_plot_margins.kernclass_scores <- function(object, scores, cls) {
-  G <- ncol(scores)
-  vapply(if (G == 2L) 1L else seq_len(G), function(c) {
-    scores[, c] - apply(scores[, -c, drop = FALSE], 1L, max)
-  }, numeric(nrow(scores)))
+#' @examples
+#' set.seed(1)
+#' tuned <- kernel_tune(kernel_svm, iris[, 3:4], iris$Species,
+#'                      grid = list(cost = 10^(-1:2), gamma = 10^(-2:0)),
+#'                      folds = 3)
+#' plot(tuned)
+plot.kernel_tune <- function(x, params = NULL, metric = NULL,
+                             col = grDevices::hcl.colors(24, "YlOrRd", rev = TRUE),
+                             main = NULL, digits = 3, ...) {
+  res <- x$results
+  if (is.null(metric)) metric <- if (is.null(x$metric)) "accuracy" else x$metric
+  gcols <- if (!is.null(x$best)) intersect(names(x$best), names(res)) else
+    setdiff(names(res), c("accuracy", "sd", "se"))
+  if (!is.character(metric) || length(metric) != 1L || !metric %in% setdiff(names(res), gcols) ||
+      !is.numeric(res[[metric]])) {
+    kc_abort(sprintf("`metric` must name one numeric column of the results, e.g. %s.",
+                     kc_enum(setdiff(names(res), gcols))), arg = "metric")
+  }
+  kc_check_number(digits, "digits", lower = 0, whole = TRUE)
+  varying <- gcols[vapply(gcols, function(nm) {
+    is.numeric(res[[nm]]) && length(unique(res[[nm]])) > 1L
+  }, logical(1))]
+  if (is.null(params)) params <- utils::head(varying, 2L)
+  if (!is.character(params) || !length(params) || length(params) > 2L || anyDuplicated(params) ||
+      !all(params %in% gcols) || !all(vapply(res[params], is.numeric, logical(1)))) {
+    kc_abort(sprintf("`params` must name one or two numeric grid columns, e.g. %s.",
+                     kc_enum(if (length(varying)) varying else gcols)), arg = "params")
+  }
+  ax <- lapply(params, function(nm) kc_tune_axis(res[[nm]], nm))
+  scales <- stats::setNames(vapply(ax, `[[`, "", "scale"), params)
+  value <- res[[metric]]
+  known <- is.element(metric, names(kc_metrics))
+  if (is.null(main)) {
+    main <- paste("Cross-validated", if (known) kc_metrics[[metric]]$label else metric)
+  }
+  # cells over parameters not drawn show the best value
+  pick <- if (known && !kc_metrics[[metric]]$larger) min else max
+  best <- x$best
+  if (length(params) == 1L) {
+    a <- ax[[1L]]
+    v <- tapply(value, factor(res[[params]], levels = a$values), pick)
+    graphics::plot(a$at, v, type = "b", pch = 19, xaxt = "n", log = if (a$scale == "log") "x" else "",
+                   xlab = a$label, ylab = metric, main = main, ...)
+    graphics::axis(1, at = a$at, labels = a$labels)
+    bi <- match(best[[params]], a$values)
+    graphics::points(a$at[bi], v[bi], pch = 1, cex = 2.2, lwd = 2, col = "deepskyblue3")
+    return(invisible(x))
+  }
+  z <- tapply(value, list(factor(res[[params[1L]]], levels = ax[[1L]]$values),
+                          factor(res[[params[2L]]], levels = ax[[2L]]$values)), pick)
+  zr <- range(z, na.rm = TRUE)
+  if (diff(zr) == 0) zr <- zr + c(-1, 1) * max(abs(zr[1L]) * 1e-3, 1e-3)
+  breaks <- seq(zr[1L], zr[2L], length.out = length(col) + 1L)
+  op <- graphics::par(mar = graphics::par("mar") + c(0, 0, 0, 3))  # room for the key
+  on.exit(graphics::par(op))
+  log <- paste(c(if (scales[1L] == "log") "x", if (scales[2L] == "log") "y"), collapse = "")
+  graphics::image(ax[[1L]]$edges, ax[[2L]]$edges, z, col = col, breaks = breaks, log = log,
+                  xaxt = "n", yaxt = "n", xlab = "", ylab = ax[[2L]]$label,
+                  main = main, ...)
+  # tick labels shrunk (to 0.7 at least) so that neighbours do not overlap
+  cw <- min(diff(graphics::grconvertX(ax[[1L]]$edges, "user", "inches")))
+  ch <- min(diff(graphics::grconvertY(ax[[2L]]$edges, "user", "inches")))
+  cex_x <- max(0.7, min(1, 0.9 * cw / max(graphics::strwidth(ax[[1L]]$labels, "inches"))))
+  cex_y <- max(0.7, min(1, 0.9 * ch / graphics::strheight("0", "inches") / 1.5))
+  # axis() drops labels closer than the width of an "m" (its gap.axis)
+  wide <- max(graphics::strwidth(ax[[1L]]$labels, "inches", cex = cex_x)) +
+    graphics::strwidth("m", "inches", cex = cex_x) > cw
+  odd <- if (wide) seq_along(ax[[1L]]$at) %% 2L == 1L else rep(TRUE, length(ax[[1L]]$at))
+  graphics::axis(1, at = ax[[1L]]$at[odd], labels = ax[[1L]]$labels[odd], tick = FALSE,
+                 cex.axis = cex_x)
+  if (wide) {  # too wide side by side: every other label one line lower
+    graphics::axis(1, at = ax[[1L]]$at[!odd], labels = ax[[1L]]$labels[!odd], tick = FALSE,
+                   cex.axis = cex_x, line = 0.8, lwd = 0)
+  }
+  graphics::title(xlab = ax[[1L]]$label, line = graphics::par("mgp")[1L] + if (wide) 0.8 else 0)
+  graphics::axis(2, at = ax[[2L]]$at, labels = ax[[2L]]$labels, tick = FALSE, las = 1,
+                 cex.axis = cex_y)
+  # the numbers: shrunk to fit the smallest cell, light on dark colours
+  cells <- which(!is.na(z), arr.ind = TRUE)
+  labels <- formatC(z[cells], format = "f", digits = digits)
+  cex <- min(1, 0.8 * cw / max(graphics::strwidth(labels, units = "inches")),
+             0.5 * ch / graphics::strheight("0", units = "inches"))
+  if (cex >= 0.3) {
+    fill <- col[findInterval(z[cells], breaks, all.inside = TRUE)]
+    rgb <- grDevices::col2rgb(fill) / 255
+    dark <- colSums(rgb * c(0.299, 0.587, 0.114)) < 0.5
+    graphics::text(ax[[1L]]$at[cells[, 1L]], ax[[2L]]$at[cells[, 2L]], labels, cex = cex,
+                   col = ifelse(dark, "white", "black"))
+  }
+  bi <- match(best[[params[1L]]], ax[[1L]]$values)
+  bj <- match(best[[params[2L]]], ax[[2L]]$values)
+  graphics::rect(ax[[1L]]$edges[bi], ax[[2L]]$edges[bj], ax[[1L]]$edges[bi + 1L],
+                 ax[[2L]]$edges[bj + 1L], border = "deepskyblue3", lwd = 3)
+  graphics::box()
+  kc_colour_key(col, breaks, metric)
+  invisible(x)
 }
 
-# Pairwise models: the decision value for two classes; with more, the edges
-# of each voted class region (at the resolution of the grid).
-#' @export
-kc_plot_margins.kernclass_ovo <- function(object, scores, cls) {
-  if (ncol(scores) == 1L) return(scores)
-  vapply(seq_along(object$levels), function(c) (as.integer(cls) == c) - 0.5,
-         numeric(length(cls)))
+# A vertical colour key in the right margin of the current plot.
+kc_colour_key <- function(col, breaks, title) {
+  csi <- graphics::par("csi")
+  right <- graphics::grconvertX(1, "npc", "inches")
+  xs <- graphics::grconvertX(right + c(0.6, 1.4) * csi, "inches", "user")
+  ys <- graphics::grconvertY(seq(0, 1, length.out = length(col) + 1L), "npc", "user")
+  n <- length(col)
+  graphics::rect(xs[1L], ys[-(n + 1L)], xs[2L], ys[-1L], col = col, border = NA, xpd = NA)
+  graphics::rect(xs[1L], ys[1L], xs[2L], ys[n + 1L], border = "grey40", xpd = NA)
+  zr <- range(breaks)
+  ticks <- pretty(zr, n = 5)
+  ticks <- ticks[ticks >= zr[1L] - 1e-12 & ticks <= zr[2L] + 1e-12]
+  at <- graphics::grconvertY((ticks - zr[1L]) / diff(zr), "npc", "user")
+  graphics::segments(xs[2L], at, graphics::grconvertX(right + 1.6 * csi, "inches", "user"), at,
+                     xpd = NA, col = "grey40")
+  graphics::text(graphics::grconvertX(right + 1.7 * csi, "inches", "user"), at,
+                 format(ticks), adj = c(0, 0.5), cex = 0.75, xpd = NA)
+  graphics::text(mean(xs), graphics::grconvertY(1, "npc", "user"), title, pos = 3, cex = 0.75,
+                 xpd = NA)
+  invisible()
+}
+
+# The axis of one tuning parameter: its sorted distinct values, the scale
+# ("log" for a positive geometric sequence, "linear" for an arithmetic one,
+# "ordinal" otherwise), the cell centres `at` and edges `edges` in the
+# plot's user coordinates (equal cells on that scale), and tick labels.
+kc_tune_axis <- function(values, name = "") {
+  v <- sort(unique(values[!is.na(values)]))
+  n <- length(v)
+  scale <- kc_tune_scale(v)
+  t <- switch(scale, log = log10(v), linear = v, ordinal = seq_len(n))
+  step <- if (n > 1L) (t[n] - t[1L]) / (n - 1L) else 1
+  edges <- c(t[1L] - step / 2, if (n > 1L) (t[-1L] + t[-n]) / 2, t[n] + step / 2)
+  if (scale == "log") {
+    t <- v
+    edges <- 10^edges
+  }
+  list(values = v, scale = scale, at = t, edges = edges,
+       labels = vapply(v, function(u) format(signif(u, 3)), character(1)),
+       label = switch(scale, log = paste(name, "(log scale)"), linear = name,
+                      ordinal = paste(name, "(grid order)")))
+}
+
+# The scale for sorted distinct values: "log" when positive with a constant
+# ratio (two values: a ratio of at least 2), "linear" when evenly spaced,
+# "ordinal" otherwise. Tolerances allow for values such as 10^(-2:0).
+kc_tune_scale <- function(v) {
+  n <- length(v)
+  if (n < 2L) return("linear")
+  tol <- 1e-6
+  if (all(v > 0)) {
+    r <- diff(log(v))
+    geometric <- if (n == 2L) r >= log(2) else max(abs(r - mean(r))) <= tol * mean(r)
+    if (geometric) return("log")
+  }
+  d <- diff(v)
+  if (max(abs(d - mean(d))) <= tol * mean(d)) return("linear")
+  "ordinal"
 }

@@ -1,15 +1,20 @@
 #' Support vector machine trained by SMO
 #'
 #' Soft-margin (`cost` finite) and hard-margin (`cost = Inf`) support vector
-#' classification. The dual problem of seed 004,
+#' classification. The dual problem (Schölkopf and Smola 2002, chapter 7),
 #' \deqn{\min_\eta \tfrac12 (\eta \odot y)' K (\eta \odot y) - \textstyle\sum_i \eta_i,
-#'   \quad 0 \le \eta_i \le C_i,\quad \eta' y = 0,}
-#' is solved in C by sequential minimal optimisation with the second-order
-#' working-set selection of Fan, Chen and Lin (2005), shrinking with gradient
-#' reconstruction and a cache of kernel rows, as in LIBSVM (so answers agree
-#' with `e1071::svm()`). The decision function is
-#' \eqn{f(x) = \sum_i \eta_i y_i k(x, x_i) + b}; the offset \eqn{b} is the
-#' average over the free support vectors (\eqn{0 < \eta_i < C_i}), or the middle
+#'   \quad 0 \le \eta_i \le C_i,\quad \eta' y = 0,}{min over eta of
+#'   (1/2) (eta * y)' K (eta * y) - sum_i eta_i,  subject to  0 <= eta_i <= C_i,  eta'y = 0,}
+#' is solved in C by sequential minimal optimisation (Platt 1998) with the
+#' second-order working-set selection of Fan, Chen and Lin (2005), shrinking
+#' with gradient reconstruction and a cache of kernel rows, as in LIBSVM
+#' (Chang and Lin 2011), so answers agree with `e1071::svm()`. Here
+#' \eqn{K_{ij} = k(x_i, x_j)}{K[i, j] = k(x_i, x_j)}, \eqn{y_i = \pm 1}{y_i = +1 or -1}
+#' and \eqn{C_i} is `cost` times the weights of the point and of its class.
+#' The decision function is
+#' \eqn{f(x) = \sum_i \eta_i y_i k(x, x_i) + b}{f(x) = sum_i eta_i y_i k(x, x_i) + b};
+#' the offset \eqn{b} is the
+#' average over the free support vectors (\eqn{0 < \eta_i < C_i}{0 < eta_i < C_i}), or the middle
 #' of the feasible interval when there are none.
 #'
 #' More than two classes are handled one-vs-one, as LIBSVM: one SVM per pair
@@ -20,8 +25,9 @@
 #' @section Hard margin: `cost = Inf` asks for the thickest separating slab.
 #'   When the classes are not separable in the kernel's feature space the dual
 #'   is unbounded; the solver detects this (the bound
-#'   \eqn{(\sum\eta)^2 / \eta'Q\eta \le 1/\mathrm{margin}^2} shows a margin
-#'   below \eqn{10^{-4}} times the radius of the data in feature space) and
+#'   \eqn{(\sum\eta)^2 / \eta'Q\eta \le 1/\mathrm{margin}^2}{(sum eta)^2 / (eta'Q eta) <= 1/margin^2}
+#'   with \eqn{Q_{ij} = y_i y_j K_{ij}}{Q[i, j] = y_i y_j K[i, j]} shows a margin
+#'   below \eqn{10^{-4}}{1e-4} times the radius of the data in feature space) and
 #'   `kernel_svm()` stops with an error of class
 #'   `"kernclass_not_separable_error"`. With the linear kernel, data whose
 #'   centre lies farther from the origin than their spread are centred for
@@ -37,14 +43,17 @@
 #'   that says it converged.
 #'
 #' @section Probabilities: With `probability = TRUE`, each pairwise SVM gets a
-#'   sigmoid \eqn{P(a \mid x) = 1/(1 + \exp(A f(x) + B))} (Platt scaling)
+#'   sigmoid \eqn{P(a \mid x) = 1/(1 + \exp(A f(x) + B))}{P(a | x) = 1 / (1 + exp(A f(x) + B))}
+#'   (Platt scaling, Platt 1999, fitted by the Newton method of Lin, Lin and
+#'   Weng 2007)
 #'   fitted to decision values from an internal 5-fold cross-validation, as
 #'   LIBSVM does; the folds are drawn with R's random number generator, so
 #'   `set.seed()` reproduces them. With more than two classes the pairwise
 #'   probabilities are combined by pairwise coupling (Wu, Lin and Weng 2004).
 #'   As in LIBSVM, each pairwise probability is first kept within
-#'   \eqn{[10^{-7}, 1 - 10^{-7}]}, so with two classes the probabilities
-#'   stay \eqn{10^{-7}} away from 0 and 1, even far from the data. `type = "class"` comes from the decision values (votes), `type = "prob"`
+#'   \eqn{[10^{-7}, 1 - 10^{-7}]}{[1e-7, 1 - 1e-7]}, so with two classes the
+#'   probabilities stay \eqn{10^{-7}}{1e-7} away from 0 and 1, even far from
+#'   the data. `type = "class"` comes from the decision values (votes), `type = "prob"`
 #'   from the fitted sigmoids: the most probable class is usually, but not
 #'   always, the predicted class.
 #'
@@ -73,19 +82,36 @@
 #'   `offset`), `index` (the rows of
 #'   the training data that are support vectors), `SV` (those rows, scaled),
 #'   `eta` (the dual variables, a matrix with a column per class pair) and
-#'   `coefs` (\eqn{y \eta}), `b` (one offset per pair), `nSV` (support vectors
-#'   per class), `n_at_bound` (per pair, \eqn{\eta_i = C_i}), `objective`,
+#'   `coefs` (\eqn{y_i \eta_i}{y_i eta_i}), `b` (one offset per pair), `nSV` (support vectors
+#'   per class), `n_at_bound` (per pair, the number with \eqn{\eta_i = C_i}{eta_i = C_i}), `objective`,
 #'   `iterations`, `kkt_violation` (per pair: the final maximal violation of
 #'   the KKT conditions, 0 when they hold strictly), `converged`, `cost`,
-#'   `class.weights`, and with `probability = TRUE` the sigmoid parameters
+#'   `C` (each training point's bound \eqn{C_i}: `cost` times its weight and
+#'   its class's weight), `class.weights` (`NULL` when not given),
+#'   `tolerance`, and with `probability = TRUE` the sigmoid parameters
 #'   `probA`, `probB` (one per pair, as e1071's).
-#' @references Fan, R.-E., Chen, P.-H. and Lin, C.-J. (2005). Working set
+#' @references Chang, C.-C. and Lin, C.-J. (2011). LIBSVM: a library for
+#'   support vector machines. *ACM Transactions on Intelligent Systems and
+#'   Technology* 2(3), 27.
+#'
+#'   Fan, R.-E., Chen, P.-H. and Lin, C.-J. (2005). Working set
 #'   selection using second order information for training support vector
 #'   machines. *JMLR* 6, 1889-1918.
 #'
 #'   Lin, H.-T., Lin, C.-J. and Weng, R. C. (2007). A note on Platt's
 #'   probabilistic outputs for support vector machines. *Machine Learning* 68,
 #'   267-276.
+#'
+#'   Platt, J. C. (1998). Sequential minimal optimization: a fast algorithm
+#'   for training support vector machines. Microsoft Research technical
+#'   report MSR-TR-98-14.
+#'
+#'   Platt, J. C. (1999). Probabilistic outputs for support vector machines
+#'   and comparisons to regularized likelihood methods. In *Advances in Large
+#'   Margin Classifiers*, 61-74. MIT Press.
+#'
+#'   Schölkopf, B. and Smola, A. J. (2002). *Learning with Kernels*. MIT
+#'   Press.
 #'
 #'   Wu, T.-F., Lin, C.-J. and Weng, R. C. (2004). Probability estimates for
 #'   multi-class classification by pairwise coupling. *JMLR* 5, 975-1005.
@@ -151,7 +177,8 @@ kernel_svm.formula <- function(formula, data = NULL, subset, na.action, weights,
 
 # The fit, for both methods (as kc_fit_means()).
 kc_fit_svm <- function(d, kernel, gamma, degree, coef0, cost, class.weights, weights, scale,
-                       probability, tolerance, max_iter, cachesize, shrinking, ..., call) {
+                       probability, tolerance, max_iter, cachesize, shrinking, ..., call,
+                       .path = NULL) {
   kc_check_dots(...)
   kc_threads()
   d <- kc_scale_design(d, scale)
@@ -185,7 +212,8 @@ kc_fit_svm <- function(d, kernel, gamma, degree, coef0, cost, class.weights, wei
   pairs <- kc_ovo_pairs(levels(d$y))
   fits <- lapply(seq_len(nrow(pairs)), function(m) {
     rows <- which(as.integer(d$y) %in% pairs[m, ])
-    kc_svm_binary(d$x, d$y, rows, pairs[m, "first"], C, control, rownames(pairs)[m])
+    kc_svm_binary(d$x, d$y, rows, pairs[m, "first"], C, control, rownames(pairs)[m],
+                  path = .path)
   })
 
   eta <- matrix(0, length(d$y), nrow(pairs), dimnames = list(NULL, rownames(pairs)))
@@ -259,8 +287,10 @@ kc_obs_weights <- function(weights, n) {
   as.numeric(weights)
 }
 
-# One binary SVM on the training rows `rows`, class `positive` as +1.
-kc_svm_binary <- function(x, y, rows, positive, C, control, label = "") {
+# One binary SVM on the training rows `rows`, class `positive` as +1. path:
+# kernel_tune()'s state for the costs of one kernel setting (R/tune.R), whose
+# fits warm-start from the last and share its kernel rows; NULL alone.
+kc_svm_binary <- function(x, y, rows, positive, C, control, label = "", path = NULL) {
   rows <- rows[C[rows] > 0]  # observations of weight 0 take no part
   yb <- ifelse(as.integer(y[rows]) == positive, 1L, -1L)
   Cb <- C[rows]
@@ -278,9 +308,13 @@ kc_svm_binary <- function(x, y, rows, positive, C, control, label = "") {
       xb <- sweep(xb, 2L, m)
     }
   }
+  kc_check_float_resolution(xb, control$kernel, label)
+  key <- paste0("pair ", label)
+  start <- kc_svm_path_start(path, key, rows, Cb)
   r <- .Call(ffi_smo, xb, yb, Cb, kc_kernel_code(control$kernel),
              control$tolerance, control$max_iter, control$cachesize, control$shrinking,
-             kc_threads())
+             kc_threads(), start$alpha0, start$store)
+  kc_svm_path_keep(path, key, rows, Cb, r$alpha, r$store)
   if (!is.null(centre)) r$rho <- r$rho + sum(centre * colSums(r$alpha * yb * xb))
   if (!is.finite(r$rho) || !is.finite(r$objective) || !all(is.finite(r$alpha))) {
     # never NaN or Inf from a model that says it converged
@@ -384,4 +418,32 @@ print.summary.kernel_svm <- function(x, ...) {
   print(x$pairs, digits = 5)
   if (!x$converged) cat("\nThe solver did not converge within max_iter.\n")
   invisible(x)
+}
+
+# The float cache rounds a kernel value K to about |K| 2^-24, and the
+# solver's steps rest on K_ii + K_jj - 2 K_ij. Where that (in double, for
+# each row and the next) is mostly below the rounding of its three values,
+# the solver's answer is rounding noise that can still pass the KKT test
+# (a polynomial kernel on data far from the origin: converged, 70% of a
+# separable training set). Distance kernels are bounded by 1; the linear
+# kernel's data are centred above.
+kc_check_float_resolution <- function(xb, k, label = "") {
+  n <- nrow(xb)
+  if (n < 2L || k$name %in% c("linear", "rbf", "laplace")) return(invisible(TRUE))
+  if (!is.matrix(xb)) return(invisible(TRUE))  # dense rows only (not sparse: R/sources.R)
+  j <- c(seq_len(n - 1L) + 1L, 1L)
+  differ <- rowSums((xb - xb[j, , drop = FALSE])^2) > 0
+  if (!any(differ)) return(invisible(TRUE))
+  kii <- kc_kernel_self(rowSums(xb^2), k)
+  kij <- kc_kernel_self(rowSums(xb * xb[j, , drop = FALSE]), k)
+  quad <- (kii + kii[j] - 2 * kij)[differ]
+  noise <- (2^-22 * pmax(abs(kii), abs(kii[j]), abs(kij)))[differ]
+  ratio <- stats::median(abs(quad) / noise)
+  if (is.finite(ratio) && ratio >= 4) return(invisible(TRUE))
+  kc_abort(sprintf(paste0("The %s kernel's values on this data are too large for the SVM's ",
+                          "single-precision kernel cache to tell the points apart%s (their ",
+                          "differences are below its rounding). Scale the inputs (scale = ",
+                          "TRUE), centre them, or use a smaller `degree`, `gamma` or `coef0`."),
+                   k$name, if (nzchar(label)) paste0(" for classes ", label) else ""),
+           arg = "x", class = "precision")
 }

@@ -1,22 +1,24 @@
-#' Seed 002's threshold search for the offset of a decision function
+#' Threshold search for the offset of a decision function
 #'
 #' Places a threshold on one-dimensional scores so that it separates two
 #' classes as consistently as possible, the way the kernelized Bayes
-#' classifier of [kernel_bayes()] finds its offset \eqn{b}. The scores
-#' \eqn{x_n} are sorted together with their labels \eqn{y_n \in \{+1,-1\}};
+#' classifier of [kernel_bayes()] finds its offset \eqn{b} (the search of
+#' Ruye Wang's notes "Kernelized Bayes classifier"). The scores
+#' \eqn{x_n} are sorted together with their labels \eqn{y_n \in \{+1,-1\}}{y_n = +1 or -1};
 #' for every split \eqn{k} (\eqn{k} scores below the threshold,
 #' \eqn{N - k} above) the labelling consistency
 #' \deqn{\Big|\sum_{n \le k} y_n\Big| + \Big|\sum_{n > k} y_n\Big|}{|S_k| + |S_N - S_k|}
-#' is computed from prefix sums, and the first split with the largest
-#' consistency gives \eqn{b = -(x_k + x_{k+1})/2}.
+#' is computed from the prefix sums \eqn{S_k = \sum_{n \le k} y_n}{S_k = y_1 + ... + y_k},
+#' and the first split with the largest consistency gives
+#' \eqn{b = -(x_k + x_{k+1})/2}{b = -(x_k + x_(k+1))/2}.
 #'
 #' The measure is the same whichever side of the threshold holds the
 #' positive class, so the search also returns the orientation `sign`:
 #' \eqn{+1} when calling the scores above the threshold positive classifies
 #' at least as many training points correctly as the reverse
-#' (\eqn{S_N - 2S_k \ge 0}), \eqn{-1} otherwise. A score is assigned to the
-#' positive class when \eqn{\mathrm{sign}\,(x + b) > 0}; with `sign = 1`
-#' this is the seed's rule \eqn{x + b > 0}. (Scores 1, 2, 3, 4 with labels
+#' (\eqn{S_N - 2S_k \ge 0}{S_N - 2 S_k >= 0}), \eqn{-1} otherwise. A score is assigned to the
+#' positive class when \eqn{\mathrm{sign}\,(x + b) > 0}{sign * (x + b) > 0}; with `sign = 1`
+#' this is the plain rule \eqn{x + b > 0}. (Scores 1, 2, 3, 4 with labels
 #' +, +, -, - give `sign = -1`.)
 #'
 #' Splits between equal scores are skipped: no threshold separates them, so
@@ -24,8 +26,10 @@
 #' on the order of the input. If all scores are equal there is no split:
 #' `split` is 0 and \eqn{b} is one unit past the common score, towards the
 #' majority class (the positive class on a tie), so that every point gets
-#' the majority class, and `sign` is 1. The search runs in C in \eqn{O(N \log N)} time (a
-#' stable merge sort and one pass).
+#' the majority class, and `sign` is 1. The search runs in C in \eqn{O(N)}
+#' time: a stable least-significant-digit radix sort of the scores (at most
+#' eight passes, one per byte of their 64-bit keys; a byte that all keys
+#' share is skipped), then one pass over the prefix sums.
 #'
 #' @param score Numeric vector of finite scores (e.g. training decision
 #'   values without offset).
@@ -37,9 +41,10 @@
 #'   the largest value of the consistency measure (at most \eqn{N}, reached
 #'   when the threshold separates the classes perfectly); and `sign`, the
 #'   orientation (integer \eqn{+1}: positives above the threshold, \eqn{-1}:
-#'   below), so that \eqn{\mathrm{sign}\,(x + b) > 0} assigns the positive
+#'   below), so that \eqn{\mathrm{sign}\,(x + b) > 0}{sign * (x + b) > 0} assigns the positive
 #'   class.
-#' @references Seed 002 of this package, equations (180)-(182).
+#' @references Wang, R. Kernelized Bayes classifier. Lecture notes on
+#'   pattern recognition, Harvey Mudd College.
 #' @export
 #' @examples
 #' score <- c(-2.1, -1.3, -0.2, 0.4, 0.9, 1.7)

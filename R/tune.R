@@ -6,22 +6,45 @@
 #'
 #' @section Folds and random numbers: The folds are drawn once, before the
 #'   grid is run, as in [kernel_cv()] (stratified, with [sample()]), so
-#'   every row is judged on the same partition. Then one seed per grid row is
-#'   drawn, and each row's cross-validation runs after `set.seed()` with its
-#'   own seed: fitters that use random numbers (`kernel_svm(probability =
-#'   TRUE)`) give the same results whether the rows run in parallel or one
-#'   after the other. `set.seed()` before the call reproduces everything.
+#'   every row is judged on the same partition. Each unit of work (below)
+#'   then gets its own parallel-safe random-number stream from the future
+#'   framework (`future.seed = TRUE`), so fitters that use random numbers
+#'   (`kernel_svm(probability = TRUE)`) give the same results under every
+#'   [future::plan()] and number of workers. `set.seed()` before the call
+#'   reproduces everything.
 #'
-#' @section Parallel: With more than one grid row, the rows are run on two
-#'   cores by [parallel::mclapply()] (on Unix-alikes; elsewhere, or with
-#'   `options(kernclass.tune.cores = 1)`, one after the other). Each worker
-#'   runs the kernel engine on one thread; results do not depend on the
-#'   number of threads. Warnings from the workers are passed on (once each).
+#' @section Where it runs: The units of work are the folds of each grid row
+#'   (for [kernel_svm()], the folds of each kernel setting, which serve all
+#'   its `cost` values; for exact leave-one-out, a whole grid row). They are
+#'   futures ([future.apply::future_lapply()]), so [future::plan()] decides
+#'   where they run: one after the other in this R session (the default,
+#'   `plan(sequential)`, with the kernel engine's threads inside each fit),
+#'   or on the workers of `plan(multisession)`, `plan(multicore)`,
+#'   `plan(cluster)` or a scheduler (future.batchtools). Workers run the
+#'   engine on one thread each (see [kernclass_threads()]). Results never
+#'   depend on the plan. Warnings from the units are passed on once each.
+#'   Progress is reported through progressr: silent unless a handler is
+#'   enabled (`progressr::handlers(global = TRUE)` or
+#'   `progressr::with_progress()`). The option `kernclass.tune.cores` is
+#'   deprecated: it warns and is ignored.
 #'
-#' @section Best parameters: The best row is the one with the highest mean
-#'   cross-validated accuracy; on ties, the first such row of the grid. So
-#'   order the grid from the simplest model to the most complex to prefer
-#'   simple models on ties.
+#' @section Shared work across costs: For [kernel_svm()], the grid rows that
+#'   differ only in `cost` are fitted on each fold as one path, in increasing
+#'   `cost`: the kernel rows of the fold's training points are computed once
+#'   and kept for every cost (while they fit in
+#'   `getOption("kernclass.tune.store_mb", 512)` megabytes per fold), each fit
+#'   starts from the previous solution moved into the new box (variables at
+#'   the bound to the new bound, the rest kept, then made feasible), and the
+#'   held-out decision values of all costs come from one kernel expansion.
+#'   Each fit still runs until the KKT conditions hold within `tolerance`, so
+#'   its solution is a cold start's within the tolerance. Not with
+#'   `probability = TRUE` or probability metrics.
+#'
+#' @section Best parameters: The best row is the one with the best
+#'   cross-validated `metric` (the highest accuracy, balanced accuracy or AUC;
+#'   the lowest log-loss or Brier score); on ties, the first such row of the
+#'   grid. So order the grid from the simplest model to the most complex to
+#'   prefer simple models on ties.
 #'
 #' @inheritParams kernel_cv
 #' @param grid The parameter values: a data frame with one column per
@@ -34,15 +57,21 @@
 #'   shortcut of [kernel_cv()] where it applies).
 #' @param ... Further arguments to `fit`, the same for every grid row; they
 #'   must not repeat a grid column.
+#' @param metric What the grid rows are judged by; see [kernel_cv()].
+#' @param weights Observation weights for fitters that take them
+#'   ([kernel_svm()]): one per row of `x`, split with the folds (each fit
+#'   gets its training rows' weights) and given to the final refit. The
+#'   metrics count every held-out row once.
 #' @return An object of class `"kernel_tune"`: a list with `results` (the
 #'   grid with columns `accuracy`, the cross-validated accuracy (the share
-#'   of rows predicted correctly out of fold, as in [kernel_cv()]), `sd`,
-#'   the standard deviation of the fold accuracies, and `se`), `best` (the
-#'   row of the grid with the best accuracy, as a list of arguments),
-#'   `best_index`, `best_accuracy`, `model` (the fitter's model refitted on
-#'   all data with the best arguments), `fold` (the fold of each row of `x`),
-#'   `folds`, `fitter` and `call`. It has `print()`, `summary()` and
-#'   `plot()` methods.
+#'   of rows predicted correctly out of fold, as in [kernel_cv()]), the
+#'   `metric`'s column where it is not accuracy, `sd`, the standard
+#'   deviation of the metric over the folds, and `se`), `best` (the row of
+#'   the grid with the best metric, as a list of arguments), `best_index`,
+#'   `best_accuracy` and `best_value` (its accuracy and metric), `metric`,
+#'   `model` (the fitter's model refitted on all data with the best
+#'   arguments), `fold` (the fold of each row of `x`), `folds`, `fitter` and
+#'   `call`. It has `print()`, `summary()` and `plot()` methods.
 #' @seealso [kernel_cv()], [plot.kernel_tune()].
 #' @export
 #' @examples
@@ -53,66 +82,63 @@
 #' tuned
 #' tuned$best
 #' plot(tuned)
-kernel_tune <- function(fit, x, y, grid, folds = 5, ...) {
+#'
+#' # formula method, judged by log-loss; future::plan() decides where it runs
+#' tuned <- kernel_tune(kernel_parzen, Species ~ ., data = iris,
+#'                      grid = list(gamma = c(0.05, 0.5, 5)), metric = "logloss")
+#' tuned$results
+kernel_tune <- function(fit, x, ...) {
   kc_require(missing(fit), "fit", "a kernclass fitter such as kernel_svm")
-  kc_require(missing(x), "x", "the inputs")
+  kc_require(missing(x), "x", "the inputs (or a formula class ~ inputs)")
+  UseMethod("kernel_tune", x)
+}
+
+#' @rdname kernel_tune
+#' @export
+kernel_tune.default <- function(fit, x, y, grid, folds = 5, ..., metric = "accuracy",
+                                weights = NULL) {
   kc_require(missing(y), "y", "the class labels")
   kc_require(missing(grid), "grid", "the parameter values, e.g. list(cost = c(1, 10))")
   fitter <- kc_fitter_name(substitute(fit))
   kc_check_fitter(fit)
+  kc_tune_cores_option()
+  metric <- kc_check_metric(metric)
   args <- list(...)
   grid <- kc_check_grid(grid, fit, args)
   d <- kc_cv_data(x, y, args$kernel)
+  w <- kc_cv_weights(weights, fit, length(d$y))
   k <- kc_check_folds(folds, d$y)
   fold <- kc_cv_folds(d$y, k)
-  seeds <- sample.int(.Machine$integer.max, nrow(grid))
   rows <- lapply(seq_len(nrow(grid)), function(i) kc_grid_row(grid, i))
+  res <- kc_grid_cv(fit, d, w, fold, k, rows, args, metric)
+  cvs <- lapply(res, function(r) kc_new_cv(r, d$y, fold, k, fitter, NULL, metric))
 
-  one <- function(i) {
-    warnings <- list()
-    res <- withCallingHandlers(
-      tryCatch({
-        set.seed(seeds[i])
-        cv <- kc_cv_run(fit, d$x, d$y, fold, k, c(rows[[i]], args))
-        kc_new_cv(cv, d$y, fold, k, fitter, NULL)[c("accuracy", "se", "fold_accuracy")]
-      }, error = function(e) e),
-      warning = function(w) {
-        w$call <- NULL
-        warnings[[length(warnings) + 1L]] <<- w  # the condition, with its classes
-        invokeRestart("muffleWarning")
-      })
-    list(result = res, warnings = warnings)
-  }
-  out <- kc_tune_apply(seq_len(nrow(grid)), one)
-
-  warns <- unlist(lapply(out, `[[`, "warnings"), recursive = FALSE)
-  for (w in warns[!duplicated(vapply(warns, conditionMessage, character(1)))]) warning(w)
-  for (i in seq_along(out)) {
-    r <- out[[i]]$result
-    if (inherits(r, "condition")) {
-      r$message <- sprintf("Grid row %d (%s): %s", i, kc_grid_label(rows[[i]]),
-                           conditionMessage(r))
-      stop(r)
-    }
-  }
-  acc <- vapply(out, function(o) o$result$accuracy, numeric(1))
-  sds <- vapply(out, function(o) stats::sd(o$result$fold_accuracy, na.rm = TRUE), numeric(1))
-  se <- vapply(out, function(o) o$result$se, numeric(1))
+  acc <- vapply(cvs, `[[`, numeric(1), "accuracy")
+  value <- vapply(cvs, `[[`, numeric(1), "value")
   results <- grid
   results$accuracy <- acc
-  results$sd <- sds
-  results$se <- se
-  best <- which.max(acc)  # the first best row on ties
-  model <- do.call(fit, c(list(d$x, d$y), rows[[best]], args))
-  call <- match.call()
+  if (metric != "accuracy") results[[metric]] <- value
+  results$sd <- vapply(cvs, function(cv) stats::sd(cv$fold_value, na.rm = TRUE), numeric(1))
+  results$se <- vapply(cvs, `[[`, numeric(1), "se")
+  # the first best row on ties
+  best <- if (kc_metrics[[metric]]$larger) which.max(value) else which.min(value)
+  if (!length(best)) {
+    kc_abort(sprintf("The cross-validated %s is NA for every grid row (%s needs both classes in every fold); use fewer folds.",
+                     kc_metrics[[metric]]$label, kc_metrics[[metric]]$label), arg = "metric")
+  }
+  model <- do.call(fit, c(list(d$x, d$y), rows[[best]], args, if (!is.null(w)) list(weights = w)))
+  call <- kc_call(match.call(), "kernel_tune")
   # the refit's call as the user would write it, not with the data inlined
   model$call <- as.call(c(list(if (is.name(call$fit)) call$fit else as.name("fit"),
-                               x = call$x, y = call$y), rows[[best]], args))
+                               x = call$x, y = call$y), rows[[best]], args,
+                          if (!is.null(w)) list(weights = call$weights)))
   structure(list(
     results = results,
     best = rows[[best]],
     best_index = best,
     best_accuracy = acc[best],
+    best_value = value[best],
+    metric = metric,
     model = model,
     fold = fold,
     folds = as.integer(k),
@@ -122,33 +148,91 @@ kernel_tune <- function(fit, x, y, grid, folds = 5, ...) {
     class = "kernel_tune")
 }
 
-# Run f over i on two cores where possible (fork, Unix), each worker on one
-# kernel thread; sequentially otherwise, leaving the caller's RNG state as the
-# parallel run leaves it.
-kc_tune_apply <- function(i, f) {
-  cores <- getOption("kernclass.tune.cores", 2L)
-  # a string or NA would be coerced by mclapply() with a bare warning or error
-  kc_check_number(cores, "kernclass.tune.cores", lower = 1, whole = TRUE)
-  if (length(i) > 1L && .Platform$OS.type == "unix" && cores > 1L) {
-    worker <- function(j) {
-      options(kernclass.threads = 1L)
-      f(j)
-    }
-    out <- parallel::mclapply(i, worker, mc.cores = cores, mc.set.seed = FALSE)
-    failed <- vapply(out, function(o) inherits(o, "try-error") || is.null(o), logical(1))
-    if (!any(failed)) return(out)
-    # a worker died (not an R error, which f catches): run those rows here
-    for (j in which(failed)) out[[j]] <- kc_tune_seq(i[j], f)[[1L]]
-    return(out)
-  }
-  kc_tune_seq(i, f)
+#' @rdname kernel_tune
+#' @param data,subset,na.action For the formula method: the data frame, an
+#'   optional subset of its rows, and the handling of missing values, as in
+#'   [stats::model.frame()]; `weights` is then looked up in `data` too.
+#' @export
+kernel_tune.formula <- function(fit, x, data = NULL, grid, folds = 5, ..., subset, na.action,
+                                metric = "accuracy", weights = NULL) {
+  mf <- kc_tune_frame(match.call(expand.dots = FALSE), parent.frame())
+  call <- kc_call(match.call(), "kernel_tune")
+  out <- kernel_tune.default(fit, mf$x, mf$y, grid = grid, folds = folds, ..., metric = metric,
+                             weights = mf$weights)
+  out$fitter <- kc_fitter_name(substitute(fit))
+  out$call <- call
+  out
 }
 
-kc_tune_seq <- function(i, f) {
-  has_seed <- exists(".Random.seed", envir = globalenv(), inherits = FALSE)
-  if (has_seed) old <- get(".Random.seed", envir = globalenv(), inherits = FALSE)
-  on.exit(if (has_seed) assign(".Random.seed", old, envir = globalenv()))
-  lapply(i, f)
+# kernclass.tune.cores chose the workers of kernel_tune() before it followed
+# future::plan(); set, it only warns.
+kc_tune_cores_option <- function() {
+  if (!is.null(getOption("kernclass.tune.cores"))) {
+    kc_warn(paste0("The option `kernclass.tune.cores` is deprecated and ignored: kernel_tune() ",
+                   "runs where future::plan() says, e.g. future::plan(\"multisession\", ",
+                   "workers = 2)."), class = "deprecated")
+  }
+}
+
+# ---- the SVM path: costs of one kernel setting share work ---------------------
+
+# Groups of cells (indices) that one SVM path serves: kernel_svm cells that
+# differ in `cost` only; every other cell alone. Not with probability = TRUE,
+# whose Platt folds draw random numbers per fit.
+kc_svm_path_groups <- function(fit, cells, args, needs) {
+  single <- as.list(seq_along(cells))
+  def <- kc_fitter_default(fit)
+  if (is.null(def) || def$name != "kernel_svm" || length(cells) < 2L) return(single)
+  if (isTRUE(args$probability) || needs == "prob") return(single)
+  has_cost <- vapply(cells, function(a) {
+    is.numeric(a$cost) && length(a$cost) == 1L && !is.na(a$cost) && a$cost > 0
+  }, logical(1))
+  if (!all(has_cost)) return(single)
+  if (any(vapply(cells, function(a) isTRUE(a$probability), logical(1)))) return(single)
+  key <- vapply(cells, function(a) {
+    a$cost <- NULL
+    paste(deparse(a[order(names(a))], control = "digits17"), collapse = "")
+  }, character(1))
+  unname(split(seq_along(cells), factor(key, levels = unique(key))))
+}
+
+# The state a path keeps between its fits, per class pair: the kernel rows
+# computed so far (a raw store the solver fills in place) and the last
+# solution. Stores fit in a budget (option kernclass.tune.store_mb, default
+# 512 MB per fold being fitted); past it, the pair warm-starts only.
+kc_svm_path_new <- function() {
+  path <- new.env(parent = emptyenv())
+  path$budget <- getOption("kernclass.tune.store_mb", 512) * 2^20
+  path
+}
+
+# The warm start and the store for one binary problem of a path (rows: the
+# problem's training rows, Cb their bounds); NULLs outside a path.
+kc_svm_path_start <- function(path, key, rows, Cb) {
+  if (is.null(path)) return(list())
+  prev <- path[[key]]
+  if (!is.null(prev) && identical(prev$rows, rows)) {
+    # the last solution moved to the new box: variables at their bound go to
+    # the new bound, free ones stay (the solver restores y'a = 0 on the free
+    # ones of the larger side)
+    at_bound <- prev$alpha >= prev$C
+    alpha0 <- prev$alpha
+    alpha0[at_bound] <- Cb[at_bound]
+    return(list(alpha0 = alpha0, store = prev$store))
+  }
+  n <- length(rows)
+  bytes <- 4 * n^2 + n
+  store <- NULL
+  if (bytes <= path$budget) {
+    store <- TRUE  # the solver allocates it
+    path$budget <- path$budget - bytes
+  }
+  list(alpha0 = NULL, store = store)
+}
+
+kc_svm_path_keep <- function(path, key, rows, Cb, alpha, store) {
+  if (!is.null(path)) assign(key, list(rows = rows, C = Cb, alpha = alpha, store = store),
+                             envir = path)
 }
 
 kc_grid_row <- function(grid, i) {
@@ -210,9 +294,15 @@ print.kernel_tune <- function(x, ...) {
   cat("Call: ", paste(deparse(x$call, width.cutoff = 70L), collapse = "\n"), "\n", sep = "")
   how <- if (x$loo) "leave-one-out" else sprintf("%d-fold, stratified", x$folds)
   cat(sprintf("Folds: %s, the same for all %d grid rows\n", how, nrow(x$results)))
-  cat(sprintf("Best: %s (row %d), accuracy %.2f%%\n", kc_grid_label(x$best), x$best_index,
-              100 * x$best_accuracy))
+  cat(sprintf("Best: %s (row %d), %s\n", kc_grid_label(x$best), x$best_index,
+              kc_tune_best_text(x)))
   invisible(x)
+}
+
+kc_tune_best_text <- function(x) {
+  acc <- sprintf("accuracy %.2f%%", 100 * x$best_accuracy)
+  if (is.null(x$metric) || x$metric == "accuracy") return(acc)
+  sprintf("%s %.4g (%s)", kc_metrics[[x$metric]]$label, x$best_value, acc)
 }
 
 #' Summarise a parameter grid search
@@ -231,11 +321,14 @@ print.kernel_tune <- function(x, ...) {
 #' summary(tuned)
 summary.kernel_tune <- function(object, ...) {
   kc_check_dots(...)
-  ord <- order(-object$results$accuracy, seq_len(nrow(object$results)))
+  metric <- if (is.null(object$metric)) "accuracy" else object$metric
+  v <- object$results[[metric]]
+  ord <- order(if (kc_metrics[[metric]]$larger) -v else v, seq_len(nrow(object$results)))
   structure(list(
     fitter = object$fitter, call = object$call, loo = object$loo, folds = object$folds,
     table = object$results[ord, , drop = FALSE],
     best = object$best, best_index = object$best_index, best_accuracy = object$best_accuracy,
+    best_value = object$best_value, metric = object$metric,
     model = summary(object$model)),
     class = "summary.kernel_tune")
 }
@@ -246,84 +339,13 @@ print.summary.kernel_tune <- function(x, ...) {
   cat("Call: ", paste(deparse(x$call, width.cutoff = 70L), collapse = "\n"), "\n", sep = "")
   how <- if (x$loo) "leave-one-out" else sprintf("%d-fold, stratified", x$folds)
   cat(sprintf("Folds: %s\n", how))
-  cat(sprintf("Best: %s (row %d), accuracy %.2f%%\n\n", kc_grid_label(x$best), x$best_index,
-              100 * x$best_accuracy))
-  cat("Results, best first (accuracy: mean over folds; sd: of the fold accuracies):\n")
+  cat(sprintf("Best: %s (row %d), %s\n\n", kc_grid_label(x$best), x$best_index,
+              kc_tune_best_text(x)))
+  cat(sprintf("Results, best first (%s out of fold; sd: of the fold values):\n",
+              kc_metrics[[if (is.null(x$metric)) "accuracy" else x$metric]]$label))
   print(utils::head(x$table, 20L), digits = 4)
   if (nrow(x$table) > 20L) cat(sprintf("... and %d more rows\n", nrow(x$table) - 20L))
   cat("\nModel refitted on all data with the best parameters:\n\n")
   print(x$model)
-  invisible(x)
-}
-
-#' Heat map of cross-validated accuracy over two parameters
-#'
-#' Draws the mean cross-validated accuracy of a [kernel_tune()] grid as a
-#' heat map (base graphics [graphics::image()]) over two parameters, with the
-#' best cell marked. A parameter that is positive and spans more than a
-#' factor 100 is drawn on a log axis. Where the grid varies other parameters
-#' too, each cell shows the best accuracy over them. With only one varying
-#' parameter, the accuracy is drawn against it as a line.
-#'
-#' @param x A `"kernel_tune"` object.
-#' @param params The names of the (one or) two parameters to draw; default,
-#'   the first two numeric grid columns that take more than one value.
-#' @param col Colours of the heat map, from low to high accuracy.
-#' @param main Title.
-#' @param ... Further arguments to [graphics::image()] (or
-#'   [graphics::plot()] for one parameter).
-#' @return `x`, invisibly.
-#' @export
-#' @examples
-#' set.seed(1)
-#' tuned <- kernel_tune(kernel_svm, iris[, 3:4], iris$Species,
-#'                      grid = list(cost = c(0.1, 10, 1000), gamma = c(0.01, 1, 100)),
-#'                      folds = 3)
-#' plot(tuned)
-plot.kernel_tune <- function(x, params = NULL, col = grDevices::hcl.colors(24, "YlOrRd", rev = TRUE),
-                             main = "Cross-validated accuracy", ...) {
-  res <- x$results
-  gcols <- setdiff(names(res), c("accuracy", "sd", "se"))
-  varying <- gcols[vapply(gcols, function(nm) {
-    is.numeric(res[[nm]]) && length(unique(res[[nm]])) > 1L
-  }, logical(1))]
-  if (is.null(params)) params <- utils::head(varying, 2L)
-  if (!is.character(params) || !length(params) || length(params) > 2L ||
-      !all(params %in% gcols) || !all(vapply(res[params], is.numeric, logical(1)))) {
-    kc_abort(sprintf("`params` must name one or two numeric grid columns, e.g. %s.",
-                     kc_enum(if (length(varying)) varying else gcols)), arg = "params")
-  }
-  axis_of <- function(nm) {
-    v <- sort(unique(res[[nm]]))
-    log <- all(v > 0) && max(v) / min(v) > 100
-    list(values = v, at = if (log) log10(v) else v, log = log,
-         label = if (log) paste(nm, "(log scale)") else nm)
-  }
-  ax <- lapply(params, axis_of)
-  if (length(params) == 1L) {
-    acc <- tapply(res$accuracy, factor(res[[params]], levels = ax[[1]]$values), max)
-    graphics::plot(ax[[1]]$at, acc, type = "b", pch = 19, xaxt = "n", xlab = ax[[1]]$label,
-                   ylab = "accuracy", main = main, ...)
-    graphics::axis(1, at = ax[[1]]$at, labels = format(ax[[1]]$values, digits = 3))
-    return(invisible(x))
-  }
-  z <- tapply(res$accuracy, list(factor(res[[params[1]]], levels = ax[[1]]$values),
-                                 factor(res[[params[2]]], levels = ax[[2]]$values)), max)
-  # image() needs increasing coordinates; unequal spacing is drawn as given
-  at1 <- ax[[1]]$at
-  at2 <- ax[[2]]$at
-  graphics::image(at1, at2, z, col = col, xaxt = "n", yaxt = "n", xlab = ax[[1]]$label,
-                  ylab = ax[[2]]$label, main = main, ...)
-  graphics::axis(1, at = at1, labels = format(ax[[1]]$values, digits = 3))
-  graphics::axis(2, at = at2, labels = format(ax[[2]]$values, digits = 3))
-  cells <- which(!is.na(z), arr.ind = TRUE)
-  zr <- range(z, na.rm = TRUE)
-  dark <- z[cells] > zr[1] + 0.6 * diff(zr)  # light text on the dark (high) cells
-  graphics::text(at1[cells[, 1]], at2[cells[, 2]], sprintf("%.3f", z[cells]), cex = 0.8,
-                 col = ifelse(dark, "white", "black"))
-  b <- x$best
-  bi <- match(b[[params[1]]], ax[[1]]$values)
-  bj <- match(b[[params[2]]], ax[[2]]$values)
-  graphics::points(at1[bi], at2[bj], pch = 0, cex = 4, lwd = 2, col = "deepskyblue")
   invisible(x)
 }

@@ -256,9 +256,28 @@ SEXP ffi_within_sums(SEXP train, SEXP group, SEXP ngroups, SEXP spec, SEXP threa
     return out;
 }
 
+/* Leave-one-out sums: n x G, row i summing its group g over rows j != i. */
+SEXP ffi_loo_sums(SEXP train, SEXP group, SEXP ngroups, SEXP spec, SEXP threads)
+{
+    kc_kernel k = kernel_from(spec);
+    int nt = threads_from(threads);
+    kc_points b = points_from(train, "train");
+    check_pair(&k, &b, &b, "train", "train");
+    int G;
+    const int *g = groups_from(group, b.n, ngroups, &G);
+    SEXP out = PROTECT(alloc_result(b.n, G));
+    kc_loo_group_sums(&k, &b, g, G, REAL(out), nt);
+    UNPROTECT(1);
+    return out;
+}
+
 /* SVM dual by SMO: y in {-1, +1}, C the per-point upper bounds (> 0 or Inf). */
+/* alpha0: NULL or n doubles (a warm start).  store: NULL, TRUE (a new one)
+ * or a raw vector of n * n * 4 + n bytes, kernel rows and their flags that
+ * the solver fills in place and the caller keeps for the next solve on the
+ * same x and kernel (returned as `store`). */
 SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
-             SEXP cachesize, SEXP shrinking, SEXP threads)
+             SEXP cachesize, SEXP shrinking, SEXP threads, SEXP alpha0, SEXP store)
 {
     kc_kernel k = kernel_from(spec);
     int nt = threads_from(threads);
@@ -280,13 +299,39 @@ SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
     if (ISNAN(it) || it < 1) error("kernclass internal: max_iter must be >= 1");
     int shr = asLogical(shrinking);
     if (shr == NA_LOGICAL) error("kernclass internal: shrinking must be TRUE or FALSE");
+    const double *a0 = NULL;
+    if (!isNull(alpha0)) {
+        if (!isReal(alpha0) || XLENGTH(alpha0) != a.n)
+            error("kernclass internal: alpha0 must be NULL or a double vector, one per row");
+        a0 = REAL(alpha0);
+    }
+    float *rows = NULL;
+    unsigned char *filled = NULL;
+    int nprot = 0;
+    if (isLogical(store) && XLENGTH(store) == 1 && LOGICAL(store)[0] == TRUE) {
+        /* a new store, returned: only its flags need clearing */
+        double need = (double) a.n * a.n * sizeof(float) + a.n;
+        if (need > (double) R_XLEN_T_MAX) error("kernclass internal: the store is too large");
+        store = PROTECT(allocVector(RAWSXP, (R_xlen_t) need));
+        nprot++;
+        memset(RAW(store) + (size_t) a.n * a.n * sizeof(float), 0, (size_t) a.n);
+    }
+    if (!isNull(store)) {
+        double need = (double) a.n * a.n * sizeof(float) + a.n;
+        if (TYPEOF(store) != RAWSXP || (double) XLENGTH(store) != need)
+            error("kernclass internal: store must be NULL, TRUE or raw(n * n * 4 + n)");
+        /* the rows first: RAW() is aligned for any type */
+        rows = (float *) (void *) RAW(store);
+        filled = RAW(store) + (size_t) a.n * a.n * sizeof(float);
+    }
     SEXP alpha = PROTECT(allocVector(REALSXP, a.n));
     kc_smo_result res;
     res.alpha = REAL(alpha);
-    kc_smo(&k, &a, yy, cc, eps, it >= (double) LONG_MAX ? LONG_MAX : (long) it, mb, shr, nt, &res);
+    kc_smo(&k, &a, yy, cc, eps, it >= (double) LONG_MAX ? LONG_MAX : (long) it, mb, shr, nt,
+           a0, rows, filled, &res);
 
     const char *names[] = {"alpha", "rho", "objective", "iterations", "status", "gap",
-                           "rows_computed", ""};
+                           "rows_computed", "store", ""};
     SEXP out = PROTECT(mkNamed(VECSXP, names));
     SET_VECTOR_ELT(out, 0, alpha);
     SET_VECTOR_ELT(out, 1, ScalarReal(res.rho));
@@ -295,7 +340,8 @@ SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
     SET_VECTOR_ELT(out, 4, ScalarInteger(res.status));
     SET_VECTOR_ELT(out, 5, ScalarReal(res.gap));
     SET_VECTOR_ELT(out, 6, ScalarReal((double) res.rows_computed));
-    UNPROTECT(2);
+    SET_VECTOR_ELT(out, 7, store);
+    UNPROTECT(2 + nprot);
     return out;
 }
 

@@ -7,7 +7,8 @@
 SEXP ffi_kernel_matrix(SEXP, SEXP, SEXP, SEXP);
 SEXP ffi_kernel_expansion(SEXP, SEXP, SEXP, SEXP, SEXP);
 SEXP ffi_within_sums(SEXP, SEXP, SEXP, SEXP, SEXP);
-SEXP ffi_smo(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
+SEXP ffi_loo_sums(SEXP, SEXP, SEXP, SEXP, SEXP);
+SEXP ffi_smo(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
 SEXP ffi_threshold_search(SEXP, SEXP);
 SEXP ffi_engine(void);
 SEXP ffi_threads(SEXP);
@@ -27,7 +28,8 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_kernel_matrix, 4),
     CALLDEF(ffi_kernel_expansion, 5),
     CALLDEF(ffi_within_sums, 5),
-    CALLDEF(ffi_smo, 9),
+    CALLDEF(ffi_loo_sums, 5),
+    CALLDEF(ffi_smo, 11),
     CALLDEF(ffi_threshold_search, 2),
     CALLDEF(ffi_engine, 0),
     CALLDEF(ffi_threads, 1),

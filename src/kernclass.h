@@ -154,6 +154,10 @@ void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
                           const int *group, int ngroups, double *out,
                           int nthreads);
 
+/* out (n x ngroups) = sums of k(x_i, x_j) over the rows j != i of each group. */
+void kc_loo_group_sums(const kc_kernel *k, const kc_points *b, const int *group,
+                       int ngroups, double *out, int nthreads);
+
 /* k(x, x) from ||x||^2 alone (every supported kernel allows it). */
 double kc_self_kernel(const kc_kernel *k, double sqnorm);
 
@@ -175,8 +179,13 @@ typedef struct {
     int status;
 } kc_smo_result;
 
+/* alpha0: a warm start (n values, clipped to the box and balanced), or NULL
+ * for zeros.  store, filled: n x n floats and n flags kept by the caller
+ * across solves on the same points and kernel (rows computed once for a
+ * path of costs), or NULL for an LRU cache of cache_mb. */
 void kc_smo(const kc_kernel *k, const kc_points *x, const int *y, const double *C,
             double eps, long max_iter, double cache_mb, int shrinking, int nthreads,
+            const double *alpha0, float *store, unsigned char *filled,
             kc_smo_result *res);
 
 /* Seed 002's threshold search on n scores with labels +1 / -1: out gets

@@ -397,7 +397,7 @@ static void callback_tile(const kc_points *a, const int *ai, ptrdiff_t a0, int n
 
 /* Kernel values between rows ai[0..na) of a and rows bi[0..nb) of b (index
  * arrays, or NULL for the ranges a0.. and b0..) into tile (TILE_DOUBLES),
- * na x nb row-major: tile[i * nb + j].  work holds kc_tile_work_size(p).  apack: these rows
+ * na x nb row-major: tile[i * nb + j].  work holds kc_tile_work_size(a).  apack: these rows
  * of a already packed (a caller running one block of a against many blocks
  * of b packs it once), or NULL. */
 static void kernel_tile(const kc_kernel *k,
@@ -684,20 +684,32 @@ void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
     for (int g = 0; g < ngroups; g++) fill[g] = start[g];
     for (ptrdiff_t i = 0; i < n; i++) order[fill[group[i]]++] = (int) i;
 
-    /* Dense rows are copied in group order, each group starting on a tile
-     * boundary (zero rows between groups), then packed once: tiles are read
-     * as contiguous ranges instead of gathered row by row (a gather touches
-     * one cache line per value: measured 24 ns a kernel value at n = 30,000,
-     * d = 100, against 8 for ranges).  Other sources are read through
-     * order[]. */
+    /* Dense rows are copied in group order.  A group of more than one tile
+     * starts on a panel boundary (fewer than NR zero rows before it) and is
+     * read from the copy packed once: its row blocks serve many tiles, and
+     * contiguous ranges are read instead of rows gathered one by one (a
+     * gather touches one cache line per value: measured 24 ns a kernel
+     * value at n = 30,000, d = 100, against 8 for ranges).  A group of one
+     * tile is packed by its only tile; it gets no padding, so that memory
+     * follows the data (padding every group to a whole tile made 300 groups
+     * of 2 rows take 64 times the data, twice).  Other sources are read
+     * through order[]. */
     int p = b->p, dense = b->src == KC_SRC_DENSE;
     kc_points sorted = *b;
     ptrdiff_t *gstart = NULL;
     if (dense) {
         gstart = (ptrdiff_t *) R_alloc((size_t) ngroups + 1, sizeof(ptrdiff_t));
         gstart[0] = 0;
-        for (int g = 0; g < ngroups; g++)
-            gstart[g + 1] = gstart[g] + (ptrdiff_t) nblocks(start[g + 1] - start[g]) * KC_TILE;
+        int any_big = 0;
+        for (int g = 0; g < ngroups; g++) {
+            ptrdiff_t ng = start[g + 1] - start[g], at = gstart[g];
+            if (ng > KC_TILE) {
+                any_big = 1;
+                at = (at + NR - 1) / NR * NR;
+                gstart[g] = at;
+            }
+            gstart[g + 1] = at + ng;
+        }
         ptrdiff_t total = gstart[ngroups];
         if ((double) total * p * sizeof(double) > (double) PTRDIFF_MAX / 2 || total > KC_MAX_ROWS)
             error("kernclass: the data are too large (%.0f rows)", (double) total);
@@ -721,7 +733,7 @@ void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
         sorted.n = total;
         sorted.p = p;
         sorted.sqnorm = b->sqnorm ? ns : NULL;
-        pack_points(&sorted);
+        if (any_big) pack_points(&sorted);
     }
 
     /* the task list: (group, I, J) with I <= J */
@@ -774,4 +786,54 @@ void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
     }
     for (int g = 0; g < ngroups; g++) out[g] = 0.0;
     for (size_t u = 0; u < ntasks; u++) out[task[3 * u]] += partial[u];
+}
+
+/* Leave-one-out group sums: out[i + g n] = sum of k(x_i, x_j) over the rows
+ * j != i of group g (n x ngroups, column-major).  The point's own value is
+ * never added, so nothing is subtracted: taking k(x_i, x_i) away from a sum
+ * it dominates (a narrow kernel) would leave only rounding.  Row blocks are
+ * the parallel tasks (each owns its rows of out), the blocks of b summed in
+ * stored order, so the sums do not depend on the threads. */
+void kc_loo_group_sums(const kc_kernel *k, const kc_points *b, const int *group,
+                       int ngroups, double *out, int nthreads)
+{
+    if (b->n > KC_MAX_ROWS) error("kernclass internal: too many training rows");
+    kc_points pb = kc_prepare_points(k, b, 1);
+    b = &pb;
+    ptrdiff_t n = b->n;
+    nthreads = threads_for_source(b, b, kc_threads_for((double) n * n * pair_cost(b), nthreads));
+    int nb_n = nblocks(n);
+    size_t work_n = kc_tile_work_size(b);
+    scratch s = scratch_alloc(nthreads, work_n + TILE_DOUBLES + (size_t) ngroups * KC_TILE);
+    zero_scatter(b, s.base, s.per_thread, nthreads);
+    for (ptrdiff_t i = 0; i < n * ngroups; i++) out[i] = 0.0;
+    int chunk = nthreads * TASKS_PER_THREAD;
+    for (int I0 = 0; I0 < nb_n; I0 += chunk) {
+        int I1 = I0 + chunk < nb_n ? I0 + chunk : nb_n;
+#pragma omp parallel for num_threads(nthreads) schedule(dynamic) if (nthreads > 1)
+        for (int I = I0; I < I1; I++) {
+            double *work = scratch_for(&s, thread_id());
+            double *tile = work + work_n;
+            double *acc = tile + TILE_DOUBLES;  /* na x ngroups */
+            ptrdiff_t a0 = (ptrdiff_t) I * KC_TILE;
+            int na = block_len(n, I);
+            for (size_t u = 0; u < (size_t) na * ngroups; u++) acc[u] = 0.0;
+            for (int J = 0; J < nb_n; J++) {
+                ptrdiff_t b0 = (ptrdiff_t) J * KC_TILE;
+                int nb = block_len(n, J);
+                kernel_tile(k, b, NULL, a0, na, b, NULL, b0, nb, NULL, work, tile);
+                for (int i = 0; i < na; i++) {
+                    const double *v = tile + (size_t) i * nb;
+                    double *ai = acc + (size_t) i * ngroups;
+                    for (int j = 0; j < nb; j++)
+                        if (a0 + i != b0 + j) ai[group[b0 + j]] += v[j];
+                }
+            }
+            for (int i = 0; i < na; i++)
+                for (int g = 0; g < ngroups; g++)
+                    out[(a0 + i) + (ptrdiff_t) g * n] = acc[(size_t) i * ngroups + g];
+        }
+        kc_callback_raise();
+        R_CheckUserInterrupt();
+    }
 }

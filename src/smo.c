@@ -68,6 +68,8 @@ typedef struct {
     double *work;         /* the engine's scratch space, allocated once */
     kc_tuner tuner;       /* one thread or all for a batch of rows */
     long computed;        /* rows computed */
+    unsigned char *filled; /* a kept store (row i in slot i, never evicted): row i
+                            * computed; NULL for the LRU cache */
 } row_cache;
 
 /* The cache is written row by row as it fills: with 4 KiB pages every 4 KiB
@@ -84,26 +86,35 @@ static void advise_huge_pages(void *p, size_t bytes)
 #endif
 }
 
+/* store: NULL for an LRU cache of megabytes; else room for all n rows
+ * (n x n floats, row i at row i) and filled (n flags) that outlive this
+ * solve, so that solves on the same points and kernel (a path of costs)
+ * share the rows computed by any of them. */
 static void cache_init(row_cache *c, const kc_kernel *k, const kc_points *x,
-                       double megabytes, int nthreads)
+                       double megabytes, int nthreads, float *store, unsigned char *filled)
 {
     int n = (int) x->n;
     double fit = megabytes * 1048576.0 / ((double) n * sizeof(float));
-    c->slots = fit < 2 ? 2 : (fit > n ? n : (int) fit);
+    c->slots = store ? n : (fit < 2 ? 2 : (fit > n ? n : (int) fit));
+    c->filled = store ? filled : NULL;
     /* Batches pay only when the cache holds most rows; in a small cache the
      * extra rows evict ones still needed (measured: n = 20,000, 200 MB, 8x
      * more rows computed).  A batch never evicts the row fetched before it. */
     c->batch = 2 * (double) c->slots < n ? 1 : (c->slots / 2 < BATCH ? c->slots / 2 : BATCH);
     if (c->batch < 1) c->batch = 1;
     c->k = k; c->x = x; c->n = n; c->used = 0;
-    c->rows = (float *) R_alloc((size_t) c->slots * n, sizeof(float));
-    advise_huge_pages(c->rows, (size_t) c->slots * n * sizeof(float));
+    if (store) {
+        c->rows = store;
+    } else {
+        c->rows = (float *) R_alloc((size_t) c->slots * n, sizeof(float));
+        advise_huge_pages(c->rows, (size_t) c->slots * n * sizeof(float));
+    }
     c->slot_of = (int *) R_alloc(n, sizeof(int));
     c->row_in = (int *) R_alloc(c->slots, sizeof(int));
     c->prev = (int *) R_alloc(c->slots, sizeof(int));
     c->next = (int *) R_alloc(c->slots, sizeof(int));
     c->work = (double *) R_alloc(kc_rows_work_size(x, nthreads), sizeof(double));
-    for (int i = 0; i < n; i++) c->slot_of[i] = -1;
+    for (int i = 0; i < n; i++) c->slot_of[i] = store && filled[i] ? i : -1;
     c->head = c->tail = -1;
     c->computed = 0;
     kc_tuner_init(&c->tuner, nthreads);
@@ -135,6 +146,13 @@ static void cache_fill(row_cache *c, const int *rows, int nr)
     float *dst[BATCH];
     for (int r = nr - 1; r >= 0; r--) {
         int s;
+        if (c->filled) {  /* a kept store: row i in slot i, no eviction */
+            s = rows[r];
+            dst[r] = c->rows + (size_t) s * c->n;
+            c->slot_of[s] = s;
+            c->filled[s] = 1;
+            continue;
+        }
         if (c->used < c->slots) {
             s = c->used++;
         } else {
@@ -213,8 +231,10 @@ static const float *kernel_row(smo *s, int i, const chunk_result *hint)
     row_cache *c = &s->cache;
     int slot = c->slot_of[i];
     if (slot >= 0) {
-        lru_unlink(c, slot);
-        lru_push_front(c, slot);
+        if (!c->filled) {
+            lru_unlink(c, slot);
+            lru_push_front(c, slot);
+        }
         return c->rows + (size_t) slot * c->n;
     }
     int batch[BATCH], nb = 1;
@@ -440,6 +460,19 @@ static void reconstruct_gradient(smo *s)
         if (!at_lower(s, t) && !at_upper(s, t)) nfree++;
     }
     if (ninact == 0) return;
+    if (s->cache.filled) {
+        /* a kept store (a path of costs): the free variables' rows, most
+         * kept already, instead of a kernel expansion */
+        for (int t = 0; t < n; t++) if (!s->is_active[t]) s->G[t] = s->Gbar[t] - 1.0;
+        for (int j = 0; j < n; j++) {
+            if (at_lower(s, j) || at_upper(s, j)) continue;
+            const float *Kj = kernel_row(s, j, NULL);
+            double aj = s->alpha[j] * s->y[j];
+            for (int t = 0; t < n; t++)
+                if (!s->is_active[t]) s->G[t] += s->y[t] * aj * Kj[t];
+        }
+        return;
+    }
     const void *vmax = vmaxget();  /* the scratch below is freed on return */
     if (nfree == 0) {
         for (int t = 0; t < n; t++) if (!s->is_active[t]) s->G[t] = s->Gbar[t] - 1.0;
@@ -466,6 +499,35 @@ static void reconstruct_gradient(smo *s)
         s->G[t] = s->Gbar[t] - 1.0 + s->y[t] * out[u];
     }
     vmaxset(vmax);
+}
+
+/* The dual objective 1/2 alpha'Q alpha - sum alpha of the alpha returned,
+ * in double from the support vectors.  The solver's G is summed from float
+ * kernel rows and, after shrinking, partly rebuilt in double: with kernel
+ * values of 1e6 the two parts disagreed, and an objective taken from G was
+ * 0.3% off (rho stays LIBSVM's, from G, as the e1071 comparisons expect). */
+static double exact_objective(const smo *s)
+{
+    int n = s->n, nsv = 0;
+    for (int t = 0; t < n; t++) if (s->alpha[t] > 0) nsv++;
+    if (nsv == 0) return 0.0;
+    const void *vmax = vmaxget();
+    int *sv = (int *) R_alloc(nsv, sizeof(int));
+    double *w = (double *) R_alloc(nsv, sizeof(double));
+    double *out = (double *) R_alloc(nsv, sizeof(double));
+    int f = 0;
+    for (int t = 0; t < n; t++) {
+        if (!(s->alpha[t] > 0)) continue;
+        sv[f] = t;
+        w[f++] = s->alpha[t] * s->y[t];
+    }
+    kc_points ps = kc_points_subset(s->x, sv, nsv);
+    ps.sqnorm = NULL;  /* recomputed from the rows, as before */
+    kc_expansion(s->k, &ps, &ps, w, 1, out, s->nthreads);
+    double obj = 0.0;
+    for (int u = 0; u < nsv; u++) obj += w[u] * out[u] / 2 - fabs(w[u]);
+    vmaxset(vmax);
+    return obj;
 }
 
 static void activate_all(smo *s)
@@ -577,8 +639,54 @@ static void update_gbar(smo *s, int t, int was_upper, const float *Kt)
     for (int u = 0; u < s->n; u++) s->Gbar[u] += d * s->y[u] * Kt[u];
 }
 
+/* A warm start (alpha0: e.g. the solution for a smaller cost moved into this
+ * one's box, as path-following solvers start): alpha0 clipped to [0, C],
+ * then y'a = 0 restored on the larger side (its free variables where they
+ * hold the excess, else the whole side), so that the start is feasible
+ * whatever alpha0 was; then G = Qa - 1 and Gbar from the kernel rows of
+ * the support vectors. */
+static void warm_start(smo *s, const double *alpha0)
+{
+    int n = s->n;
+    double pos = 0.0, neg = 0.0;
+    for (int t = 0; t < n; t++) {
+        double a = alpha0[t];
+        if (!(a > 0)) a = 0.0;  /* NaN too */
+        if (a > s->C[t]) a = s->C[t];
+        s->alpha[t] = a;
+        if (s->y[t] == 1) pos += a; else neg += a;
+    }
+    if (pos != neg) {
+        /* the excess comes off the larger side's free variables where they
+         * hold enough of it (the bounded ones stay bounded), else off the
+         * whole side */
+        int big = pos > neg ? 1 : -1;
+        double excess = fabs(pos - neg), free = 0.0;
+        for (int t = 0; t < n; t++)
+            if (s->y[t] == big && s->alpha[t] < s->C[t]) free += s->alpha[t];
+        int only_free = free > excess;
+        double f = only_free ? (free - excess) / free
+                             : (big == 1 ? neg / pos : pos / neg);
+        for (int t = 0; t < n; t++)
+            if (s->y[t] == big && (!only_free || s->alpha[t] < s->C[t])) s->alpha[t] *= f;
+    }
+    double since = 0;
+    for (int t = 0; t < n; t++) {
+        set_alpha(s, t, s->alpha[t]);
+        if (s->alpha[t] <= 0) continue;
+        const float *Kt = kernel_row(s, t, NULL);
+        double at = s->alpha[t] * s->y[t], ct = at_upper(s, t) ? s->C[t] * s->y[t] : 0.0;
+        for (int u = 0; u < n; u++) s->G[u] += s->y[u] * at * Kt[u];
+        if (ct != 0.0)
+            for (int u = 0; u < n; u++) s->Gbar[u] += s->y[u] * ct * Kt[u];
+        since += 2.0 * n;
+        if (since >= INTERRUPT_WORK) { since = 0; R_CheckUserInterrupt(); }
+    }
+}
+
 void kc_smo(const kc_kernel *k, const kc_points *x_in, const int *y, const double *C,
             double eps, long max_iter, double cache_mb, int shrinking, int nthreads,
+            const double *alpha0, float *store, unsigned char *filled,
             kc_smo_result *res)
 {
     if (x_in->n < 2 || x_in->n > KC_MAX_ROWS)
@@ -597,7 +705,7 @@ void kc_smo(const kc_kernel *k, const kc_points *x_in, const int *y, const doubl
     s.moves = (unsigned char *) R_alloc(n, 1);
     s.active = (int *) R_alloc(n, sizeof(int));
     s.is_active = (char *) R_alloc(n, sizeof(char));
-    cache_init(&s.cache, k, x, cache_mb, nthreads);
+    cache_init(&s.cache, k, x, cache_mb, nthreads, store, filled);
     kc_tuner_init(&s.pass_tuner[SELECT_PASS], nthreads);
     kc_tuner_init(&s.pass_tuner[UPDATE_PASS], nthreads);
 
@@ -609,6 +717,7 @@ void kc_smo(const kc_kernel *k, const kc_points *x_in, const int *y, const doubl
         s.G[t] = -1.0;
         s.Gbar[t] = 0.0;
     }
+    if (alpha0) warm_start(&s, alpha0);
     activate_all(&s);
 
     long iter = 0;
@@ -677,9 +786,7 @@ void kc_smo(const kc_kernel *k, const kc_points *x_in, const int *y, const doubl
         reconstruct_gradient(&s);
         activate_all(&s);
     }
-    double obj = 0.0;
-    for (int t = 0; t < n; t++) obj += s.alpha[t] * (s.G[t] - 1.0);
-    res->objective = obj / 2;
+    res->objective = exact_objective(&s);
     res->rho = compute_rho(&s);
     res->iterations = iter;
     res->status = status;

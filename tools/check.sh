@@ -10,6 +10,8 @@
 #                                   UndefinedBehaviorSanitizer: no report
 #   bash tools/check.sh gctorture   tools/gctorture.R: every .Call entry under gctorture(TRUE)
 #   bash tools/check.sh coverage    R and C line coverage by covr (fails below 90%)
+#   bash tools/check.sh fuzz        test-fuzz-e1071.R and test-extreme.R with KERNCLASS_DEEP=1:
+#                                   300 random problems against e1071 (minutes)
 #   bash tools/check.sh all         all of them, in this order (several names run those)
 # Each installs what it needs (bash tools/setup.sh --no-example --deep), works
 # on a copy of the tracked files of this checkout (uncommitted edits
@@ -137,6 +139,12 @@ check_coverage() {
   (cd "$work/pkg" && Rscript --vanilla tools/coverage.R)
 }
 
+check_fuzz() {
+  install_pkg "$work/lib" || return 1
+  KERNCLASS_DEEP=1 KERNCLASS_TEST_FILTER='^(fuzz-e1071|extreme)$' \
+    run_r "$work/lib" tools/run-tests.R
+}
+
 run_check() {
   local what=$1 start status
   start=$(date +%s)
@@ -152,7 +160,7 @@ run_check() {
   return "$status"
 }
 
-checks="as-cran warnings valgrind sanitizers gctorture coverage"
+checks="as-cran warnings valgrind sanitizers gctorture coverage fuzz"
 todo=""
 for what in "$@"; do
   case " $checks all " in

@@ -20,6 +20,7 @@ cases <- list(
   ffi_kernel_matrix = quote(list(kernel_matrix(x, new, kernel = "rbf"),
                                  kernel_matrix(x, kernel = "polynomial", degree = 2))),
   ffi_within_sums = quote(kernel_means(x, y3, kernel = "laplace")$center_norms),
+  ffi_loo_sums = quote(kernel_cv(kernel_parzen, x, y3, folds = "loo", scale = FALSE)$predicted),
   ffi_kernel_expansion = quote(list(predict(kernel_means(x, y3), new, type = "decision"),
                                     predict(kernel_parzen(x, y2), many, type = "prob"))),
   ffi_smo = quote(predict(kernel_svm(x, y3, kernel = "rbf", cost = 10), new,
@@ -51,8 +52,9 @@ bad <- list(
   quote(.Call(kernclass:::ffi_kernel_matrix, "a", NULL, c(3, 1, 3, 0), 1L)),
   quote(.Call(kernclass:::ffi_kernel_expansion, x, x, matrix(1, 3, 1), c(3, 1, 3, 0), 1L)),
   quote(.Call(kernclass:::ffi_within_sums, x, rep(9L, 16), 2L, c(3, 1, 3, 0), 1L)),
+  quote(.Call(kernclass:::ffi_loo_sums, x, rep(9L, 16), 2L, c(3, 1, 3, 0), 1L)),
   quote(.Call(kernclass:::ffi_smo, x, rep(1L, 15), rep(1, 16), c(3, 1, 3, 0),
-              1e-3, 100, 1, TRUE, 1L)),
+              1e-3, 100, 1, TRUE, 1L, NULL, NULL)),
   quote(.Call(kernclass:::ffi_threshold_search, c(1, 2), 1L)),
   quote(.Call(kernclass:::ffi_pairwise_coupling, matrix(2, 2, 3), 3L, 1L))
 )

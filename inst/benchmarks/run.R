@@ -5,13 +5,19 @@
 #   Rscript inst/benchmarks/run.R            the full sizes (about 35 minutes on 2 cores)
 #   Rscript inst/benchmarks/run.R --quick    smaller sizes (about 5 minutes)
 #   Rscript inst/benchmarks/run.R --out FILE (default: benchmark-results.md)
+#   Rscript inst/benchmarks/run.R --only tune --tune-n 2000 --loo-n 10000
+#       (the tune section's sizes: n of the grid searches, n of leave-one-out)
 #   Rscript inst/benchmarks/run.R --only contention,scaling
 #       sections: engine, svm, sums, scale, threshold, prob, sparse (the main
-#       table), contention, scaling, latency
+#       table), contention, scaling, tune, latency
 #
 # contention: every large task on one thread and on the default number,
 #   idle and beside one busy process that the suite starts and stops itself;
 # scaling: 1, 2, 4, ... up to all cores, with speed-up and efficiency;
+# tune: kernel_tune() against e1071 on a 5 x 5 cost x gamma grid, 5-fold
+#   (e1071::tune.svm with its own folds, and e1071::svm over kernel_tune's
+#   folds: the same cells, so the same best cell), and kernel_tune()'s exact
+#   leave-one-out of kernel_means and kernel_parzen over 10 gammas;
 # latency: how soon a Ctrl-C (SIGINT) stops each long computation.
 #
 # Prints a table (seconds, ratio of each peer's time to kernclass's, GFLOP/s,
@@ -30,7 +36,7 @@ quick <- "--quick" %in% args
 out_file <- if ("--out" %in% args) args[which(args == "--out") + 1L] else "benchmark-results.md"
 size <- function(full, small) if (quick) small else full
 sections <- c("engine", "svm", "sums", "scale", "threshold", "prob", "sparse", "contention",
-              "scaling", "latency")
+              "scaling", "tune", "latency")
 if ("--only" %in% args) sections <- strsplit(args[which(args == "--only") + 1L], ",")[[1]]
 run_section <- function(name) name %in% sections
 
@@ -54,9 +60,10 @@ measure <- function(expr) {
   gc()
   can_reset <- reset_peak()
   before <- status_kb("VmRSS")
-  seconds <- system.time(value <- force(expr))[["elapsed"]]
+  st <- system.time(value <- force(expr))
   peak <- if (can_reset) (status_kb("VmHWM") - before) / 1024 else NA_real_
-  list(value = value, seconds = seconds, peak_mb = max(peak, 0))
+  list(value = value, seconds = st[["elapsed"]], peak_mb = max(peak, 0),
+       cpu = st[["user.self"]] + st[["sys.self"]])
 }
 
 rows <- list()
@@ -462,7 +469,90 @@ if (run_section("scaling")) {
                      knitr::kable(do.call(rbind, rows_s), format = "pipe", align = "lrrrrl"), "")
 }
 
-# ---- 8. interrupt latency ------------------------------------------------
+# ---- 8. model selection ----------------------------------------------------
+tune_lines <- NULL
+if (run_section("tune")) {
+  load_avg <- function() {
+    if (file.exists("/proc/loadavg")) strsplit(readLines("/proc/loadavg"), " ")[[1]][1] else "?"
+  }
+  grid <- list(cost = 2^c(-3, -1, 1, 3, 5), gamma = 2^c(-9, -7, -5, -3, -1))
+  # e1071::svm over given folds: every cell of the grid, the accuracy out of fold
+  e1071_cells <- function(x, y, fold) {
+    cells <- expand.grid(grid, KEEP.OUT.ATTRS = FALSE)
+    acc <- vapply(seq_len(nrow(cells)), function(i) {
+      hits <- 0
+      for (f in sort(unique(fold))) {
+        te <- fold == f
+        m <- svm(x[!te, ], y[!te], cost = cells$cost[i], gamma = cells$gamma[i])
+        hits <- hits + sum(predict(m, x[te, ]) == y[te])
+      }
+      hits / length(y)
+    }, numeric(1))
+    list(cells = cells, accuracy = acc, best = which.max(acc))
+  }
+  cell_text <- function(cost, gamma) sprintf("cost %g, gamma %g", cost, gamma)
+  rows_t <- list()
+  sizes_arg <- function(flag, default) {
+    if (flag %in% args) as.integer(strsplit(args[which(args == flag) + 1L], ",")[[1]]) else default
+  }
+  for (n in sizes_arg("--tune-n", c(size(2000, 1000), size(5000, 2000)))) {
+    dat <- make_data(n, 20, n + 7)
+    before <- load_avg()
+    set.seed(1)
+    k <- measure(kernel_tune(kernel_svm, dat$x, dat$y, grid = grid, folds = 5))
+    e <- measure(e1071_cells(dat$x, dat$y, k$value$fold))
+    set.seed(1)
+    ts <- measure(tune.svm(dat$x, dat$y, cost = grid$cost, gamma = grid$gamma,
+                           tunecontrol = tune.control(cross = 5)))
+    kb <- k$value$best
+    eb <- e$value$cells[e$value$best, ]
+    tb <- ts$value$best.parameters
+    same <- isTRUE(all.equal(c(kb$cost, kb$gamma), c(eb$cost, eb$gamma)))
+    task <- sprintf("5 x 5 cost x gamma, 5-fold, n=%d, d=20", n)
+    rows_t[[length(rows_t) + 1L]] <- data.frame(
+      task = task,
+      "kernel_tune s" = sprintf("%.2f", k$seconds),
+      "e1071::svm, same folds s" = sprintf("%.2f", e$seconds),
+      "x kernclass" = sprintf("%.1f", e$seconds / k$seconds),
+      "tune.svm s" = sprintf("%.2f", ts$seconds),
+      "x kernclass " = sprintf("%.1f", ts$seconds / k$seconds),
+      "best cell (kernel_tune)" = sprintf("%s, accuracy %.4f", cell_text(kb$cost, kb$gamma),
+                                          k$value$best_accuracy),
+      "same best cell as e1071 on its folds" = if (same) "yes" else
+        sprintf("no: %s (%.4f)", cell_text(eb$cost, eb$gamma), e$value$accuracy[e$value$best]),
+      "tune.svm's best (its own folds)" = cell_text(tb$cost, tb$gamma),
+      "CPU s: kernel_tune / e1071 / tune.svm" = sprintf("%.1f / %.1f / %.1f", k$cpu, e$cpu, ts$cpu),
+      "load before / after" = paste(before, load_avg(), sep = " / "),
+      check.names = FALSE)
+    cat(sprintf("%-48s kernel_tune %.2f s, e1071 same folds %.2f s (%.1fx), tune.svm %.2f s (%.1fx)\n",
+                task, k$seconds, e$seconds, e$seconds / k$seconds, ts$seconds,
+                ts$seconds / k$seconds))
+  }
+  nl <- sizes_arg("--loo-n", size(10000, 3000))
+  dat <- make_data(nl, 20, 99)
+  gammas <- data.frame(gamma = 2^seq(-9, 0, length.out = 10))
+  loo <- lapply(c("kernel_means", "kernel_parzen"), function(f) {
+    fun <- get(f, envir = asNamespace("kernclass"))
+    m <- measure(kernel_tune(fun, dat$x, dat$y, grid = gammas, folds = "loo", scale = FALSE))
+    cat(sprintf("%-48s %.2f s\n", sprintf("%s, 10 gammas, loo, n=%d", f, nl), m$seconds))
+    data.frame(task = sprintf("kernel_tune(%s), 10 gammas, leave-one-out, n=%d, d=20", f, nl),
+               seconds = sprintf("%.2f", m$seconds),
+               "best gamma" = sprintf("%.4g", m$value$best$gamma),
+               accuracy = sprintf("%.4f", m$value$best_accuracy),
+               load = load_avg(), check.names = FALSE)
+  })
+  tune_lines <- c(
+    "### Model selection (kernel_tune, sequential plan, default threads)", "",
+    knitr::kable(do.call(rbind, rows_t), format = "pipe"), "",
+    paste("Grid: cost 2^(-3, -1, 1, 3, 5) x gamma 2^(-9, -7, -5, -3, -1), RBF, scale = TRUE,",
+          "tolerance 1e-3. x kernclass: the e1071 time over kernel_tune's, both in this process."),
+    "load: the 1-minute load average of the machine before and after (other programs count);",
+    "CPU s: the seconds of CPU this process used (e1071 runs on one thread).", "",
+    knitr::kable(do.call(rbind, loo), format = "pipe"), "",
+    "Exact leave-one-out from one pass of kernel sums per gamma (scale = FALSE).", "")
+}
+
+# ---- 9. interrupt latency ------------------------------------------------
 latency_lines <- NULL
 if (run_section("latency") && file.exists("tests/testthat/test-sigint.R") &&
     requireNamespace("testthat", quietly = TRUE)) {
@@ -506,6 +596,6 @@ main_lines <- c(knitr::kable(fmt, format = "pipe", align = "llrrrrrrrl"), "",
            "SVM; each package at its default cache size. Objective: the dual 1/2 a'Qa - sum(a).",
            "Peak MB: rise of the resident set during the task.", "")
 }
-lines <- c(header, "", main_lines, contention_lines, scaling_lines, latency_lines)
+lines <- c(header, "", main_lines, contention_lines, scaling_lines, tune_lines, latency_lines)
 writeLines(lines)
 writeLines(lines, out_file)

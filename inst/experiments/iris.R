@@ -1,4 +1,4 @@
-# Seed 002's iris experiment: Fisher's iris data, petal length and width
+# The iris experiment of Ruye Wang's notes "Kernelized Bayes classifier": Fisher's iris data, petal length and width
 # only, half of each species for training (the odd rows of each species) and
 # half for testing; the kernel classifiers of kernclass side by side with
 # e1071::svm (LIBSVM), by test accuracy, and their decision regions.
@@ -21,7 +21,7 @@ form <- Species ~ Petal.Length + Petal.Width
 table(iris$Species[train])
 
 ## ---- methods ----
-# Seed 002's settings: the inputs in their own units (no scaling), gamma = 5.
+# The notes' settings: the inputs in their own units (no scaling), gamma = 5.
 # Each method: the fitter and its own arguments. e1071::svm gets e1071's
 # names for the same kernels (it has no Laplacian kernel) and, for
 # gamma = "median", the number estimate_gamma() gives.
@@ -63,12 +63,12 @@ accuracy <- accuracy_table(kernels)
 
 ## ---- print ----
 cat("iris, petal length and width, 75 training and 75 test points, gamma = 5, unscaled\n")
-cat("test accuracy (%); laplace is exp(-gamma |x - y|), seed 002's \"RBF\":\n\n")
+cat("test accuracy (%); laplace is exp(-gamma |x - y|), the notes' \"RBF\":\n\n")
 print(round(100 * accuracy, 1))
 
 ## ---- regions ----
-# The figure of seed 002: the SVM (linear kernel, as the seed's fitcsvm) and
-# the three kernel Bayes types (seed 002's "RBF", kernclass's "laplace"),
+# The figure of the notes: the SVM (linear kernel, as their fitcsvm) and
+# the three kernel Bayes types (their "RBF", kernclass's "laplace"),
 # with the test points.
 op <- par(mfrow = c(2, 2), mar = c(4, 4, 2, 1))
 plot(fit_method(methods[["kernel_svm, C = 1"]], "linear"), iris[test, ],

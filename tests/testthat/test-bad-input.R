@@ -281,6 +281,26 @@ for (fun in fitters) {
       expect = function(r) expect_length(r, 0L))
 }
 
+# tidymodels and caret (their argument checks come before the packages are
+# needed, so these rows hold without parsnip, dials or caret)
+add("kernel_classifier", "mode regression", quote(kernel_classifier(mode = "regression")),
+    arg = "mode")
+add("kernel_classifier", "engine kernlab", quote(kernel_classifier(engine = "kernlab")),
+    arg = "engine")
+add("kernel_classifier_fit", "method unknown",
+    quote(kernel_classifier_fit(x, y, method = "knn")), arg = "method")
+add("kernel_classifier_fit", "NA in x", quote(kernel_classifier_fit(with_na(x, NA), y)), arg = "x")
+add("kernel_classifier_fit", "engine argument of another method",
+    quote(kernel_classifier_fit(x, y, method = "means", ridge = 1)), arg = "...")
+add("kernclass_gamma", "range reversed", quote(kernclass_gamma(range = c(1, -3))), arg = "range")
+add("kernclass_gamma", "range text", quote(kernclass_gamma(range = c("a", "b"))), arg = "range")
+add("kernclass_method", "values unknown", quote(kernclass_method(values = "knn")), arg = "values")
+add("kernclass_method", "values empty", quote(kernclass_method(values = character())),
+    arg = "values")
+add("kernclass_caret", "method unknown", quote(kernclass_caret("knn")), arg = "method")
+add("kernclass_caret", "kernel unknown", quote(kernclass_caret("svm", "spline")), arg = "kernel")
+add("kernclass_caret", "kernel NA", quote(kernclass_caret("svm", NA_character_)), arg = "kernel")
+
 table <- data.frame(fun = vapply(cases, `[[`, "", "fun"),
                     label = vapply(cases, `[[`, "", "label"),
                     arg = vapply(cases, `[[`, "", "arg"))

@@ -294,7 +294,7 @@ test_that("print, summary, fitted, plot", {
   pdf(NULL)
   on.exit(dev.off())
   r <- plot(fit, iris, grid = 30)
-  expect_named(r, c("x1", "x2", "class", "decision"))
+  expect_named(r, c("x1", "x2", "class", "decision", "held", "boundary"))
   expect_equal(dim(r$decision), c(900L, 3L))
   two <- droplevels(subset(iris, Species != "setosa"))
   r2 <- plot(kernel_bayes(as.matrix(two[, 3:4]), two$Species, type = 1), grid = 20)
@@ -309,4 +309,96 @@ test_that("seed 002's iris experiment: all three types classify the test half we
     acc <- mean(predict(fit, iris[-train, ]) == iris$Species[-train])
     expect_gt(acc, 0.9)
   }
+})
+
+# Seed 002's covariances in the full p-dimensional space, transcribed: the
+# ridge-regularised covariances, their pseudo-inverse square roots by a p x p
+# eigen decomposition, and the pair's scores p(x) (two classes).
+ref_full_scores <- function(x, y, type, kp, ridge, xnew) {
+  K <- function(a, b) kernel_matrix(a, b, kernel = kp$kernel, gamma = kp$gamma,
+                                    degree = kp$degree, coef0 = kp$coef0)
+  Kself <- function(q) switch(kp$kernel, linear = q,
+                              polynomial = (kp$gamma * q + kp$coef0)^kp$degree,
+                              sigmoid = tanh(kp$gamma * q + kp$coef0), 1)
+  pos <- y == levels(y)[1]
+  lambda <- ridge * mean(apply(x, 2, var))
+  S <- function(rows) cov(x[rows, , drop = FALSE]) + lambda * diag(ncol(x))
+  isqrt <- function(M) {
+    e <- eigen(M, symmetric = TRUE)
+    keep <- e$values > max(e$values[1], 0) * sqrt(.Machine$double.eps) & e$values > 0
+    e$vectors[, keep, drop = FALSE] %*% diag(1 / sqrt(e$values[keep]), sum(keep))
+  }
+  m <- function(kmat, rows) rowMeans(kmat[, rows, drop = FALSE])
+  if (type == 2) {
+    U <- isqrt(S(pos) + S(!pos))
+    k <- K(xnew %*% U, x %*% U)
+    m(k, pos) - m(k, !pos)
+  } else {
+    U1 <- isqrt(S(pos)); U2 <- isqrt(S(!pos))
+    W <- -(tcrossprod(U1) - tcrossprod(U2)) / 2
+    Kself(rowSums((xnew %*% W) * xnew)) + m(K(xnew %*% U1, x %*% U1), pos) -
+      m(K(xnew %*% U2, x %*% U2), !pos)
+  }
+}
+
+test_that("more columns than rows: the span of the data gives the full-space answers", {
+  set.seed(2014)
+  kps <- list(list(kernel = "linear", gamma = 1, degree = 1, coef0 = 0),
+              list(kernel = "polynomial", gamma = 0.05, degree = 2, coef0 = 1),
+              list(kernel = "rbf", gamma = 0.02, degree = 1, coef0 = 0),
+              list(kernel = "laplace", gamma = 0.1, degree = 1, coef0 = 0),
+              list(kernel = "sigmoid", gamma = 0.01, degree = 1, coef0 = 0))
+  for (shape in list(c(14, 40), c(40, 6))) {
+    n <- shape[1]; p <- shape[2]
+    x <- matrix(rnorm(n * p), n, p)
+    x[, 2] <- x[, 1]                       # a repeated column
+    x <- rbind(x, x[1, ])                  # a duplicated row
+    y <- factor(rep(c("u", "v"), length.out = n + 1))
+    xnew <- rbind(matrix(rnorm(5 * p, sd = 2), 5, p), x[2:3, ])
+    for (kp in kps) for (type in 2:3) for (ridge in c(0, 1e-3, 1)) {
+      info <- paste(n, p, kp$kernel, type, ridge)
+      fit <- kernel_bayes(x, y, type = type, kernel = kp$kernel, gamma = kp$gamma,
+                          degree = kp$degree, coef0 = kp$coef0, ridge = ridge,
+                          scale = FALSE, .span = TRUE)
+      cf <- coef(fit)
+      ref <- ref_full_scores(x, y, type, kp, ridge, xnew)
+      expect_equal(unname(predict(fit, xnew, type = "decision")), cf$sign * ref + cf$b,
+                   tolerance = 1e-8, info = info)
+      # and the span is what the default takes with more columns than rows
+      if (p > n) {
+        def <- kernel_bayes(x, y, type = type, kernel = kp$kernel, gamma = kp$gamma,
+                            degree = kp$degree, coef0 = kp$coef0, ridge = ridge, scale = FALSE)
+        expect_identical(predict(def, xnew, type = "decision"),
+                         predict(fit, xnew, type = "decision"), info = info)
+        expect_identical(ncol(cf$whitening$basis), as.integer(n + 1))
+      }
+    }
+  }
+  # three classes, scaled, against the full-space code path (.span = FALSE)
+  x <- matrix(rnorm(15 * 60), 15, 60)
+  y <- gl(3, 5)
+  xnew <- matrix(rnorm(4 * 60), 4, 60)
+  for (type in 2:3) for (k in c("rbf", "polynomial")) {
+    a <- kernel_bayes(x, y, type = type, kernel = k, coef0 = 1, ridge = 1, .span = TRUE)
+    b <- kernel_bayes(x, y, type = type, kernel = k, coef0 = 1, ridge = 1, .span = FALSE)
+    expect_equal(predict(a, xnew, type = "decision"), predict(b, xnew, type = "decision"),
+                 tolerance = 1e-8)
+    expect_equal(predict(a, xnew, type = "prob"), predict(b, xnew, type = "prob"),
+                 tolerance = 1e-8)
+  }
+})
+
+test_that("more columns than rows: coef()'s whitening in the span reproduces the scores", {
+  set.seed(2015)
+  x <- matrix(rnorm(12 * 50), 12, 50)
+  y <- gl(2, 6, labels = c("a", "b"))
+  xnew <- matrix(rnorm(3 * 50), 3, 50)
+  fit <- kernel_bayes(x, y, type = 2, kernel = "rbf", gamma = 0.01, scale = FALSE)
+  w <- coef(fit)$whitening
+  expect_equal(crossprod(w$basis), diag(12))
+  r <- sqrt(rowSums((xnew - xnew %*% w$basis %*% t(w$basis))^2))
+  z <- cbind(xnew %*% w$basis %*% w$U, r * sqrt(w$outside[["U"]]))
+  zt <- cbind(x %*% w$basis %*% w$U, 0)
+  dec <- kernel_matrix(z, zt, kernel = "rbf", gamma = 0.01) %*% coef(fit)$alpha + coef(fit)$b
+  expect_equal(drop(dec), unname(predict(fit, xnew, type = "decision")))
 })

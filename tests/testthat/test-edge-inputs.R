@@ -41,17 +41,20 @@ test_that("plot() refuses a slice value its column cannot take, naming `slice`",
   expect_type(plot(fit, d, slice = list(g = "q"), grid = 5), "list")
 })
 
-test_that("the kernclass.tune.cores option is checked", {
+test_that("the kernclass.tune.cores option is deprecated: it warns and changes nothing", {
   set.seed(5)
   x <- matrix(rnorm(60), 30, 2)
   y <- factor(rep(c("a", "b"), 15))
+  set.seed(1)
+  ref <- kernel_tune(kernel_means, x, y, grid = list(gamma = c(1, 2)), folds = 3)$results
   old <- options(kernclass.tune.cores = NULL)
   on.exit(options(old))
-  for (bad in list("a", NA, 0, 1.5, c(1, 2))) {
-    options(kernclass.tune.cores = bad)
-    err <- expect_error(kernel_tune(kernel_means, x, y, grid = list(gamma = c(1, 2)), folds = 3),
-                        class = "kernclass_input_error")
-    expect_identical(err$arg, "kernclass.tune.cores")
+  for (value in list("a", 1, 2)) {
+    options(kernclass.tune.cores = value)
+    set.seed(1)
+    expect_warning(t <- kernel_tune(kernel_means, x, y, grid = list(gamma = c(1, 2)), folds = 3),
+                   "future::plan", class = "kernclass_deprecated_warning")
+    expect_identical(t$results, ref)
   }
 })
 

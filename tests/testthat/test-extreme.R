@@ -182,3 +182,148 @@ test_that("rows whose squared distances can overflow are a classed error (rbf, l
   # the linear kernel's values are inner products, bounded by the norms
   expect_true(all(is.finite(kernel_matrix(x / 2, kernel = "linear"))))
 })
+
+test_that("SVM polynomial kernel far from the origin: a classed error, never a wrong 'converged'", {
+  set.seed(1)
+  x <- matrix(rnorm(200), 100, 2)
+  y <- factor(ifelse(x[, 1] > 0, "a", "b"))
+  # near the origin, and at 100, the separable set is learnt; at 1e4 the
+  # float cache cannot tell the points apart (was: converged, 70% right)
+  for (deg in 1:3) {
+    for (off in c(0, 100)) {
+      f <- kernel_svm(x + off, y, kernel = "polynomial", degree = deg, coef0 = 1,
+                      cost = 1e10, scale = FALSE)
+      expect_true(f$converged, label = paste(deg, off))
+      expect_identical(predict(f, x + off), y, info = paste(deg, off))
+    }
+    expect_error(kernel_svm(x + 1e4, y, kernel = "polynomial", degree = deg, coef0 = 1,
+                            cost = 1e10, scale = FALSE),
+                 "single-precision", class = "kernclass_precision_error")
+  }
+  # the same data scaled: fitted
+  f <- kernel_svm(x + 1e4, y, kernel = "polynomial", degree = 2, coef0 = 1, cost = 1e10)
+  expect_identical(predict(f, x + 1e4), y)
+})
+
+test_that("newdata far outside the training range: overflow gives NA and a warning", {
+  set.seed(3)
+  x <- matrix(rnorm(200), 100, 2)
+  y <- factor(ifelse(x[, 1] > 0, "a", "b"))
+  xn <- rbind(c(1e300, 0), c(0.5, 0.5), c(-1e300, 1))
+  fitters <- list(means = kernel_means, parzen = kernel_parzen, svm = kernel_svm,
+                  bayes = function(...) kernel_bayes(..., type = 3))
+  for (nm in names(fitters)) {
+    # polynomial: k(x, x_i) overflows for the far rows: NA and a warning, the rest predicted
+    fit <- fitters[[nm]](x, y, kernel = "polynomial")
+    w <- expect_warning(dec <- predict(fit, xn, type = "decision"),
+                        class = "kernclass_unpredictable_warning")
+    expect_s3_class(w, "kernclass_overflow_warning")
+    expect_match(conditionMessage(w), "1, 3")
+    expect_true(all(is.na(dec[c(1, 3)])), info = nm)
+    expect_equal(dec[2], predict(fit, xn[2, , drop = FALSE], type = "decision")[1], info = nm)
+    # rbf: the far rows' kernel values are 0, which is right: the decision of a
+    # point that is far from every training point, never NaN
+    fit <- fitters[[nm]](x, y, kernel = "rbf")
+    dec <- predict(fit, xn, type = "decision")
+    expect_true(all(is.finite(dec)), info = nm)
+    expect_equal(dec[1], dec[3], info = nm)
+  }
+})
+
+# The extreme-magnitude property suite: every fitter (kernel_means,
+# kernel_parzen, kernel_bayes types 1-3, kernel_svm) and kernel on data with
+# columns of 1e-300 ... 1e300, duplicated rows with conflicting labels,
+# constant and near-constant columns, with scale = TRUE and FALSE, in a
+# child per engine. Each fit gives a correct answer or a classed error;
+# never NaN or Inf from a model that says it converged (NA only with a
+# classed warning); the same from the C, AVX2 and AVX-512 engines; and with
+# scale = TRUE, columns multiplied by any magnitude give the answers of the
+# unmultiplied data.
+extreme_suite <- function() {
+  set.seed(14)
+  n <- 40
+  z <- matrix(rnorm(n * 3), n, 3)
+  y <- factor(ifelse(z[, 1] + 0.5 * z[, 2] > 0, "a", "b"))
+  mags <- c(1e-300, 1e-150, 1e150, 1e300)
+  data <- list(base = z)
+  for (m in mags) data[[paste("all", m)]] <- z * m
+  data$mixed <- sweep(z, 2L, c(1e-300, 1, 1e300), `*`)
+  dup <- rbind(z, z[1:8, ])
+  data$duplicates <- dup
+  near <- z
+  near[, 3] <- 1 + 1e-15 * round(z[, 3])
+  data$near_constant <- near
+  const <- z
+  const[, 3] <- 1e300
+  data$constant <- const
+  ys <- list(duplicates = factor(c(as.character(y), ifelse(y[1:8] == "a", "b", "a"))))
+  fitters <- list(
+    means = function(...) kernel_means(...), parzen = function(...) kernel_parzen(...),
+    bayes1 = function(...) kernel_bayes(..., type = 1),
+    bayes2 = function(...) kernel_bayes(..., type = 2),
+    bayes3 = function(...) kernel_bayes(..., type = 3),
+    svm = function(...) kernel_svm(..., tolerance = 1e-6))
+  res <- list()
+  for (dn in names(data)) for (scale in c(TRUE, FALSE))
+    for (k in c("linear", "polynomial", "rbf", "laplace")) for (fn in names(fitters)) {
+      x <- data[[dn]]
+      yy <- if (is.null(ys[[dn]])) y else ys[[dn]]
+      warned <- character()
+      out <- withCallingHandlers(tryCatch({
+        fit <- fitters[[fn]](x, yy, kernel = k, degree = 2, scale = scale)
+        list(status = "ok", converged = if (is.null(fit$converged)) TRUE else fit$converged,
+             decision = predict(fit, x[1:12, , drop = FALSE], type = "decision"),
+             classes = as.character(predict(fit, x[1:12, , drop = FALSE])))
+      }, error = function(e) list(status = "error", class = class(e)[1],
+                                  kernclass = inherits(e, "kernclass_error"),
+                                  message = conditionMessage(e))),
+      warning = function(w) {
+        warned <<- c(warned, class(w)[1])
+        invokeRestart("muffleWarning")
+      })
+      out$warnings <- warned
+      res[[paste(dn, scale, k, fn, sep = " | ")]] <- out
+    }
+  res
+}
+
+test_that("extreme magnitudes: every fitter and engine, a correct answer or a classed error", {
+  lines <- c(paste("extreme_suite <-", paste(deparse(extreme_suite), collapse = "\n")),
+             "res <- list(engine = kernclass:::kc_engine(), fits = extreme_suite())")
+  runs <- lapply(c("c", "avx2", "best"), extreme_with_isa, lines = lines)
+  expect_identical(runs[[1]]$engine, "c")
+  ref <- runs[[1]]$fits
+  for (case in names(ref)) {
+    r <- ref[[case]]
+    if (r$status == "error") {
+      # an error, then a classed one that says what to do
+      expect_true(r$kernclass, label = paste(case, r$class, r$message))
+    } else {
+      bad <- is.nan(r$decision) | is.infinite(r$decision)
+      expect_false(any(bad), label = case)
+      if (r$converged && anyNA(r$decision)) {
+        expect_true(any(grepl("^kernclass_", r$warnings)), label = case)
+      }
+      # scale = TRUE: multiplied columns give the base data's answers
+      parts <- strsplit(case, " | ", fixed = TRUE)[[1]]
+      if (parts[2] == "TRUE" && (startsWith(parts[1], "all") || parts[1] == "mixed")) {
+        base <- ref[[paste(c("base", parts[-1]), collapse = " | ")]]
+        tol <- if (parts[4] == "svm") 1e-4 else 1e-8
+        expect_equal(r$decision, base$decision, tolerance = tol, ignore_attr = TRUE,
+                     label = case)
+      }
+    }
+    # the same from every engine
+    for (run in runs[-1]) {
+      o <- run$fits[[case]]
+      expect_identical(o$status, r$status, label = paste(case, run$engine))
+      if (r$status == "ok" && o$status == "ok") {
+        tol <- if (grepl("svm$", case)) 1e-6 else 1e-9
+        expect_equal(o$decision, r$decision, tolerance = tol, label = paste(case, run$engine))
+        expect_identical(o$converged, r$converged, label = paste(case, run$engine))
+      } else if (r$status == "error" && o$status == "error") {
+        expect_identical(o$class, r$class, label = paste(case, run$engine))
+      }
+    }
+  }
+})

@@ -27,7 +27,8 @@ calls <- list(
   ffi_kernel_matrix = list(x, x[1:4, ], rbf, 1L),
   ffi_kernel_expansion = list(x, x, cbind(y == 1, y == -1) + 0, rbf, 1L),
   ffi_within_sums = list(x, rep(1:2, 3), 2L, rbf, 1L),
-  ffi_smo = list(x, y, rep(1, 6), rbf, 1e-3, 1e4, 1, TRUE, 1L),
+  ffi_loo_sums = list(x, rep(1:2, 3), 2L, rbf, 1L),
+  ffi_smo = list(x, y, rep(1, 6), rbf, 1e-3, 1e4, 1, TRUE, 1L, rep(0.5, 6), NULL),
   ffi_threshold_search = list(x[, 1], y),
   ffi_kernel_table = list(),
   ffi_pairwise_coupling = list(matrix(c(0.2, 0.9, 0.5, 0.7, 0.1, 1), 2, 3), 3L, 1L),
@@ -46,10 +47,10 @@ given <- ns$kc_as_precomputed(kernel_matrix(x, kernel = "rbf", gamma = 0.5))
 user <- ns$kc_as_user(x, function(a, b) kernel_matrix(a, b, kernel = "rbf", gamma = 0.5))
 identity <- c(1, 1, 1, 0)
 sources <- list(
-  sparse_smo = list("ffi_smo", sparse, y, rep(1, 6), rbf, 1e-3, 1e4, 1, TRUE, 1L),
+  sparse_smo = list("ffi_smo", sparse, y, rep(1, 6), rbf, 1e-3, 1e4, 1, TRUE, 1L, NULL, NULL),
   sparse_diag = list("ffi_kernel_diag", sparse, c(2, 0.5, 2, 1)),
-  given_smo = list("ffi_smo", given, y, rep(1, 6), identity, 1e-3, 1e4, 1, TRUE, 1L),
-  user_smo = list("ffi_smo", user, y, rep(1, 6), identity, 1e-3, 1e4, 1, TRUE, 1L),
+  given_smo = list("ffi_smo", given, y, rep(1, 6), identity, 1e-3, 1e4, 1, TRUE, 1L, NULL, NULL),
+  user_smo = list("ffi_smo", user, y, rep(1, 6), identity, 1e-3, 1e4, 1, TRUE, 1L, NULL, NULL),
   user_sums = list("ffi_within_sums", user, rep(1:2, 3), 2L, identity, 1L),
   user_diag = list("ffi_kernel_diag", user, identity))
 
@@ -73,7 +74,7 @@ test_that("the sparse, precomputed and callback sources give the same results un
     expect_equal(do.call(torture, args), expected, tolerance = 1e-12, label = nm)
   }
   # the same models as from the dense rows
-  dense <- .Call(ns$ffi_smo, x, y, rep(1, 6), rbf, 1e-3, 1e4, 1, TRUE, 1L)
+  dense <- .Call(ns$ffi_smo, x, y, rep(1, 6), rbf, 1e-3, 1e4, 1, TRUE, 1L, NULL, NULL)
   for (nm in c("sparse_smo", "given_smo", "user_smo")) {
     args <- sources[[nm]]
     expect_equal(do.call(.Call, c(list(ns[[args[[1]]]]), args[-1]))$alpha, dense$alpha,
@@ -85,13 +86,13 @@ test_that("an error in an R kernel function unwinds cleanly under gctorture", {
   bad <- ns$kc_as_user(x, function(a, b) stop("no kernel here"))
   err <- torture("ffi_kernel_diag", bad, identity)
   expect_match(conditionMessage(err), "no kernel here")
-  err <- torture("ffi_smo", bad, y, rep(1, 6), identity, 1e-3, 10, 1, TRUE, 1L)
+  err <- torture("ffi_smo", bad, y, rep(1, 6), identity, 1e-3, 10, 1, TRUE, 1L, NULL, NULL)
   expect_match(conditionMessage(err), "no kernel here")
 })
 
 test_that("errors in the .Call entry points unwind cleanly under gctorture", {
   err <- torture("ffi_kernel_matrix", x, matrix(1, 2, 3), rbf, 1L)
   expect_match(conditionMessage(err), "kernclass internal")
-  err <- torture("ffi_smo", x, y[-1], rep(1, 6), rbf, 1e-3, 10, 1, TRUE, 1L)
+  err <- torture("ffi_smo", x, y[-1], rep(1, 6), rbf, 1e-3, 10, 1, TRUE, 1L, NULL, NULL)
   expect_match(conditionMessage(err), "kernclass internal")
 })

@@ -40,6 +40,6 @@ test_that("the Gram matrix stops at an interrupt", {
 test_that("the SMO solver stops at an interrupt", {
   yb <- ifelse(x[1:20000, 1] + x[1:20000, 2] > 0, 1L, -1L)
   msg <- run_until_limit(.Call(kernclass:::ffi_smo, x[1:20000, ], yb, rep(1, 20000),
-                               c(3, 0.001, 3, 0), 1e-6, 1e9, 50, TRUE, 2L))
+                               c(3, 0.001, 3, 0), 1e-6, 1e9, 50, TRUE, 2L, NULL, NULL))
   expect_match(msg, "time limit")
 })

@@ -93,3 +93,49 @@ test_that("fitting does not predict: summary() and fitted() are not run at fit t
   expect_identical(count_calls("kc_within_sums", kernel_means(x, y)), 1L)
   expect_identical(count_calls("kc_within_sums", kernel_parzen(x, y)), 0L)
 })
+
+# The stated bound for every fitter: the R heap's peak increase during a fit
+# and predict stays within `mult` times the data (the training matrix) plus
+# the tiles (per thread: the packed rows of three tiles, 392 p doubles, as
+# the kernel expansion holds them, and a 128 x 129 tile) plus `slack` MB for
+# the model and R's own work.
+tiles_mb <- function(p) kernclass::kernclass_threads() * (392 * p + 128 * 129) * 8 / 2^20
+peak_mb <- function(expr) {
+  g0 <- gc(reset = TRUE)
+  force(expr)
+  g1 <- gc()
+  vcells_mb(g1, "max used") - vcells_mb(g0, "used")
+}
+
+test_that("peak memory follows the data for every fitter (a multiple of the data plus the tiles)", {
+  set.seed(305)
+  mult <- 8
+  slack <- 30
+  # many small classes of wide rows (was: each class padded to 128 rows, 64
+  # times the data, twice)
+  G <- 300L
+  p <- 2000L
+  x <- matrix(rnorm(2L * G * p), 2L * G, p)
+  y <- factor(rep(seq_len(G), each = 2L))
+  data_mb <- as.numeric(object.size(x)) / 2^20
+  bound <- mult * data_mb + tiles_mb(p) + slack
+  expect_lt(peak_mb(predict(kernel_means(x, y), x[1:50, ])), bound)
+  expect_lt(peak_mb(predict(kernel_parzen(x, y), x[1:50, ])), bound)
+  # kernel_bayes with many more columns than rows (was: p x p covariances and
+  # eigen decompositions, 12.6 GB at 10 x 20,000)
+  xb <- matrix(rnorm(10 * 20000), 10, 20000)
+  yb <- gl(2, 5)
+  data_mb <- as.numeric(object.size(xb)) / 2^20
+  for (type in 1:3) {
+    expect_lt(peak_mb(predict(kernel_bayes(xb, yb, type = type), xb)),
+              mult * data_mb + tiles_mb(20000) + slack, label = paste("bayes type", type))
+  }
+  # kernel_bayes and kernel_svm with more rows than columns: the covariances
+  # are p x p (small), the SVM's kernel cache is cachesize MB
+  xs <- matrix(rnorm(4000 * 20), 4000, 20)
+  ys <- factor(ifelse(xs[, 1] + rnorm(4000) > 0, "a", "b"))
+  data_mb <- as.numeric(object.size(xs)) / 2^20
+  bound <- mult * data_mb + tiles_mb(20) + slack
+  expect_lt(peak_mb(predict(kernel_bayes(xs, ys, type = 3), xs)), bound)
+  expect_lt(peak_mb(predict(kernel_svm(xs, ys, cachesize = 8), xs)), bound + 8)
+})

@@ -138,7 +138,7 @@ test_that("plot draws a 3-class formula fit and returns the grid invisibly", {
   res <- withVisible(plot(fit_p3, iris, grid = 25))
   expect_false(res$visible)
   r <- res$value
-  expect_named(r, c("x1", "x2", "class", "decision"))
+  expect_named(r, c("x1", "x2", "class", "decision", "held", "boundary"))
   expect_length(r$x1, 25L)
   expect_length(r$x2, 25L)
   # the axes are the first two inputs, covering the data
@@ -164,7 +164,7 @@ test_that("plot draws a matrix fit without data", {
     res <- withVisible(plot(fit, grid = 20))
     expect_false(res$visible)
     r <- res$value
-    expect_named(r, c("x1", "x2", "class", "decision"))
+    expect_named(r, c("x1", "x2", "class", "decision", "held", "boundary"))
     expect_length(r$x1, 20L)
     expect_identical(dim(r$class), c(20L, 20L))
     # two classes: one decision value per grid point

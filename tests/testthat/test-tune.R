@@ -59,23 +59,38 @@ test_that("ties go to the first best row", {
   expect_equal(tuned$best_index, min(which(tuned$results$accuracy == best)))
 })
 
-test_that("results are reproducible, in parallel or not, with RNG inside the fitter", {
+test_that("plan(sequential) and plan(multisession, workers = 2) give identical results", {
+  skip_if_not_installed("future")
   d <- tune_rings()
   grid <- list(cost = c(0.1, 10), gamma = c(0.1, 1))
-  run <- function(cores) {
-    old <- options(kernclass.tune.cores = cores)
-    on.exit(options(old))
+  run <- function(...) {
+    old <- future::plan(...)
+    on.exit(future::plan(old))
     set.seed(3)
+    # probability = TRUE: Platt's folds draw random numbers inside every fit
     t <- kernel_tune(kernel_svm, d$x, d$y, grid = grid, folds = 3, probability = TRUE)
-    list(t = t, after = runif(1))
+    p <- kernel_tune(kernel_parzen, d$x, d$y, grid = list(gamma = c(0.5, 5)), folds = 4,
+                     metric = "logloss")
+    list(t = t, p = p, after = runif(1))
   }
-  a <- run(2)
-  b <- run(1)
-  c <- run(2)
-  expect_identical(a$t$results, b$t$results)
-  expect_identical(a$t$results, c$t$results)
+  a <- run(future::sequential)
+  b <- run(future::multisession, workers = 2)
+  c <- run(future::sequential)
+  for (nm in c("t", "p")) {
+    expect_identical(a[[nm]]$results, b[[nm]]$results)
+    expect_identical(a[[nm]]$results, c[[nm]]$results)
+    expect_identical(a[[nm]]$fold, b[[nm]]$fold)
+  }
   expect_identical(a$t$model$probA, b$t$model$probA)
   expect_identical(a$after, b$after)  # the caller's RNG stream ends in the same state
+})
+
+test_that("workers run the engine on one thread (future's multisession)", {
+  skip_if_not_installed("future")
+  old <- future::plan(future::multisession, workers = 2)
+  on.exit(future::plan(old))
+  threads <- future::value(future::future(kernclass::kernclass_threads()))
+  expect_identical(threads, 1L)
 })
 
 test_that("leave-one-out tuning uses the exact shortcut's predictions", {

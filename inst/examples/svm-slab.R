@@ -1,13 +1,14 @@
-# Seed 004's exercises with kernel_svm():
+# The exercises of the chapter "Support Vector Machines" of S. S. Watson's
+# course Machine Learning (Data Gymnasia), with kernel_svm():
 # 1. the thickest slab separating two classes (hard margin, cost = Inf);
 # 2. overlapping classes: the hard margin is refused, the soft margin's cost
 #    is chosen by leave-one-out cross-validation (C = 1 / (2 lambda n)).
-# The vignette "From nearest means to the SVM" (vignette("seeds", package =
+# The vignette "From nearest means to the SVM" (vignette("means-to-svm", package =
 # "kernclass")) knits the chunks of this file (the "## ----" lines name them).
 
-## ---- seed004-data ----
+## ---- slab-data ----
 library(kernclass)
-# seed 004's samplepoint(): class -1 ~ N(0, I), class +1 ~ mu + A z with
+# the chapter's samplepoint(): class -1 ~ N(0, I), class +1 ~ mu + A z with
 # A = [1 -1/2; -1/2 1], each point's class drawn at random
 sample_points <- function(n, mu) {
   cls <- sample(c(-1, 1), n, replace = TRUE)
@@ -19,23 +20,23 @@ sample_points <- function(n, mu) {
 set.seed(1234)
 sep <- sample_points(100, c(3, 3))
 
-## ---- seed004-hard ----
+## ---- slab-hard ----
 hard <- kernel_svm(sep$x, sep$y, kernel = "linear", cost = Inf, scale = FALSE)
 beta <- drop(crossprod(hard$SV, hard$coefs))  # beta = X'(eta * y)
 c(beta, alpha = unname(hard$b), width = 2 / sqrt(sum(beta^2)))
 # every support vector lies on an edge of the slab, |f(x)| = 1
 round(predict(hard, sep$x[hard$index, ], type = "decision"), 4)
 
-## ---- seed004-hard-plot ----
+## ---- slab-hard-plot ----
 plot(hard, main = "The thickest slab (cost = Inf)")
 
-## ---- seed004-overlap ----
+## ---- slab-overlap ----
 overlap <- sample_points(100, c(1, 1))
 tryCatch(kernel_svm(overlap$x, overlap$y, kernel = "linear", cost = Inf),
          kernclass_not_separable_error = function(e) conditionMessage(e))
 
-## ---- seed004-loo ----
-# seed 004's lambda, largest (widest margin) first, so that ties go to it
+## ---- slab-loo ----
+# the chapter's lambda, largest (widest margin) first, so that ties go to it
 lambda <- c(0.25, 0.1, 0.03, 0.01, 0.003, 0.001)
 tuned <- kernel_tune(kernel_svm, overlap$x, overlap$y, folds = "loo",
                      grid = data.frame(cost = 1 / (2 * lambda * nrow(overlap$x))),
@@ -44,5 +45,5 @@ cbind(lambda, tuned$results[c("cost", "accuracy")])
 soft <- tuned$model
 c(cost = soft$cost, support_vectors = length(soft$index), at_bound = unname(soft$n_at_bound))
 
-## ---- seed004-soft-plot ----
+## ---- slab-soft-plot ----
 plot(soft, main = sprintf("Soft margin, C = %.3g by leave-one-out", soft$cost))

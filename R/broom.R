@@ -1,0 +1,186 @@
+# broom's tidy(), glance() and augment() for kernclass models. The generics
+# are those of the generics package (broom re-exports them), in Suggests:
+# NAMESPACE registers these methods when generics is loaded.
+
+#' Tidy summaries of a kernclass classifier (broom)
+#'
+#' Methods for the generics `tidy()`, `glance()` and `augment()` of the
+#' generics package, re-exported by broom: `library(broom)` makes them
+#' available. Each returns a tibble (a data frame where tibble is not
+#' installed).
+#'
+#' @section tidy(): A kernclass model is one or more decision functions
+#'   \eqn{f(x) = \sum_i \alpha_i k(x, x_i) + b}: one per class for
+#'   [kernel_means()] and [kernel_parzen()] (the class scores), one per pair
+#'   of classes for [kernel_svm()] and [kernel_bayes()]. With `component =
+#'   "functions"` (default) `tidy()` has a row per function, with columns
+#'   `term` (the class, or the pair `"a/b"` as in `predict(type =
+#'   "decision")`), `offset` (its \eqn{b}) and `n_coef` (the training points
+#'   with \eqn{\alpha_i \ne 0}), and by classifier:
+#'   * kernel_means: `count` (class size) and `center_norm`
+#'     (\eqn{\|m_c\|^2}, the squared norm of the class mean in feature space);
+#'   * kernel_parzen: `count` and `prior`;
+#'   * kernel_svm: `at_bound` (support vectors with \eqn{\alpha_i = C_i}),
+#'     `objective`, `iterations`, `kkt_violation`, and with
+#'     `probability = TRUE` the Platt sigmoid's `prob_a`, `prob_b`;
+#'   * kernel_bayes: `sign`, `consistency` (of the threshold search),
+#'     `prob_a`, `prob_b`.
+#'
+#'   With `component = "coefficients"`, a row per non-zero coefficient:
+#'   `term`, `row` (the training observation, a row number among the rows
+#'   used for fitting), `class` (its class) and `estimate` (\eqn{\alpha_i}).
+#'   These are the coefficients of [coef()], column by column (for
+#'   [kernel_means()] and [kernel_parzen()] one column per class, not their
+#'   two-class difference).
+#'
+#' @section glance(): One row: `method` (the fitter), `kernel`, `gamma`,
+#'   `degree`, `coef0` (the kernel's parameters; those the kernel does not
+#'   use are `NA`), `nobs`, `n_inputs` (coded input columns), `n_classes`,
+#'   `scaled` and `accuracy` (on the training data); and by classifier:
+#'   kernel_svm `cost`, `n_support`, `iterations` (summed over the pairs),
+#'   `converged`, `probability`; kernel_bayes `type`; kernel_means and
+#'   kernel_parzen `threshold`.
+#'
+#' @section augment(): The data with the predictions as columns: `.fitted`
+#'   (the predicted class), `.pred_<class>` (the class probabilities, where
+#'   the model gives them: not for a [kernel_svm()] fitted without
+#'   `probability = TRUE` nor a Parzen model with a kernel that is not a
+#'   density), and the decision values: `.decision` for two classes,
+#'   otherwise `.decision_<class>` or `.decision_<pair>` (the columns of
+#'   `predict(type = "decision")`). `newdata` is predicted if given;
+#'   otherwise `data`, and without it the model frame of a formula fit
+#'   ([model.frame()][kernclass-accessors]). Rows that cannot be predicted
+#'   get `NA`.
+#'
+#' @param x A fitted kernclass model.
+#' @param component `"functions"` or `"coefficients"`, see below.
+#' @param data The training data, for `augment()` of a model fitted with
+#'   `x` and `y` (a formula fit rebuilds its model frame).
+#' @param newdata New data to predict instead.
+#' @param ... Not used.
+#' @return A tibble, with the columns below.
+#' @name kernclass-broom
+#' @examples
+#' if (requireNamespace("generics", quietly = TRUE)) {
+#'   fit <- kernel_svm(Species ~ ., data = iris, probability = TRUE)
+#'   generics::tidy(fit)
+#'   head(generics::tidy(fit, component = "coefficients"))
+#'   generics::glance(fit)
+#'   head(generics::augment(fit))
+#' }
+NULL
+
+# A tibble where tibble is installed, else the data frame.
+kc_tibble <- function(df) {
+  rownames(df) <- NULL
+  if (requireNamespace("tibble", quietly = TRUE)) tibble::as_tibble(df) else df
+}
+
+# The model's expansion coefficients as an n x (functions) matrix.
+kc_coef_matrix <- function(x) {
+  if (inherits(x, "kernclass_scores")) return(kc_expansion_weights(x))
+  cf <- stats::coef(x)$alpha
+  terms <- if (inherits(x, "kernel_svm")) names(x$b) else names(x$pairs)
+  matrix(cf, nrow = length(x$y), dimnames = list(NULL, terms))
+}
+
+#' @rdname kernclass-broom
+#' @exportS3Method generics::tidy
+tidy.kernclass <- function(x, component = c("functions", "coefficients"), ...) {
+  kc_check_dots(...)
+  component <- kc_match_arg(component, c("functions", "coefficients"), "component")
+  alpha <- kc_coef_matrix(x)
+  if (component == "coefficients") {
+    nz <- which(alpha != 0, arr.ind = TRUE)
+    nz <- nz[order(nz[, "col"], nz[, "row"]), , drop = FALSE]
+    return(kc_tibble(data.frame(
+      term = colnames(alpha)[nz[, "col"]], row = as.integer(nz[, "row"]),
+      class = x$y[nz[, "row"]], estimate = alpha[nz], stringsAsFactors = FALSE)))
+  }
+  out <- data.frame(term = colnames(alpha), offset = NA_real_,
+                    n_coef = as.integer(colSums(alpha != 0)), stringsAsFactors = FALSE)
+  if (inherits(x, "kernclass_scores")) {
+    out$offset <- unname(x$offset)
+    out$count <- as.integer(x$counts)
+    if (inherits(x, "kernel_means")) out$center_norm <- unname(x$center_norms)
+    if (inherits(x, "kernel_parzen")) out$prior <- unname(x$prior)
+  } else if (inherits(x, "kernel_svm")) {
+    out$offset <- unname(x$b)
+    out$at_bound <- as.integer(x$n_at_bound)
+    out$objective <- unname(x$objective)
+    out$iterations <- as.integer(x$iterations)
+    out$kkt_violation <- unname(x$kkt_violation)
+    if (!is.null(x$probA)) {
+      out$prob_a <- unname(x$probA)
+      out$prob_b <- unname(x$probB)
+    }
+  } else if (inherits(x, "kernel_bayes")) {
+    cf <- stats::coef(x)
+    out$offset <- unname(cf$b)
+    out$sign <- as.integer(cf$sign)
+    out$consistency <- unname(vapply(x$pairs, function(pm) pm$consistency, numeric(1)))
+    platt <- kc_platt(x)
+    out$prob_a <- unname(platt[, "A"])
+    out$prob_b <- unname(platt[, "B"])
+  }
+  kc_tibble(out)
+}
+
+#' @rdname kernclass-broom
+#' @exportS3Method generics::glance
+glance.kernclass <- function(x, ...) {
+  kc_check_dots(...)
+  k <- x$kernel
+  uses <- kc_kernel_info(k)$label
+  pick <- function(p) if (p %in% uses) as.numeric(k[[p]]) else NA_real_
+  out <- data.frame(method = class(x)[1L], kernel = k$name, gamma = pick("gamma"),
+                    degree = pick("degree"), coef0 = pick("coef0"), nobs = length(x$y),
+                    n_inputs = ncol(x$x), n_classes = length(x$levels),
+                    scaled = !is.null(x$scaling),
+                    accuracy = mean(stats::predict(x) == x$y), stringsAsFactors = FALSE)
+  if (inherits(x, "kernel_svm")) {
+    out$cost <- x$cost
+    out$n_support <- length(x$index)
+    out$iterations <- sum(x$iterations)
+    out$converged <- x$converged
+    out$probability <- !is.null(x$probA)
+  } else if (inherits(x, "kernel_bayes")) {
+    out$type <- as.integer(x$type)
+  } else if (!is.null(x$threshold)) {
+    out$threshold <- x$threshold
+  }
+  kc_tibble(out)
+}
+
+#' @rdname kernclass-broom
+#' @exportS3Method generics::augment
+augment.kernclass <- function(x, data = NULL, newdata = NULL, ...) {
+  kc_check_dots(...)
+  # the model frame's rows are the training rows: their fitted values
+  fitted <- is.null(data) && is.null(newdata)
+  if (!is.null(newdata)) {
+    data <- newdata
+  } else if (is.null(data)) {
+    if (!kc_has_formula(x)) {
+      kc_abort(paste0("augment() of a model fitted to `x` and `y` needs `data` (the training ",
+                      "inputs) or `newdata`."), arg = "data")
+    }
+    data <- stats::model.frame(x)
+  }
+  pred <- function(type) if (fitted) stats::predict(x, type = type) else
+    stats::predict(x, data, type = type)
+  out <- as.data.frame(data, optional = TRUE)
+  attr(out, "terms") <- NULL
+  out$.fitted <- unname(pred("class"))
+  prob <- tryCatch(pred("prob"), kernclass_prob_unavailable_error = function(e) NULL)
+  if (!is.null(prob)) {
+    for (j in seq_len(ncol(prob))) out[[paste0(".pred_", colnames(prob)[j])]] <- unname(prob[, j])
+  }
+  dec <- pred("decision")
+  if (is.null(dim(dec))) {
+    out$.decision <- unname(dec)
+  } else {
+    for (j in seq_len(ncol(dec))) out[[paste0(".decision_", colnames(dec)[j])]] <- unname(dec[, j])
+  }
+  kc_tibble(out)
+}

@@ -1,0 +1,22 @@
+# What kernclass adds to packages of Suggests happens when they are loaded,
+# before or after kernclass: the parsnip models (R/parsnip.R). The broom and
+# caret parts need no registration (generics' methods are registered by
+# NAMESPACE's delayed S3method(); kernclass_caret() is a plain list).
+
+.onLoad <- function(libname, pkgname) {
+  kc_on_package_load("parsnip", kc_register_parsnip)
+}
+
+# Run `fun` now if `pkg` is loaded, and whenever it is loaded later. A
+# failure never stops kernclass from loading: it becomes a warning.
+kc_on_package_load <- function(pkg, fun) {
+  run <- function(...) {
+    tryCatch(fun(), error = function(e) {
+      kc_warn(sprintf("kernclass could not register its models with %s: %s", pkg,
+                      conditionMessage(e)), class = "registration")
+    })
+  }
+  if (isNamespaceLoaded(pkg)) run()
+  setHook(packageEvent(pkg, "onLoad"), run, action = "append")
+  invisible()
+}

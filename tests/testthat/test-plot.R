@@ -1,0 +1,227 @@
+# The plots: the tuning heat map's axes (log for geometric grids, equal
+# cells), its return value and errors; decision-region plots: the inputs
+# held and their values, and boundaries that are contours of the decision
+# values (checked with predict(), not with the plot's own code).
+
+plot_to_null <- function() {
+  grDevices::pdf(NULL)
+  dev <- grDevices::dev.cur()
+  withr_close <- function() if (dev %in% grDevices::dev.list()) grDevices::dev.off(dev)
+  withr_close
+}
+
+test_that("the tuning axis is log exactly when the grid is geometric", {
+  scale <- kernclass:::kc_tune_scale
+  expect_identical(scale(10^(-2:0)), "log")       # the README's gamma: a span of 100
+  expect_identical(scale(10^(-1:2)), "log")
+  expect_identical(scale(2^(0:5)), "log")
+  expect_identical(scale(c(0.5, 1, 2)), "log")    # a span of 4
+  expect_identical(scale(10^(-6:6)), "log")       # any span
+  expect_identical(scale(c(1, 10)), "log")        # two values: a ratio of 2 or more
+  expect_identical(scale(c(1, 1.5)), "linear")
+  expect_identical(scale(1:4), "linear")
+  expect_identical(scale(c(-1, 0, 1)), "linear")
+  expect_identical(scale(c(0, 1, 2)), "linear")   # zero: not on a log axis
+  expect_identical(scale(c(0.1, 1, 5, 100)), "ordinal")
+  expect_identical(scale(c(0.01, 1, 10, 1000)), "ordinal")  # wide but not geometric
+  expect_identical(scale(3), "linear")
+  # values as R computes them (rounding in 10^x, 0.1 * 3) still count
+  expect_identical(scale(sort(c(0.1, 0.1 * 3, 0.1 * 9, 0.1 * 27))), "log")
+  expect_identical(scale(seq(0.1, 0.9, by = 0.2)), "linear")
+})
+
+test_that("the tuning axis has equal cells with the values at their centres", {
+  axis <- kernclass:::kc_tune_axis
+  a <- axis(c(1, 0.01, 0.1, 0.1), "gamma")
+  expect_identical(a$scale, "log")
+  expect_equal(a$values, c(0.01, 0.1, 1))
+  expect_equal(a$at, a$values)
+  expect_equal(diff(log10(a$edges)), rep(1, 3))   # equal on the log axis
+  expect_equal(sqrt(a$edges[-1] * a$edges[-4]), a$at)  # centres
+  expect_identical(a$labels, c("0.01", "0.1", "1"))
+  expect_match(a$label, "gamma \\(log scale\\)")
+
+  l <- axis(c(2, 4, 6), "degree")
+  expect_identical(l$scale, "linear")
+  expect_equal(l$edges, c(1, 3, 5, 7))
+  o <- axis(c(0.1, 1, 5, 100), "cost")
+  expect_identical(o$scale, "ordinal")
+  expect_equal(o$at, 1:4)
+  expect_equal(o$edges, c(0.5, 1.5, 2.5, 3.5, 4.5))
+  expect_identical(o$labels, c("0.1", "1", "5", "100"))
+  expect_match(o$label, "grid order")
+})
+
+test_that("plot() of a tuning result draws log axes for the README grid and returns it", {
+  set.seed(1)
+  tuned <- kernel_tune(kernel_svm, iris[, 3:4], iris$Species, folds = 3,
+                       grid = list(cost = 10^(-1:2), gamma = 10^(-2:0)))
+  close <- plot_to_null()
+  on.exit(close())
+  mar <- graphics::par("mar")
+  res <- withVisible(plot(tuned))
+  expect_false(res$visible)
+  expect_identical(res$value, tuned)
+  expect_true(graphics::par("xlog"))
+  expect_true(graphics::par("ylog"))
+  # the plot region is exactly the cells: half a decade beyond the values
+  expect_equal(graphics::par("usr"), c(-1.5, 2.5, -2.5, 0.5))
+  expect_identical(graphics::par("mar"), mar)  # the key's margin is given back
+
+  expect_identical(plot(tuned, params = c("gamma", "cost"), metric = "sd"), tuned)
+  expect_identical(plot(tuned, params = "gamma"), tuned)
+  expect_true(graphics::par("xlog"))
+  expect_error(plot(tuned, metric = "nope"), "`metric` must name", class = "kernclass_error")
+  expect_error(plot(tuned, metric = "cost"), "`metric` must name", class = "kernclass_error")
+  expect_error(plot(tuned, params = c("cost", "cost")), "`params`", class = "kernclass_error")
+  expect_error(plot(tuned, digits = -1), "`digits`", class = "kernclass_error")
+
+  # an uneven grid: equal cells by grid order; an even one: linear; no log axis
+  set.seed(1)
+  t2 <- kernel_tune(kernel_svm, iris[, 3:4], iris$Species, folds = 3,
+                    grid = list(cost = c(0.1, 1, 5, 100), gamma = c(0.5, 1, 1.5)))
+  expect_identical(plot(t2), t2)
+  expect_false(graphics::par("xlog"))
+  expect_false(graphics::par("ylog"))
+  expect_equal(graphics::par("usr"), c(0.5, 4.5, 0.25, 1.75))
+})
+
+test_that("a plot over two of four inputs holds the others at their medians and says so", {
+  fit <- kernel_svm(Species ~ ., data = iris, cost = 10)
+  close <- plot_to_null()
+  on.exit(close())
+  res <- withVisible(plot(fit, iris, vars = c("Petal.Length", "Petal.Width"), grid = 30))
+  expect_false(res$visible)
+  r <- res$value
+  expect_equal(r$held, list(Sepal.Length = median(iris$Sepal.Length),
+                            Sepal.Width = median(iris$Sepal.Width)))
+  # the classes drawn are predict()'s at the held values
+  g <- expand.grid(Petal.Length = r$x1, Petal.Width = r$x2)
+  g$Sepal.Length <- median(iris$Sepal.Length)
+  g$Sepal.Width <- median(iris$Sepal.Width)
+  expect_identical(as.vector(r$class), as.character(predict(fit, g)))
+
+  held <- kernclass:::kc_plot_held(iris[1:4], c("Petal.Length", "Petal.Width"), list())
+  expect_identical(kernclass:::kc_plot_held_label(held),
+                   "Held at: Sepal.Length = 5.8, Sepal.Width = 3 (medians)")
+  held2 <- kernclass:::kc_plot_held(iris[1:4], c("Sepal.Length", "Sepal.Width"),
+                                    list(Petal.Length = 4))
+  expect_identical(kernclass:::kc_plot_held_label(held2),
+                   "Held at: Petal.Length = 4 (given), Petal.Width = 1.3 (median)")
+  d <- data.frame(a = 1:6, b = c(2, 5, 1, 7, 3, 3), f = factor(c("u", "v", "v", "v", "u", "v")))
+  held3 <- kernclass:::kc_plot_held(d, c("a", "b"), list())
+  expect_identical(kernclass:::kc_plot_held_label(held3), "Held at: f = v (most frequent levels)")
+  expect_identical(kernclass:::kc_plot_held_label(kernclass:::kc_plot_held(d[1:2], c("a", "b"),
+                                                                          list())), "")
+
+  r2 <- plot(fit, iris, vars = 3:4, slice = list(Sepal.Length = 7), grid = 10)
+  expect_equal(r2$held, list(Sepal.Length = 7, Sepal.Width = median(iris$Sepal.Width)))
+  expect_error(plot(fit, iris, vars = 3:4, slice = list(Petal.Width = 1)),
+               "`slice` names \"Petal.Width\", which is not among the inputs held fixed",
+               class = "kernclass_input_error")
+  expect_error(plot(fit, iris, vars = 3:4, slice = list(Sepal.Length = 1, 2)),
+               "`slice` must be a named list", class = "kernclass_input_error")
+  expect_invisible(plot(fit, iris, vars = 3:4, sub = "", grid = 10))
+})
+
+# For each boundary piece: the two classes it separates are predicted on
+# either side (within half a grid step), and a decision value is zero along
+# it (one-vs-one: a pair's; class scores: the two classes' scores, equal and
+# the largest).
+check_boundary <- function(fit, data, r, vars) {
+  expect_true(length(r$boundary) > 0L)
+  step <- max(diff(range(r$x1)) / (length(r$x1) - 1), diff(range(r$x2)) / (length(r$x2) - 1))
+  delta <- 0.5 * step
+  both <- numeric()
+  for (piece in r$boundary) {
+    p <- data.frame(piece$x, piece$y)
+    names(p) <- vars
+    offsets <- list(c(-1, 0), c(1, 0), c(0, -1), c(0, 1), c(-1, -1), c(1, 1), c(-1, 1), c(1, -1))
+    near <- lapply(offsets, function(o) {
+      q <- p
+      q[[1]] <- q[[1]] + o[1] * delta
+      q[[2]] <- q[[2]] + o[2] * delta
+      as.character(predict(fit, q))
+    })
+    near <- do.call(cbind, near)
+    both <- c(both, apply(near, 1, function(cl) all(piece$classes %in% cl)))
+    dec <- predict(fit, p, type = "decision")
+    if (inherits(fit, "kernclass_ovo")) {
+      # on the zero contour of some pair's decision (not always the pair of
+      # the two classes: a tie of votes goes to the earlier level)
+      spread <- apply(r$decision, 2, function(v) diff(range(v)))
+      rel <- abs(dec) / rep(spread, each = nrow(dec))
+      expect_lt(max(apply(rel, 1, min)), 0.02)
+    } else {
+      a <- dec[, piece$classes[1]]
+      b <- dec[, piece$classes[2]]
+      others <- dec[, setdiff(colnames(dec), piece$classes), drop = FALSE]
+      expect_lt(max(abs(a - b)), 0.02 * diff(range(r$decision)))
+      expect_true(all(pmin(a, b) >= apply(others, 1, max) - 0.02 * diff(range(r$decision))))
+    }
+  }
+  expect_gt(mean(both), 0.97)
+  # not the staircase of the class grid: contour points between grid points
+  # are interpolated, not all midway (as the edges of class cells would be)
+  pts <- do.call(rbind, lapply(r$boundary, function(p) cbind(p$x, p$y)))
+  frac <- function(v, ax) {
+    u <- (v - ax[1]) / (ax[2] - ax[1])
+    u - floor(u)
+  }
+  mid <- abs(frac(pts[, 1], r$x1) - 0.5) < 1e-6 | abs(frac(pts[, 2], r$x2) - 0.5) < 1e-6
+  expect_lt(mean(mid), 0.2)
+}
+
+test_that("three-class boundaries of a one-vs-one model are contours of the pair decisions", {
+  close <- plot_to_null()
+  on.exit(close())
+  svm <- kernel_svm(Species ~ Petal.Length + Petal.Width, data = iris, cost = 10)
+  r <- plot(svm, iris, grid = 60)
+  check_boundary(svm, iris, r, c("Petal.Length", "Petal.Width"))
+  # every pair of classes that touch in the plot has a piece
+  pairs <- unique(vapply(r$boundary, function(p) paste(p$classes, collapse = "/"), ""))
+  expect_setequal(pairs, c("setosa/versicolor", "setosa/virginica", "versicolor/virginica"))
+
+  bayes <- kernel_bayes(Species ~ Sepal.Length + Sepal.Width, data = iris, type = 1)
+  check_boundary(bayes, iris, plot(bayes, iris, grid = 60), c("Sepal.Length", "Sepal.Width"))
+})
+
+test_that("three-class boundaries of a class-score model are where the top two scores meet", {
+  close <- plot_to_null()
+  on.exit(close())
+  fit <- kernel_means(Species ~ Petal.Length + Petal.Width, data = iris, gamma = 2)
+  check_boundary(fit, iris, plot(fit, iris, grid = 60), c("Petal.Length", "Petal.Width"))
+  pz <- kernel_parzen(Species ~ Sepal.Length + Sepal.Width, data = iris, gamma = 2)
+  check_boundary(pz, iris, plot(pz, iris, grid = 60), c("Sepal.Length", "Sepal.Width"))
+})
+
+test_that("a two-class boundary is the zero contour of the decision value", {
+  close <- plot_to_null()
+  on.exit(close())
+  two <- droplevels(subset(iris, Species != "setosa"))
+  fit <- kernel_svm(Species ~ Petal.Length + Petal.Width, data = two, cost = 1)
+  r <- plot(fit, two, grid = 50)
+  expect_true(all(vapply(r$boundary, function(p) identical(p$classes, levels(two$Species)),
+                         logical(1))))
+  pts <- do.call(rbind, lapply(r$boundary, function(p) data.frame(Petal.Length = p$x,
+                                                                  Petal.Width = p$y)))
+  expect_lt(max(abs(predict(fit, pts, type = "decision"))), 0.02 * diff(range(r$decision)))
+  # one class everywhere: no boundary, and no error
+  far <- plot(fit, two, grid = 10, slice = list())
+  expect_type(far$boundary, "list")
+})
+
+test_that("the heat map draws the metric the grid was judged by, best = smallest log-loss", {
+  set.seed(1)
+  tuned <- kernel_tune(kernel_svm, iris[, 3:4], iris$Species, folds = 3, metric = "logloss",
+                       probability = TRUE, grid = list(cost = c(1, 10), gamma = 10^(-1:0)))
+  close <- plot_to_null()
+  on.exit(close())
+  # the one-parameter line shows, per gamma, the smallest log-loss over
+  # cost: its y range is theirs, widened by R's 4%
+  expect_identical(plot(tuned, params = "gamma"), tuned)
+  r <- tuned$results
+  v <- range(tapply(r$logloss, r$gamma, min))
+  expect_equal(graphics::par("usr")[3:4], v + c(-1, 1) * 0.04 * diff(v))
+  expect_identical(plot(tuned), tuned)
+})

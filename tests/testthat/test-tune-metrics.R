@@ -1,0 +1,203 @@
+# kernel_cv()/kernel_tune(): metrics against plain-R formulas on folds
+# refitted by hand, weights split with the folds, formula and default methods,
+# the SVM cost path (warm starts, shared kernel rows) against cold fits,
+# progress.
+
+metric_data <- function(n = 90, classes = 2) {
+  set.seed(31)
+  x <- matrix(rnorm(n * 3), n, 3)
+  f <- x[, 1] + 0.6 * x[, 2]^2 + rnorm(n, sd = 0.6)
+  y <- if (classes == 2) factor(ifelse(f > 0.5, "yes", "no"), levels = c("yes", "no")) else
+    factor(cut(f, quantile(f, c(0, 1 / 3, 2 / 3, 1)), include.lowest = TRUE, labels = c("a", "b", "c")))
+  list(x = x, y = y)
+}
+
+# out-of-fold probabilities, decision values and classes by hand
+by_hand <- function(fit, x, y, fold, ...) {
+  n <- length(y)
+  prob <- matrix(NA_real_, n, nlevels(y))
+  dec <- rep(NA_real_, n)
+  cls <- character(n)
+  for (f in sort(unique(fold))) {
+    te <- fold == f
+    m <- fit(x[!te, , drop = FALSE], y[!te], ...)
+    cls[te] <- as.character(predict(m, x[te, , drop = FALSE]))
+    prob[te, ] <- predict(m, x[te, , drop = FALSE], type = "prob")
+    if (nlevels(y) == 2) dec[te] <- predict(m, x[te, , drop = FALSE], type = "decision")
+  }
+  list(prob = prob, dec = dec, cls = factor(cls, levels = levels(y)))
+}
+
+test_that("each metric equals its plain-R formula on folds refitted by hand", {
+  for (classes in 2:3) {
+    d <- metric_data(classes = classes)
+    metrics <- c("accuracy", "bal_accuracy", "logloss", "brier", if (classes == 2) "auc")
+    for (metric in metrics) {
+      set.seed(8)
+      cv <- kernel_cv(kernel_parzen, d$x, d$y, folds = 4, gamma = 0.7, metric = metric)
+      h <- by_hand(kernel_parzen, d$x, d$y, cv$fold, gamma = 0.7)
+      y <- as.integer(d$y)
+      expected <- switch(metric,
+        accuracy = mean(h$cls == d$y),
+        bal_accuracy = mean(sapply(levels(d$y), function(l) mean(h$cls[d$y == l] == l))),
+        logloss = -mean(log(h$prob[cbind(seq_along(y), y)])),
+        brier = mean(sapply(seq_along(y), function(i) sum((h$prob[i, ] - (seq_len(classes) == y[i]))^2))),
+        auc = {
+          pos <- h$dec[y == 1]
+          neg <- h$dec[y == 2]
+          mean(outer(pos, neg, ">") + 0.5 * outer(pos, neg, "=="))
+        })
+      expect_equal(cv$value, expected, tolerance = 1e-12, info = paste(metric, classes))
+      expect_equal(cv$accuracy, mean(h$cls == d$y))
+      expect_identical(cv$metric, metric)
+    }
+  }
+})
+
+test_that("kernel_tune chooses by the metric, smaller is better for log-loss and Brier", {
+  d <- metric_data()
+  for (metric in c("logloss", "brier", "auc", "bal_accuracy")) {
+    set.seed(2)
+    t <- kernel_tune(kernel_parzen, d$x, d$y, grid = list(gamma = c(0.01, 0.3, 3, 30)),
+                     folds = 3, metric = metric)
+    v <- t$results[[metric]]
+    best <- if (metric %in% c("logloss", "brier")) which.min(v) else which.max(v)
+    expect_identical(t$best_index, best)
+    expect_equal(t$best_value, v[best])
+    expect_output(print(t), kernclass:::kc_metrics[[metric]]$label, fixed = TRUE)
+    s <- summary(t)
+    expect_equal(s$table[[metric]][1], v[best])
+  }
+})
+
+test_that("weights are split with the folds (kernel_cv and kernel_tune against manual folds)", {
+  d <- metric_data()
+  set.seed(5)
+  w <- ifelse(d$y == "yes", 4, 0.25) * runif(length(d$y), 0.5, 1.5)
+  set.seed(9)
+  cv <- kernel_cv(kernel_svm, d$x, d$y, folds = 4, cost = 2, weights = w)
+  pred <- character(length(d$y))
+  for (f in 1:4) {
+    te <- cv$fold == f
+    m <- kernel_svm(d$x[!te, ], d$y[!te], cost = 2, weights = w[!te])
+    pred[te] <- as.character(predict(m, d$x[te, ]))
+  }
+  expect_identical(as.character(cv$predicted), pred)
+  # weights matter here: unweighted CV predicts differently
+  set.seed(9)
+  expect_false(identical(kernel_cv(kernel_svm, d$x, d$y, folds = 4, cost = 2)$predicted,
+                         cv$predicted))
+  set.seed(9)
+  t <- kernel_tune(kernel_svm, d$x, d$y, grid = list(cost = c(0.5, 2)), folds = 4, weights = w)
+  expect_identical(t$fold, cv$fold)
+  expect_equal(t$results$accuracy[2], cv$accuracy)
+  expect_equal(unname(t$model$C), t$best$cost * w)  # the refit is weighted too
+  # only fitters that take weights
+  expect_error(kernel_cv(kernel_means, d$x, d$y, weights = w), class = "kernclass_input_error")
+  expect_error(kernel_cv(kernel_svm, d$x, d$y, weights = w[-1]), class = "kernclass_input_error")
+})
+
+test_that("formula and default methods agree (kernel_cv and kernel_tune)", {
+  df <- iris
+  set.seed(4)
+  a <- kernel_cv(kernel_svm, Species ~ ., data = df, folds = 5, cost = 3)
+  set.seed(4)
+  b <- kernel_cv(kernel_svm, df[, 1:4], df$Species, folds = 5, cost = 3)
+  expect_identical(a$predicted, b$predicted)
+  expect_identical(a$fold, b$fold)
+  expect_identical(deparse(a$call[[1]]), "kernel_cv")
+  set.seed(4)
+  t1 <- kernel_tune(kernel_parzen, Species ~ Petal.Length + Petal.Width, data = df,
+                    grid = list(gamma = c(0.1, 1, 10)), folds = 3, metric = "brier")
+  set.seed(4)
+  t2 <- kernel_tune(kernel_parzen, df[, c("Petal.Length", "Petal.Width")], df$Species,
+                    grid = list(gamma = c(0.1, 1, 10)), folds = 3, metric = "brier")
+  expect_identical(t1$results, t2$results)
+  expect_identical(t1$best, t2$best)
+  # subset and weights evaluated in data, as model.frame() does
+  df$w <- rep(c(1, 2), 75)
+  set.seed(4)
+  t3 <- kernel_tune(kernel_svm, Species ~ Sepal.Length + Sepal.Width + Petal.Length + Petal.Width,
+                    data = df, grid = list(cost = c(1, 4)),
+                    folds = 3, weights = w, subset = Sepal.Length > 4.5)
+  keep <- df$Sepal.Length > 4.5
+  set.seed(4)
+  t4 <- kernel_tune(kernel_svm, df[keep, 1:4], df$Species[keep], grid = list(cost = c(1, 4)),
+                    folds = 3, weights = df$w[keep])
+  expect_identical(t3$results, t4$results)
+  expect_error(kernel_tune(kernel_svm, ~ Sepal.Length, data = df, grid = list(cost = 1)),
+               class = "kernclass_input_error")
+})
+
+test_that("bad metrics are classed errors naming `metric`", {
+  d <- metric_data(classes = 3)
+  expect_identical(arg_of(kernel_cv(kernel_means, d$x, d$y, metric = "auc")), "metric")
+  expect_identical(arg_of(kernel_cv(kernel_means, d$x, d$y, metric = "f1")), "metric")
+  expect_identical(arg_of(kernel_tune(kernel_means, d$x, d$y, grid = list(gamma = 1),
+                                      metric = c("accuracy", "auc"))), "metric")
+})
+
+test_that("a warm-started SVM along increasing cost agrees with cold starts", {
+  set.seed(12)
+  n <- 300
+  x <- matrix(rnorm(n * 4), n, 4)
+  y <- factor(ifelse(x[, 1] * x[, 2] + 0.3 * rnorm(n) > 0, "p", "q"))
+  xt <- matrix(rnorm(400 * 4), 400, 4)
+  for (g in c(0.05, 0.5, 5)) {
+    path <- kernclass:::kc_svm_path_new()
+    for (cost in c(0.1, 1, 10, 100)) {
+      cold <- kernel_svm(x, y, gamma = g, cost = cost)
+      warm <- kernel_svm(x, y, gamma = g, cost = cost, .path = path)
+      # both within the solver's tolerance of the optimum
+      expect_lt(abs(warm$objective - cold$objective),
+                1e-3 * max(1, abs(cold$objective)))
+      expect_lte(warm$kkt_violation, 1e-3)
+      expect_identical(predict(warm, xt), predict(cold, xt), info = paste(g, cost))
+    }
+  }
+  # three classes: each pair keeps its own path
+  path <- kernclass:::kc_svm_path_new()
+  for (cost in c(1, 10)) {
+    warm <- kernel_svm(iris[, 1:4], iris$Species, cost = cost, .path = path)
+    cold <- kernel_svm(iris[, 1:4], iris$Species, cost = cost)
+    expect_equal(warm$objective, cold$objective, tolerance = 1e-3)
+    expect_identical(predict(warm, iris), predict(cold, iris))
+  }
+  expect_setequal(setdiff(ls(path), "budget"), paste("pair", colnames(cold$coefs)))
+})
+
+test_that("a path without room for its kernel rows still warm-starts, with the same results", {
+  d <- metric_data(200)
+  grid <- list(cost = c(4, 0.25, 1), gamma = c(0.2, 2))
+  set.seed(3)
+  a <- kernel_tune(kernel_svm, d$x, d$y, grid = grid, folds = 3)
+  old <- options(kernclass.tune.store_mb = 0)
+  on.exit(options(old))
+  set.seed(3)
+  b <- kernel_tune(kernel_svm, d$x, d$y, grid = grid, folds = 3)
+  expect_equal(a$results, b$results)
+  # and each cell as kernel_cv gives it from cold fits on the same folds
+  for (i in seq_len(nrow(a$results))) {
+    set.seed(3)
+    cv <- kernel_cv(kernel_svm, d$x, d$y, folds = 3, cost = a$results$cost[i],
+                    gamma = a$results$gamma[i])
+    expect_equal(a$results$accuracy[i], cv$accuracy, info = i)
+  }
+})
+
+test_that("progress is silent without a handler and reported with one", {
+  skip_if_not_installed("progressr")
+  d <- metric_data()
+  expect_silent(kernel_tune(kernel_means, d$x, d$y, grid = list(gamma = c(0.1, 1)), folds = 3))
+  # the progression conditions progressr's handlers listen to: one per unit of
+  # work (progressr signals them where it is enabled: interactive sessions)
+  old <- options(progressr.enable = TRUE)
+  on.exit(options(old))
+  steps <- 0
+  withCallingHandlers(
+    kernel_tune(kernel_means, d$x, d$y, grid = list(gamma = c(0.1, 1)), folds = 3),
+    progression = function(p) {
+      if (identical(p$type, "update")) steps <<- steps + p$amount
+    })
+  expect_equal(steps, 6)  # 2 grid rows x 3 folds
+})
