@@ -18,8 +18,12 @@ kc_method_label <- function(object) {
 #'   unique and non-empty, by position otherwise (so a matrix with duplicated
 #'   or empty column names, as `cbind(x, v)` gives, is matched by position).
 #'   Columns used by name must not be duplicated in `newdata` (an error of
-#'   class `"kernclass_column_names_error"`). Missing: the training data (the
-#'   fitted values).
+#'   class `"kernclass_column_names_error"`). For a model fitted on sparse
+#'   rows, sparse or dense new rows (computed sparse); with
+#'   `kernel = "precomputed"`, the m x n matrix of kernel values between the
+#'   new points and the n training points (columns in training order); with
+#'   a kernel function, new points of the kind it takes. Missing: the
+#'   training data (the fitted values).
 #' @param type `"class"` (default): a factor with the training levels;
 #'   `"decision"`: the decision values, a vector for two classes (positive
 #'   for the first level) and a matrix with a column per class otherwise
@@ -55,7 +59,7 @@ predict.kernclass <- function(object, newdata, type = c("class", "decision", "pr
   kc_check_foreign_type(type)
   type <- kc_match_arg(type, c("class", "decision", "prob"), "type")
   x <- if (missing(newdata) || is.null(newdata)) object$x else kc_new_x(object, newdata)
-  ok <- stats::complete.cases(x)
+  ok <- kc_complete_rows(x)
   scores <- kc_scores(object, x[ok, , drop = FALSE])
   finite <- is.finite(rowSums(scores))
   if (!all(finite)) {
@@ -133,7 +137,9 @@ print.kernclass <- function(x, ...) {
   cat(kc_method_label(x), "\n\n", sep = "")
   cat("Call: ", paste(deparse(x$call, width.cutoff = 70L), collapse = "\n"), "\n", sep = "")
   cat("Kernel: ", kc_kernel_label(x$kernel), "\n", sep = "")
-  cat(sprintf("Training data: %d points, %d input column(s)%s\n", length(x$y), ncol(x$x),
+  cat(sprintf("Training data: %d points, %s%s\n", length(x$y),
+              if (inherits(x$x, c("kc_precomputed", "kc_user"))) "given to the kernel as they are"
+              else sprintf("%d input column(s)%s", ncol(x$x), if (inherits(x$x, "kc_csr")) ", sparse" else ""),
               if (is.null(x$scaling)) "" else ", scaled"))
   cat("Classes: ", paste0(x$levels, " (", x$counts, ")", collapse = ", "), "\n", sep = "")
   if (!is.null(x$prior)) {

@@ -133,6 +133,23 @@
 #' set.seed(1)
 #' pfit <- kernel_svm(Species ~ ., data = iris, probability = TRUE)
 #' round(predict(pfit, iris[c(1, 51, 101), ], type = "prob"), 3)
+#'
+#' # the kernel as data: a precomputed kernel matrix, and a kernel function
+#' x <- as.matrix(iris[, 1:4])
+#' K <- kernel_matrix(x, kernel = "rbf", gamma = 0.5)
+#' kfit <- kernel_svm(K, iris$Species, kernel = "precomputed")
+#' predict(kfit, K[c(1, 51, 101), ])
+#' rbf <- function(a, b) kernel_matrix(a, b, kernel = "rbf", gamma = 0.5)
+#' ffit <- kernel_svm(x, iris$Species, kernel = rbf)
+#' predict(ffit, x[c(1, 51, 101), ])
+#'
+#' # sparse rows (Matrix's dgCMatrix), computed from their non-zeros
+#' if (requireNamespace("Matrix", quietly = TRUE)) {
+#'   xs <- Matrix::rsparsematrix(200, 1000, density = 0.01)
+#'   ys <- factor(ifelse(as.vector(xs %*% rnorm(1000)) > 0, "a", "b"))
+#'   sfit <- kernel_svm(xs, ys, kernel = "linear", scale = FALSE)
+#'   mean(predict(sfit, xs) == ys)
+#' }
 kernel_svm <- function(x, ...) {
   kc_require_input(missing(x), ...names())
   UseMethod("kernel_svm")
@@ -145,7 +162,7 @@ kernel_svm.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degree
                                scale = TRUE, probability = FALSE, tolerance = 1e-3,
                                max_iter = 1e7, cachesize = NULL, shrinking = TRUE, ...) {
   call <- kc_call(match.call(), "kernel_svm")
-  kc_fit_svm(kc_design_xy(x, y), kernel, gamma, degree, coef0, cost, class.weights, weights,
+  kc_fit_svm(kc_design_xy(x, y, kernel = kernel), kernel, gamma, degree, coef0, cost, class.weights, weights,
              scale, probability, tolerance, max_iter, cachesize, shrinking, ..., call = call)
 }
 
@@ -283,7 +300,7 @@ kc_svm_binary <- function(x, y, rows, positive, C, control, label = "", path = N
   # differences that define the margin. There the data are centred, and
   # rho moved back by c'w. Data centred already (scale = TRUE) never are.
   centre <- NULL
-  if (control$kernel$name == "linear") {
+  if (control$kernel$name == "linear" && is.matrix(xb)) {  # never sparse rows: they would fill
     m <- colMeans(xb)
     spread <- sqrt(mean(rowSums(sweep(xb, 2L, m)^2)))
     if (sqrt(sum(m^2)) > spread) {
@@ -413,6 +430,7 @@ print.summary.kernel_svm <- function(x, ...) {
 kc_check_float_resolution <- function(xb, k, label = "") {
   n <- nrow(xb)
   if (n < 2L || k$name %in% c("linear", "rbf", "laplace")) return(invisible(TRUE))
+  if (!is.matrix(xb)) return(invisible(TRUE))  # dense rows only (not sparse: R/sources.R)
   j <- c(seq_len(n - 1L) + 1L, 1L)
   differ <- rowSums((xb - xb[j, , drop = FALSE])^2) > 0
   if (!any(differ)) return(invisible(TRUE))
