@@ -170,7 +170,7 @@ kernel_bayes <- function(x, ...) {
 kernel_bayes.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degree = 3,
                                  coef0 = 0, scale = TRUE, type = 2, ridge = 1e-3, ...) {
   call <- kc_call(match.call(), "kernel_bayes")
-  kc_fit_bayes(kc_design_xy(x, y), kernel, gamma, degree, coef0, scale, type, ridge, ...,
+  kc_fit_bayes(kc_design_xy(x, y, kernel = kernel), kernel, gamma, degree, coef0, scale, type, ridge, ...,
                call = call)
 }
 
@@ -191,7 +191,14 @@ kc_fit_bayes <- function(d, kernel, gamma, degree, coef0, scale, type, ridge, ..
   kc_check_bayes_type(type)
   kc_check_number(ridge, "ridge", lower = 0)
   kc_threads()
+  if (inherits(d$x, c("kc_precomputed", "kc_user"))) {
+    kc_abort(paste0("kernel_bayes() works with the inputs' covariance matrices, which given ",
+                    "kernel values or a kernel function do not have: use a built-in kernel."),
+             arg = "kernel", class = "kernel_data")
+  }
   d <- kc_scale_design(d, scale)
+  # its covariance matrices are dense: sparse rows are written out (guarded)
+  if (inherits(d$x, "kc_csr")) d$x <- as.matrix(d$x)
   k <- kc_kernel(kernel, gamma, degree, coef0, d$x)
   kc_check_kernel_range(d$x, k)
   lev <- levels(d$y)

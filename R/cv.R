@@ -48,8 +48,10 @@
 #'   [kernel_bayes] or [kernel_svm] (or any function `fit(x, y, ...)`
 #'   returning a model with a `predict()` method that gives classes).
 #' @param x The inputs, as the fitters' default methods take them: a numeric
-#'   matrix, a numeric vector or a data frame; for the formula methods, a
-#'   formula `class ~ inputs` (with `data`).
+#'   matrix, a numeric vector, a data frame, a sparse matrix, or with
+#'   `kernel = "precomputed"` (in `...`) the n x n kernel matrix, whose folds
+#'   are its sub-matrices, or with a kernel function its points; for the
+#'   formula methods, a formula `class ~ inputs` (with `data`).
 #' @param y The class labels, a factor (or character or logical vector).
 #' @param folds The number of folds, a whole number from 2 to `nrow(x)`, or
 #'   `"loo"` for leave-one-out.
@@ -104,7 +106,7 @@ kernel_cv.default <- function(fit, x, y, folds = 10, ..., metric = "accuracy", w
   fitter <- kc_fitter_name(substitute(fit))
   kc_check_fitter(fit)
   metric <- kc_check_metric(metric)
-  d <- kc_cv_data(x, y)
+  d <- kc_cv_data(x, y, list(...)$kernel)
   w <- kc_cv_weights(weights, fit, length(d$y))
   k <- kc_check_folds(folds, d$y)
   fold <- kc_cv_folds(d$y, k)
@@ -158,11 +160,17 @@ kc_fitter_default <- function(fit) {
 }
 
 # x as a matrix or data frame whose rows can be subset; y checked labels.
-kc_cv_data <- function(x, y) {
-  if (is.null(dim(x)) && (is.numeric(x) || is.logical(x))) {
+kc_cv_data <- function(x, y, kernel = NULL) {
+  # sparse rows, kernel values, a kernel function's points: as the engine's
+  # sources, whose rows can be subset without Matrix or copies (R/sources.R)
+  if (kc_is_kernel_data(kernel)) {
+    x <- kc_design_source(x, NULL, kernel, labels = FALSE)$x
+  } else if (kc_is_sparse_input(x)) {
+    x <- kc_as_csr(x)
+  } else if (is.null(dim(x)) && (is.numeric(x) || is.logical(x))) {
     x <- matrix(x, ncol = 1L, dimnames = list(names(x), NULL))
   }
-  d <- kc_design_xy(x, y)  # every check the fitters make on x and y
+  d <- kc_design_xy(x, y, kernel = kernel)  # every check the fitters make on x and y
   counts <- tabulate(d$y, nlevels(d$y))
   if (any(counts < 2L)) {
     kc_abort(sprintf(paste0("`y` has class(es) %s with fewer than 2 rows: cross-validation ",

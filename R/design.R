@@ -63,9 +63,24 @@ kc_design_frame <- function(tt, mf, arg) {
        na.action = attr(mf, "na.action"))
 }
 
-# The design of a default method: x a matrix, numeric vector or data frame,
-# y the labels (with labels = FALSE there are none: estimate_gamma()).
-kc_design_xy <- function(x, y = NULL, labels = TRUE) {
+# The design of a default method: x a matrix, numeric vector, data frame or
+# sparse matrix, y the labels (with labels = FALSE there are none:
+# estimate_gamma()). With kernel = "precomputed" or a kernel function, x is
+# kernel values or the function's points (R/sources.R).
+kc_design_xy <- function(x, y = NULL, labels = TRUE, kernel = NULL) {
+  if (kc_is_kernel_data(kernel)) return(kc_design_source(x, y, kernel, labels))
+  if (inherits(x, c("kc_precomputed", "kc_user"))) {
+    kc_abort(sprintf(paste0("`x` holds kernel values or a kernel function's points, but ",
+                            "`kernel` is \"%s\"; give the kernel they were made for."),
+                     paste(format(kernel), collapse = " ")), arg = "kernel", class = "kernel_data")
+  }
+  if (kc_is_sparse_input(x)) {
+    m <- kc_as_csr(x, "x")
+    d <- list(x = m, y = NULL, terms = NULL, xlevels = NULL, contrasts = NULL,
+              scalable = rep(TRUE, ncol(m)), na.action = NULL)
+    if (labels) d$y <- kc_as_labels(y, nrow(m), "y")
+    return(d)
+  }
   if (is.data.frame(x)) {
     if (ncol(x) == 0L) kc_abort("`x` has no columns.", arg = "x")
     kc_check_names(names(x), "x")  # a data frame's columns are found by name
@@ -129,8 +144,10 @@ kc_design_formula <- function(call, env, labels = TRUE) {
 }
 
 # Centre and scale the scalable columns; constant columns are left alone.
+# Sparse rows are scaled without centring (centring would fill them in):
+# for the distance kernels (rbf, laplace) the same model as centred data.
 kc_scaling <- function(x, scalable) {
-  moments <- .Call(ffi_column_moments, x)
+  moments <- if (is.matrix(x)) .Call(ffi_column_moments, x) else kc_csr_moments(x)
   center <- stats::setNames(moments[[1L]], colnames(x))
   spread <- stats::setNames(moments[[2L]], colnames(x))
   # constant: no spread, or one below the rounding of the values themselves
@@ -144,14 +161,15 @@ kc_scaling <- function(x, scalable) {
                     kc_enum(nm[constant])), class = "constant_column")
   }
   keep <- scalable & !constant
-  center[!keep] <- 0
+  center[!keep | !is.matrix(x)] <- 0
   spread[!keep] <- 1
-  list(center = center, scale = spread)
+  list(center = center, scale = spread, sparse = if (!is.matrix(x)) TRUE)
 }
 
 # (x - center) / scale by column, dimnames kept.
 kc_apply_scaling <- function(x, scaling) {
   if (is.null(scaling)) return(x)
+  if (inherits(x, "kc_csr")) return(kc_csr_scale(x, as.double(scaling$scale)))
   out <- .Call(ffi_scale_columns, x, as.double(scaling$center), as.double(scaling$scale))
   dimnames(out) <- dimnames(x)
   out
@@ -159,6 +177,29 @@ kc_apply_scaling <- function(x, scaling) {
 
 # The coded, scaled matrix for new data; rows with NA stay (as NA rows).
 kc_new_x <- function(object, newdata) {
+  if (inherits(object$x, "kc_precomputed")) {
+    return(if (inherits(newdata, "kc_precomputed")) newdata else
+      kc_new_precomputed(object$x, newdata))
+  }
+  if (inherits(object$x, "kc_user")) {
+    if (inherits(newdata, "kc_user")) return(newdata)
+    return(kc_as_user(newdata, arg = "newdata", like = object$x))
+  }
+  if (kc_is_sparse_input(newdata) || inherits(object$x, "kc_csr")) {
+    # new data take the form of the training rows: sparse for a sparse model
+    if (is.null(dim(newdata)) && is.numeric(newdata) && length(newdata) == ncol(object$x)) {
+      newdata <- matrix(newdata, nrow = 1L, dimnames = list(NULL, names(newdata)))
+    }
+    x <- kc_as_csr(newdata, "newdata")
+    if (ncol(x) != ncol(object$x)) {
+      kc_abort(sprintf("`newdata` has %d column(s) but the model was fitted on %d.",
+                       ncol(x), ncol(object$x)), arg = "newdata")
+    }
+    if (!inherits(object$x, "kc_csr")) x <- as.matrix(x)
+    x <- kc_apply_scaling(x, object$scaling)
+    dimnames(x) <- list(rownames(x), colnames(object$x))
+    return(x)
+  }
   if (is.null(object$terms)) {
     # a matrix's columns are matched by name only where its names are
     # unique and non-empty (cbind(x, v) leaves one empty), by position else
@@ -287,6 +328,7 @@ kc_fit_formula <- function(worker, default, d, args, call = NULL) {
 # Scale a design's inputs (scale = TRUE) and keep the scaling for predict().
 kc_scale_design <- function(d, scale) {
   kc_check_flag(scale, "scale")
+  if (inherits(d$x, c("kc_precomputed", "kc_user"))) return(d)  # the kernel sees x as given
   d$scaling <- if (scale) kc_scaling(d$x, d$scalable) else NULL
   d$x <- kc_apply_scaling(d$x, d$scaling)
   rownames(d$x) <- NULL

@@ -44,9 +44,12 @@
 #' @param x A numeric matrix, numeric vector or data frame (factor columns
 #'   coded as by the fitters, one indicator per level); for the formula
 #'   method, a formula `class ~ inputs` as given to a fitter, or one-sided,
-#'   `~ inputs`.
+#'   `~ inputs`. A sparse matrix is used sparse (scaled without centring,
+#'   as the fitters do).
 #' @param kernel The kernel the value is for: `"rbf"` (default),
-#'   `"laplace"`, `"polynomial"`, `"sigmoid"` or `"linear"`.
+#'   `"laplace"`, `"polynomial"`, `"sigmoid"` or `"linear"`. Precomputed
+#'   and user kernels have no gamma: an error of class
+#'   `"kernclass_kernel_data_error"`.
 #' @param scale If `TRUE` (default, as the fitters), centre and scale each
 #'   numeric input column to unit variance first, as the fitters do.
 #' @param max_rows The largest number of rows used (see Large data), a whole
@@ -100,6 +103,11 @@ kc_gamma_design <- function(d, kernel, scale, max_rows, ...) {
 #' @rdname estimate_gamma
 #' @export
 estimate_gamma.default <- function(x, kernel = "rbf", scale = TRUE, max_rows = 1000, ...) {
+  if (kc_is_kernel_data(kernel)) {
+    kc_abort(paste0("estimate_gamma() estimates the gamma of a built-in kernel; a precomputed ",
+                    "or user kernel has no gamma of ours."), arg = "kernel",
+             class = "kernel_data")
+  }
   kc_gamma_design(kc_design_xy(x, labels = FALSE), kernel, scale, max_rows, ...)
 }
 
@@ -124,9 +132,13 @@ kc_median_gamma <- function(x, kernel, max_rows = 1000) {
   # squares of values beyond 1e100 (or below 1e-100) overflow (underflow):
   # there the rows are divided by a power of two near their largest value,
   # exactly, and gamma is scaled back (ordinary data are left as they are)
-  top <- max(abs(x))
+  if (inherits(x, c("kc_precomputed", "kc_user"))) {
+    kc_abort('gamma = "median" needs a built-in kernel, not given kernel values or a function.',
+             arg = "gamma", class = "kernel_data")
+  }
+  top <- if (is.matrix(x)) max(abs(x)) else max(abs(kc_csr_triplets(x)$val), 0)
   unit <- if (top > 1e100 || (top > 0 && top < 1e-100)) 2^round(log2(top)) else 1
-  v <- kc_pair_values(x / unit, rule)
+  v <- if (is.matrix(x)) kc_pair_values(x / unit, rule) else kc_csr_pair_values(x, unit, rule)
   v <- v[v > 0]
   if (!length(v)) {
     what <- if (rule == "inner product") {
@@ -158,4 +170,20 @@ kc_pair_values <- function(x, what) {
     },
     distance = as.vector(stats::dist(x)),
     "squared distance" = as.vector(stats::dist(x))^2)
+}
+
+# kc_pair_values() of sparse rows (divided by unit), from their Gram matrix,
+# computed sparse: squared distances from norms, those that lost all their
+# digits to cancellation (below 1e-12 of the norms) taken as 0.
+kc_csr_pair_values <- function(x, unit, rule) {
+  x$val <- x$val / unit
+  g <- .Call(ffi_kernel_matrix, x, NULL, c(match("linear", names(kc_kernels)), 1, 1, 0),
+             kc_threads())
+  low <- lower.tri(g)
+  if (rule == "inner product") return(abs(g[low]))
+  sq <- diag(g)
+  scale <- outer(sq, sq, "+")
+  d2 <- scale - 2 * g
+  d2[d2 < 1e-12 * scale] <- 0
+  if (rule == "distance") sqrt(d2[low]) else d2[low]
 }

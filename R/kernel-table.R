@@ -45,6 +45,18 @@ kc_kernels <- local({
   rows
 })
 
+# Kernels given as data (R/sources.R): kernel = "precomputed" (kernel values)
+# and "user" (an R function, or a kernlab kernel). They have no code of their
+# own: the engine's tiles already hold their values, which pass through the
+# linear kernel's identity (`engine`); k(z, z) is what their "norms" hold.
+kc_kernel_sources <- lapply(list(
+  kc_kernel_row("precomputed", character(), "nothing", FALSE, character(),
+                self = function(q, k) q, bound = function(sq, k) sq),
+  kc_kernel_row("user", character(), "nothing", FALSE, character(),
+                self = function(q, k) q, bound = function(sq, k) sq)),
+  function(row) c(row, engine = "linear"))
+names(kc_kernel_sources) <- c("precomputed", "user")
+
 # Whether a row's kernel is computed from distances (in C too).
 kc_row_uses_distance <- function(row) row$scales %in% c("squared distance", "distance")
 
@@ -71,7 +83,9 @@ kc_kernel_name <- function(kernel) {
 }
 
 # The row of kernel k (a list with $name, as kc_kernel() builds).
-kc_kernel_info <- function(k) kc_kernels[[k$name]]
+kc_kernel_info <- function(k) {
+  if (k$name %in% names(kc_kernel_sources)) kc_kernel_sources[[k$name]] else kc_kernels[[k$name]]
+}
 
 kc_kernel_is_density <- function(k) kc_kernel_info(k)$density
 

@@ -6,6 +6,18 @@
 # the fitters: the coded, scaled training inputs): gamma defaults to
 # 1 / ncol(x), and gamma = "median" is estimate_gamma()'s value on x.
 kc_kernel <- function(kernel, gamma, degree, coef0, x) {
+  if (kc_is_kernel_data(kernel)) {
+    # the kernel is in the data (R/sources.R): no parameters of ours
+    name <- if (is.function(kernel)) "user" else "precomputed"
+    if (!inherits(x, if (name == "user") "kc_user" else "kc_precomputed")) {
+      # a formula's design is columns, not kernel values or a function's points
+      kc_abort(sprintf(paste0("kernel = %s takes `x` as it is: use the default method ",
+                              "(x, y), not a formula."),
+                       if (name == "user") "<a function>" else "\"precomputed\""),
+               arg = "kernel", class = "kernel_data")
+    }
+    return(list(name = name, gamma = 1, degree = 1L, coef0 = 0))
+  }
   name <- kc_kernel_name(kernel)
   rule <- NULL
   if (is.null(gamma)) {
@@ -33,7 +45,7 @@ kc_kernel <- function(kernel, gamma, degree, coef0, x) {
 # `float = TRUE` (the SVM, whose row cache holds floats): the bound must also
 # stay within the float range, where values would become Inf.
 kc_check_kernel_range <- function(x, k, arg = "x", float = FALSE) {
-  sq <- if (nrow(x)) max(rowSums(x * x)) else 0
+  sq <- if (nrow(x)) max(kc_sqnorms(x)) else 0
   if (!is.finite(sq)) {
     kc_abort(sprintf(paste0("`%s` has values so large that their squares overflow; ",
                             "rescale them (or use scale = TRUE)."), arg), arg = arg)
@@ -88,11 +100,13 @@ kc_check_result_size <- function(n, m) {
 # The numeric form the C engine takes: the code is the row of the kernel
 # table (R/kernel-table.R).
 kc_kernel_code <- function(k) {
-  c(match(k$name, names(kc_kernels)), k$gamma, k$degree, k$coef0)
+  engine <- kc_kernel_info(k)$engine
+  c(match(if (is.null(engine)) k$name else engine, names(kc_kernels)), k$gamma, k$degree,
+    k$coef0)
 }
 
 # k(x, x) for each row of x: the diagonal of the Gram matrix, in O(np).
-kc_kernel_diag <- function(x, k) kc_kernel_self(rowSums(x * x), k)
+kc_kernel_diag <- function(x, k) kc_kernel_self(kc_sqnorms(x), k)
 
 #' Kernel (Gram) matrix
 #'
@@ -114,11 +128,14 @@ kc_kernel_diag <- function(x, k) kc_kernel_self(rowSums(x * x), k)
 #' scaled here; the classifiers scale their inputs themselves.
 #'
 #' @param x A numeric matrix (or data frame of numeric columns, or numeric
-#'   vector taken as one column).
+#'   vector taken as one column), or a sparse matrix (`dgCMatrix`,
+#'   `dgRMatrix`, `matrix.csr`: computed from its non-zeros), or, for a
+#'   kernel function, the points it takes.
 #' @param y `NULL` (the default) for the symmetric matrix of `x` with itself,
 #'   or a numeric matrix with the same number of columns as `x`.
 #' @param kernel One of `"linear"`, `"polynomial"`, `"rbf"`, `"laplace"`,
-#'   `"sigmoid"`.
+#'   `"sigmoid"`, or a kernel function of two blocks of points (see
+#'   [kernel_means()]), which is then called on tiles.
 #' @param gamma Kernel scale \eqn{\gamma > 0}{gamma > 0}; default `1 / ncol(x)`.
 #'   `"median"`: [estimate_gamma()]'s value for `x` as given (not scaled).
 #' @param degree Degree of the polynomial kernel, a positive whole number.
@@ -133,18 +150,29 @@ kc_kernel_diag <- function(x, k) kc_kernel_self(rowSums(x * x), k)
 kernel_matrix <- function(x, y = NULL, kernel = "rbf", gamma = 1 / ncol(x), degree = 3,
                           coef0 = 0) {
   kc_require(missing(x), "x", "a numeric matrix")
-  x <- kc_as_numeric_matrix(x, "x")
-  kc_check_finite(x, "x")
+  if (identical(kernel, "precomputed")) {
+    kc_abort("kernel = \"precomputed\" gives the kernel matrix itself: there is none to compute.",
+             arg = "kernel", class = "kernel_data")
+  }
+  sparse <- kc_is_sparse_input(x) || kc_is_sparse_input(y)
+  user <- is.function(kernel)
+  as_input <- function(m, arg) {
+    if (user) return(kc_as_user(m, kernel, arg, like = if (arg == "y") x))
+    if (sparse) return(kc_as_csr(m, arg))
+    m <- kc_as_numeric_matrix(m, arg)
+    kc_check_finite(m, arg)
+    m
+  }
+  x <- as_input(x, "x")
   if (!is.null(y)) {
-    y <- kc_as_numeric_matrix(y, "y")
-    kc_check_finite(y, "y")
+    y <- as_input(y, "y")
     if (ncol(y) != ncol(x)) {
       kc_abort(sprintf("`y` has %d column(s) but `x` has %d; they must match.", ncol(y), ncol(x)),
                arg = "y")
     }
   }
   k <- kc_kernel(kernel, gamma, degree, coef0, x)
-  for (m in list(x, y)) if (length(m)) kc_check_distance_range(max(rowSums(m * m)), k)
+  for (m in list(x, y)) if (!is.null(m) && nrow(m)) kc_check_distance_range(max(kc_sqnorms(m)), k)
   kc_check_result_size(nrow(x), if (is.null(y)) nrow(x) else nrow(y))
   out <- tryCatch(.Call(ffi_kernel_matrix, x, y, kc_kernel_code(k), kc_threads()),
     error = function(e) {

@@ -41,12 +41,33 @@
 #'   columns need unique, non-empty names; a factor's unused levels are kept
 #'   (columns of zeros, so that new data may have them). A matrix's columns
 #'   are matched by name in `predict()` where its names are unique and
-#'   non-empty, by position otherwise.
+#'   non-empty, by position otherwise. A sparse matrix (Matrix's `dgCMatrix`
+#'   or `dgRMatrix`, SparseM's `matrix.csr`) is used sparse: the kernel
+#'   engine computes inner products and norms from its non-zeros, never
+#'   writing it out densely (except `kernel_bayes()`, whose covariance
+#'   matrices need dense rows: up to 1e8 values); it must hold no `NA`
+#'   (`"kernclass_sparse_error"`). With `kernel = "precomputed"`, the
+#'   symmetric n x n matrix of kernel values of the training points (or
+#'   kernlab's `kernelMatrix`); with a kernel function, whatever holds the
+#'   points it takes: a matrix, data frame, list or character vector (one
+#'   point a row or element).
 #' @param y The class labels: a factor (or a character or logical vector),
 #'   one per row of `x`. Not with a formula, whose left-hand side gives them:
 #'   `y` there is an error of class `"kernclass_formula_conflict_error"`.
 #' @param kernel Kernel name: `"linear"`, `"polynomial"`, `"rbf"` (default),
-#'   `"laplace"` or `"sigmoid"`; see [kernel_matrix()].
+#'   `"laplace"` or `"sigmoid"`; see [kernel_matrix()]. Or the kernel as
+#'   data: `"precomputed"`, `x` being the kernel matrix (and `newdata` in
+#'   `predict()` the m x n kernel values between new and training points);
+#'   or a kernel function `function(a, b)` of two blocks of points returning
+#'   their `length(a) x length(b)` (or `nrow`) matrix of kernel values,
+#'   which the engine calls on tiles of at most 128 x 128 points, on R's
+#'   main thread, so that memory stays bounded; kernlab's kernels
+#'   (`kernlab::rbfdot()`, `kernlab::stringdot()`, ...) are such functions.
+#'   `gamma`, `degree`, `coef0` and `scale` are then not used, and
+#'   `kernel_bayes()` refuses them (it needs the inputs' covariances). A
+#'   function returning the wrong shape or non-finite values is an error of
+#'   class `"kernclass_kernel_function_error"`; bad kernel values,
+#'   `"kernclass_kernel_data_error"`.
 #' @param gamma Kernel scale \eqn{\gamma > 0}{gamma > 0}. Default `1 / p`, with `p` the
 #'   number of (coded) input columns. `"median"` sets it from the data by
 #'   the median heuristic of [estimate_gamma()] on the coded, scaled training
@@ -56,7 +77,11 @@
 #' @param scale If `TRUE` (default), each input column is centred and scaled
 #'   to unit variance with the training mean and standard deviation, which are
 #'   stored and reused by `predict()`. Constant columns and the indicator
-#'   columns of factors are left unscaled.
+#'   columns of factors are left unscaled. Sparse `x` is scaled without centring
+#'   (centring would fill it in), as LIBSVM-style sparse learners do: for the
+#'   `"rbf"` and `"laplace"` kernels this is the model of centred data, for
+#'   the inner-product kernels it is the model of `x / sd`; the model's
+#'   `scaling$center` is then 0.
 #' @param data,subset,na.action For the formula method: the data frame, an
 #'   optional subset of its rows, and the function that handles missing
 #'   values (default `getOption("na.action")`).
@@ -117,7 +142,7 @@ kernel_means.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degr
                                  coef0 = 0, scale = TRUE, ...,
                                  threshold = c("analytic", "search")) {
   call <- kc_call(match.call(), "kernel_means")
-  kc_fit_means(kc_design_xy(x, y), kernel, gamma, degree, coef0, scale, ...,
+  kc_fit_means(kc_design_xy(x, y, kernel = kernel), kernel, gamma, degree, coef0, scale, ...,
                threshold = threshold, call = call)
 }
 

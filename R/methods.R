@@ -20,8 +20,12 @@ kc_method_label <- function(object) {
 #'   unique and non-empty, by position otherwise (so a matrix with duplicated
 #'   or empty column names, as `cbind(x, v)` gives, is matched by position).
 #'   Columns used by name must not be duplicated in `newdata` (an error of
-#'   class `"kernclass_column_names_error"`). Missing: the training data (the
-#'   fitted values).
+#'   class `"kernclass_column_names_error"`). For a model fitted on sparse
+#'   rows, sparse or dense new rows (computed sparse); with
+#'   `kernel = "precomputed"`, the m x n matrix of kernel values between the
+#'   new points and the n training points (columns in training order); with
+#'   a kernel function, new points of the kind it takes. Missing: the
+#'   training data (the fitted values).
 #' @param type `"class"` (default): a factor with the training levels;
 #'   `"decision"`: the decision values, a vector for two classes (positive
 #'   for the first level) and a matrix with a column per class otherwise
@@ -57,7 +61,7 @@ predict.kernclass <- function(object, newdata, type = c("class", "decision", "pr
   kc_check_foreign_type(type)
   type <- kc_match_arg(type, c("class", "decision", "prob"), "type")
   x <- if (missing(newdata) || is.null(newdata)) object$x else kc_new_x(object, newdata)
-  ok <- stats::complete.cases(x)
+  ok <- kc_complete_rows(x)
   scores <- kc_scores(object, x[ok, , drop = FALSE])
   finite <- is.finite(rowSums(scores))
   if (!all(finite)) {
@@ -130,19 +134,25 @@ coef.kernclass_scores <- function(object, ...) {
   }
 }
 
-# The first lines of a model's print() and of its summary's.
-kc_print_head <- function(method, call, kernel, n, p, scaled) {
+# The first lines of a model's print() and of its summary's; inputs from
+# kc_inputs_label().
+kc_print_head <- function(method, call, kernel, n, inputs, scaled) {
   cat(method, "\n\n", sep = "")
   cat("Call: ", paste(deparse(call, width.cutoff = 70L), collapse = "\n"), "\n", sep = "")
   cat("Kernel: ", kernel, "\n", sep = "")
-  cat(sprintf("Training data: %d points, %d input column(s)%s\n", n, p,
-              if (scaled) ", scaled" else ""))
+  cat(sprintf("Training data: %d points, %s%s\n", n, inputs, if (scaled) ", scaled" else ""))
+}
+
+# What the training inputs are: columns (dense or sparse), or kernel data.
+kc_inputs_label <- function(x) {
+  if (inherits(x, c("kc_precomputed", "kc_user"))) return("given to the kernel as they are")
+  sprintf("%d input column(s)%s", ncol(x), if (inherits(x, "kc_csr")) ", sparse" else "")
 }
 
 #' @export
 print.kernclass <- function(x, ...) {
-  kc_print_head(kc_method_label(x), x$call, kc_kernel_label(x$kernel), nrow(x$x), ncol(x$x),
-                !is.null(x$scaling))
+  kc_print_head(kc_method_label(x), x$call, kc_kernel_label(x$kernel), nrow(x$x),
+                kc_inputs_label(x$x), !is.null(x$scaling))
   if (!is.null(x$counts)) {  # the one-class SVM has none
     cat("Classes: ", paste0(x$levels, " (", x$counts, ")", collapse = ", "), "\n", sep = "")
   }
@@ -176,6 +186,7 @@ summary.kernclass <- function(object, ...) {
     kernel = kc_kernel_label(object$kernel),
     n = length(object$y),
     p = ncol(object$x),
+    inputs = kc_inputs_label(object$x),
     scaled = !is.null(object$scaling),
     counts = object$counts,
     prior = object$prior,
@@ -187,7 +198,7 @@ summary.kernclass <- function(object, ...) {
 
 #' @export
 print.summary.kernclass <- function(x, ...) {
-  kc_print_head(x$method, x$call, x$kernel, x$n, x$p, x$scaled)
+  kc_print_head(x$method, x$call, x$kernel, x$n, x$inputs, x$scaled)
   cat("\nClass sizes:\n")
   print(x$counts)
   if (!is.null(x$prior)) {

@@ -68,7 +68,7 @@ kernel_parzen.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, deg
                                   coef0 = 0, scale = TRUE, prior = NULL, ...,
                                   threshold = c("analytic", "search")) {
   call <- kc_call(match.call(), "kernel_parzen")
-  kc_fit_parzen(kc_design_xy(x, y), kernel, gamma, degree, coef0, scale, prior, ...,
+  kc_fit_parzen(kc_design_xy(x, y, kernel = kernel), kernel, gamma, degree, coef0, scale, prior, ...,
                 threshold = threshold, call = call)
 }
 

@@ -63,6 +63,12 @@
 plot.kernclass <- function(x, data = NULL, vars = NULL, y = NULL, slice = list(), grid = 100,
                            col = NULL, main = NULL, sub = NULL, xlab = NULL, ylab = NULL, ...) {
   object <- x
+  if (inherits(object$x, c("kc_precomputed", "kc_user"))) {
+    kc_abort(paste0("plot() draws the classes over two input columns; a model fitted on kernel ",
+                    "values or on a kernel function's points has none. Plot its decision ",
+                    "values instead (predict(type = \"decision\"))."), arg = "x",
+             class = "kernel_data")
+  }
   kc_check_number(grid, "grid", lower = 2, whole = TRUE)
   pd <- kc_plot_data(object, data, y)
   vars <- kc_plot_vars(vars, pd$inputs)
@@ -253,6 +259,7 @@ kc_plot_data <- function(object, data, y) {
   if (is.null(object$terms)) {
     if (is.null(data)) {
       x <- object$x
+      if (inherits(x, "kc_csr")) x <- as.matrix(x)  # sparse rows written out (guarded)
       if (!is.null(object$scaling)) {
         x <- sweep(sweep(x, 2L, object$scaling$scale, "*"), 2L, object$scaling$center, "+")
       }

@@ -208,6 +208,23 @@
 #' table(predict(ofit, iris))
 #' predict(ofit, data.frame(Petal.Length = c(4, 2), Petal.Width = c(1.3, 2)))
 #' plot(ofit, iris)
+#'
+#' # the kernel as data: a precomputed kernel matrix, and a kernel function
+#' x <- as.matrix(iris[, 1:4])
+#' K <- kernel_matrix(x, kernel = "rbf", gamma = 0.5)
+#' kfit <- kernel_svm(K, iris$Species, kernel = "precomputed")
+#' predict(kfit, K[c(1, 51, 101), ])
+#' rbf <- function(a, b) kernel_matrix(a, b, kernel = "rbf", gamma = 0.5)
+#' ffit <- kernel_svm(x, iris$Species, kernel = rbf)
+#' predict(ffit, x[c(1, 51, 101), ])
+#'
+#' # sparse rows (Matrix's dgCMatrix), computed from their non-zeros
+#' if (requireNamespace("Matrix", quietly = TRUE)) {
+#'   xs <- Matrix::rsparsematrix(200, 1000, density = 0.01)
+#'   ys <- factor(ifelse(as.vector(xs %*% rnorm(1000)) > 0, "a", "b"))
+#'   sfit <- kernel_svm(xs, ys, kernel = "linear", scale = FALSE)
+#'   mean(predict(sfit, xs) == ys)
+#' }
 kernel_svm <- function(x, ...) {
   kc_require_input(missing(x), ...names())
   UseMethod("kernel_svm")
@@ -225,8 +242,8 @@ kernel_svm.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degree
   call <- kc_call(match.call(), "kernel_svm")
   one <- kc_svm_type(type) == "one-classification"
   if (one && !is.null(y)) kc_svm_no_labels("y")
-  kc_fit_svm(kc_design_xy(x, y, labels = !one), kernel, gamma, degree, coef0, cost,
-             class.weights, weights, scale, probability, tolerance, max_iter, cachesize,
+  kc_fit_svm(kc_design_xy(x, y, labels = !one, kernel = kernel), kernel, gamma, degree, coef0,
+             cost, class.weights, weights, scale, probability, tolerance, max_iter, cachesize,
              shrinking, type, nu, ..., call = call)
 }
 
@@ -461,9 +478,10 @@ kc_svm_binary <- function(x, y, rows, positive, C, control, label = "", path = N
   # but the float kernel cache is not: far from the origin x'y swamps the
   # differences that define the margin. There the data are centred, and
   # rho moved back by c'w. Data centred already (scale = TRUE) never are.
-  # (The one-class dual has no y'a = 0: it is not moved.)
+  # (The one-class dual has no y'a = 0: it is not moved; sparse rows never
+  # are: they would fill.)
   centre <- NULL
-  if (control$kernel$name == "linear" && !is.null(positive)) {
+  if (control$kernel$name == "linear" && !is.null(positive) && is.matrix(xb)) {
     m <- colMeans(xb)
     spread <- sqrt(mean(rowSums(sweep(xb, 2L, m)^2)))
     if (sqrt(sum(m^2)) > spread) {
@@ -489,7 +507,7 @@ kc_svm_binary <- function(x, y, rows, positive, C, control, label = "", path = N
   # 1/r infinite. The float kernel cache gives the gradients, hence r, to
   # about 2^-24 sum(a) max k(x, x): an r within 100 times that is taken as 0.
   if (nu_svc && !(r$r > 100 * 2^-24 * sum(start$alpha0) *
-                  max(abs(kc_kernel_self(rowSums(xb^2), control$kernel))))) {
+                  max(abs(kc_kernel_diag(xb, control$kernel))))) {
     kc_abort(sprintf(paste0("`nu` = %s is too small for classes %s: their reduced convex hulls ",
                             "overlap in the %s kernel's feature space, so the nu-SVM has no ",
                             "margin (r = 0 at the precision of the kernel cache). Use a larger ",
@@ -690,6 +708,7 @@ summary.kernel_svm_oneclass <- function(object, ...) {
   structure(list(
     call = object$call, method = kc_method_label(object),
     kernel = kc_kernel_label(object$kernel), n = nrow(object$x), p = ncol(object$x),
+    inputs = kc_inputs_label(object$x),
     scaled = !is.null(object$scaling), nu = object$nu, rho = -object$b,
     nSV = length(object$index), n_at_bound = object$n_at_bound,
     fractions = kc_oneclass_fractions(object), objective = object$objective,
@@ -700,7 +719,7 @@ summary.kernel_svm_oneclass <- function(object, ...) {
 
 #' @export
 print.summary.kernel_svm_oneclass <- function(x, ...) {
-  kc_print_head(x$method, x$call, x$kernel, x$n, x$p, x$scaled)
+  kc_print_head(x$method, x$call, x$kernel, x$n, x$inputs, x$scaled)
   cat(sprintf("\nnu: %s  rho: %s\n", format(x$nu), format(x$rho, digits = 5)))
   cat(sprintf("Support vectors: %d (%d at the bound)\n", x$nSV, x$n_at_bound))
   cat(sprintf(paste0("Fractions of the training data: outliers %.4f <= nu <= support ",
@@ -721,6 +740,7 @@ print.summary.kernel_svm_oneclass <- function(x, ...) {
 kc_check_float_resolution <- function(xb, k, label = "") {
   n <- nrow(xb)
   if (n < 2L || k$name %in% c("linear", "rbf", "laplace")) return(invisible(TRUE))
+  if (!is.matrix(xb)) return(invisible(TRUE))  # dense rows only (not sparse: R/sources.R)
   j <- c(seq_len(n - 1L) + 1L, 1L)
   differ <- rowSums((xb - xb[j, , drop = FALSE])^2) > 0
   if (!any(differ)) return(invisible(TRUE))

@@ -105,7 +105,7 @@ kernel_tune.default <- function(fit, x, y, grid, folds = 5, ..., metric = "accur
   metric <- kc_check_metric(metric)
   args <- list(...)
   grid <- kc_check_grid(grid, fit, args)
-  d <- kc_cv_data(x, y)
+  d <- kc_cv_data(x, y, args$kernel)
   w <- kc_cv_weights(weights, fit, length(d$y))
   k <- kc_check_folds(folds, d$y)
   fold <- kc_cv_folds(d$y, k)

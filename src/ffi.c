@@ -10,22 +10,135 @@
 #include <Rinternals.h>
 #include "kernclass.h"
 
+static SEXP list_elt(SEXP x, const char *name)
+{
+    SEXP nm = getAttrib(x, R_NamesSymbol);
+    if (!isString(nm)) return R_NilValue;
+    for (R_xlen_t i = 0; i < XLENGTH(x); i++)
+        if (!strcmp(CHAR(STRING_ELT(nm, i)), name)) return VECTOR_ELT(x, i);
+    return R_NilValue;
+}
+
+/* 1-based indices in 1..limit from R into 0-based C ints (R_alloc'd). */
+static const int *index_from(SEXP v, R_xlen_t n, R_xlen_t limit, const char *what)
+{
+    if (!isInteger(v) || XLENGTH(v) != n)
+        error("kernclass internal: '%s' must be an integer vector of length %.0f", what, (double) n);
+    int *out = (int *) R_alloc((size_t) n + 1, sizeof(int));
+    for (R_xlen_t i = 0; i < n; i++) {
+        int r = INTEGER(v)[i];
+        if (r == NA_INTEGER || r < 1 || r > limit)
+            error("kernclass internal: '%s' holds an index outside 1..%.0f", what, (double) limit);
+        out[i] = r - 1;
+    }
+    return out;
+}
+
+/* The points of a sparse CSR object (kc_csr in R/sources.R): list(rowptr,
+ * col (0-based), val, dim, rows (NULL or 1-based rows)), checked in full. */
+static void sparse_from(SEXP x, kc_points *a, const char *what)
+{
+    SEXP rowptr = list_elt(x, "rowptr"), col = list_elt(x, "col"), val = list_elt(x, "val"),
+         dim = list_elt(x, "dim"), rows = list_elt(x, "rows");
+    if (!isInteger(rowptr) || !isInteger(col) || !isReal(val) || !isInteger(dim) ||
+        XLENGTH(dim) != 2 || XLENGTH(col) != XLENGTH(val))
+        error("kernclass internal: '%s' is a malformed sparse matrix", what);
+    R_xlen_t nr = XLENGTH(rowptr) - 1;
+    int p = INTEGER(dim)[1];
+    const int *rp = INTEGER(rowptr), *cl = INTEGER(col);
+    if (nr < 0 || p < 1 || rp[0] != 0 || rp[nr] != XLENGTH(col))
+        error("kernclass internal: '%s' is a malformed sparse matrix", what);
+    for (R_xlen_t r = 0; r < nr; r++) {
+        if (rp[r + 1] < rp[r]) error("kernclass internal: '%s' has decreasing row pointers", what);
+        for (int t = rp[r]; t < rp[r + 1]; t++)
+            if (cl[t] < 0 || cl[t] >= p || (t > rp[r] && cl[t] <= cl[t - 1]))
+                error("kernclass internal: '%s' has column indices out of order or range", what);
+    }
+    for (R_xlen_t t = 0; t < XLENGTH(val); t++)
+        if (!R_FINITE(REAL(val)[t])) error("kernclass internal: '%s' holds NA, NaN or Inf", what);
+    a->src = KC_SRC_SPARSE;
+    a->p = p;
+    a->rowptr = rp;
+    a->col = cl;
+    a->val = REAL(val);
+    a->n = isNull(rows) ? nr : XLENGTH(rows);
+    a->rowmap = isNull(rows) ? NULL : index_from(rows, a->n, nr, "rows");
+}
+
+/* Given kernel values (kc_precomputed): list(K, rows, cols): point i is
+ * column rows[i] of K (its values against the training points, down the
+ * column) and, where cols is not NULL, training point cols[i]. */
+static void precomputed_from(SEXP x, kc_points *a, const char *what)
+{
+    SEXP K = list_elt(x, "K"), rows = list_elt(x, "rows"), cols = list_elt(x, "cols");
+    if (!isReal(K) || !isMatrix(K) || !isInteger(rows))
+        error("kernclass internal: '%s' is malformed precomputed kernel values", what);
+    R_xlen_t len = XLENGTH(K);
+    for (R_xlen_t i = 0; i < len; i++)
+        if (!R_FINITE(REAL(K)[i])) error("kernclass internal: '%s' holds NA, NaN or Inf", what);
+    a->src = KC_SRC_PRECOMPUTED;
+    a->x = REAL(K);
+    a->ld = nrows(K);
+    a->p = 1;
+    a->n = XLENGTH(rows);
+    a->rowmap = index_from(rows, a->n, ncols(K), "rows");
+    a->colmap = isNull(cols) ? NULL : index_from(cols, a->n, nrows(K), "cols");
+}
+
+/* An R kernel function's points (kc_user): list(data, rows, tile). */
+static void callback_from(SEXP x, kc_points *a, const char *what)
+{
+    SEXP rows = list_elt(x, "rows"), tile = list_elt(x, "tile"), nrow = list_elt(x, "nrow");
+    if (!isFunction(tile) || !isInteger(nrow) || XLENGTH(nrow) != 1)
+        error("kernclass internal: '%s' is a malformed kernel function source", what);
+    kc_callback_reset();
+    a->src = KC_SRC_CALLBACK;
+    a->p = 1;
+    a->n = XLENGTH(rows);
+    a->rowmap = index_from(rows, a->n, INTEGER(nrow)[0], "rows");
+    a->tile_fn = kc_callback_tile;
+    a->ctx = (const void *) x;
+}
+
 static kc_points points_from(SEXP x, const char *what)
 {
+    kc_points a;
+    memset(&a, 0, sizeof a);
+    if (isNewList(x) && inherits(x, "kc_csr")) { sparse_from(x, &a, what); return a; }
+    if (isNewList(x) && inherits(x, "kc_precomputed")) { precomputed_from(x, &a, what); return a; }
+    if (isNewList(x) && inherits(x, "kc_user")) { callback_from(x, &a, what); return a; }
     if (!isReal(x) || !isMatrix(x))
         error("kernclass internal: '%s' must be a double matrix", what);
-    kc_points a;
+    a.src = KC_SRC_DENSE;
     a.x = REAL(x);
     a.n = nrows(x);
     a.p = ncols(x);
-    a.sqnorm = NULL;
-    a.packed = NULL;
     if (a.p < 1) error("kernclass internal: '%s' has no columns", what);
     R_xlen_t len = XLENGTH(x);
     for (R_xlen_t i = 0; i < len; i++)
         if (!R_FINITE(a.x[i]))
             error("kernclass internal: '%s' holds NA, NaN or Inf", what);
     return a;
+}
+
+/* Two sets of points a kernel can join: the same source, the same number of
+ * columns; precomputed values need b to be training points; R functions
+ * the same function (kc_user's tile). */
+static void check_pair(const kc_kernel *k, const kc_points *a, const kc_points *b,
+                       const char *wa, const char *wb)
+{
+    /* given values pass through the linear kernel's identity */
+    if ((a->src == KC_SRC_PRECOMPUTED || a->src == KC_SRC_CALLBACK) && k->type != KC_LINEAR)
+        error("kernclass internal: given kernel values take the linear kernel's code");
+    if (a->src != b->src)
+        error("kernclass internal: '%s' and '%s' are different kinds of data", wa, wb);
+    if (a->p != b->p)
+        error("kernclass internal: %s and %s have different numbers of columns", wa, wb);
+    if (a->src == KC_SRC_PRECOMPUTED && !b->colmap)
+        error("kernclass internal: '%s' are not training points", wb);
+    if (a->src == KC_SRC_CALLBACK &&
+        list_elt((SEXP) a->ctx, "tile") != list_elt((SEXP) b->ctx, "tile"))
+        error("kernclass internal: '%s' and '%s' have different kernel functions", wa, wb);
 }
 
 /* spec = c(code, gamma, degree, coef0), as built by kc_kernel_code() in R:
@@ -90,9 +203,23 @@ SEXP ffi_kernel_matrix(SEXP x, SEXP y, SEXP spec, SEXP threads)
     kc_points a = points_from(x, "x");
     int symmetric = isNull(y);
     kc_points b = symmetric ? a : points_from(y, "y");
-    if (a.p != b.p) error("kernclass internal: x and y have different numbers of columns");
+    check_pair(&k, &a, &b, "x", "y");
+    if (a.src == KC_SRC_PRECOMPUTED) error("kernclass internal: a Gram matrix of given values");
     SEXP out = PROTECT(alloc_result(a.n, b.n));
     kc_gram(&k, &a, &b, symmetric, REAL(out), nt);
+    UNPROTECT(1);
+    return out;
+}
+
+/* k(x_i, x_i) for each point of x, from any source. */
+SEXP ffi_kernel_diag(SEXP x, SEXP spec)
+{
+    kc_kernel k = kernel_from(spec);
+    kc_points a = points_from(x, "x");
+    check_pair(&k, &a, &a, "x", "x");
+    SEXP out = PROTECT(allocVector(REALSXP, a.n));
+    kc_row_sqnorms(&a, REAL(out));
+    for (R_xlen_t i = 0; i < a.n; i++) REAL(out)[i] = kc_self_kernel(&k, REAL(out)[i]);
     UNPROTECT(1);
     return out;
 }
@@ -103,7 +230,7 @@ SEXP ffi_kernel_expansion(SEXP x, SEXP train, SEXP weights, SEXP spec, SEXP thre
     kc_kernel k = kernel_from(spec);
     int nt = threads_from(threads);
     kc_points a = points_from(x, "x"), b = points_from(train, "train");
-    if (a.p != b.p) error("kernclass internal: x and train have different numbers of columns");
+    check_pair(&k, &a, &b, "x", "train");
     if (!isReal(weights) || !isMatrix(weights) || nrows(weights) != b.n || ncols(weights) < 1)
         error("kernclass internal: weights must be a double matrix with a row per training row");
     int nw = ncols(weights);
@@ -120,6 +247,7 @@ SEXP ffi_within_sums(SEXP train, SEXP group, SEXP ngroups, SEXP spec, SEXP threa
     kc_kernel k = kernel_from(spec);
     int nt = threads_from(threads);
     kc_points b = points_from(train, "train");
+    check_pair(&k, &b, &b, "train", "train");
     int G;
     const int *g = groups_from(group, b.n, ngroups, &G);
     SEXP out = PROTECT(allocVector(REALSXP, G));
@@ -134,6 +262,7 @@ SEXP ffi_loo_sums(SEXP train, SEXP group, SEXP ngroups, SEXP spec, SEXP threads)
     kc_kernel k = kernel_from(spec);
     int nt = threads_from(threads);
     kc_points b = points_from(train, "train");
+    check_pair(&k, &b, &b, "train", "train");
     int G;
     const int *g = groups_from(group, b.n, ngroups, &G);
     SEXP out = PROTECT(alloc_result(b.n, G));
@@ -155,6 +284,7 @@ SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
     kc_kernel k = kernel_from(spec);
     int nt = threads_from(threads);
     kc_points a = points_from(x, "x");
+    check_pair(&k, &a, &a, "x", "x");
     if (!isInteger(y) || XLENGTH(y) != a.n)
         error("kernclass internal: y must be an integer vector, one per row");
     if (!isReal(C) || XLENGTH(C) != a.n)

@@ -19,6 +19,7 @@ SEXP ffi_count_nonfinite(SEXP);
 SEXP ffi_pm1(SEXP, SEXP);
 SEXP ffi_pairwise_coupling(SEXP, SEXP, SEXP);
 SEXP ffi_kernel_table(void);
+SEXP ffi_kernel_diag(SEXP, SEXP);
 
 /* Through void (*)(void), the generic function pointer type that casts to
  * and from any other without a -Wcast-function-type warning. */
@@ -39,6 +40,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_pm1, 2),
     CALLDEF(ffi_pairwise_coupling, 3),
     CALLDEF(ffi_kernel_table, 0),
+    CALLDEF(ffi_kernel_diag, 2),
     {NULL, NULL, 0}
 };
 

@@ -30,16 +30,63 @@ typedef struct {
     int degree;
 } kc_kernel;
 
-/* A set of points: an n x p column-major matrix as R stores it, plus the
- * squared row norms that the distance kernels need (NULL until
- * kc_prepare_points computes them). */
+/* Where a set of points comes from: the tiles of kernel values are computed
+ * from each source by its own function (kernel.c), so that the workers and
+ * the SMO's row cache take any of them. */
+typedef enum {
+    KC_SRC_DENSE = 0,    /* x: n x p column-major, as R stores a matrix */
+    KC_SRC_SPARSE,       /* rows in compressed sparse row form */
+    KC_SRC_PRECOMPUTED,  /* kernel values given: x an ld x m matrix of them */
+    KC_SRC_CALLBACK      /* kernel values computed by R, on the main thread */
+} kc_source;
+
+/* A callback source's tile: kernel values of the data rows ra[0..na) of
+ * ctx_a against rows rb[0..nb) of ctx_b (0-based), na x nb row-major into
+ * out.  Returns 0, or 1 after a failure it has recorded (kc_callback_raise
+ * signals it later, outside any parallel region). */
+typedef int (*kc_tile_fn)(const void *ctx_a, const int *ra, int na,
+                          const void *ctx_b, const int *rb, int nb, double *out);
+
+/* A set of points.  Dense: an n x p column-major matrix as R stores it.
+ * Sparse: point i is row map(i) of a CSR matrix with p columns, its values
+ * val[rowptr[r] .. rowptr[r + 1]) at the increasing 0-based columns col[].
+ * Precomputed: point i's kernel value with a point j of another set is
+ * x[colmap_j + map(i) * ld], colmap_j the training point that j is (NULL
+ * for points that are never the columns of a tile: new data): x holds one
+ * column per point of its source, the training points down each column, so
+ * that a row of kernel values is read contiguously.  Callback: point
+ * i is data row map(i) of ctx, its tiles computed by tile_fn.  map(i) is
+ * rowmap[i], or i where rowmap is NULL.  sqnorm: the squared norms the
+ * distance kernels need (for the precomputed and callback sources k(x, x)),
+ * NULL until kc_prepare_points computes them.  Initialisers that stop after
+ * the dense fields get a dense source. */
 typedef struct {
     const double *x;
     ptrdiff_t n;
     int p;
     const double *sqnorm;
-    const double *packed;  /* the rows as tile panels (kc_prepare_points), or NULL */
+    const double *packed;  /* dense: the rows as tile panels (kc_prepare_points), or NULL */
+    kc_source src;
+    const int *rowmap;
+    const int *rowptr, *col;   /* sparse */
+    const double *val;
+    ptrdiff_t ld;              /* precomputed */
+    const int *colmap;
+    kc_tile_fn tile_fn;        /* callback */
+    const void *ctx;
 } kc_points;
+
+/* The points map[0..m) of a (indices of its points), as a set of their own
+ * (dense rows copied, other sources re-indexed); R_alloc'd. */
+kc_points kc_points_subset(const kc_points *a, const int *map, int m);
+/* The callback source (callback.c): the tile function of R's kernel
+ * functions; kc_callback_raise() signals a failure a tile recorded, if any
+ * (the workers call it after each parallel region); kc_callback_reset()
+ * forgets one (at the start of an entry point). */
+int kc_callback_tile(const void *ctx_a, const int *ra, int na,
+                     const void *ctx_b, const int *rb, int nb, double *out);
+void kc_callback_raise(void);
+void kc_callback_reset(void);
 
 /* Side of a square tile: rows and columns of kernel values computed at once. */
 #define KC_TILE 128
@@ -78,6 +125,7 @@ int kc_kernel_uses_distance(kc_kernel_type type);
 void kc_choose_kernels(void);
 /* "avx512", "avx2" or "c": the instruction set the engine chose. */
 const char *kc_engine_name(void);
+/* Squared row norms; for the precomputed and callback sources k(x, x). */
 void kc_row_sqnorms(const kc_points *a, double *out);
 
 /* A copy of *a ready for the tiles: with the squared norms a distance
@@ -88,8 +136,8 @@ kc_points kc_prepare_points(const kc_kernel *k, const kc_points *a, int pack);
 
 /* Rows of the kernel matrix of b with itself, as floats: out[r][t] =
  * k(b[rows[r]], b[t]) on nthreads threads (the caller's choice); work holds
- * kc_rows_work_size(b->p, nthreads) doubles. */
-size_t kc_rows_work_size(int p, int nthreads);
+ * kc_rows_work_size(b, nthreads) doubles (b as prepared). */
+size_t kc_rows_work_size(const kc_points *b, int nthreads);
 void kc_rows(const kc_kernel *k, const kc_points *b, const int *rows, int nr,
              float *const *out, int nthreads, double *work);
 

@@ -124,7 +124,7 @@ static void cache_init(row_cache *c, const kc_kernel *k, const kc_points *x,
     c->row_in = (int *) R_alloc(c->slots, sizeof(int));
     c->prev = (int *) R_alloc(c->slots, sizeof(int));
     c->next = (int *) R_alloc(c->slots, sizeof(int));
-    c->work = (double *) R_alloc(kc_rows_work_size(x->p, nthreads), sizeof(double));
+    c->work = (double *) R_alloc(kc_rows_work_size(x, nthreads), sizeof(double));
     for (int i = 0; i < n; i++) c->slot_of[i] = store && filled[i] ? i : -1;
     c->head = c->tail = -1;
     c->computed = 0;
@@ -554,9 +554,7 @@ static void reconstruct_gradient(smo *s)
         return;
     }
     /* inactive points against free points, as one tiled expansion */
-    int p = s->x->p;
-    double *xi = (double *) R_alloc((size_t) ninact * p, sizeof(double));
-    double *xf = (double *) R_alloc((size_t) nfree * p, sizeof(double));
+    int *freei = (int *) R_alloc(nfree, sizeof(int));
     double *w = (double *) R_alloc(nfree, sizeof(double));
     double *out = (double *) R_alloc(ninact, sizeof(double));
     int *inact = (int *) R_alloc(ninact, sizeof(int));
@@ -564,13 +562,11 @@ static void reconstruct_gradient(smo *s)
     for (int t = 0; t < n; t++) {
         if (!s->is_active[t]) inact[a++] = t;
         if (!at_lower(s, t) && !at_upper(s, t)) {
-            for (int c = 0; c < p; c++) xf[f + (size_t) c * nfree] = s->x->x[t + (ptrdiff_t) c * n];
+            freei[f] = t;
             w[f++] = s->alpha[t] * s->y[t];
         }
     }
-    for (int u = 0; u < ninact; u++)
-        for (int c = 0; c < p; c++) xi[u + (size_t) c * ninact] = s->x->x[inact[u] + (ptrdiff_t) c * n];
-    kc_points pi = {xi, ninact, p, NULL, NULL}, pf = {xf, nfree, p, NULL, NULL};
+    kc_points pi = kc_points_subset(s->x, inact, ninact), pf = kc_points_subset(s->x, freei, nfree);
     kc_expansion(s->k, &pi, &pf, w, 1, out, s->nthreads);
     for (int u = 0; u < ninact; u++) {
         int t = inact[u];
@@ -586,20 +582,21 @@ static void reconstruct_gradient(smo *s)
  * 0.3% off (rho stays LIBSVM's, from G, as the e1071 comparisons expect). */
 static double exact_objective(const smo *s)
 {
-    int n = s->n, nsv = 0, p = s->x->p;
+    int n = s->n, nsv = 0;
     for (int t = 0; t < n; t++) if (s->alpha[t] > 0) nsv++;
     if (nsv == 0) return 0.0;
     const void *vmax = vmaxget();
-    double *xs = (double *) R_alloc((size_t) nsv * p, sizeof(double));
+    int *sv = (int *) R_alloc(nsv, sizeof(int));
     double *w = (double *) R_alloc(nsv, sizeof(double));
     double *out = (double *) R_alloc(nsv, sizeof(double));
     int f = 0;
     for (int t = 0; t < n; t++) {
         if (!(s->alpha[t] > 0)) continue;
-        for (int c = 0; c < p; c++) xs[f + (size_t) c * nsv] = s->x->x[t + (ptrdiff_t) c * n];
+        sv[f] = t;
         w[f++] = s->alpha[t] * s->y[t];
     }
-    kc_points ps = {xs, nsv, p, NULL, NULL};
+    kc_points ps = kc_points_subset(s->x, sv, nsv);
+    ps.sqnorm = NULL;  /* recomputed from the rows, as before */
     kc_expansion(s->k, &ps, &ps, w, 1, out, s->nthreads);
     double obj = 0.0;
     for (int u = 0; u < nsv; u++) obj += w[u] * out[u] / 2 + s->p * fabs(w[u]);

@@ -39,7 +39,16 @@ cases <- list(
   ffi_column_moments = quote(kernel_means(x, y3, scale = TRUE)$scaling),
   ffi_scale_columns = quote(predict(kernel_means(x, y3, scale = TRUE), new)),
   ffi_count_nonfinite = quote(tryCatch(kernel_matrix(rbind(x, NA)), error = conditionMessage)),
-  ffi_pm1 = quote(threshold_search(x[, 2], y2))
+  ffi_pm1 = quote(threshold_search(x[, 2], y2)),
+  ffi_kernel_diag = quote({  # the sparse, precomputed and R-function sources
+    xs <- kernclass:::kc_as_csr(x)
+    rbf <- function(a, b) kernel_matrix(a, b, kernel = "rbf", gamma = 0.5)
+    list(predict(kernel_svm(xs, y3, gamma = 0.5), kernclass:::kc_as_csr(new), type = "decision"),
+         predict(kernel_means(kernel_matrix(x, kernel = "rbf", gamma = 0.5), y3,
+                              kernel = "precomputed"),
+                 kernel_matrix(new, x, kernel = "rbf", gamma = 0.5), type = "decision"),
+         predict(kernel_svm(x, y3, kernel = rbf, cost = 10), new, type = "decision"))
+  })
 )
 # Wrong calls straight to the entry points: each must be their R error.
 bad <- list(

@@ -36,8 +36,23 @@ calls <- list(
   ffi_scale_columns = list(x, c(0.1, -0.2), c(2, 0.5)),
   ffi_count_nonfinite = list(c(1, NA, Inf, -Inf)),
   ffi_pm1 = list(factor(c("a", "b", "a")), TRUE),
-  ffi_threads = list(1L)
+  ffi_threads = list(1L),
+  ffi_kernel_diag = list(x, c(1, 1, 1, 0))
 )
+
+# The other data sources (R/sources.R): sparse rows, given kernel values, an
+# R kernel function called from C (the callback's objects must be protected).
+sparse <- ns$kc_as_csr(x)
+given <- ns$kc_as_precomputed(kernel_matrix(x, kernel = "rbf", gamma = 0.5))
+user <- ns$kc_as_user(x, function(a, b) kernel_matrix(a, b, kernel = "rbf", gamma = 0.5))
+identity <- c(1, 1, 1, 0)
+sources <- list(
+  sparse_smo = list("ffi_smo", sparse, y, rep(1, 6), rbf, 1e-3, 1e4, 1, TRUE, 1L, -1, NULL, 1L, NULL),
+  sparse_diag = list("ffi_kernel_diag", sparse, c(2, 0.5, 2, 1)),
+  given_smo = list("ffi_smo", given, y, rep(1, 6), identity, 1e-3, 1e4, 1, TRUE, 1L, -1, NULL, 1L, NULL),
+  user_smo = list("ffi_smo", user, y, rep(1, 6), identity, 1e-3, 1e4, 1, TRUE, 1L, -1, NULL, 1L, NULL),
+  user_sums = list("ffi_within_sums", user, rep(1:2, 3), 2L, identity, 1L),
+  user_diag = list("ffi_kernel_diag", user, identity))
 
 test_that("the list above has every registered entry point", {
   registered <- names(getDLLRegisteredRoutines("kernclass")$.Call)
@@ -50,6 +65,29 @@ test_that("the .Call entry points give the same results under gctorture", {
     expect_equal(do.call(torture, c(list(entry), calls[[entry]])), expected,
                  tolerance = 1e-12, label = entry)
   }
+})
+
+test_that("the sparse, precomputed and callback sources give the same results under gctorture", {
+  for (nm in names(sources)) {
+    args <- sources[[nm]]
+    expected <- do.call(.Call, c(list(ns[[args[[1]]]]), args[-1]))
+    expect_equal(do.call(torture, args), expected, tolerance = 1e-12, label = nm)
+  }
+  # the same models as from the dense rows
+  dense <- .Call(ns$ffi_smo, x, y, rep(1, 6), rbf, 1e-3, 1e4, 1, TRUE, 1L, -1, NULL, 1L, NULL)
+  for (nm in c("sparse_smo", "given_smo", "user_smo")) {
+    args <- sources[[nm]]
+    expect_equal(do.call(.Call, c(list(ns[[args[[1]]]]), args[-1]))$alpha, dense$alpha,
+                 tolerance = 1e-10, label = nm)
+  }
+})
+
+test_that("an error in an R kernel function unwinds cleanly under gctorture", {
+  bad <- ns$kc_as_user(x, function(a, b) stop("no kernel here"))
+  err <- torture("ffi_kernel_diag", bad, identity)
+  expect_match(conditionMessage(err), "no kernel here")
+  err <- torture("ffi_smo", bad, y, rep(1, 6), identity, 1e-3, 10, 1, TRUE, 1L, -1, NULL, 1L, NULL)
+  expect_match(conditionMessage(err), "no kernel here")
 })
 
 test_that("errors in the .Call entry points unwind cleanly under gctorture", {

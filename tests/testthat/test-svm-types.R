@@ -464,6 +464,38 @@ test_that("accessors and broom methods on both nu types", {
   expect_identical(generics::glance(kernel_svm(Species ~ ., data = iris, cost = 2))$cost, 2)
 })
 
+test_that("both nu types on kernel values, a kernel function and sparse rows", {
+  xs <- scale(as.matrix(iris[, 1:4]))
+  rbf <- function(a, b) kernel_matrix(a, b, kernel = "rbf", gamma = 0.5)
+  for (type in c("nu-classification", "one-classification")) {
+    y <- if (type == "nu-classification") iris$Species
+    dense <- kernel_svm(xs, y, gamma = 0.5, scale = FALSE, type = type, nu = 0.3)
+    pre <- kernel_svm(rbf(xs, xs), y, kernel = "precomputed", type = type, nu = 0.3)
+    usr <- kernel_svm(xs, y, kernel = rbf, scale = FALSE, type = type, nu = 0.3)
+    for (f in list(pre, usr)) {
+      expect_identical(f$index, dense$index, info = type)
+      expect_equal(f$coefs, dense$coefs, tolerance = 1e-6, info = type)
+      expect_equal(f$b, dense$b, tolerance = 1e-6, info = type)
+    }
+    expect_identical(predict(pre, rbf(xs[1:20, ], xs)), predict(dense, xs[1:20, ]))
+    expect_output(print(summary(usr)), "given to the kernel as they are")
+  }
+})
+
+test_that("both nu types on sparse rows (Matrix) give the dense solution", {
+  skip_if_not_installed("Matrix")
+  xs <- scale(as.matrix(iris[, 1:4]))
+  sp <- Matrix::Matrix(xs, sparse = TRUE)
+  for (type in c("nu-classification", "one-classification")) {
+    y <- if (type == "nu-classification") iris$Species
+    dense <- kernel_svm(xs, y, gamma = 0.5, scale = FALSE, type = type, nu = 0.3)
+    sparse <- kernel_svm(sp, y, gamma = 0.5, scale = FALSE, type = type, nu = 0.3)
+    expect_identical(sparse$index, dense$index, info = type)
+    expect_equal(sparse$coefs, dense$coefs, tolerance = 1e-6, info = type)
+    expect_identical(predict(sparse, sp), predict(dense, xs))
+  }
+})
+
 test_that("plot() of a one-class SVM draws the region predict() gives", {
   fit <- kernel_svm(~ Petal.Length + Petal.Width, data = iris, type = "one-classification",
                     nu = 0.1)

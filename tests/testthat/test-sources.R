@@ -1,0 +1,319 @@
+# The kernel engine's other data sources (R/sources.R, src/kernel.c):
+# sparse rows, given kernel values (kernel = "precomputed") and kernels
+# computed by an R function (or a kernlab kernel). Each must give the models
+# that the dense rows and the built-in kernels give.
+
+ns <- asNamespace("kernclass")
+
+# Dense rows with about 30% non-zeros of both signs (so that the linear SVM
+# never centres them, which sparse rows cannot be), and their dgCMatrix.
+sparse_data <- function(n = 90, p = 12, seed = 1) {
+  set.seed(seed)
+  x <- matrix(0, n, p)
+  nz <- sample(n * p, round(0.3 * n * p))
+  x[nz] <- rnorm(length(nz))
+  y <- factor(rep(c("a", "b", "c"), length.out = n))
+  x[y == "b", 1] <- x[y == "b", 1] + 1.5
+  list(x = x, y = y, new = x[c(2, 5, n %/% 2, n - 3), ] * 0.9)
+}
+
+as_dgC <- function(x) {
+  skip_if_not_installed("Matrix")
+  methods::as(x, "CsparseMatrix")
+}
+
+fitters <- list(kernel_means = kernel_means, kernel_parzen = kernel_parzen,
+                kernel_svm = kernel_svm, kernel_bayes = kernel_bayes)
+kernels <- c("linear", "polynomial", "rbf", "laplace", "sigmoid")
+
+test_that("sparse and dense rows give the same models and predictions, every fitter and kernel", {
+  d <- sparse_data()
+  S <- as_dgC(d$x)
+  Snew <- as_dgC(d$new)
+  for (fn in names(fitters)) for (kern in kernels) {
+    f <- fitters[[fn]]
+    args <- list(kernel = kern, gamma = 0.2, coef0 = 0.5, degree = 2, scale = FALSE)
+    if (fn == "kernel_bayes" && kern == "sigmoid") next  # not positive definite: refused alike
+    m1 <- do.call(f, c(list(d$x, d$y), args))
+    m2 <- do.call(f, c(list(S, d$y), args))
+    label <- paste(fn, kern)
+    expect_equal(predict(m2, Snew, type = "decision"), predict(m1, d$new, type = "decision"),
+                 tolerance = 1e-10, label = label)
+    expect_identical(predict(m2, Snew), predict(m1, d$new), label = label)
+    # the training rows' predictions, and dense new data for a sparse model
+    expect_equal(predict(m2, type = "decision"), predict(m1, type = "decision"),
+                 tolerance = 1e-10, label = label)
+    expect_equal(predict(m2, d$new, type = "decision"), predict(m1, d$new, type = "decision"),
+                 tolerance = 1e-10, label = label)
+    if (fn == "kernel_svm") {
+      expect_identical(m2$index, m1$index, label = label)
+      expect_equal(m2$coefs, m1$coefs, tolerance = 1e-10, label = label)
+      expect_equal(m2$objective, m1$objective, tolerance = 1e-10, label = label)
+    }
+  }
+})
+
+test_that("scale = TRUE scales sparse rows without centring: the dense fit of x / sd", {
+  d <- sparse_data(seed = 2)
+  S <- as_dgC(d$x)
+  sds <- apply(d$x, 2, stats::sd)
+  xs <- sweep(d$x, 2, sds, "/")
+  for (kern in c("linear", "rbf", "polynomial")) {
+    m <- kernel_svm(S, d$y, kernel = kern, gamma = 0.1, degree = 2)
+    expect_equal(unname(m$scaling$center), rep(0, ncol(d$x)))
+    expect_equal(unname(m$scaling$scale), sds, tolerance = 1e-12)
+    ref <- kernel_svm(xs, d$y, kernel = kern, gamma = 0.1, degree = 2, scale = FALSE)
+    expect_equal(predict(m, as_dgC(d$new), type = "decision"),
+                 predict(ref, sweep(d$new, 2, sds, "/"), type = "decision"),
+                 tolerance = 1e-10, label = kern)
+  }
+  # for the distance kernels centring changes nothing: the dense scaled model
+  for (kern in c("rbf", "laplace")) {
+    m1 <- kernel_means(d$x, d$y, kernel = kern, gamma = 0.3)
+    m2 <- kernel_means(S, d$y, kernel = kern, gamma = 0.3)
+    expect_equal(predict(m2, as_dgC(d$new), type = "decision"),
+                 predict(m1, d$new, type = "decision"), tolerance = 1e-10, label = kern)
+  }
+})
+
+test_that("dgRMatrix and SparseM's matrix.csr are read as dgCMatrix", {
+  d <- sparse_data(n = 30, p = 5)
+  S <- as_dgC(d$x)
+  R <- methods::as(S, "RsparseMatrix")
+  expect_s4_class(R, "dgRMatrix")
+  ref <- ns$kc_as_csr(S)
+  expect_equal(unclass(ns$kc_as_csr(R))[c("rowptr", "col", "val")],
+               unclass(ref)[c("rowptr", "col", "val")])
+  expect_equal(as.matrix(ref), d$x, ignore_attr = TRUE)
+  # matrix.csr read from its slots (ra, ja, ia: 1-based), as SparseM stores it;
+  # SparseM itself is not installed here: an object with its slots and class
+  csr <- structure(list(), class = structure("matrix.csr", package = "SparseM"),
+                   ra = ref$val, ja = ref$col + 1L, ia = ref$rowptr + 1L,
+                   dimension = dim(d$x))
+  expect_equal(as.matrix(ns$kc_as_csr(csr)), d$x, ignore_attr = TRUE)
+  m1 <- kernel_means(csr, d$y, gamma = 0.5, scale = FALSE)
+  m2 <- kernel_means(d$x, d$y, gamma = 0.5, scale = FALSE)
+  expect_equal(predict(m1, type = "decision"), predict(m2, type = "decision"), tolerance = 1e-12)
+})
+
+test_that("kernel_matrix and estimate_gamma on sparse rows are computed sparse, as dense", {
+  d <- sparse_data()
+  S <- as_dgC(d$x)
+  for (kern in kernels) {
+    expect_equal(kernel_matrix(S, as_dgC(d$new), kernel = kern, gamma = 0.3, degree = 2),
+                 kernel_matrix(d$x, d$new, kernel = kern, gamma = 0.3, degree = 2),
+                 tolerance = 1e-12, label = kern)
+  }
+  expect_equal(kernel_matrix(S, kernel = "rbf"), kernel_matrix(d$x, kernel = "rbf"),
+               tolerance = 1e-12)
+  for (kern in c("rbf", "laplace", "polynomial")) {
+    expect_equal(estimate_gamma(S, kernel = kern, scale = FALSE),
+                 estimate_gamma(d$x, kernel = kern, scale = FALSE), tolerance = 1e-10,
+                 label = kern)
+  }
+  expect_equal(estimate_gamma(S), estimate_gamma(d$x), tolerance = 1e-10)  # rbf: scaling alike
+})
+
+test_that("sparse rows go through kernel_cv and kernel_tune as dense ones", {
+  d <- sparse_data()
+  S <- as_dgC(d$x)
+  set.seed(9)
+  a <- kernel_cv(kernel_svm, S, d$y, folds = 3, gamma = 0.3)
+  set.seed(9)
+  b <- kernel_cv(kernel_svm, d$x, d$y, folds = 3, gamma = 0.3)
+  expect_identical(a$predicted, b$predicted)
+  set.seed(9)
+  a <- kernel_tune(kernel_means, S, d$y, grid = list(gamma = c(0.1, 1)), folds = 3, scale = FALSE)
+  set.seed(9)
+  b <- kernel_tune(kernel_means, d$x, d$y, grid = list(gamma = c(0.1, 1)), folds = 3, scale = FALSE)
+  expect_equal(a$results, b$results)
+})
+
+test_that("bad sparse input gets classed errors", {
+  d <- sparse_data(n = 30, p = 5)
+  S <- as_dgC(d$x)
+  S@x[3] <- NA
+  expect_error(kernel_svm(S, d$y), class = "kernclass_sparse_error")
+  S@x[3] <- Inf
+  expect_error(kernel_means(S, d$y), class = "kernclass_sparse_error")
+  expect_error(kernel_svm(methods::as(as_dgC(d$x), "TsparseMatrix"), d$y),
+               class = "kernclass_sparse_error")
+  m <- kernel_svm(as_dgC(d$x), d$y)
+  expect_error(predict(m, as_dgC(d$x[, 1:4])), class = "kernclass_input_error")
+  # kernel_bayes writes sparse rows out densely, within a limit
+  wide <- Matrix::sparseMatrix(1:30, 1:30, x = rnorm(30), dims = c(30, 2e7))
+  expect_error(kernel_bayes(wide, d$y, scale = FALSE), class = "kernclass_sparse_error")
+  expect_equal(predict(kernel_bayes(as_dgC(d$x), d$y, scale = FALSE), type = "decision"),
+               predict(kernel_bayes(d$x, d$y, scale = FALSE), type = "decision"),
+               tolerance = 1e-12)
+})
+
+rbf_data <- function() {
+  x <- as.matrix(iris[, 1:4])
+  list(x = x, y = iris$Species, new = x[c(1, 60, 120, 3), ] + 0.05,
+       K = kernel_matrix(x, kernel = "rbf", gamma = 0.5))
+}
+
+test_that("a precomputed RBF matrix gives the model kernel = \"rbf\" gives", {
+  d <- rbf_data()
+  Knew <- kernel_matrix(d$new, d$x, kernel = "rbf", gamma = 0.5)
+  for (fn in c("kernel_means", "kernel_parzen", "kernel_svm")) {
+    m0 <- fitters[[fn]](d$x, d$y, kernel = "rbf", gamma = 0.5, scale = FALSE)
+    m1 <- fitters[[fn]](d$K, d$y, kernel = "precomputed")
+    expect_equal(predict(m1, Knew, type = "decision"), predict(m0, d$new, type = "decision"),
+                 tolerance = 1e-10, label = fn)
+    expect_equal(predict(m1, type = "decision"), predict(m0, type = "decision"),
+                 tolerance = 1e-10, label = fn)
+    if (fn == "kernel_means") {
+      expect_equal(predict(m1, type = "prob"), predict(m0, type = "prob"), tolerance = 1e-10)
+    }
+    if (fn == "kernel_svm") {
+      expect_identical(m1$index, m0$index)
+      expect_equal(m1$objective, m0$objective, tolerance = 1e-10)
+    }
+  }
+  # with scaling done by the user, as kernel = "rbf" with scale = TRUE does
+  xs <- scale(d$x)
+  Ks <- kernel_matrix(xs, kernel = "rbf", gamma = 0.25)
+  m0 <- kernel_svm(d$x, d$y, kernel = "rbf", gamma = 0.25)
+  m1 <- kernel_svm(Ks, d$y, kernel = "precomputed")
+  expect_equal(m1$coefs, m0$coefs, tolerance = 1e-10)
+})
+
+test_that("kernlab's kernelMatrix is taken as precomputed values", {
+  skip_if_not_installed("kernlab")
+  d <- rbf_data()
+  Kk <- kernlab::kernelMatrix(kernlab::rbfdot(sigma = 0.5), d$x)
+  m1 <- kernel_svm(Kk, d$y, kernel = "precomputed")
+  m0 <- kernel_svm(d$x, d$y, kernel = "rbf", gamma = 0.5, scale = FALSE)
+  expect_equal(m1$objective, m0$objective, tolerance = 1e-6)
+  Knew <- kernlab::kernelMatrix(kernlab::rbfdot(sigma = 0.5), d$new, d$x)
+  expect_identical(predict(m1, Knew), predict(m0, d$new))
+})
+
+test_that("precomputed values go through kernel_cv and kernel_tune", {
+  d <- rbf_data()
+  set.seed(3)
+  a <- kernel_cv(kernel_svm, d$K, d$y, folds = 5, kernel = "precomputed")
+  set.seed(3)
+  b <- kernel_cv(kernel_svm, d$x, d$y, folds = 5, kernel = "rbf", gamma = 0.5, scale = FALSE)
+  expect_identical(a$predicted, b$predicted)
+  set.seed(3)
+  a <- kernel_cv(kernel_means, d$K, d$y, folds = "loo", kernel = "precomputed", scale = FALSE)
+  set.seed(3)
+  b <- kernel_cv(kernel_means, d$x, d$y, folds = "loo", kernel = "rbf", gamma = 0.5, scale = FALSE)
+  expect_identical(a$predicted, b$predicted)
+  expect_identical(a$method, "exact")
+  set.seed(3)
+  t <- kernel_tune(kernel_svm, d$K, d$y, grid = list(cost = c(0.1, 10)), folds = 3,
+                   kernel = "precomputed")
+  expect_s3_class(t$model, "kernel_svm")
+})
+
+test_that("bad precomputed input gets classed errors", {
+  d <- rbf_data()
+  expect_error(kernel_svm(d$K[, 1:20], d$y, kernel = "precomputed"),
+               class = "kernclass_kernel_data_error")
+  K <- d$K
+  K[1, 2] <- K[1, 2] + 0.1
+  expect_error(kernel_means(K, d$y, kernel = "precomputed"), class = "kernclass_kernel_data_error")
+  K <- d$K
+  K[4, 4] <- NA
+  expect_error(kernel_svm(K, d$y, kernel = "precomputed"), class = "kernclass_kernel_data_error")
+  m <- kernel_svm(d$K, d$y, kernel = "precomputed")
+  expect_error(predict(m, d$K[1:3, 1:20]), class = "kernclass_kernel_data_error")
+  expect_error(predict(m, d$new), class = "kernclass_kernel_data_error")
+  expect_error(kernel_bayes(d$K, d$y, kernel = "precomputed"), class = "kernclass_kernel_data_error")
+  expect_error(estimate_gamma(d$K, kernel = "precomputed"), class = "kernclass_kernel_data_error")
+  expect_error(kernel_matrix(d$K, kernel = "precomputed"), class = "kernclass_kernel_data_error")
+  # a formula's design is not kernel values: never taken as such
+  df <- data.frame(d$K[, 1:3], y = d$y)
+  expect_error(kernel_svm(y ~ ., data = df, kernel = "precomputed"),
+               class = "kernclass_kernel_data_error")
+  expect_error(kernel_means(y ~ ., data = df, kernel = function(a, b) tcrossprod(a, b)),
+               class = "kernclass_kernel_data_error")
+})
+
+test_that("an R kernel function gives the model of the built-in kernel it computes", {
+  d <- rbf_data()
+  # the engine's own values: the same model to the last digits
+  rbf <- function(a, b) kernel_matrix(a, b, kernel = "rbf", gamma = 0.5)
+  for (fn in c("kernel_means", "kernel_parzen", "kernel_svm")) {
+    m0 <- fitters[[fn]](d$x, d$y, kernel = "rbf", gamma = 0.5, scale = FALSE)
+    m1 <- fitters[[fn]](d$x, d$y, kernel = rbf)
+    expect_equal(predict(m1, d$new, type = "decision"), predict(m0, d$new, type = "decision"),
+                 tolerance = 1e-10, label = fn)
+  }
+  # a plain R transcription of exp(-gamma |a - b|^2): equal up to its rounding
+  plain <- function(a, b) exp(-0.5 * pmax(outer(rowSums(a^2), rowSums(b^2), "+") -
+                                            2 * tcrossprod(a, b), 0))
+  expect_equal(kernel_matrix(d$x, d$new, kernel = plain),
+               kernel_matrix(d$x, d$new, kernel = "rbf", gamma = 0.5), tolerance = 1e-12)
+  m1 <- kernel_svm(d$x, d$y, kernel = plain, tolerance = 1e-8)
+  m0 <- kernel_svm(d$x, d$y, kernel = "rbf", gamma = 0.5, scale = FALSE, tolerance = 1e-8)
+  expect_equal(predict(m1, d$new, type = "decision"), predict(m0, d$new, type = "decision"),
+               tolerance = 1e-5)
+  # more points than a tile: the function is called on blocks of at most 128 rows
+  sizes <- integer(0)
+  counting <- function(a, b) {
+    sizes <<- c(sizes, nrow(a), nrow(b))
+    rbf(a, b)
+  }
+  x <- rbind(d$x, d$x + 0.01)
+  y <- factor(rep(d$y, 2))
+  m1 <- kernel_means(x, y, kernel = counting)
+  expect_lte(max(sizes), 128)
+  m0 <- kernel_means(x, y, kernel = "rbf", gamma = 0.5, scale = FALSE)
+  expect_equal(predict(m1, type = "decision"), predict(m0, type = "decision"), tolerance = 1e-10)
+  # through kernel_cv
+  set.seed(4)
+  a <- kernel_cv(kernel_svm, d$x, d$y, folds = 3, kernel = rbf)
+  set.seed(4)
+  b <- kernel_cv(kernel_svm, d$x, d$y, folds = 3, kernel = "rbf", gamma = 0.5, scale = FALSE)
+  expect_identical(a$predicted, b$predicted)
+})
+
+test_that("a kernel function that returns the wrong shape, NA or an error gets a classed error", {
+  d <- rbf_data()
+  wrong <- function(a, b) matrix(1, 2, 2)
+  expect_error(kernel_svm(d$x, d$y, kernel = wrong), class = "kernclass_kernel_function_error")
+  with_na <- function(a, b) {
+    v <- kernel_matrix(a, b, kernel = "rbf")
+    v[1] <- NA
+    v
+  }
+  expect_error(kernel_means(d$x, d$y, kernel = with_na), class = "kernclass_kernel_function_error")
+  text <- function(a, b) matrix("1", nrow(a), nrow(b))
+  expect_error(kernel_parzen(d$x, d$y, kernel = text), class = "kernclass_kernel_function_error")
+  # the user's own error, with its class, and the engine usable after it
+  failing <- function(a, b) stop(structure(class = c("my_error", "error", "condition"),
+                                           list(message = "no kernel", call = NULL)))
+  expect_error(kernel_svm(d$x, d$y, kernel = failing), class = "my_error")
+  m <- kernel_svm(d$x, d$y, kernel = "rbf")
+  expect_s3_class(m, "kernel_svm")
+  expect_error(estimate_gamma(d$x, kernel = failing), class = "kernclass_kernel_data_error")
+})
+
+test_that("kernlab's stringdot fits on strings and agrees with kernlab's ksvm", {
+  skip_if_not_installed("kernlab")
+  set.seed(4)
+  mk <- function(n, letters) {
+    vapply(seq_len(n), function(i) paste(sample(letters, 6, TRUE), collapse = ""), "")
+  }
+  s <- c(mk(40, c("a", "b", "c", "d")), mk(40, c("c", "d", "e", "f")))
+  y <- factor(rep(c("A", "B"), each = 40))
+  sk <- kernlab::stringdot(type = "spectrum", length = 2, normalized = TRUE)
+  m <- kernel_svm(s, y, kernel = sk, tolerance = 1e-6)
+  km <- kernlab::ksvm(as.list(s), y, kernel = sk, C = 1, tol = 1e-6)
+  expect_identical(sort(m$index), sort(kernlab::alphaindex(km)[[1]]))
+  expect_equal(unname(m$objective), kernlab::obj(km), tolerance = 1e-5)
+  new <- mk(10, c("a", "b", "c", "d", "e", "f"))
+  # kernlab's decision values have the opposite sign for the first class
+  expect_equal(unname(predict(m, new, type = "decision")),
+               -as.vector(kernlab::predict(km, as.list(new), type = "decision")),
+               tolerance = 1e-4)
+  expect_identical(as.character(predict(m, new)),
+                   as.character(kernlab::predict(km, as.list(new))))
+  # and on a list of strings, through the other fitters
+  expect_s3_class(kernel_means(as.list(s), y, kernel = sk), "kernel_means")
+})
