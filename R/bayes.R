@@ -191,7 +191,7 @@ kc_fit_bayes <- function(d, kernel, gamma, degree, coef0, scale, type, ridge, ..
   kc_check_bayes_type(type)
   kc_check_number(ridge, "ridge", lower = 0)
   kc_threads()
-  if (inherits(d$x, c("kc_precomputed", "kc_user"))) {
+  if (inherits(d$x, "kc_kernel_data")) {
     kc_abort(paste0("kernel_bayes() works with the inputs' covariance matrices, which given ",
                     "kernel values or a kernel function do not have: use a built-in kernel."),
              arg = "kernel", class = "kernel_data")

@@ -69,7 +69,7 @@ kc_design_frame <- function(tt, mf, arg) {
 # kernel values or the function's points (R/sources.R).
 kc_design_xy <- function(x, y = NULL, labels = TRUE, kernel = NULL) {
   if (kc_is_kernel_data(kernel)) return(kc_design_source(x, y, kernel, labels))
-  if (inherits(x, c("kc_precomputed", "kc_user"))) {
+  if (inherits(x, "kc_kernel_data")) {
     kc_abort(sprintf(paste0("`x` holds kernel values or a kernel function's points, but ",
                             "`kernel` is \"%s\"; give the kernel they were made for."),
                      paste(format(kernel), collapse = " ")), arg = "kernel", class = "kernel_data")
@@ -328,7 +328,7 @@ kc_fit_formula <- function(worker, default, d, args, call = NULL) {
 # Scale a design's inputs (scale = TRUE) and keep the scaling for predict().
 kc_scale_design <- function(d, scale) {
   kc_check_flag(scale, "scale")
-  if (inherits(d$x, c("kc_precomputed", "kc_user"))) return(d)  # the kernel sees x as given
+  if (inherits(d$x, "kc_kernel_data")) return(d)  # the kernel sees x as given
   d$scaling <- if (scale) kc_scaling(d$x, d$scalable) else NULL
   d$x <- kc_apply_scaling(d$x, d$scaling)
   rownames(d$x) <- NULL

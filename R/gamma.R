@@ -132,7 +132,7 @@ kc_median_gamma <- function(x, kernel, max_rows = 1000) {
   # squares of values beyond 1e100 (or below 1e-100) overflow (underflow):
   # there the rows are divided by a power of two near their largest value,
   # exactly, and gamma is scaled back (ordinary data are left as they are)
-  if (inherits(x, c("kc_precomputed", "kc_user"))) {
+  if (inherits(x, "kc_kernel_data")) {
     kc_abort('gamma = "median" needs a built-in kernel, not given kernel values or a function.',
              arg = "gamma", class = "kernel_data")
   }

@@ -145,7 +145,7 @@ kc_print_head <- function(method, call, kernel, n, inputs, scaled) {
 
 # What the training inputs are: columns (dense or sparse), or kernel data.
 kc_inputs_label <- function(x) {
-  if (inherits(x, c("kc_precomputed", "kc_user"))) return("given to the kernel as they are")
+  if (inherits(x, "kc_kernel_data")) return("given to the kernel as they are")
   sprintf("%d input column(s)%s", ncol(x), if (inherits(x, "kc_csr")) ", sparse" else "")
 }
 

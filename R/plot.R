@@ -63,7 +63,7 @@
 plot.kernclass <- function(x, data = NULL, vars = NULL, y = NULL, slice = list(), grid = 100,
                            col = NULL, main = NULL, sub = NULL, xlab = NULL, ylab = NULL, ...) {
   object <- x
-  if (inherits(object$x, c("kc_precomputed", "kc_user"))) {
+  if (inherits(object$x, "kc_kernel_data")) {
     kc_abort(paste0("plot() draws the classes over two input columns; a model fitted on kernel ",
                     "values or on a kernel function's points has none. Plot its decision ",
                     "values instead (predict(type = \"decision\"))."), arg = "x",

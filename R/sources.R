@@ -218,20 +218,22 @@ kc_as_precomputed <- function(x, arg = "x") {
   if (!identical(unname(tK), unname(K))) K <- (K + tK) / 2  # symmetric to the last digit
   n <- nrow(K)
   structure(list(K = K, rows = seq_len(n), cols = seq_len(n), rownames = rownames(K)),
-            class = "kc_precomputed")
+            class = c("kc_precomputed", "kc_kernel_data"))
 }
 
+# Both kernel-data sources (kc_precomputed, kc_user) are sets of rows: n x 1
+# to the code that counts and names rows.
 #' @export
-dim.kc_precomputed <- function(x) c(length(x$rows), 1L)
+dim.kc_kernel_data <- function(x) c(length(x$rows), 1L)
 
 #' @export
-dimnames.kc_precomputed <- function(x) {
+dimnames.kc_kernel_data <- function(x) {
   rn <- x$rownames
   if (is.null(rn)) NULL else list(rn[x$rows], NULL)
 }
 
 #' @export
-`dimnames<-.kc_precomputed` <- function(x, value) {
+`dimnames<-.kc_kernel_data` <- function(x, value) {
   if (is.null(value) || is.null(value[[1L]])) x$rownames <- NULL
   x
 }
@@ -263,7 +265,7 @@ kc_new_precomputed <- function(train, newdata) {
     Kt[train$cols, ] <- t(K)
   }
   structure(list(K = Kt, rows = seq_len(nrow(K)), cols = NULL, rownames = rownames(K)),
-            class = "kc_precomputed")
+            class = c("kc_precomputed", "kc_kernel_data"))
 }
 
 # ---- kernels computed by R --------------------------------------------------
@@ -332,22 +334,7 @@ kc_as_user <- function(data, kernel = NULL, arg = "x", like = NULL) {
   }
   structure(list(data = data, rows = seq_len(n), nrow = as.integer(n), tile = tile,
                  rownames = if (is.null(dim(data))) names(data) else rownames(data)),
-            class = "kc_user")
-}
-
-#' @export
-dim.kc_user <- function(x) c(length(x$rows), 1L)
-
-#' @export
-dimnames.kc_user <- function(x) {
-  rn <- x$rownames
-  if (is.null(rn)) NULL else list(rn[x$rows], NULL)
-}
-
-#' @export
-`dimnames<-.kc_user` <- function(x, value) {
-  if (is.null(value) || is.null(value[[1L]])) x$rownames <- NULL
-  x
+            class = c("kc_user", "kc_kernel_data"))
 }
 
 #' @export
