@@ -369,9 +369,22 @@ kc_grid_cv <- function(fit, d, w, fold, k, cells, args, metric) {
 
 # future.apply when installed (it is imported), one element per future with
 # its own seed; warnings and errors come back as values (kc_relay()).
-kc_future_lapply <- function(x, f) {
-  future.apply::future_lapply(x, f, future.seed = TRUE, future.scheduling = 1,
+# seed = FALSE for work that draws no random numbers (future then says so if
+# it does): the session's random numbers are left as they were.
+kc_future_lapply <- function(x, f, seed = TRUE) {
+  future.apply::future_lapply(x, f, future.seed = seed, future.scheduling = 1,
                               future.packages = "kernclass")
+}
+
+# The independent problems inside one fit (kernel_svm's class pairs, and
+# their probability models): futures when future::plan() has workers, so
+# that they run side by side, each worker's engine on one thread; else a
+# plain loop, with the engine's threads inside each problem (no cost of
+# futures on small fits). They draw no random numbers, so the model does not
+# depend on the plan; their warnings and errors reach the caller as they are.
+kc_problems_lapply <- function(x, f) {
+  if (length(x) > 1L && future::nbrOfWorkers() > 1L) kc_future_lapply(x, f, seed = FALSE)
+  else lapply(x, f)
 }
 
 # One unit of work, with its warnings collected and an error returned as a

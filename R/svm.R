@@ -86,6 +86,14 @@
 #'   one of class `"kernclass_not_finite_error"`, never NaN from a model
 #'   that says it converged.
 #'
+#' @section Where the class pairs run: The pairwise problems (and, with
+#'   `probability = TRUE`, their probability models) are independent. Under
+#'   a [future::plan()] with workers (`future::plan("multisession")`, a
+#'   cluster) they run side by side as futures, each worker's engine on one
+#'   thread; under the default sequential plan one after the other, each
+#'   with all the engine's threads ([kernclass_threads()]). The model is the
+#'   same either way, and so are the random numbers drawn.
+#'
 #' @section Probabilities: With `probability = TRUE`, each pairwise SVM gets a
 #'   sigmoid \eqn{P(a \mid x) = 1/(1 + \exp(A f(x) + B))}{P(a | x) = 1 / (1 + exp(A f(x) + B))}
 #'   (Platt scaling, Platt 1999, fitted by the Newton method of Lin, Lin and
@@ -356,10 +364,14 @@ kc_fit_svm <- function(d, kernel, gamma, degree, coef0, cost, class.weights, wei
     problems <- lapply(seq_len(nrow(pairs)), function(m) which(as.integer(d$y) %in% pairs[m, ]))
   }
   if (type == "nu-classification") kc_svm_check_nu(nu, C, d$y, pairs)
-  fits <- lapply(seq_len(nrow(pairs)), function(m) {
+  path <- if (type == "C-classification") .path
+  fit_pair <- function(m) {
     kc_svm_binary(d$x, d$y, problems[[m]], if (!one) pairs[m, "first"], C, control,
-                  rownames(pairs)[m], path = if (type == "C-classification") .path)
-  })
+                  rownames(pairs)[m], path = path)
+  }
+  # a path keeps kernel rows in this session (kernel_tune's own futures)
+  fits <- if (is.null(path)) kc_problems_lapply(seq_len(nrow(pairs)), fit_pair) else
+    lapply(seq_len(nrow(pairs)), fit_pair)
   pair_names <- if (!one) rownames(pairs)
   per_pair <- function(field) stats::setNames(vapply(fits, `[[`, numeric(1), field), pair_names)
 
@@ -398,9 +410,12 @@ kc_fit_svm <- function(d, kernel, gamma, degree, coef0, cost, class.weights, wei
   if (type != "C-classification") fit$nu <- nu
   if (one) fit$levels <- c("inlier", "outlier")
   if (probability) {
-    ab <- vapply(seq_len(nrow(pairs)), function(m) {
-      kc_svm_platt(d$x, d$y, fits[[m]]$rows, pairs[m, "first"], C, control)
-    }, numeric(2))
+    # the folds are drawn here, in pair order, so that the pairs can run anywhere
+    perms <- lapply(fits, function(f) sample.int(length(f$rows)))
+    ab <- kc_problems_lapply(seq_len(nrow(pairs)), function(m) {
+      kc_svm_platt(d$x, d$y, fits[[m]]$rows, pairs[m, "first"], C, control, perms[[m]])
+    })
+    ab <- matrix(unlist(ab), nrow = 2L)
     fit$probA <- stats::setNames(ab[1L, ], rownames(pairs))
     fit$probB <- stats::setNames(ab[2L, ], rownames(pairs))
   }
@@ -556,9 +571,9 @@ kc_svm_start <- function(bound, y, total) {
 
 # Platt's sigmoid for one pair from 5-fold cross-validated decision values.
 # nu-SVC on a fold takes at most the largest nu the fold allows.
-kc_svm_platt <- function(x, y, rows, positive, C, control, folds = 5L) {
+# perm: a random permutation of the rows, which sets the folds.
+kc_svm_platt <- function(x, y, rows, positive, C, control, perm, folds = 5L) {
   yb <- as.integer(y[rows]) == positive
-  perm <- sample.int(length(rows))
   fold <- integer(length(rows))
   fold[perm] <- rep_len(seq_len(folds), length(rows))
   dec <- numeric(length(rows))

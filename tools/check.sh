@@ -68,7 +68,16 @@ cran_check() {
   (cd "$work" && env _R_CHECK_CRAN_INCOMING_REMOTE_=false _R_CHECK_SYSTEM_CLOCK_=false \
     R_RD4PDF="times,hyper" "$@" R CMD check --as-cran kernclass_*.tar.gz >check.log 2>&1)
   cat "$work/check.log"
-  grep -qx 'Status: OK' "$work/check.log"
+  grep -qx 'Status: OK' "$work/check.log" && return 0
+  # What went wrong, for the digest printed at the end: every step not
+  # "OK" with its lines, and the end of a failed test run's output.
+  awk '/^\* /{show = ($0 !~ /\.\.\. (OK|SKIPPED|NONE)$/ && $0 !~ /^\* (using|this is|checking extension type|DONE)/)}
+       show' "$work/check.log" >"$work/digest"
+  local fail
+  for fail in "$work"/kernclass.Rcheck/tests/*.Rout.fail; do
+    [ -f "$fail" ] && { echo "--- end of $(basename "$fail")"; tail -n 60 "$fail"; } >>"$work/digest"
+  done
+  return 1
 }
 
 check_as_cran() {
@@ -171,7 +180,10 @@ run_check() {
     echo "check $what: PASS (${took} s)"
   else
     echo "check $what: FAIL (status $status, ${took} s)"
+    # kept for the summary at the end, where a log's tail shows it
+    [ -f "$work/digest" ] && { echo "=== check $what"; cat "$work/digest"; } >>"$work/digests"
   fi
+  rm -f "$work/digest"
   return "$status"
 }
 
@@ -198,4 +210,5 @@ done
 if [ "$#" -gt 1 ] || [ "$1" = all ]; then
   if [ -n "$failed" ]; then echo "check $*: FAIL ($failed )"; else echo "check $*: PASS"; fi
 fi
+[ -f "$work/digests" ] && { echo "What failed, in short:"; cat "$work/digests"; }
 [ -z "$failed" ]

@@ -71,3 +71,43 @@ test_that("class layers: root, class-score and one-vs-one families, each method 
                    unname(fits$kernel_bayes$pairs[[1]]$platt))
   expect_null(kernclass:::kc_platt(kernel_svm(Species ~ ., data = two)))
 })
+
+test_that("class pairs run as futures under a plan with workers: the same model, errors and warnings", {
+  skip_if_not_installed("future")
+  set.seed(5)
+  y <- factor(sample(c("a", "b", "c", "d"), 240, TRUE))
+  x <- matrix(rnorm(240 * 3), 240) + 0.8 * as.integer(y)
+  fit <- function() {
+    set.seed(9)
+    m <- kernel_svm(x, y, probability = TRUE)
+    m$call <- NULL
+    list(model = m, after = runif(1))
+  }
+  a <- fit()
+  old <- future::plan(future::multisession, workers = 2)
+  on.exit(future::plan(old))
+  expect_equal(future::nbrOfWorkers(), 2)
+  b <- fit()
+  expect_identical(b, a)  # the Platt folds drawn here, in pair order: the same
+  # the pairs ran in both workers: a kernel function notes the process it runs in
+  dir <- tempfile("pids")
+  dir.create(dir)
+  noting <- function(a, b) {
+    file.create(file.path(dir, Sys.getpid()))
+    exp(-0.5 * pmax(outer(rowSums(a^2), rowSums(b^2), "+") - 2 * tcrossprod(a, b), 0))
+  }
+  kernel_svm(x, y, kernel = noting, scale = FALSE)
+  # (this process computes some kernel values too: the checks of the function)
+  expect_length(setdiff(as.integer(list.files(dir)), Sys.getpid()), 2L)
+  # a classed error of one pair, and one warning for the pairs that stopped early
+  expect_error(kernel_svm(rbind(x, x), factor(c(as.character(y), rev(as.character(y)))),
+                          kernel = "linear", cost = Inf),
+               class = "kernclass_not_separable_error")
+  warned <- 0L
+  withCallingHandlers(kernel_svm(x, y, max_iter = 3),
+                      kernclass_convergence_warning = function(w) {
+                        warned <<- warned + 1L
+                        invokeRestart("muffleWarning")
+                      })
+  expect_identical(warned, 1L)
+})
