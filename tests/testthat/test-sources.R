@@ -169,7 +169,9 @@ test_that("a precomputed RBF matrix gives the model kernel = \"rbf\" gives", {
     }
     if (fn == "kernel_svm") {
       expect_identical(m1$index, m0$index)
-      expect_equal(m1$objective, m0$objective, tolerance = 1e-10)
+      # the precomputed model's objective is recomputed in double, rbf's is
+      # summed from the solver's gradient (float kernel rows)
+      expect_equal(m1$objective, m0$objective, tolerance = 1e-7)
     }
   }
   # with scaling done by the user, as kernel = "rbf" with scale = TRUE does
