@@ -175,6 +175,20 @@ run_check() {
   export_tree || { echo "check $what: FAIL (cannot copy the checkout)"; return 1; }
   ("check_${what//-/_}")  # in a subshell: its exports (LD_PRELOAD, ...) end with it
   status=$?
+  # KERNCLASS_CHECK_RERUN=1 (CI): an R CMD check that failed runs once more.
+  # Its test run has timing-dependent parts (interrupts, child processes with
+  # time limits) that a loaded machine can break; the first failure's digest
+  # is still printed at the end, marked as such.
+  if [ "$status" -ne 0 ] && [ "${KERNCLASS_CHECK_RERUN:-}" = 1 ] &&
+     { [ "$what" = as-cran ] || [ "$what" = depends-only ]; }; then
+    echo "check $what: failed, run once more (KERNCLASS_CHECK_RERUN=1)"
+    [ -f "$work/digest" ] &&
+      { echo "=== check $what, first run (then run again)"; cat "$work/digest"; } >>"$work/digests"
+    rm -f "$work/digest"
+    ("check_${what//-/_}")
+    status=$?
+    [ "$status" -eq 0 ] && echo "check $what: the second run passed; the first run's failure is in the digest at the end"
+  fi
   local took=$(($(date +%s) - start))
   if [ "$status" -eq 0 ]; then
     echo "check $what: PASS (${took} s)"
