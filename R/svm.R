@@ -87,7 +87,8 @@
 #'   that says it converged.
 #'
 #' @section Where the class pairs run: The pairwise problems (and, with
-#'   `probability = TRUE`, their probability models) are independent. Under
+#'   `probability = TRUE`, the folds of their probability models) are
+#'   independent. Under
 #'   a [future::plan()] with workers (`future::plan("multisession")`, a
 #'   cluster) they run side by side as futures, each worker's engine on one
 #'   thread; under the default sequential plan one after the other, each
@@ -410,12 +411,7 @@ kc_fit_svm <- function(d, kernel, gamma, degree, coef0, cost, class.weights, wei
   if (type != "C-classification") fit$nu <- nu
   if (one) fit$levels <- c("inlier", "outlier")
   if (probability) {
-    # the folds are drawn here, in pair order, so that the pairs can run anywhere
-    perms <- lapply(fits, function(f) sample.int(length(f$rows)))
-    ab <- kc_problems_lapply(seq_len(nrow(pairs)), function(m) {
-      kc_svm_platt(d$x, d$y, fits[[m]]$rows, pairs[m, "first"], C, control, perms[[m]])
-    })
-    ab <- matrix(unlist(ab), nrow = 2L)
+    ab <- kc_svm_platt(d$x, d$y, lapply(fits, `[[`, "rows"), pairs[, "first"], C, control)
     fit$probA <- stats::setNames(ab[1L, ], rownames(pairs))
     fit$probB <- stats::setNames(ab[2L, ], rownames(pairs))
   }
@@ -569,34 +565,44 @@ kc_svm_start <- function(bound, y, total) {
   a
 }
 
-# Platt's sigmoid for one pair from 5-fold cross-validated decision values.
-# nu-SVC on a fold takes at most the largest nu the fold allows.
-# perm: a random permutation of the rows, which sets the folds.
-kc_svm_platt <- function(x, y, rows, positive, C, control, perm, folds = 5L) {
-  yb <- as.integer(y[rows]) == positive
-  fold <- integer(length(rows))
-  fold[perm] <- rep_len(seq_len(folds), length(rows))
-  dec <- numeric(length(rows))
-  for (f in seq_len(folds)) {
-    test <- fold == f
-    train <- rows[!test]
-    if (!any(test)) next
+# Platt's sigmoid for each pair (rows[[m]], class `positive[m]` against the
+# other) from 5-fold cross-validated decision values: a 2 x pairs matrix of
+# A and B. The folds of every pair are drawn first, in pair order; the
+# pair-fold fits are independent problems (kc_problems_lapply). nu-SVC on a
+# fold takes at most the largest nu the fold allows.
+kc_svm_platt <- function(x, y, rows, positive, C, control, folds = 5L) {
+  fold <- lapply(rows, function(r) {
+    f <- integer(length(r))
+    f[sample.int(length(r))] <- rep_len(seq_len(folds), length(r))
+    f
+  })
+  tasks <- expand.grid(f = seq_len(folds), m = seq_along(rows))
+  dec_of <- function(t) {
+    m <- tasks$m[t]
+    test <- fold[[m]] == tasks$f[t]
+    yb <- as.integer(y[rows[[m]]]) == positive[m]
     ytrain <- yb[!test]
+    train <- rows[[m]][!test]
+    if (!any(test)) return(numeric(0))
     if (all(ytrain) || !any(ytrain)) {
-      dec[test] <- if (all(ytrain)) 1 else -1  # one class only, as LIBSVM
-      next
+      return(rep(if (all(ytrain)) 1 else -1, sum(test)))  # one class only, as LIBSVM
     }
     fc <- control
     if (control$type == "nu-classification") {
       fc$nu <- min(control$nu, kc_svm_nu_max(sum(C[train][ytrain]), sum(C[train][!ytrain])))
     }
-    r <- kc_svm_binary(x, y, train, positive, C, fc)
+    r <- kc_svm_binary(x, y, train, positive[m], C, fc)
     sv <- r$rows[r$alpha > 0]
-    coefs <- as.matrix(r$alpha[r$alpha > 0] * ifelse(as.integer(y[sv]) == positive, 1, -1))
-    dec[test] <- kc_expand(x[rows[test], , drop = FALSE], x[sv, , drop = FALSE], coefs,
-                           control$kernel) - r$rho
+    coefs <- as.matrix(r$alpha[r$alpha > 0] * ifelse(as.integer(y[sv]) == positive[m], 1, -1))
+    drop(kc_expand(x[rows[[m]][test], , drop = FALSE], x[sv, , drop = FALSE], coefs,
+                   control$kernel)) - r$rho
   }
-  kc_platt_fit(dec, yb)
+  parts <- kc_problems_lapply(seq_len(nrow(tasks)), dec_of)
+  vapply(seq_along(rows), function(m) {
+    dec <- numeric(length(rows[[m]]))
+    for (t in which(tasks$m == m)) dec[fold[[m]] == tasks$f[t]] <- parts[[t]]
+    kc_platt_fit(dec, as.integer(y[rows[[m]]]) == positive[m])
+  }, numeric(2))
 }
 
 #' @export

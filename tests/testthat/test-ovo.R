@@ -72,7 +72,7 @@ test_that("class layers: root, class-score and one-vs-one families, each method 
   expect_null(kernclass:::kc_platt(kernel_svm(Species ~ ., data = two)))
 })
 
-test_that("class pairs run as futures under a plan with workers: the same model, errors and warnings", {
+test_that("class pairs and Platt folds run as futures under a plan with workers: the same model, errors, warnings", {
   skip_if_not_installed("future")
   set.seed(5)
   y <- factor(sample(c("a", "b", "c", "d"), 240, TRUE))
@@ -80,8 +80,11 @@ test_that("class pairs run as futures under a plan with workers: the same model,
   fit <- function() {
     set.seed(9)
     m <- kernel_svm(x, y, probability = TRUE)
-    m$call <- NULL
-    list(model = m, after = runif(1))
+    # two classes: the probability model's folds are the independent problems
+    two <- y %in% c("a", "b")
+    b <- kernel_svm(x[two, ], droplevels(y[two]), probability = TRUE)
+    m$call <- b$call <- NULL
+    list(model = m, binary = b, after = runif(1))
   }
   a <- fit()
   old <- future::plan(future::multisession, workers = 2)
