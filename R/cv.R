@@ -377,7 +377,7 @@ kc_future_lapply <- function(x, f, seed = TRUE) {
 }
 
 # The independent problems inside one fit (kernel_svm's class pairs, and
-# their probability models): futures when future::plan() has workers, so
+# the folds of their probability models): futures when future::plan() has workers, so
 # that they run side by side, each worker's engine on one thread; else a
 # plain loop, with the engine's threads inside each problem (no cost of
 # futures on small fits). They draw no random numbers, so the model does not

@@ -88,12 +88,12 @@
 #'
 #' @section Where the class pairs run: The pairwise problems (and, with
 #'   `probability = TRUE`, the folds of their probability models) are
-#'   independent. Under
-#'   a [future::plan()] with workers (`future::plan("multisession")`, a
-#'   cluster) they run side by side as futures, each worker's engine on one
-#'   thread; under the default sequential plan one after the other, each
-#'   with all the engine's threads ([kernclass_threads()]). The model is the
-#'   same either way, and so are the random numbers drawn.
+#'   independent. Under a [future::plan()] with workers
+#'   (`future::plan("multisession")`, a cluster) they run side by side as
+#'   futures, each worker's engine on one thread; under the default
+#'   sequential plan one after the other, each with all the engine's threads
+#'   ([kernclass_threads()]). The model is the same either way, and so are
+#'   the random numbers drawn.
 #'
 #' @section Probabilities: With `probability = TRUE`, each pairwise SVM gets a
 #'   sigmoid \eqn{P(a \mid x) = 1/(1 + \exp(A f(x) + B))}{P(a | x) = 1 / (1 + exp(A f(x) + B))}
