@@ -64,7 +64,9 @@
 #'   classes: the area under the ROC curve of the decision values, the first
 #'   level positive, ties counting one half). All are computed on the pooled
 #'   out-of-fold predictions; `se` is from their spread over the folds.
-#'   `kernel_svm()` gives probabilities with `probability = TRUE`.
+#'   `kernel_svm()` gives probabilities with `probability = TRUE`, which
+#'   `"logloss"` and `"brier"` turn on for it unless `probability` is given
+#'   (in `...` or, for [kernel_tune()], in the grid).
 #' @param weights Observation weights for fitters that take them
 #'   ([kernel_svm()]): one per row, split with the folds.
 #' @section Where it runs: The folds are futures, as in [kernel_tune()]:
@@ -110,7 +112,8 @@ kernel_cv.default <- function(fit, x, y, folds = 10, ..., metric = "accuracy", w
   w <- kc_cv_weights(weights, fit, length(d$y))
   k <- kc_check_folds(folds, d$y)
   fold <- kc_cv_folds(d$y, k)
-  res <- kc_grid_cv(fit, d, w, fold, k, list(list()), list(...), metric)[[1L]]
+  args <- kc_metric_args(metric, fit, list(...))
+  res <- kc_grid_cv(fit, d, w, fold, k, list(list()), args, metric)[[1L]]
   kc_new_cv(res, d$y, fold, k, fitter, kc_call(match.call(), "kernel_cv"), metric)
 }
 
@@ -234,6 +237,18 @@ kc_check_metric <- function(metric) {
     kc_abort(sprintf("`metric` must be one of %s.", kc_enum(names(kc_metrics))), arg = "metric")
   }
   metric
+}
+
+# The fitter's arguments `args` for a metric: kernel_svm judged by its
+# probabilities fits its probability model, unless the caller set
+# `probability` (in args or among `given`, the grid's names).
+kc_metric_args <- function(metric, fit, args, given = character()) {
+  def <- kc_fitter_default(fit)
+  if (kc_metrics[[metric]]$needs == "prob" && !is.null(def) && def$name == "kernel_svm" &&
+      !"probability" %in% c(names(args), given)) {
+    args$probability <- TRUE
+  }
+  args
 }
 
 # The value of a metric on rows `i` of the out-of-fold predictions o

@@ -129,7 +129,8 @@ kc_kernel_diag <- function(x, k) kc_kernel_self(kc_sqnorms(x), k)
 #'
 #' @param x A numeric matrix (or data frame of numeric columns, or numeric
 #'   vector taken as one column), or a sparse matrix (`dgCMatrix`,
-#'   `dgRMatrix`, `matrix.csr`: computed from its non-zeros), or, for a
+#'   `dgRMatrix`, `matrix.csr`: computed from its non-zeros; a dense
+#'   `dgeMatrix` is taken as a matrix), or, for a
 #'   kernel function, the points it takes.
 #' @param y `NULL` (the default) for the symmetric matrix of `x` with itself,
 #'   or a numeric matrix with the same number of columns as `x`.

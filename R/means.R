@@ -46,7 +46,9 @@
 #'   engine computes inner products and norms from its non-zeros, never
 #'   writing it out densely (except `kernel_bayes()`, whose covariance
 #'   matrices need dense rows: up to 1e8 values); it must hold no `NA`
-#'   (`"kernclass_sparse_error"`). With `kernel = "precomputed"`, the
+#'   (`"kernclass_sparse_error"`). A dense Matrix (`dgeMatrix` and the
+#'   like) is taken as the ordinary matrix it holds. With
+#'   `kernel = "precomputed"`, the
 #'   symmetric n x n matrix of kernel values of the training points (or
 #'   kernlab's `kernelMatrix`); with a kernel function, whatever holds the
 #'   points it takes: a matrix, data frame, list or character vector (one

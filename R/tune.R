@@ -105,6 +105,7 @@ kernel_tune.default <- function(fit, x, y, grid, folds = 5, ..., metric = "accur
   metric <- kc_check_metric(metric)
   args <- list(...)
   grid <- kc_check_grid(grid, fit, args)
+  args <- kc_metric_args(metric, fit, args, names(grid))
   d <- kc_cv_data(x, y, args$kernel)
   w <- kc_cv_weights(weights, fit, length(d$y))
   k <- kc_check_folds(folds, d$y)

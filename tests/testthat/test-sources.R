@@ -319,3 +319,17 @@ test_that("kernlab's stringdot fits on strings and agrees with kernlab's ksvm", 
   # and on a list of strings, through the other fitters
   expect_s3_class(kernel_means(as.list(s), y, kernel = sk), "kernel_means")
 })
+
+test_that("a dense Matrix (dgeMatrix) is taken as the matrix it holds", {
+  skip_if_not_installed("Matrix")
+  d <- rbf_data()
+  X <- Matrix::Matrix(d$x, sparse = FALSE)
+  expect_s4_class(X, "dgeMatrix")
+  for (fn in names(fitters)) {
+    m0 <- fitters[[fn]](d$x, d$y)
+    m1 <- fitters[[fn]](X, d$y)
+    expect_identical(predict(m1, Matrix::Matrix(d$new, sparse = FALSE), type = "decision"),
+                     predict(m0, d$new, type = "decision"), label = fn)
+  }
+  expect_identical(kernel_matrix(X), kernel_matrix(d$x))
+})

@@ -201,3 +201,28 @@ test_that("progress is silent without a handler and reported with one", {
     })
   expect_equal(steps, 6)  # 2 grid rows x 3 folds
 })
+
+test_that("log-loss and Brier turn on kernel_svm's probability model unless it is given", {
+  d <- metric_data(classes = 3)
+  for (metric in c("logloss", "brier")) {
+    set.seed(4)
+    implicit <- kernel_cv(kernel_svm, d$x, d$y, folds = 3, metric = metric)
+    set.seed(4)
+    explicit <- kernel_cv(kernel_svm, d$x, d$y, folds = 3, metric = metric, probability = TRUE)
+    expect_identical(implicit$value, explicit$value)
+    expect_true(is.finite(implicit$value))
+  }
+  set.seed(5)
+  t <- kernel_tune(kernel_svm, d$x, d$y, grid = list(cost = c(1, 10)), folds = 3,
+                   metric = "logloss")
+  expect_false(is.null(t$model$probA))       # the refit can give probabilities
+  expect_true(isTRUE(t$model$call$probability))
+  # said otherwise, in the arguments or the grid: as said
+  expect_error(kernel_cv(kernel_svm, d$x, d$y, folds = 3, metric = "logloss",
+                         probability = FALSE), "probability = TRUE")
+  expect_error(kernel_tune(kernel_svm, d$x, d$y, grid = list(probability = FALSE), folds = 3,
+                           metric = "brier"), "probability = TRUE")
+  # other fitters have no such argument; accuracy leaves the SVM as it is
+  expect_null(kernclass:::kc_metric_args("logloss", kernel_parzen, list())$probability)
+  expect_null(kernclass:::kc_metric_args("accuracy", kernel_svm, list())$probability)
+})
