@@ -56,10 +56,19 @@ run_r() {
   (cd "$work/pkg" && R_LIBS="$1" KERNCLASS_LIB="$1" R ${3:+-d "$3"} --vanilla --no-echo -f "$2")
 }
 
-# cran_check [VAR=value...]: R CMD build, then R CMD check --as-cran on the
-# tarball with those settings added; passes on "Status: OK".
-cran_check() {
-  (cd "$work" && R CMD build pkg >build.log 2>&1) || { cat "$work/build.log"; return 1; }
+# keep_digest <title>: $work/digest (what a failed check wrote about itself),
+# if any, kept under that title for the summary at the end, where a log's
+# tail shows it.
+keep_digest() {
+  [ -f "$work/digest" ] && { echo "=== $1"; cat "$work/digest"; } >>"$work/digests"
+  rm -f "$work/digest"
+}
+
+# cran_check_once [VAR=value...]: R CMD check --as-cran on the built tarball
+# with those settings added; passes on "Status: OK", else writes
+# $work/digest: every step not "OK" with its lines, and the end of a failed
+# test run's output.
+cran_check_once() {
   # Offline-safe settings, each about the environment, not the package:
   #   _R_CHECK_CRAN_INCOMING_REMOTE_=false  no look-ups on CRAN (new submission, name clash)
   #   _R_CHECK_SYSTEM_CLOCK_=false          "future file timestamps" needs a time server
@@ -69,8 +78,6 @@ cran_check() {
     R_RD4PDF="times,hyper" "$@" R CMD check --as-cran kernclass_*.tar.gz >check.log 2>&1)
   cat "$work/check.log"
   grep -qx 'Status: OK' "$work/check.log" && return 0
-  # What went wrong, for the digest printed at the end: every step not
-  # "OK" with its lines, and the end of a failed test run's output.
   awk '/^\* /{show = ($0 !~ /\.\.\. (OK|SKIPPED|NONE)$/ && $0 !~ /^\* (using|this is|checking extension type|DONE)/)}
        show' "$work/check.log" >"$work/digest"
   local fail
@@ -78,6 +85,20 @@ cran_check() {
     [ -f "$fail" ] && { echo "--- end of $(basename "$fail")"; tail -n 60 "$fail"; } >>"$work/digest"
   done
   return 1
+}
+
+# cran_check [VAR=value...]: R CMD build, then cran_check_once. With
+# KERNCLASS_CHECK_RERUN=1 (CI) a failed check runs once more: its test run has
+# timing-dependent parts (interrupts, child processes with time limits) that
+# a loaded machine can break. The first failure's digest is kept either way.
+cran_check() {
+  (cd "$work" && R CMD build pkg >build.log 2>&1) || { cat "$work/build.log"; return 1; }
+  cran_check_once "$@" && return 0
+  [ "${KERNCLASS_CHECK_RERUN:-}" = 1 ] || return 1
+  echo "check $checking: failed, run once more (KERNCLASS_CHECK_RERUN=1)"
+  keep_digest "check $checking, first run (then run again)"
+  cran_check_once "$@" || return 1
+  echo "check $checking: the second run passed; the first run's failure is in the digest at the end"
 }
 
 check_as_cran() {
@@ -173,31 +194,16 @@ run_check() {
   local what=$1 start status
   start=$(date +%s)
   export_tree || { echo "check $what: FAIL (cannot copy the checkout)"; return 1; }
+  checking=$what  # for the messages of the check
   ("check_${what//-/_}")  # in a subshell: its exports (LD_PRELOAD, ...) end with it
   status=$?
-  # KERNCLASS_CHECK_RERUN=1 (CI): an R CMD check that failed runs once more.
-  # Its test run has timing-dependent parts (interrupts, child processes with
-  # time limits) that a loaded machine can break; the first failure's digest
-  # is still printed at the end, marked as such.
-  if [ "$status" -ne 0 ] && [ "${KERNCLASS_CHECK_RERUN:-}" = 1 ] &&
-     { [ "$what" = as-cran ] || [ "$what" = depends-only ]; }; then
-    echo "check $what: failed, run once more (KERNCLASS_CHECK_RERUN=1)"
-    [ -f "$work/digest" ] &&
-      { echo "=== check $what, first run (then run again)"; cat "$work/digest"; } >>"$work/digests"
-    rm -f "$work/digest"
-    ("check_${what//-/_}")
-    status=$?
-    [ "$status" -eq 0 ] && echo "check $what: the second run passed; the first run's failure is in the digest at the end"
-  fi
   local took=$(($(date +%s) - start))
   if [ "$status" -eq 0 ]; then
     echo "check $what: PASS (${took} s)"
   else
     echo "check $what: FAIL (status $status, ${took} s)"
-    # kept for the summary at the end, where a log's tail shows it
-    [ -f "$work/digest" ] && { echo "=== check $what"; cat "$work/digest"; } >>"$work/digests"
   fi
-  rm -f "$work/digest"
+  keep_digest "check $what"
   return "$status"
 }
 
