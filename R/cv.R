@@ -108,11 +108,11 @@ kernel_cv.default <- function(fit, x, y, folds = 10, ..., metric = "accuracy", w
   fitter <- kc_fitter_name(substitute(fit))
   kc_check_fitter(fit)
   metric <- kc_check_metric(metric)
-  d <- kc_cv_data(x, y, list(...)$kernel)
+  args <- kc_metric_args(metric, fit, list(...))
+  d <- kc_cv_data(x, y, args$kernel)
   w <- kc_cv_weights(weights, fit, length(d$y))
   k <- kc_check_folds(folds, d$y)
   fold <- kc_cv_folds(d$y, k)
-  args <- kc_metric_args(metric, fit, list(...))
   res <- kc_grid_cv(fit, d, w, fold, k, list(list()), args, metric)[[1L]]
   kc_new_cv(res, d$y, fold, k, fitter, kc_call(match.call(), "kernel_cv"), metric)
 }
@@ -392,11 +392,12 @@ kc_future_lapply <- function(x, f, seed = TRUE) {
 }
 
 # The independent problems inside one fit (kernel_svm's class pairs, and
-# the folds of their probability models): futures when future::plan() has workers, so
-# that they run side by side, each worker's engine on one thread; else a
-# plain loop, with the engine's threads inside each problem (no cost of
-# futures on small fits). They draw no random numbers, so the model does not
-# depend on the plan; their warnings and errors reach the caller as they are.
+# the folds of their probability models): futures when future::plan() has
+# workers, so that they run side by side, each worker's engine on one
+# thread; else a plain loop, with the engine's threads inside each problem
+# (no cost of futures on small fits). They draw no random numbers, so the
+# model does not depend on the plan; their warnings and errors reach the
+# caller as they are.
 kc_problems_lapply <- function(x, f) {
   if (length(x) > 1L && future::nbrOfWorkers() > 1L) kc_future_lapply(x, f, seed = FALSE)
   else lapply(x, f)
