@@ -47,7 +47,7 @@ kc_as_csr <- function(x, arg = "x") {
   slot <- function(name) attr(x, name, exact = TRUE)
   if (inherits(x, "kc_csr")) return(x)
   cls <- class(x)[1L]
-  if (is.matrix(x) || is.data.frame(x)) {
+  if (is.matrix(x) || is.data.frame(x) || (isS4(x) && inherits(x, "denseMatrix"))) {
     m <- kc_as_numeric_matrix(x, arg)
     kc_check_finite(m, arg)
     nz <- which(t(m) != 0) - 1  # row-major order

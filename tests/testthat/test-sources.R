@@ -332,4 +332,8 @@ test_that("a dense Matrix (dgeMatrix) is taken as the matrix it holds", {
                      predict(m0, d$new, type = "decision"), label = fn)
   }
   expect_identical(kernel_matrix(X), kernel_matrix(d$x))
+  # new data of a model fitted on sparse rows
+  sparse <- kernel_svm(as_dgC(d$x), d$y)
+  expect_identical(predict(sparse, Matrix::Matrix(d$new, sparse = FALSE), type = "decision"),
+                   predict(sparse, d$new, type = "decision"))
 })
