@@ -42,3 +42,50 @@ test_that("_pkgdown.yml lists every help topic and nothing else", {
   expect_identical(setdiff(getNamespaceExports("kernclass"), aliases), character(0),
                    info = "exports without a listed help topic")
 })
+
+# The vignettes, like _pkgdown.yml, are read from the source tree.
+vignette_sources <- function() {
+  dir <- test_path("..", "..", "vignettes")
+  if (!dir.exists(dir)) skip("the vignettes' sources are in the source tree only")
+  list.files(dir, "\\.Rmd$", full.names = TRUE)
+}
+
+test_that("the packages of every vignette engine are VignetteBuilders", {
+  # R CMD check with only the hard dependencies (CRAN's noSuggests) hides
+  # every Suggests package but the VignetteBuilders; knitr::rmarkdown needs
+  # rmarkdown there, not only knitr.
+  rmd <- vignette_sources()
+  engine <- vapply(rmd, function(f) {
+    sub(".*\\{(.*)\\}.*", "\\1", grep("VignetteEngine", readLines(f), value = TRUE)[1L])
+  }, "")
+  expect_false(anyNA(engine))
+  needed <- unique(unlist(lapply(engine, function(e) {
+    if (e == "knitr::rmarkdown") c("knitr", "rmarkdown") else sub("::.*", "", e)
+  })))
+  builders <- trimws(strsplit(packageDescription("kernclass")$VignetteBuilder, ",")[[1L]])
+  expect_setequal(intersect(needed, builders), needed)
+})
+
+test_that("knitr::purl() tangles every vignette, the scripts' chunks included", {
+  # R CMD check's "running R code from vignettes" tangles them; a vignette
+  # that knits a script's chunks must give read_chunk() a value purl() can
+  # evaluate (it cuts the argument at its first ")").
+  skip_if_not_installed("knitr")
+  for (f in vignette_sources()) {
+    out <- tempfile(fileext = ".R")
+    expect_no_error(suppressMessages(knitr::purl(f, output = out, quiet = TRUE)))
+    code <- readLines(out)
+    expect_no_error(parse(text = code))
+    calls <- grep("read_chunk(", readLines(f), fixed = TRUE, value = TRUE)
+    for (script in unlist(lapply(calls, function(cl) {
+      eval(parse(text = sub(".*read_chunk\\((.*)\\)\\s*$", "\\1", cl)))
+    }))) {
+      # every line of the script's first chunk is in the tangled code
+      lines <- readLines(script)
+      first <- grep("^## ----", lines)[1:2]
+      body <- lines[(first[1L] + 1L):(first[2L] - 1L)]
+      body <- body[nzchar(trimws(body))]
+      expect_true(length(body) > 0L && all(body %in% code), info = basename(f))
+    }
+  }
+})
