@@ -108,10 +108,15 @@ check_as_cran() {
 }
 
 # Examples, tests and vignettes see only Depends and Imports (and testthat,
-# knitr): the Suggests, installed or not, are hidden, as on CRAN's
-# "noSuggests" machine.
+# knitr, rmarkdown): the Suggests, installed or not, are hidden, as on CRAN's
+# "noSuggests" machine. Debian's Renviron.site puts /usr/local/lib/R/site-library
+# in front of whatever R_LIBS_SITE says, the check's "NULL" included, which
+# would leave the Suggests installed there visible: R reads a copy of the
+# file without that line.
 check_depends_only() {
-  cran_check _R_CHECK_DEPENDS_ONLY_=true _R_CHECK_FORCE_SUGGESTS_=false
+  grep -v '^[[:space:]]*R_LIBS_SITE=' "$(R RHOME)/etc/Renviron.site" >"$work/Renviron.site" 2>/dev/null
+  cran_check R_ENVIRON="$work/Renviron.site" _R_CHECK_DEPENDS_ONLY_=true \
+    _R_CHECK_FORCE_SUGGESTS_=false
 }
 
 check_warnings() {
