@@ -6,8 +6,8 @@
 .onLoad <- function(libname, pkgname) {
   kc_on_package_load("parsnip", kc_register_parsnip)
   vignette_scripts <<- list(
-    iris = file.path(libname, pkgname, "experiments", "iris.R"),
-    svm_slab = file.path(libname, pkgname, "examples", "svm-slab.R"))
+    iris = system.file("experiments", "iris.R", package = pkgname),
+    svm_slab = system.file("examples", "svm-slab.R", package = pkgname))
 }
 
 # The scripts the vignettes knit chunk by chunk, where kernclass is installed.
