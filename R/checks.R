@@ -134,7 +134,7 @@ kc_check_flag <- function(x, arg) {
 # Turn x (matrix, data frame of numbers, numeric vector, dense Matrix such
 # as a dgeMatrix) into a double matrix.
 kc_as_numeric_matrix <- function(x, arg) {
-  if (isS4(x) && inherits(x, "denseMatrix")) x <- as.matrix(x)  # Matrix's own method
+  if (kc_is_dense_Matrix(x)) x <- as.matrix(x)  # Matrix's own method
   if (is.data.frame(x)) {
     bad <- !vapply(x, function(col) is.numeric(col) || is.logical(col), logical(1))
     if (any(bad)) {

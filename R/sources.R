@@ -25,9 +25,13 @@ kc_is_source <- function(x) inherits(x, kc_source_classes)
 # Whether x is sparse input from Matrix or SparseM.
 kc_is_sparse_input <- function(x) {
   inherits(x, "kc_csr") || inherits(x, "matrix.csr") ||
-    (isS4(x) && identical(attr(class(x), "package"), "Matrix") && !inherits(x, "denseMatrix") &&
+    (isS4(x) && identical(attr(class(x), "package"), "Matrix") && !kc_is_dense_Matrix(x) &&
        !is.matrix(x))
 }
+
+# Whether x is a dense Matrix (dgeMatrix and the like): taken as the matrix
+# it holds.
+kc_is_dense_Matrix <- function(x) isS4(x) && inherits(x, "denseMatrix")
 
 # Whether `kernel` says that the data are kernel values or are given to a
 # kernel function: "precomputed", an R function, a kernlab kernel.
@@ -47,7 +51,7 @@ kc_as_csr <- function(x, arg = "x") {
   slot <- function(name) attr(x, name, exact = TRUE)
   if (inherits(x, "kc_csr")) return(x)
   cls <- class(x)[1L]
-  if (is.matrix(x) || is.data.frame(x) || (isS4(x) && inherits(x, "denseMatrix"))) {
+  if (is.matrix(x) || is.data.frame(x) || kc_is_dense_Matrix(x)) {
     m <- kc_as_numeric_matrix(x, arg)
     kc_check_finite(m, arg)
     nz <- which(t(m) != 0) - 1  # row-major order
