@@ -54,11 +54,11 @@ kc_as_csr <- function(x, arg = "x") {
   if (is.matrix(x) || is.data.frame(x) || kc_is_dense_Matrix(x)) {
     m <- kc_as_numeric_matrix(x, arg)
     kc_check_finite(m, arg)
-    nz <- which(t(m) != 0) - 1  # row-major order
+    tm <- t(m)  # row-major order
+    nz <- which(tm != 0) - 1
     p <- ncol(m)
-    out <- kc_new_csr(c(0L, cumsum(tabulate(nz %/% p + 1, nrow(m)))), nz %% p, t(m)[nz + 1],
-                      dim(m), dimnames(m))
-    return(out)
+    return(kc_new_csr(c(0L, cumsum(tabulate(nz %/% p + 1, nrow(m)))), nz %% p, tm[nz + 1],
+                      dim(m), dimnames(m)))
   }
   if (identical(cls, "dgCMatrix")) {
     dim <- slot("Dim")
