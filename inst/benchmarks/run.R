@@ -154,7 +154,7 @@ sklearn_svc <- function(tr, te, cost, gamma, tol = 1e-3) {
   support <- scan(file.path(dir, "support.txt"), quiet = TRUE)
   coefs <- scan(file.path(dir, "coef.txt"), quiet = TRUE)
   pred <- scan(file.path(dir, "pred.txt"), quiet = TRUE)
-  list(fit = times[1], predict = times[2], svs = length(support),
+  list(fit = times[1], predict = times[2], iterations = times[3], svs = length(support),
        objective = dual_objective(coefs, tr$x[support, , drop = FALSE], gamma),
        accuracy = mean(ifelse(pred == 1, levels(tr$y)[1], levels(tr$y)[2]) == te$y))
 }
@@ -174,14 +174,17 @@ if (run_section("svm")) for (d in c(20, 100)) {
   lp <- measure(predict(l$value, te$x))
   acc <- function(p) mean(p$value == te$y)
   add(task, "kernclass::kernel_svm", k, accuracy = acc(kp), svs = length(k$value$index),
-      objective = k$value$objective[[1]])
+      objective = k$value$objective[[1]],
+      note = sprintf("%d SMO iterations", as.integer(k$value$iterations[[1]])))
   add(task, "e1071::svm", e, accuracy = acc(ep), svs = e$value$tot.nSV,
       objective = dual_objective(e$value$coefs[, 1], e$value$SV, gamma))
   add(task, "kernlab::ksvm", l, accuracy = acc(lp), svs = l$value@nSV, objective = -l$value@obj)
   sk <- sklearn_svc(tr, te, cost = 1, gamma = gamma)
   if (!is.null(sk)) {
     add(task, "scikit-learn SVC", list(seconds = sk$fit, peak_mb = NA), accuracy = sk$accuracy,
-        svs = sk$svs, objective = sk$objective, note = "fit time measured in Python")
+        svs = sk$svs, objective = sk$objective,
+        note = sprintf("fit time measured in Python; %d SMO iterations (LIBSVM)",
+                       as.integer(sk$iterations)))
   }
   add(ptask, "kernclass", kp, accuracy = acc(kp))
   add(ptask, "e1071", ep, accuracy = acc(ep))
@@ -495,11 +498,20 @@ if (run_section("tune")) {
   sizes_arg <- function(flag, default) {
     if (flag %in% args) as.integer(strsplit(args[which(args == flag) + 1L], ",")[[1]]) else default
   }
+  workers <- min(2L, default_threads())
   for (n in sizes_arg("--tune-n", c(size(2000, 1000), size(5000, 2000)))) {
     dat <- make_data(n, 20, n + 7)
     before <- load_avg()
     set.seed(1)
     k <- measure(kernel_tune(kernel_svm, dat$x, dat$y, grid = grid, folds = 5))
+    # the same search on the workers of plan(multisession): the grid's units
+    # side by side (workers started before the clock, as in a session)
+    old_plan <- future::plan("multisession", workers = workers)
+    invisible(future::value(future::future(NULL)))
+    set.seed(1)
+    km <- measure(kernel_tune(kernel_svm, dat$x, dat$y, grid = grid, folds = 5))
+    future::plan(old_plan)
+    same_plan <- identical(km$value$results, k$value$results)
     e <- measure(e1071_cells(dat$x, dat$y, k$value$fold))
     set.seed(1)
     ts <- measure(tune.svm(dat$x, dat$y, cost = grid$cost, gamma = grid$gamma,
@@ -514,6 +526,9 @@ if (run_section("tune")) {
       "kernel_tune s" = sprintf("%.2f", k$seconds),
       "e1071::svm, same folds s" = sprintf("%.2f", e$seconds),
       "x kernclass" = sprintf("%.1f", e$seconds / k$seconds),
+      "kernel_tune, multisession s" = sprintf("%.2f (%.1fx)%s", km$seconds,
+                                              e$seconds / km$seconds,
+                                              if (same_plan) "" else ", results differ!"),
       "tune.svm s" = sprintf("%.2f", ts$seconds),
       "x kernclass " = sprintf("%.1f", ts$seconds / k$seconds),
       "best cell (kernel_tune)" = sprintf("%s, accuracy %.4f", cell_text(kb$cost, kb$gamma),
@@ -547,7 +562,10 @@ if (run_section("tune")) {
     paste("Grid: cost 2^(-3, -1, 1, 3, 5) x gamma 2^(-9, -7, -5, -3, -1), RBF, scale = TRUE,",
           "tolerance 1e-3. x kernclass: the e1071 time over kernel_tune's, both in this process."),
     "load: the 1-minute load average of the machine before and after (other programs count);",
-    "CPU s: the seconds of CPU this process used (e1071 runs on one thread).", "",
+    "CPU s: the seconds of CPU this process used (e1071 runs on one thread).",
+    paste0("multisession: the same search under future::plan(\"multisession\", workers = ",
+           workers, ") (workers started before the clock), its x against e1071; its results ",
+           "are identical to the sequential plan's."), "",
     knitr::kable(do.call(rbind, loo), format = "pipe"), "",
     "Exact leave-one-out from one pass of kernel sums per gamma (scale = FALSE).", "")
 }

@@ -2,7 +2,8 @@
 # Reads the training and test data that run.R wrote (little-endian float64,
 # column-major as R stores them), fits SVC with the same kernel, C, gamma and
 # tolerance, and writes what run.R reports: the seconds of fit and predict,
-# the support vectors' indices (1-based) and coefficients, the predictions.
+# the support vectors' indices (1-based) and coefficients, the predictions,
+# and LIBSVM's number of SMO iterations.
 #   python3 sklearn_svc.py DIR N D M C GAMMA TOL
 import sys
 import time
@@ -32,4 +33,4 @@ np.savetxt(f"{folder}/support.txt", model.support_ + 1, fmt="%d")
 np.savetxt(f"{folder}/coef.txt", model.dual_coef_.ravel(), fmt="%.17g")
 np.savetxt(f"{folder}/pred.txt", pred, fmt="%d")
 with open(f"{folder}/times.txt", "w") as out:
-    out.write(f"{fit_seconds} {predict_seconds}\n")
+    out.write(f"{fit_seconds} {predict_seconds} {int(getattr(model, 'n_iter_', [-1])[0])}\n")
