@@ -564,8 +564,8 @@ if (run_section("tune")) {
     "load: the 1-minute load average of the machine before and after (other programs count);",
     "CPU s: the seconds of CPU this process used (e1071 runs on one thread).",
     paste0("multisession: the same search under future::plan(\"multisession\", workers = ",
-           workers, ") (workers started before the clock), its x against e1071; its results ",
-           "are identical to the sequential plan's."), "",
+           workers, ") (workers started before the clock), its x against e1071; it says so ",
+           "where its results are not identical to the sequential plan's."), "",
     knitr::kable(do.call(rbind, loo), format = "pipe"), "",
     "Exact leave-one-out from one pass of kernel sums per gamma (scale = FALSE).", "")
 }
