@@ -24,9 +24,9 @@
 #'   engine on one thread each (see [kernclass_threads()]). Results never
 #'   depend on the plan. On a machine with several cores, workers are
 #'   usually the faster way to run a grid: each unit is a set of whole fits,
-#'   while the threads inside one fit share its smaller steps (the package's
-#'   benchmark, 2 cores: 2.3 s with `plan(multisession, workers = 2)` against
-#'   3.4 s sequential). Warnings from the units are passed on once each.
+#'   while the threads inside one fit share its smaller steps (the README's
+#'   model-selection benchmark times both). Warnings from the units are
+#'   passed on once each.
 #'   Progress is reported through progressr: silent unless a handler is
 #'   enabled (`progressr::handlers(global = TRUE)` or
 #'   `progressr::with_progress()`). The option `kernclass.tune.cores` is
