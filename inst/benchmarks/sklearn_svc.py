@@ -3,7 +3,7 @@
 # column-major as R stores them), fits SVC with the same kernel, C, gamma and
 # tolerance, and writes what run.R reports: the seconds of fit and predict,
 # the support vectors' indices (1-based) and coefficients, the predictions,
-# and LIBSVM's number of SMO iterations.
+# and LIBSVM's number of SMO iterations (-1 where scikit-learn does not say).
 #   python3 sklearn_svc.py DIR N D M C GAMMA TOL
 import sys
 import time
