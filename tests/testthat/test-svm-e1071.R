@@ -96,8 +96,8 @@ skip_if_not_installed("mlbench")
 
 svm_data_sets <- local({
   e <- new.env()
-  utils::data(list = c("PimaIndiansDiabetes", "Sonar", "Ionosphere", "BreastCancer", "Glass"),
-              package = "mlbench", envir = e)
+  utils::data(list = c("Sonar", "Ionosphere", "BreastCancer", "Glass"), package = "mlbench",
+              envir = e)
   ion <- e$Ionosphere[, -2]  # V2 is constant
   ion$V1 <- as.numeric(as.character(ion$V1))
   bc <- stats::na.omit(e$BreastCancer[, -1])  # no Id, no rows with NA
@@ -106,7 +106,7 @@ svm_data_sets <- local({
     list(x = as.matrix(df[, setdiff(names(df), ycol)]), y = df[[ycol]], ntrain = ntrain)
   }
   list(iris = set(iris, "Species", 100),
-       Pima = set(e$PimaIndiansDiabetes, "diabetes", 500),
+       Pima = set(pima_data(), "type", 350),
        Sonar = set(e$Sonar, "Class", 140),
        Ionosphere = set(ion, "Class", 240),
        BreastCancer = set(bc, "Class", 450),
@@ -155,24 +155,22 @@ test_that("the class order of LIBSVM is exercised: some pairs are flipped", {
 
 test_that("class.weights (named and \"inverse\") agree with e1071 on unbalanced data", {
   skip_if_not_installed("e1071")
-  e <- new.env()
-  utils::data("PimaIndiansDiabetes", package = "mlbench", envir = e)
-  pima <- e$PimaIndiansDiabetes
+  pima <- pima_data()
   set.seed(77)
-  rows <- c(sample(which(pima$diabetes == "neg"), 250), sample(which(pima$diabetes == "pos"), 50))
+  rows <- c(sample(which(pima$type == "No"), 250), sample(which(pima$type == "Yes"), 50))
   rows <- sample(rows)
-  x <- as.matrix(pima[rows, 1:8])
-  y <- pima$diabetes[rows]
+  x <- as.matrix(pima[rows, 1:7])
+  y <- pima$type[rows]
   te <- sample(setdiff(seq_len(nrow(pima)), rows), 200)
-  xte <- as.matrix(pima[te, 1:8])
-  kp <- list(kernel = "rbf", e1071 = "radial", gamma = 1 / 8, degree = 3, coef0 = 0, cost = 1)
+  xte <- as.matrix(pima[te, 1:7])
+  kp <- list(kernel = "rbf", e1071 = "radial", gamma = 1 / 7, degree = 3, coef0 = 0, cost = 1)
 
-  r <- expect_agree_e1071("Pima unbalanced, class.weights = c(pos = 5)", x, y, xte, kp,
-                          class.weights = c(pos = 5))
-  expect_equal(unname(r$fit$C), ifelse(y == "pos", 5, 1))
+  r <- expect_agree_e1071("Pima unbalanced, class.weights = c(Yes = 5)", x, y, xte, kp,
+                          class.weights = c(Yes = 5))
+  expect_equal(unname(r$fit$C), ifelse(y == "Yes", 5, 1))
   # the weights matter: the positive class gets more support vectors' weight
-  plain <- kernel_svm(x, y, kernel = "rbf", gamma = 1 / 8)
-  expect_gt(mean(predict(r$fit, xte) == "pos"), mean(predict(plain, xte) == "pos"))
+  plain <- kernel_svm(x, y, kernel = "rbf", gamma = 1 / 7)
+  expect_gt(mean(predict(r$fit, xte) == "Yes"), mean(predict(plain, xte) == "Yes"))
 
   kp$cost <- 100
   r <- expect_agree_e1071("Pima unbalanced, class.weights = \"inverse\"", x, y, xte, kp,
@@ -180,9 +178,9 @@ test_that("class.weights (named and \"inverse\") agree with e1071 on unbalanced 
   expect_equal(unname(r$fit$C), 100 / as.vector(table(y)[as.character(y)]))
 
   # linear kernel, weights on the first level
-  kp <- list(kernel = "linear", e1071 = "linear", gamma = 1 / 8, degree = 3, coef0 = 0, cost = 0.5)
-  expect_agree_e1071("Pima unbalanced linear, class.weights = c(neg = 0.3)", x, y, xte, kp,
-                     class.weights = c(neg = 0.3))
+  kp <- list(kernel = "linear", e1071 = "linear", gamma = 1 / 7, degree = 3, coef0 = 0, cost = 0.5)
+  expect_agree_e1071("Pima unbalanced linear, class.weights = c(No = 0.3)", x, y, xte, kp,
+                     class.weights = c(No = 0.3))
 })
 
 test_that("degree, coef0 and cost other than the defaults agree with e1071", {

@@ -403,17 +403,14 @@ test_that("predict() keeps rows with NA as NA and predicts the others", {
 })
 
 test_that("a tiny cache and no shrinking give the same solution", {
-  skip_if_not_installed("mlbench")
-  e <- new.env()
-  utils::data("PimaIndiansDiabetes", package = "mlbench", envir = e)
-  pima <- e$PimaIndiansDiabetes
-  x <- as.matrix(pima[, 1:8])
-  big <- kernel_svm(x, pima$diabetes, cost = 2, cachesize = 200)
-  small <- kernel_svm(x, pima$diabetes, cost = 2, cachesize = 0.01)
+  pima <- pima_data()
+  x <- as.matrix(pima[, 1:7])
+  big <- kernel_svm(x, pima$type, cost = 2, cachesize = 200)
+  small <- kernel_svm(x, pima$type, cost = 2, cachesize = 0.01)
   expect_equal(small$eta, big$eta)
   expect_equal(small$b, big$b)
   expect_identical(small$index, big$index)
-  noshrink <- kernel_svm(x, pima$diabetes, cost = 2, shrinking = FALSE)
+  noshrink <- kernel_svm(x, pima$type, cost = 2, shrinking = FALSE)
   expect_true(noshrink$converged)
   expect_equal(noshrink$objective, big$objective, tolerance = 1e-4)
   expect_lte(abs(length(noshrink$index) - length(big$index)), 3)
