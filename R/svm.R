@@ -139,7 +139,10 @@
 #'   (`"kernclass_ovo"`: the one-vs-one classifiers, as [kernel_bayes()]):
 #'   besides the common fields (see [kernel_bayes()]; no `weight` or
 #'   `offset`), `index` (the rows of
-#'   the training data that are support vectors), `SV` (those rows, scaled),
+#'   the training data that are support vectors), `SV` (those rows, scaled;
+#'   `NULL` for sparse rows, precomputed kernel values and kernel functions,
+#'   whose model holds its data once, in `x`: the support vectors are
+#'   `x[index, ]`),
 #'   `eta` (the dual variables, a matrix with a column per class pair) and
 #'   `coefs` (\eqn{y_i \eta_i}{y_i eta_i}), `b` (one offset per pair), `nSV` (support vectors
 #'   per class), `n_at_bound` (per pair, the number with \eqn{\eta_i = C_i}{eta_i = C_i}), `objective`,
@@ -395,7 +398,7 @@ kc_fit_svm <- function(d, kernel, gamma, degree, coef0, cost, class.weights, wei
     class = if (one) c("kernel_svm_oneclass", "kernel_svm") else c("kernel_svm", "kernclass_ovo"),
     type = type,
     index = index,
-    SV = d$x[index, , drop = FALSE],
+    SV = if (!kc_is_source(d$x)) d$x[index, , drop = FALSE],  # sources: kc_svm_sv()
     eta = eta[index, , drop = FALSE],
     coefs = (eta * sign)[index, , drop = FALSE],
     b = -per_pair("rho"),
@@ -607,10 +610,16 @@ kc_svm_platt <- function(x, y, rows, positive, C, control, folds = 5L) {
 
 #' @export
 kc_scores.kernel_svm <- function(object, x) {
-  s <- kc_expand(x, object$SV, object$coefs, object$kernel)
+  s <- kc_expand(x, kc_svm_sv(object), object$coefs, object$kernel)
   s <- s + rep(object$b, each = nrow(s))
   dimnames(s) <- list(rownames(x), names(object$b))
   s
+}
+
+# The support vectors: the field SV, or for sparse rows, kernel values and a
+# kernel function's points (which a model holds once, in x) the rows of x.
+kc_svm_sv <- function(object) {
+  if (is.null(object$SV)) object$x[object$index, , drop = FALSE] else object$SV
 }
 
 # probA and probB as e1071 keeps them: a vector each, one value per pair.
