@@ -84,7 +84,17 @@
 #'   large `gamma` or unscaled huge inputs) is an error of class
 #'   `"kernclass_overflow_error"`, and a solution that is not finite numbers
 #'   one of class `"kernclass_not_finite_error"`, never NaN from a model
-#'   that says it converged.
+#'   that says it converged. Nor can the cache tell points apart whose
+#'   kernel values share a common part much larger than their differences
+#'   (\eqn{K_{ii} + K_{jj} - 2K_{ij}}{K[i, i] + K[j, j] - 2 K[i, j]} below
+#'   its rounding, judged in double on up to 256 points chosen by their
+#'   values, not by the order of the rows): given kernel values and kernel
+#'   functions are then centred in feature space (in double, before the
+#'   cache; for C- and nu-classification this leaves the solution unchanged,
+#'   for the one-class SVM only a constant is taken off); where that does
+#'   not help, and for the polynomial and sigmoid kernels (and the linear
+#'   kernel on sparse rows, which are not centred), the fit is an error of
+#'   class `"kernclass_precision_error"`.
 #'
 #' @section Where the class pairs run: The pairwise problems (and, with
 #'   `probability = TRUE`, the folds of their probability models) are
@@ -797,20 +807,21 @@ kc_svm_precision <- function(xb, k, label = "", one = FALSE) {
                        (k$name == "linear" && (is.matrix(xb) || one)))) return(NULL)
   sample <- kc_precision_sample(xb, k)
   K <- kc_precision_gram(xb[sample, , drop = FALSE], k)
-  same <- if (is.matrix(xb)) as.matrix(stats::dist(xb[sample, , drop = FALSE])) == 0 else NULL
-  if (kc_precision_ratio(K, same) >= 4) return(NULL)
+  same <- if (is.matrix(xb)) kc_same_rows(xb[sample, , drop = FALSE])
+  if (kc_precision_enough(kc_precision_ratio(K, same))) return(NULL)
   if (kernel_data) {
     if (one) {
-      c <- mean(K)
-      u <- rep(c / 2, nrow(xb))
+      shift <- mean(K)
+      u <- rep(shift / 2, nrow(xb))
       g <- 0
     } else {
       u <- kc_precision_centre(xb, sample, k)
       g <- mean(K)
     }
     uR <- u[sample]
-    if (kc_precision_ratio(K - uR - rep(uR, each = length(uR)) + g, same) >= 4) {
-      return(list(x = kc_centred_source(xb, u, g), u = u, c = if (one) c))
+    centred <- K - uR - rep(uR, each = length(uR)) + g
+    if (kc_precision_enough(kc_precision_ratio(centred, same))) {
+      return(list(x = kc_centred_source(xb, u, g), u = u, c = if (one) shift))
     }
   }
   kc_abort(sprintf(paste0("The %s kernel's values on this data are too large for the SVM's ",
@@ -862,6 +873,19 @@ kc_precision_ratio <- function(K, same = NULL) {
   if (!any(pairs)) return(Inf)
   stats::median(abs(quad[pairs]) / noise[pairs])
 }
+
+# Which pairs of dense rows are equal (by three sums that equal rows share
+# and different rows, in practice, do not), in O(np).
+kc_same_rows <- function(x) {
+  w <- seq_len(ncol(x)) / ncol(x)
+  keys <- cbind(rowSums(x), rowSums(x * x), drop(x %*% w))
+  same <- matrix(TRUE, nrow(x), nrow(x))
+  for (j in 1:3) same <- same & outer(keys[, j], keys[, j], "==")
+  same
+}
+
+# Whether the median ratio is large enough (NaN: values that underflow to 0).
+kc_precision_enough <- function(ratio) !is.na(ratio) && ratio >= 4
 
 # u_i = the mean of k(x_i, x_r) over the sample's points r, for every point.
 kc_precision_centre <- function(x, sample, k) {
