@@ -282,22 +282,23 @@ kc_new_x <- function(object, newdata) {
   x
 }
 
-# The columns of new data `x` (a matrix or sparse rows) in the model's
-# order: by name where the model's names `names_fit` are usable (non-NULL)
-# and x has names, else by position (then x must have `p` columns).
-kc_match_columns <- function(x, names_fit, p) {
+# The columns of new data `x` (a matrix or sparse rows) in the order of the
+# columns they must match (the model's, or kernel_matrix()'s x, `by`): by
+# name where those names `names_fit` are usable (non-NULL) and x has names,
+# else by position (then x must have `p` columns).
+kc_match_columns <- function(x, names_fit, p, arg = "newdata", by = "the model") {
   if (!is.null(names_fit) && !is.null(colnames(x))) {
     missing <- setdiff(names_fit, colnames(x))
     if (length(missing)) {
-      kc_abort(sprintf("`newdata` lacks column(s) %s used by the model.", kc_enum(missing)),
-               arg = "newdata")
+      kc_abort(sprintf("`%s` lacks column(s) %s used by %s.", arg, kc_enum(missing), by),
+               arg = arg)
     }
-    kc_check_names(colnames(x), "newdata", used = names_fit)
+    kc_check_names(colnames(x), arg, used = names_fit)
     return(x[, names_fit, drop = FALSE])
   }
   if (ncol(x) != p) {
-    kc_abort(sprintf("`newdata` has %d column(s) but the model was fitted on %d.", ncol(x), p),
-             arg = "newdata")
+    kc_abort(sprintf("`%s` has %d column(s) but %s %s %d.", arg, ncol(x), by,
+                     if (by == "the model") "was fitted on" else "has", p), arg = arg)
   }
   x
 }

@@ -66,6 +66,20 @@ test_that("column permutations of new data of every input type leave every fitte
   }
 })
 
+test_that("kernel_matrix() finds y's columns by name, dense or sparse", {
+  x <- iris_x[1:6, ]
+  want <- kernel_matrix(x, x[1:3, ], kernel = "linear")
+  expect_equal(kernel_matrix(x, x[1:3, 4:1], kernel = "linear"), want)
+  expect_equal(kernel_matrix(x, as.data.frame(x[1:3, 4:1]), kernel = "linear"), want)
+  expect_error(kernel_matrix(x, x[1:3, 1:3], kernel = "linear"), "lacks column",
+               class = "kernclass_error")
+  expect_equal(kernel_matrix(x, unname(x[1:3, ]), kernel = "linear"), want)
+  skip_if_not_installed("Matrix")
+  xs <- methods::as(Matrix::Matrix(x, sparse = TRUE), "CsparseMatrix")
+  expect_equal(kernel_matrix(xs, xs[1:3, 4:1], kernel = "linear"), want)
+  expect_equal(kernel_matrix(x, xs[1:3, 4:1], kernel = "linear"), want)
+})
+
 test_that("precomputed new data find the training points by name", {
   K <- kernel_matrix(iris_x, kernel = "rbf", gamma = 0.5)
   dimnames(K) <- list(paste0("p", 1:150), paste0("p", 1:150))
