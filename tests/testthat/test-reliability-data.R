@@ -333,6 +333,10 @@ test_that("Ctrl-C in a user kernel function stays an interrupt on every callback
     means = function() kernel_means(x, y, kernel = interrupting_kernel(1)),
     kernel_matrix = function() kernel_matrix(x, kernel = interrupting_kernel(1)),
     kernel_matrix_xy = function() kernel_matrix(x, x[1:3, ], kernel = interrupting_kernel(1)),
+    cv = function() kernel_cv(kernel_svm, x, y, kernel = interrupting_kernel(5)),
+    tune = function() {
+      kernel_tune(kernel_svm, x, y, kernel = interrupting_kernel(5), grid = list(cost = 1:2))
+    },
     predict = function() {
       environment(fit$x$tile)$fun <- interrupting_kernel(1)
       predict(fit, x)
