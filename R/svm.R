@@ -799,9 +799,9 @@ print.summary.kernel_svm_oneclass <- function(x, ...) {
 # the cache cannot tell the points apart even so.
 kc_svm_precision <- function(xb, k, label = "", one = FALSE) {
   kernel_data <- inherits(xb, "kc_kernel_data")
-  # sparse rows are judged for the linear kernel too (dense rows are centred
-  # for it where that matters; the one-class problem is left to it as LIBSVM
-  # leaves it, agreeing with e1071 far from the origin)
+  # sparse rows are judged for the linear kernel too; dense rows are centred
+  # for it where that matters, except for the one-class SVM (which centring
+  # would change), left as LIBSVM leaves it: e1071 agrees far from the origin
   if (nrow(xb) < 2L) return(NULL)
   if (!kernel_data && (k$name %in% c("rbf", "laplace") ||
                        (k$name == "linear" && (is.matrix(xb) || one)))) return(NULL)

@@ -102,7 +102,7 @@ offset_data <- function() {
   list(x = x + 1e4, y = y)
 }
 
-test_that("kernel values with a large common part fit as the same kernel computed here (was: 0.615)", {
+test_that("kernel values with a large common part fit as the kernel computed here (was: 0.615)", {
   d <- offset_data()
   K <- tcrossprod(d$x)
   lin <- kernel_svm(d$x, d$y, kernel = "linear", scale = FALSE)
