@@ -34,7 +34,7 @@ test_that("a sparse model finds new data's columns by name (was: by position, 0.
   expect_error(predict(fit, xs[, 1:3]), "lacks column", class = "kernclass_error")
   # no names: by position, and the count must match
   unnamed <- xs
-  dimnames(unnamed) <- NULL
+  dimnames(unnamed) <- list(NULL, NULL)
   expect_identical(predict(fit, unnamed), fitted(fit))
   expect_error(predict(fit, unnamed[, 1:3]), "3 column", class = "kernclass_error")
 })
