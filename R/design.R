@@ -185,45 +185,33 @@ kc_new_x <- function(object, newdata) {
     if (inherits(newdata, "kc_user")) return(newdata)
     return(kc_as_user(newdata, arg = "newdata", like = object$x))
   }
-  if (kc_is_sparse_input(newdata) || inherits(object$x, "kc_csr")) {
-    # new data take the form of the training rows: sparse for a sparse model
-    if (is.null(dim(newdata)) && is.numeric(newdata) && length(newdata) == ncol(object$x)) {
-      newdata <- matrix(newdata, nrow = 1L, dimnames = list(NULL, names(newdata)))
-    }
-    x <- kc_as_csr(newdata, "newdata")
-    if (ncol(x) != ncol(object$x)) {
-      kc_abort(sprintf("`newdata` has %d column(s) but the model was fitted on %d.",
-                       ncol(x), ncol(object$x)), arg = "newdata")
-    }
-    if (!inherits(object$x, "kc_csr")) x <- as.matrix(x)
-    x <- kc_apply_scaling(x, object$scaling)
-    dimnames(x) <- list(rownames(x), colnames(object$x))
-    return(x)
+  if (kc_is_dense_Matrix(newdata)) newdata <- as.matrix(newdata)  # Matrix's own method
+  sparse_model <- inherits(object$x, "kc_csr")
+  # new data take the form of the training rows: sparse new data of a dense
+  # model are the dense rows they stand for, with their column names
+  if (kc_is_sparse_input(newdata) && !sparse_model) {
+    newdata <- as.matrix(kc_as_csr(newdata, "newdata"))
   }
   if (is.null(object$terms)) {
-    # a matrix's columns are matched by name only where its names are
-    # unique and non-empty (cbind(x, v) leaves one empty), by position else
+    # columns are matched by name only where the model's names are unique and
+    # non-empty (cbind(x, v) leaves one empty) and newdata has names, by
+    # position else; sparse or dense alike
     names_fit <- colnames(object$x)
     if (!kc_names_unique(names_fit)) names_fit <- NULL
     if (is.data.frame(newdata) && !is.null(names_fit) && all(names_fit %in% names(newdata))) {
       newdata <- newdata[names_fit]  # other columns, numeric or not, are not used
     }
     if (is.null(dim(newdata)) && (is.numeric(newdata) || is.logical(newdata)) &&
-        ncol(object$x) > 1L && length(newdata) == ncol(object$x)) {
+        (ncol(object$x) > 1L || sparse_model) && length(newdata) == ncol(object$x)) {
       newdata <- matrix(newdata, nrow = 1L, dimnames = list(NULL, names(newdata)))  # one point
     }
-    x <- kc_as_numeric_matrix(newdata, "newdata")
-    if (!is.null(names_fit) && !is.null(colnames(x))) {
-      missing <- setdiff(names_fit, colnames(x))
-      if (length(missing)) {
-        kc_abort(sprintf("`newdata` lacks column(s) %s used by the model.", kc_enum(missing)),
-                 arg = "newdata")
-      }
-      kc_check_names(colnames(x), "newdata", used = names_fit)
-      x <- x[, names_fit, drop = FALSE]
-    } else if (ncol(x) != ncol(object$x)) {
-      kc_abort(sprintf("`newdata` has %d column(s) but the model was fitted on %d.",
-                       ncol(x), ncol(object$x)), arg = "newdata")
+    x <- if (sparse_model) kc_as_csr(newdata, "newdata") else
+      kc_as_numeric_matrix(newdata, "newdata")
+    x <- kc_match_columns(x, names_fit, ncol(object$x))
+    if (sparse_model) {
+      x <- kc_apply_scaling(x, object$scaling)
+      dimnames(x) <- list(rownames(x), colnames(object$x))
+      return(x)
     }
   } else {
     if (is.matrix(newdata)) newdata <- as.data.frame(newdata)
@@ -291,6 +279,27 @@ kc_new_x <- function(object, newdata) {
   kc_check_finite(x, "newdata", allow_na = TRUE)
   x <- kc_apply_scaling(x, object$scaling)
   dimnames(x) <- list(rownames(newdata), colnames(object$x))
+  x
+}
+
+# The columns of new data `x` (a matrix or sparse rows) in the order of the
+# columns they must match (the model's, or kernel_matrix()'s x, `by`): by
+# name where those names `names_fit` are usable (non-NULL) and x has names,
+# else by position (then x must have `p` columns).
+kc_match_columns <- function(x, names_fit, p, arg = "newdata", by = "the model") {
+  if (!is.null(names_fit) && !is.null(colnames(x))) {
+    missing <- setdiff(names_fit, colnames(x))
+    if (length(missing)) {
+      kc_abort(sprintf("`%s` lacks column(s) %s used by %s.", arg, kc_enum(missing), by),
+               arg = arg)
+    }
+    kc_check_names(colnames(x), arg, used = names_fit)
+    return(x[, names_fit, drop = FALSE])
+  }
+  if (ncol(x) != p) {
+    kc_abort(sprintf("`%s` has %d column(s) but %s %s %d.", arg, ncol(x), by,
+                     if (by == "the model") "was fitted on" else "has", p), arg = arg)
+  }
   x
 }
 

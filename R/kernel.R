@@ -133,7 +133,10 @@ kc_kernel_diag <- function(x, k) kc_kernel_self(kc_sqnorms(x), k)
 #'   `dgeMatrix` is taken as a matrix), or, for a
 #'   kernel function, the points it takes.
 #' @param y `NULL` (the default) for the symmetric matrix of `x` with itself,
-#'   or a numeric matrix with the same number of columns as `x`.
+#'   or a numeric matrix with the columns of `x` (as many): found by name
+#'   where the names of `x` are unique and `y` has names (as
+#'   [predict()][predict.kernclass] finds those of new data), else by
+#'   position.
 #' @param kernel One of `"linear"`, `"polynomial"`, `"rbf"`, `"laplace"`,
 #'   `"sigmoid"`, or a kernel function of two blocks of points (see
 #'   [kernel_means()]), which is then called on tiles.
@@ -171,6 +174,11 @@ kernel_matrix <- function(x, y = NULL, kernel = "rbf", gamma = 1 / ncol(x), degr
       kc_abort(sprintf("`y` has %d column(s) but `x` has %d; they must match.", ncol(y), ncol(x)),
                arg = "y")
     }
+    # the same columns: by name where x's names are unique and y has names
+    # (as predict() matches new data), else by position
+    names_x <- if (!user) colnames(x)
+    if (!kc_names_unique(names_x)) names_x <- NULL
+    if (!user) y <- kc_match_columns(y, names_x, ncol(x), arg = "y", by = "`x`")
   }
   k <- kc_kernel(kernel, gamma, degree, coef0, x)
   for (m in list(x, y)) if (!is.null(m) && nrow(m)) kc_check_distance_range(max(kc_sqnorms(m)), k)

@@ -15,15 +15,17 @@ kc_method_label <- function(object) {
 #'   [kernel_parzen()].
 #' @param newdata New points: for models fitted with a formula or a data
 #'   frame, a data frame with the input columns (matched by name); for
-#'   models fitted with a matrix, a matrix or data frame whose columns are
+#'   models fitted with a matrix (dense or sparse), a matrix, data frame or
+#'   sparse matrix whose columns are
 #'   matched by name when both have names and the training matrix's names are
 #'   unique and non-empty, by position otherwise (so a matrix with duplicated
 #'   or empty column names, as `cbind(x, v)` gives, is matched by position).
 #'   Columns used by name must not be duplicated in `newdata` (an error of
 #'   class `"kernclass_column_names_error"`). For a model fitted on sparse
-#'   rows, sparse or dense new rows (computed sparse); with
+#'   rows, new rows are computed sparse; with
 #'   `kernel = "precomputed"`, the m x n matrix of kernel values between the
-#'   new points and the n training points (columns in training order); with
+#'   new points and the n training points (its columns matched to the
+#'   training points by name by the same rule, else in training order); with
 #'   a kernel function, new points of the kind it takes. Missing: the
 #'   training data (the fitted values).
 #' @param type `"class"` (default): a factor with the training levels;

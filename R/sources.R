@@ -121,13 +121,30 @@ dimnames.kc_csr <- function(x) {
   x
 }
 
-# Row subsets: x[i, , drop = FALSE] re-indexes the points.
+# Row subsets: x[i, , drop = FALSE] re-indexes the points; column subsets
+# x[, j, drop = FALSE] (by number or name, in any order) build new rows.
 #' @export
 `[.kc_csr` <- function(x, i, j, drop = FALSE) {
-  if (!missing(j)) stop("kernclass internal: column subsets of sparse rows")
-  x$rows <- kc_source_rows(x)[i]
-  if (anyNA(x$rows)) stop("kernclass internal: row index out of range")
+  if (!missing(i)) {
+    x$rows <- kc_source_rows(x)[i]
+    if (anyNA(x$rows)) stop("kernclass internal: row index out of range")
+  }
+  if (!missing(j)) x <- kc_csr_columns(x, j)
   x
+}
+
+# The columns j of the points, in the order of j (distinct columns).
+kc_csr_columns <- function(x, j) {
+  names <- x$dimnames[[2L]]
+  j <- if (is.character(j)) match(j, names) else seq_len(x$dim[2L])[j]
+  if (anyNA(j) || anyDuplicated(j)) stop("kernclass internal: bad column subset")
+  t <- kc_csr_triplets(x)
+  to <- match(t$col, j)  # the column's place in the result
+  keep <- !is.na(to)
+  o <- order(t$row[keep], to[keep], method = "radix")
+  row <- t$row[keep][o]
+  kc_new_csr(c(0L, cumsum(tabulate(row, nrow(x)))), to[keep][o] - 1L, t$val[keep][o],
+             c(nrow(x), length(j)), list(dimnames(x)[[1L]], names[j]))
 }
 
 # Dense rows (for kernel_bayes and for dense models' new data), guarded.
@@ -262,6 +279,11 @@ kc_new_precomputed <- function(train, newdata) {
                             "training points; got %d x %d."), n, n, nrow(K), ncol(K)),
              arg = "newdata", class = "kernel_data")
   }
+  # its columns are the training points: by name where the training points
+  # have unique names and K's columns names, else in the training order
+  names_fit <- if (!is.null(train$rownames)) train$rownames[train$rows]
+  if (!kc_names_unique(names_fit)) names_fit <- NULL
+  K <- kc_match_columns(K, names_fit, n)
   # the training points are rows train$cols of their matrix: place them there
   Kt <- t(K)
   if (!identical(train$cols, seq_len(nrow(train$K)))) {
@@ -298,26 +320,12 @@ kc_kernel_function <- function(kernel) {
   kernel
 }
 
-# The kc_user source of `data` for the kernel function `fun`, or new data
-# for an existing source `like` (the same tile function, as the engine checks).
-kc_as_user <- function(data, kernel = NULL, arg = "x", like = NULL) {
-  if (inherits(data, "kc_user")) return(data)
-  if (is.null(data) || is.function(data) || is.environment(data)) {
-    kc_abort(sprintf("`%s` must hold the points the kernel function takes (rows of a matrix, ",
-                     "elements of a list or character vector).", arg), arg = arg,
-             class = "kernel_data")
-  }
-  n <- kc_data_nrow(data)
-  if (n == 0L) kc_abort(sprintf("`%s` has no rows.", arg), arg = arg)
-  if (!is.null(like)) {
-    like$data <- data
-    like$rows <- seq_len(n)
-    like$nrow <- as.integer(n)
-    like$rownames <- if (is.null(dim(data))) names(data) else rownames(data)
-    return(like)
-  }
-  fun <- kc_kernel_function(kernel)
-  tile <- function(xa, ia, xb, ib) {
+# The tile function of a kernel function `fun`: the checked kernel values of
+# rows ia of xa against rows ib of xb. Made here, so that its environment
+# holds `fun` alone, not the training data (a saved model holds them once).
+kc_user_tile <- function(fun) {
+  force(fun)
+  function(xa, ia, xb, ib) {
     v <- fun(kc_data_rows(xa, ia), kc_data_rows(xb, ib))
     if (isS4(v) && is.matrix(v@.Data)) v <- v@.Data
     if (!is.matrix(v) || !(is.numeric(v) || is.logical(v)) ||
@@ -336,6 +344,27 @@ kc_as_user <- function(data, kernel = NULL, arg = "x", like = NULL) {
     dimnames(v) <- NULL
     v
   }
+}
+
+# The kc_user source of `data` for the kernel function `fun`, or new data
+# for an existing source `like` (the same tile function, as the engine checks).
+kc_as_user <- function(data, kernel = NULL, arg = "x", like = NULL) {
+  if (inherits(data, "kc_user")) return(data)
+  if (is.null(data) || is.function(data) || is.environment(data)) {
+    kc_abort(sprintf("`%s` must hold the points the kernel function takes (rows of a matrix, ",
+                     "elements of a list or character vector).", arg), arg = arg,
+             class = "kernel_data")
+  }
+  n <- kc_data_nrow(data)
+  if (n == 0L) kc_abort(sprintf("`%s` has no rows.", arg), arg = arg)
+  if (!is.null(like)) {
+    like$data <- data
+    like$rows <- seq_len(n)
+    like$nrow <- as.integer(n)
+    like$rownames <- if (is.null(dim(data))) names(data) else rownames(data)
+    return(like)
+  }
+  tile <- kc_user_tile(kc_kernel_function(kernel))
   structure(list(data = data, rows = seq_len(n), nrow = as.integer(n), tile = tile,
                  rownames = if (is.null(dim(data))) names(data) else rownames(data)),
             class = c("kc_user", "kc_kernel_data"))

@@ -84,7 +84,17 @@
 #'   large `gamma` or unscaled huge inputs) is an error of class
 #'   `"kernclass_overflow_error"`, and a solution that is not finite numbers
 #'   one of class `"kernclass_not_finite_error"`, never NaN from a model
-#'   that says it converged.
+#'   that says it converged. Nor can the cache tell points apart whose
+#'   kernel values share a common part much larger than their differences
+#'   (\eqn{K_{ii} + K_{jj} - 2K_{ij}}{K[i, i] + K[j, j] - 2 K[i, j]} below
+#'   its rounding, judged in double on up to 256 points chosen by their
+#'   values, not by the order of the rows): given kernel values and kernel
+#'   functions are then centred in feature space (in double, before the
+#'   cache; for C- and nu-classification this leaves the solution unchanged,
+#'   for the one-class SVM only a constant is taken off); where that does
+#'   not help, and for the polynomial and sigmoid kernels (and the linear
+#'   kernel on sparse rows, which are not centred), the fit is an error of
+#'   class `"kernclass_precision_error"`.
 #'
 #' @section Where the class pairs run: The pairwise problems (and, with
 #'   `probability = TRUE`, the folds of their probability models) are
@@ -139,7 +149,10 @@
 #'   (`"kernclass_ovo"`: the one-vs-one classifiers, as [kernel_bayes()]):
 #'   besides the common fields (see [kernel_bayes()]; no `weight` or
 #'   `offset`), `index` (the rows of
-#'   the training data that are support vectors), `SV` (those rows, scaled),
+#'   the training data that are support vectors), `SV` (those rows, scaled;
+#'   `NULL` for sparse rows, precomputed kernel values and kernel functions,
+#'   whose model holds its data once, in `x`: the support vectors are
+#'   `x[index, ]`),
 #'   `eta` (the dual variables, a matrix with a column per class pair) and
 #'   `coefs` (\eqn{y_i \eta_i}{y_i eta_i}), `b` (one offset per pair), `nSV` (support vectors
 #'   per class), `n_at_bound` (per pair, the number with \eqn{\eta_i = C_i}{eta_i = C_i}), `objective`,
@@ -395,7 +408,7 @@ kc_fit_svm <- function(d, kernel, gamma, degree, coef0, cost, class.weights, wei
     class = if (one) c("kernel_svm_oneclass", "kernel_svm") else c("kernel_svm", "kernclass_ovo"),
     type = type,
     index = index,
-    SV = d$x[index, , drop = FALSE],
+    SV = if (!kc_is_source(d$x)) d$x[index, , drop = FALSE],  # sources: kc_svm_sv()
     eta = eta[index, , drop = FALSE],
     coefs = (eta * sign)[index, , drop = FALSE],
     b = -per_pair("rho"),
@@ -500,7 +513,8 @@ kc_svm_binary <- function(x, y, rows, positive, C, control, label = "", path = N
       xb <- sweep(xb, 2L, m)
     }
   }
-  kc_check_float_resolution(xb, control$kernel, label)
+  centred <- kc_svm_precision(xb, control$kernel, label, one = is.null(positive))
+  if (!is.null(centred)) xb <- centred$x
   nu_svc <- control$type == "nu-classification"
   key <- paste0("pair ", label)
   start <- switch(control$type,
@@ -532,6 +546,12 @@ kc_svm_binary <- function(x, y, rows, positive, C, control, label = "", path = N
     r$objective <- r$objective / r$r^2
   }
   if (!is.null(centre)) r$rho <- r$rho + sum(centre * colSums(r$alpha * yb * xb))
+  if (!is.null(centred$c)) {  # the one-class problem moved by a constant
+    r$rho <- r$rho + centred$c * sum(r$alpha)
+    r$objective <- r$objective + centred$c * sum(r$alpha)^2 / 2
+  } else if (!is.null(centred)) {
+    r$rho <- r$rho + sum(r$alpha * yb * centred$u)
+  }
   if (!is.finite(r$rho) || !is.finite(r$objective) || !all(is.finite(r$alpha))) {
     # never NaN or Inf from a model that says it converged
     kc_abort(sprintf(paste0("The SVM's solution%s is not finite numbers on this data (the ",
@@ -607,10 +627,16 @@ kc_svm_platt <- function(x, y, rows, positive, C, control, folds = 5L) {
 
 #' @export
 kc_scores.kernel_svm <- function(object, x) {
-  s <- kc_expand(x, object$SV, object$coefs, object$kernel)
+  s <- kc_expand(x, kc_svm_sv(object), object$coefs, object$kernel)
   s <- s + rep(object$b, each = nrow(s))
   dimnames(s) <- list(rownames(x), names(object$b))
   s
+}
+
+# The support vectors: the field SV, or for sparse rows, kernel values and a
+# kernel function's points (which a model holds once, in x) the rows of x.
+kc_svm_sv <- function(object) {
+  if (is.null(object$SV)) object$x[object$index, , drop = FALSE] else object$SV
 }
 
 # probA and probB as e1071 keeps them: a vector each, one value per pair.
@@ -752,29 +778,137 @@ print.summary.kernel_svm_oneclass <- function(x, ...) {
 }
 
 # The float cache rounds a kernel value K to about |K| 2^-24, and the
-# solver's steps rest on K_ii + K_jj - 2 K_ij. Where that (in double, for
-# each row and the next) is mostly below the rounding of its three values,
-# the solver's answer is rounding noise that can still pass the KKT test
-# (a polynomial kernel on data far from the origin: converged, 70% of a
-# separable training set). Distance kernels are bounded by 1; the linear
-# kernel's data are centred above.
-kc_check_float_resolution <- function(xb, k, label = "") {
-  n <- nrow(xb)
-  if (n < 2L || k$name %in% c("linear", "rbf", "laplace")) return(invisible(TRUE))
-  if (!is.matrix(xb)) return(invisible(TRUE))  # dense rows only (not sparse: R/sources.R)
-  j <- c(seq_len(n - 1L) + 1L, 1L)
-  differ <- rowSums((xb - xb[j, , drop = FALSE])^2) > 0
-  if (!any(differ)) return(invisible(TRUE))
-  kii <- kc_kernel_self(rowSums(xb^2), k)
-  kij <- kc_kernel_self(rowSums(xb * xb[j, , drop = FALSE]), k)
-  quad <- (kii + kii[j] - 2 * kij)[differ]
-  noise <- (2^-22 * pmax(abs(kii), abs(kii[j]), abs(kij)))[differ]
-  ratio <- stats::median(abs(quad) / noise)
-  if (is.finite(ratio) && ratio >= 4) return(invisible(TRUE))
+# solver's steps rest on K_ii + K_jj - 2 K_ij. Where that (in double, over
+# the pairs of distinct points of a sample) is mostly below the rounding of
+# its three values, the solver's answer is rounding noise that can still
+# pass the KKT test (a polynomial kernel on data far from the origin:
+# converged, 70% of a separable training set). Distance kernels computed
+# here are bounded by 1; the linear kernel's dense data are centred before.
+#
+# Kernel values from the user (precomputed, or a kernel function) may share
+# a large common part (a linear kernel of data far from the origin). Their
+# problem is then solved on centred values, in double before the cache:
+# K'_ij = K_ij - u_i - u_j + g, the kernel of the points moved by the mean m
+# of the sample in feature space (u_i = k(x_i, m), g = k(m, m)). With y'a = 0
+# (C- and nu-classification) a'Q'a = a'Qa, so the solution is the same, and
+# y_i G_i moves by s = sum_j a_j y_j u_j for every i: rho moves back by s.
+# The one-class dual (sum a fixed, no y'a = 0) allows only a constant: K - c
+# (u_i = c / 2, g = 0), rho back by c sum(a), the objective by c sum(a)^2 / 2.
+# Returns NULL (the problem as it is) or list(x, u, c): the centred points and
+# what moves rho back; an error of class "kernclass_precision_error" where
+# the cache cannot tell the points apart even so.
+kc_svm_precision <- function(xb, k, label = "", one = FALSE) {
+  kernel_data <- inherits(xb, "kc_kernel_data")
+  # sparse rows are judged for the linear kernel too; dense rows are centred
+  # for it where that matters, except for the one-class SVM (which centring
+  # would change), left as LIBSVM leaves it: e1071 agrees far from the origin
+  if (nrow(xb) < 2L) return(NULL)
+  if (!kernel_data && (k$name %in% c("rbf", "laplace") ||
+                       (k$name == "linear" && (is.matrix(xb) || one)))) return(NULL)
+  sample <- kc_precision_sample(xb, k)
+  K <- kc_precision_gram(xb[sample, , drop = FALSE], k)
+  same <- if (is.matrix(xb)) kc_same_rows(xb[sample, , drop = FALSE])
+  if (kc_precision_enough(kc_precision_ratio(K, same))) return(NULL)
+  if (kernel_data) {
+    if (one) {
+      shift <- mean(K)
+      u <- rep(shift / 2, nrow(xb))
+      g <- 0
+    } else {
+      u <- kc_precision_centre(xb, sample, k)
+      g <- mean(K)
+    }
+    uR <- u[sample]
+    centred <- K - uR - rep(uR, each = length(uR)) + g
+    if (kc_precision_enough(kc_precision_ratio(centred, same))) {
+      return(list(x = kc_centred_source(xb, u, g), u = u, c = if (one) shift))
+    }
+  }
   kc_abort(sprintf(paste0("The %s kernel's values on this data are too large for the SVM's ",
                           "single-precision kernel cache to tell the points apart%s (their ",
-                          "differences are below its rounding). Scale the inputs (scale = ",
-                          "TRUE), centre them, or use a smaller `degree`, `gamma` or `coef0`."),
-                   k$name, if (nzchar(label)) paste0(" for classes ", label) else ""),
+                          "differences are below its rounding%s). %s"),
+                   k$name, if (nzchar(label)) paste0(" for classes ", label) else "",
+                   if (kernel_data) ", even centred" else "",
+                   if (kernel_data) "Give kernel values with smaller common parts." else
+                     paste0("Scale the inputs (scale = TRUE), centre them, or use a smaller ",
+                            "`degree`, `gamma` or `coef0`.")),
            arg = "x", class = "precision")
+}
+
+# The most points whose kernel values judge the cache's precision.
+kc_precision_points <- 256L
+
+# Up to kc_precision_points of the points, chosen by their values, not by
+# their order: evenly spaced in the order of k(x, x) (ties by the row sums),
+# so that the judgement does not depend on how the rows are sorted.
+kc_precision_sample <- function(x, k) {
+  n <- nrow(x)
+  if (n <= kc_precision_points) return(seq_len(n))
+  tie <- if (is.matrix(x)) rowSums(x) else if (inherits(x, "kc_csr")) {
+    t <- kc_csr_triplets(x)
+    sums <- numeric(n)
+    r <- rowsum(t$val, t$row, reorder = TRUE)
+    sums[as.integer(rownames(r))] <- r
+    sums
+  }
+  key <- kc_kernel_diag(x, k)
+  o <- if (is.null(tie)) order(key) else order(key, tie)
+  o[unique(round(seq(1, n, length.out = kc_precision_points)))]
+}
+
+# The kernel matrix of a few points, in double.
+kc_precision_gram <- function(x, k) {
+  if (inherits(x, "kc_precomputed")) return(x$K[x$cols, x$rows, drop = FALSE])
+  .Call(ffi_kernel_matrix, x, NULL, kc_kernel_code(k), kc_threads())
+}
+
+# The median, over pairs of distinct points (not `same`; where not known,
+# those whose K_ii + K_jj - 2 K_ij is not 0), of that sum over the cache's
+# rounding of its three values; Inf with no such pair.
+kc_precision_ratio <- function(K, same = NULL) {
+  d <- diag(K)
+  quad <- outer(d, d, "+") - 2 * K
+  noise <- 2^-22 * pmax(abs(outer(d, d, pmax)), abs(outer(d, d, pmin)), abs(K))
+  pairs <- upper.tri(K) & (if (is.null(same)) quad != 0 else !same)
+  if (!any(pairs)) return(Inf)
+  stats::median(abs(quad[pairs]) / noise[pairs])
+}
+
+# Which pairs of dense rows are equal (by three sums that equal rows share
+# and different rows, in practice, do not), in O(np).
+kc_same_rows <- function(x) {
+  w <- seq_len(ncol(x)) / ncol(x)
+  keys <- cbind(rowSums(x), rowSums(x * x), drop(x %*% w))
+  same <- matrix(TRUE, nrow(x), nrow(x))
+  for (j in 1:3) same <- same & outer(keys[, j], keys[, j], "==")
+  same
+}
+
+# Whether the median ratio is large enough (NaN: values that underflow to 0).
+kc_precision_enough <- function(ratio) !is.na(ratio) && ratio >= 4
+
+# u_i = the mean of k(x_i, x_r) over the sample's points r, for every point.
+kc_precision_centre <- function(x, sample, k) {
+  if (inherits(x, "kc_precomputed")) return(colMeans(x$K[x$cols[sample], x$rows, drop = FALSE]))
+  rowMeans(.Call(ffi_kernel_matrix, x, x[sample, , drop = FALSE], kc_kernel_code(k),
+                 kc_threads()))
+}
+
+# The points' kernel values K_ij - u_i - u_j + g, as a source of their own:
+# precomputed values written out, a kernel function's tiles moved as they
+# come (in double, before the cache).
+kc_centred_source <- function(x, u, g) {
+  if (inherits(x, "kc_precomputed")) {
+    K <- x$K[x$cols, x$rows, drop = FALSE]
+    n <- nrow(K)
+    return(structure(list(K = K - u - rep(u, each = n) + g, rows = seq_len(n), cols = seq_len(n),
+                          rownames = NULL), class = c("kc_precomputed", "kc_kernel_data")))
+  }
+  shift <- numeric(x$nrow)  # by row of the data
+  shift[x$rows] <- u
+  tile <- x$tile
+  x$tile <- function(xa, ia, xb, ib) {
+    tile(xa, ia, xb, ib) - shift[ia] - rep(shift[ib], each = length(ia)) + g
+  }
+  x
 }

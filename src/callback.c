@@ -3,12 +3,16 @@
  * runs on the main thread only; its errors and interrupts are caught here
  * (a longjmp out of an OpenMP region, even a one-thread one, would leave
  * the runtime inconsistent) and raised by kc_callback_raise() after the
- * region.  The points' ctx is their R object (kc_user in R/sources.R):
- * list(data, rows, tile, ...), tile(xa, ia, xb, ib) returning the checked
- * double matrix of kernel values of data rows ia of xa against ib of xb. */
+ * region, an interrupt as an interrupt.  The points' ctx is their R object
+ * (kc_user in R/sources.R): list(data, rows, tile, ...), tile(xa, ia, xb, ib)
+ * returning the checked double matrix of kernel values of data rows ia of
+ * xa against ib of xb. */
 #include <string.h>
 #include <Rinternals.h>
 #include "kernclass.h"
+
+/* R_ext/GraphicsDevice.h declares it (with much that is not needed here). */
+extern void Rf_onintr(void);
 
 /* The condition a tile caught (preserved), or a message of ours; one at a
  * time, on the main thread. */
@@ -77,7 +81,15 @@ void kc_callback_raise(void)
     if (!pending) return;
     SEXP cond = PROTECT(pending);
     kc_callback_reset();
-    if (inherits(cond, "interrupt")) error("kernclass: interrupted in the kernel function");
+    if (inherits(cond, "interrupt")) {
+        /* an interrupt stays one (handlers of "interrupt", not "error", see
+         * it; a loop of fits stops): R's own response to Ctrl-C, the one
+         * the graphics devices' API declares.  It returns only while
+         * interrupts are suspended, which no .Call is. */
+        UNPROTECT(1);
+        Rf_onintr();
+        error("kernclass: interrupted in the kernel function");
+    }
     SEXP call = PROTECT(lang2(install("stop"), cond));
     eval(call, R_BaseEnv);  /* signals the user's condition, classes kept */
     UNPROTECT(2);

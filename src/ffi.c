@@ -136,8 +136,10 @@ static void check_pair(const kc_kernel *k, const kc_points *a, const kc_points *
         error("kernclass internal: %s and %s have different numbers of columns", wa, wb);
     if (a->src == KC_SRC_PRECOMPUTED && !b->colmap)
         error("kernclass internal: '%s' are not training points", wb);
+    /* by value, not by pointer: a model read back by readRDS() may hold copies */
     if (a->src == KC_SRC_CALLBACK &&
-        list_elt((SEXP) a->ctx, "tile") != list_elt((SEXP) b->ctx, "tile"))
+        !R_compute_identical(list_elt((SEXP) a->ctx, "tile"), list_elt((SEXP) b->ctx, "tile"),
+                             IDENT_USE_CLOENV))
         error("kernclass internal: '%s' and '%s' have different kernel functions", wa, wb);
 }
 
