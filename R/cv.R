@@ -469,32 +469,6 @@ kc_fold_fits <- function(fit, d, w, test, cells, args, needs) {
   lapply(models, kc_fold_predict, xte = xte, needs = needs)
 }
 
-# The held-out rows' classes and decision values for all the SVMs of a path
-# (same training rows, scaling and kernel) from one kernel expansion over
-# their support vectors; NULL where a value is not finite (predict() then
-# says why, row by row).
-kc_path_predict <- function(models, xte, needs) {
-  x <- kc_new_x(models[[1L]], xte)
-  idx <- sort(unique(unlist(lapply(models, `[[`, "index"))))
-  W <- do.call(cbind, lapply(models, function(m) {
-    w <- matrix(0, length(idx), ncol(m$coefs))
-    w[match(m$index, idx), ] <- m$coefs
-    w
-  }))
-  S <- kc_expand(x, models[[1L]]$x[idx, , drop = FALSE], W, models[[1L]]$kernel)
-  if (!all(is.finite(S))) return(NULL)
-  col <- 0L
-  lapply(models, function(m) {
-    np <- length(m$b)
-    sc <- S[, col + seq_len(np), drop = FALSE] + rep(m$b, each = nrow(S))
-    col <<- col + np
-    dimnames(sc) <- list(rownames(x), names(m$b))
-    r <- list(predicted = as.character(kc_classify(m, sc)))
-    if (needs == "decision") r$decision <- as.vector(kc_decision(m, sc))
-    r
-  })
-}
-
 kc_fold_predict <- function(model, xte, needs) {
   r <- list(predicted = as.character(stats::predict(model, xte)))
   if (needs == "prob") r$prob <- as.matrix(stats::predict(model, xte, type = "prob"))
