@@ -161,11 +161,15 @@ kc_tune_search_text <- function(x) {
 }
 
 # The grid kernel_tune() searches for kernel_svm() when none is given: 10
-# costs 2^-3, 2^-1, ..., 2^15 (the range of LIBSVM's practical guide, each
-# a factor 4 from the next), and for a kernel with a gamma 10 gammas around
-# estimate_gamma()'s median heuristic on the data as the fit scales them,
-# from 2^-6 to 2^3 times it; the costs vary fastest, so on ties the first,
-# smaller cost wins. list(grid, text): the grid and how print() names it.
+# costs, geometric from 50 / n to 500 (the larger n, the more the data
+# carry a small cost: the penalty on the slacks sums over n rows; beyond
+# 500 the cells are the slowest to solve and rarely the best), and for a
+# kernel with a gamma 10 gammas around estimate_gamma()'s median heuristic
+# on the data as the fit scales them, from 2^-6 to 2^3 times it; the costs
+# vary fastest, so on ties the first, smaller cost wins. list(grid, text):
+# the grid and how print() names it.
+kc_svm_default_cost <- function(n) signif(exp(seq(log(50 / n), log(500), length.out = 10)), 2)
+
 kc_svm_default_grid <- function(fit, x, args) {
   def <- kc_fitter_default(fit)
   if (is.null(def) || def$name != "kernel_svm") {
@@ -178,10 +182,10 @@ kc_svm_default_grid <- function(fit, x, args) {
                             "`cost`; give e.g. grid = list(nu = c(0.1, 0.3, 0.5))."), type),
              arg = "grid")
   }
-  cost <- 2^seq(-3, 15, by = 2)
+  cost <- kc_svm_default_cost(NROW(x))
   kernel <- if (is.null(args$kernel)) formals(def$fun)$kernel else args$kernel
   grid <- list(cost = cost)
-  text <- "cost 2^(-3, -1, ..., 15)"
+  text <- sprintf("10 costs from %s (50/n) to 500", format(cost[1L]))
   if (!kc_is_kernel_data(kernel) && is.null(args$gamma) &&
       kc_kernels[[kc_kernel_name(kernel)]]$scales != "nothing") {
     scale <- if (is.null(args$scale)) TRUE else args$scale

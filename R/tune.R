@@ -63,13 +63,13 @@
 #'   made the numbers.
 #'
 #' @section Default grid: With `grid = NULL` (the default) and [kernel_svm()]
-#'   (C-classification), the grid is made from the data: 10 costs 2^-3,
-#'   2^-1, ..., 2^15 (each 4 times the one before, the range of LIBSVM's
-#'   practical guide) and, for a kernel with a gamma that is not given in
-#'   `...`, 10 gammas from 2^-6 to 2^3 times [estimate_gamma()]'s median
-#'   heuristic on the data, scaled as the fit scales them: 100 rows, costs
-#'   varying fastest. `print()` shows it. Other fitters and the nu types
-#'   need a `grid`.
+#'   (C-classification), the grid is made from the data: 10 costs,
+#'   geometric from 50/n to 500 for n rows (rounded to 2 significant
+#'   digits), and, for a kernel with a gamma that is not given in `...`, 10
+#'   gammas from 2^-6 to 2^3 times [estimate_gamma()]'s median heuristic on
+#'   the data, scaled as the fit scales them (rounded to 3 digits): 100
+#'   rows, costs varying fastest. `print()` shows it. Other fitters and the
+#'   nu types need a `grid`.
 #'
 #' @section Best parameters: The best row is the one with the best
 #'   cross-validated `metric` (the highest accuracy, balanced accuracy or AUC;

@@ -160,11 +160,15 @@ test_that("kernel_svm gets a default grid from the data when none is given", {
   set.seed(4)
   t <- kernel_tune(kernel_svm, y ~ ., data = df, folds = 2)
   g0 <- signif(estimate_gamma(df[, 1:3]), 3)
-  expected <- expand.grid(cost = 2^seq(-3, 15, by = 2), gamma = g0 * 2^(-6:3),
-                          KEEP.OUT.ATTRS = FALSE)
-  expect_identical(t$results[c("cost", "gamma")], expected)
-  expect_match(t$default_grid, "cost 2^(-3, -1, ..., 15) x gamma", fixed = TRUE)
-  expect_output(print(t), "Grid: default, cost 2^(-3, -1, ..., 15) x gamma", fixed = TRUE)
+  # costs geometric from 50 / n to 500, transcribed
+  cost <- signif(50 / 60 * (500 / (50 / 60))^((0:9) / 9), 2)
+  expect_equal(cost[c(1, 10)], c(0.83, 500))
+  expected <- expand.grid(cost = cost, gamma = g0 * 2^(-6:3), KEEP.OUT.ATTRS = FALSE)
+  expect_equal(t$results[c("cost", "gamma")], expected)
+  expect_identical(t$default_grid,
+                   sprintf(paste0("default, 10 costs from 0.83 (50/n) to 500 x gamma %s x ",
+                                  "2^(-6, -5, ..., 3) (%s: the median heuristic)"), g0, g0))
+  expect_output(print(t), "Grid: default, 10 costs from 0.83 (50/n) to 500 x gamma", fixed = TRUE)
   expect_true(t$best$gamma %in% expected$gamma)
   set.seed(4)
   t2 <- kernel_tune(kernel_svm, df[, 1:3], df$y, folds = 2)
@@ -182,7 +186,7 @@ test_that("kernel_svm gets a default grid from the data when none is given", {
   expect_false("gamma" %in% names(l$results))
   set.seed(4)
   f <- kernel_tune(kernel_svm, d$x, d$y, folds = 2, gamma = 0.3)
-  expect_identical(f$results$cost, 2^seq(-3, 15, by = 2))
+  expect_equal(f$results$cost, cost)
   # a given grid has no default_grid
   expect_null(kernel_tune(kernel_svm, d$x, d$y, grid = list(cost = 1), folds = 2)$default_grid)
   # others need a grid
