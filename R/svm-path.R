@@ -191,8 +191,8 @@ kc_svm_default_grid <- function(fit, x, args) {
     scale <- if (is.null(args$scale)) TRUE else args$scale
     g0 <- signif(estimate_gamma(x, kernel = kernel, scale = scale), 3)
     grid$gamma <- g0 * 2^(-6:3)
-    text <- sprintf("%s x gamma %s x 2^(-6, -5, ..., 3) (%s: the median heuristic)", text,
-                    format(g0), format(g0))
+    text <- sprintf("%s\n  x 10 gammas 2^(-6, -5, ..., 3) x %s (the median heuristic)", text,
+                    format(g0))
   }
-  list(grid = expand.grid(grid, KEEP.OUT.ATTRS = FALSE), text = paste0("default, ", text))
+  list(grid = expand.grid(grid, KEEP.OUT.ATTRS = FALSE), text = paste0("default: ", text))
 }

@@ -6,10 +6,10 @@
 #   Rscript inst/benchmarks/run.R --quick    smaller sizes (about 5 minutes)
 #   Rscript inst/benchmarks/run.R --out FILE (default: benchmark-results.md)
 #   Rscript inst/benchmarks/run.R --only tune --tune-n 2000 --loo-n 10000 \
-#       --tune-default-n 5000 --tune-reps 3
+#       --tune-default-n 5000 --tune-reps 3 --tune-threads 1
 #       (the tune section's sizes: n of the 5 x 5 grid searches, n of
 #       leave-one-out, n of the default-grid searches; kernel_tune's times
-#       the median of --tune-reps runs)
+#       the median of --tune-reps runs; its threads, default all)
 #   Rscript inst/benchmarks/run.R --only contention,scaling
 #       sections: engine, svm, sums, scale, threshold, prob, sparse (the main
 #       table), contention, scaling, tune, latency
@@ -505,6 +505,10 @@ if (run_section("tune")) {
   }
   workers <- min(2L, default_threads())
   reps <- sizes_arg("--tune-reps", 1L)[1L]
+  # --tune-threads 1: the sequential searches on one thread (the engine's
+  # threads meet at every SMO iteration, which a busy machine makes costly)
+  tune_threads <- if ("--tune-threads" %in% args) sizes_arg("--tune-threads", NA)[1L]
+  old_threads <- options(kernclass.threads = tune_threads)
   # the kernel_tune() search (median seconds of `reps` runs, the last run's
   # result), sequential or under the workers of plan(multisession) (started
   # before the clock, as in a session)
@@ -621,8 +625,11 @@ if (run_section("tune")) {
                accuracy = sprintf("%.4f", m$value$best_accuracy),
                load = load_avg(), check.names = FALSE)
   })
+  options(old_threads)
   tune_lines <- c(
-    "### Model selection (kernel_tune, sequential plan, default threads)", "",
+    sprintf("### Model selection (kernel_tune, sequential plan, %s)",
+            if (is.null(tune_threads)) "default threads" else
+              sprintf("%d thread(s), --tune-threads", tune_threads)), "",
     knitr::kable(do.call(rbind, rows_t), format = "pipe"), "",
     paste0(paste("Grid: cost 2^(-3, -1, 1, 3, 5) x gamma 2^(-9, -7, -5, -3, -1), RBF, scale = TRUE,",
                  "tolerance 1e-3. screened: kernel_tune()'s default search (the grid cross-validated",

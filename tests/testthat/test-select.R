@@ -166,9 +166,10 @@ test_that("kernel_svm gets a default grid from the data when none is given", {
   expected <- expand.grid(cost = cost, gamma = g0 * 2^(-6:3), KEEP.OUT.ATTRS = FALSE)
   expect_equal(t$results[c("cost", "gamma")], expected)
   expect_identical(t$default_grid,
-                   sprintf(paste0("default, 10 costs from 0.83 (50/n) to 500 x gamma %s x ",
-                                  "2^(-6, -5, ..., 3) (%s: the median heuristic)"), g0, g0))
-  expect_output(print(t), "Grid: default, 10 costs from 0.83 (50/n) to 500 x gamma", fixed = TRUE)
+                   sprintf(paste0("default: 10 costs from 0.83 (50/n) to 500\n  x 10 gammas ",
+                                  "2^(-6, -5, ..., 3) x %s (the median heuristic)"), g0))
+  expect_output(print(t), "Grid: default: 10 costs from 0.83 (50/n) to 500\n  x 10 gammas",
+                fixed = TRUE)
   expect_true(t$best$gamma %in% expected$gamma)
   set.seed(4)
   t2 <- kernel_tune(kernel_svm, df[, 1:3], df$y, folds = 2)
