@@ -333,15 +333,16 @@ kc_tune_frame <- function(mc, env) {
 # future::plan() decides where they run, each with its own parallel-safe
 # seed, so that results do not depend on the plan. Returns, per cell, the
 # out-of-fold `predicted` classes (and `prob`, `decision` where the metric
-# needs them) and the `method`.
-kc_grid_cv <- function(fit, d, w, fold, k, cells, args, metric) {
+# needs them) and the `method`. run_folds: only these folds (the other
+# rows' predictions NA).
+kc_grid_cv <- function(fit, d, w, fold, k, cells, args, metric, run_folds = NULL) {
   kc_check_metric_fit(metric, d$y)
   needs <- kc_metrics[[metric]]$needs
   loo <- isTRUE(attr(k, "loo"))
   n <- length(d$y)
   tasks <- list()
   exact <- logical(length(cells))
-  if (loo && needs == "class" && is.null(w)) {
+  if (loo && needs == "class" && is.null(w) && is.null(run_folds)) {
     for (i in seq_along(cells)) {
       if (kc_loo_applies(fit, d$x, c(cells[[i]], args))) {
         exact[i] <- TRUE
@@ -351,7 +352,7 @@ kc_grid_cv <- function(fit, d, w, fold, k, cells, args, metric) {
   }
   rest <- which(!exact)
   groups <- kc_svm_path_groups(fit, cells[rest], args, needs)
-  for (f in seq_len(as.integer(k))) {
+  for (f in if (is.null(run_folds)) seq_len(as.integer(k)) else run_folds) {
     for (g in groups) tasks[[length(tasks) + 1L]] <- list(kind = "fold", fold = f, cells = rest[g])
   }
   run <- function(task) {

@@ -120,44 +120,95 @@ kc_path_predict <- function(models, xte, needs) {
 
 # ---- model selection: screen loosely, decide exactly ---------------------------
 
-# How kernel_tune() searches: list(mode, tolerance) with mode "screen" (the
-# cells are cross-validated with the solver stopped at `tolerance`, the
-# screening tolerance) or "exhaustive" (every cell at the fit's own
-# tolerance, tolerance NULL). Screening applies to kernel_svm() only, and
-# only where it loosens something: not when `tolerance` is a grid column,
-# nor when the fit's tolerance is already at least the screening one.
-kc_tune_search <- function(search, screen_tolerance, fit, grid, args) {
-  search <- kc_match_arg(search, c("screen", "exhaustive"), "search")
+# How kernel_tune() searches: list(mode, race, tolerance, fit_tolerance).
+# mode "screen" and "race" cross-validate kernel_svm() with the solver
+# stopped at the screening `tolerance`; "exhaustive" every row at the fit's
+# own tolerance (tolerance NULL). Screening applies to kernel_svm() only,
+# and only where it loosens something: not when `tolerance` is a grid
+# column, nor when the fit's tolerance is already at least the screening
+# one. A race (successive halving over the folds) runs for any fitter with
+# k folds, not with leave-one-out.
+kc_tune_search <- function(search, screen_tolerance, fit, grid, args, k) {
+  search <- kc_match_arg(search, c("screen", "exhaustive", "race"), "search")
   kc_check_number(screen_tolerance, "screen_tolerance", lower = 0, lower_open = TRUE)
+  race <- search == "race" && !isTRUE(attr(k, "loo")) && as.integer(k) > 2L
   def <- kc_fitter_default(fit)
-  if (search == "exhaustive" || is.null(def) || def$name != "kernel_svm" ||
-      "tolerance" %in% names(grid)) {
-    return(list(mode = "exhaustive", tolerance = NULL))
+  fit_tol <- if (!is.null(def)) {
+    if (is.null(args$tolerance)) formals(def$fun)$tolerance else args$tolerance
   }
-  fit_tol <- if (is.null(args$tolerance)) formals(def$fun)$tolerance else args$tolerance
-  if (!is.numeric(fit_tol) || length(fit_tol) != 1L || is.na(fit_tol) ||
-      fit_tol >= screen_tolerance) {
-    return(list(mode = "exhaustive", tolerance = NULL))  # kernel_svm() reports a bad tolerance
-  }
-  list(mode = "screen", tolerance = screen_tolerance, fit_tolerance = fit_tol)
+  loosen <- search != "exhaustive" && !is.null(def) && def$name == "kernel_svm" &&
+    !"tolerance" %in% names(grid) && is.numeric(fit_tol) && length(fit_tol) == 1L &&
+    !is.na(fit_tol) && fit_tol < screen_tolerance  # else kernel_svm() reports a bad tolerance
+  mode <- if (race) "race" else if (loosen) "screen" else "exhaustive"
+  list(mode = mode, race = race, tolerance = if (loosen) screen_tolerance,
+       fit_tolerance = if (loosen) fit_tol)
 }
 
 # The arguments the cross-validation fits get: the screening tolerance in
 # place of the fit's.
 kc_tune_cv_args <- function(search, args) {
-  if (search$mode == "screen") args$tolerance <- search$tolerance
+  if (!is.null(search$tolerance)) args$tolerance <- search$tolerance
   args
 }
 
 # The line print() and summary() show: which search made the numbers.
 kc_tune_search_text <- function(x) {
-  if (identical(x$search, "screen")) {
-    sprintf(paste0("screened: the rows cross-validated at solver tolerance %s (screening\n",
+  screened <- if (!is.null(x$tolerance)) {
+    sprintf(paste0("the rows cross-validated at solver tolerance %s (screening\n",
                    "  estimates), the best refitted on all data at tolerance %s"),
             format(x$tolerance[["screen"]]), format(x$tolerance[["fit"]]))
+  }
+  if (identical(x$search, "race")) {
+    status <- if (is.null(x$results)) x$table$status else x$results$status
+    sprintf(paste0("raced: successive halving over the folds, %d of %d rows on every fold\n",
+                   "  (the others dropped, NA)%s"),
+            sum(!startsWith(status, "dropped")), length(status),
+            if (is.null(screened)) "" else paste0(";\n  ", screened))
+  } else if (!is.null(screened)) {
+    paste("screened:", screened)
   } else {
     "exhaustive: every row cross-validated as it is fitted"
   }
+}
+
+# Successive halving over the folds (search = "race"): every row on fold 1;
+# after each fold, the better half of the rows still running (by the metric
+# over the folds so far; ties with the last one kept, and at least two rows)
+# go on to the next fold. Rows that run every fold are finished; the others
+# are dropped, their predictions never used. list(res, dropped): kc_grid_cv's
+# result for every row, and the fold after which each row was dropped (NA:
+# finished).
+kc_tune_race <- function(fit, d, w, fold, k, cells, args, metric) {
+  K <- as.integer(k)
+  larger <- kc_metrics[[metric]]$larger
+  res <- NULL
+  alive <- seq_along(cells)
+  dropped <- rep(NA_integer_, length(cells))
+  for (f in seq_len(K)) {
+    out <- kc_grid_cv(fit, d, w, fold, k, cells[alive], args, metric, run_folds = f)
+    if (is.null(res)) {
+      res <- out
+    } else {
+      te <- which(fold == f)
+      for (j in seq_along(alive)) {
+        i <- alive[j]
+        res[[i]]$predicted[te] <- out[[j]]$predicted[te]
+        if (!is.null(res[[i]]$prob)) res[[i]]$prob[te, ] <- out[[j]]$prob[te, ]
+        if (!is.null(res[[i]]$decision)) res[[i]]$decision[te] <- out[[j]]$decision[te]
+      }
+    }
+    if (f == K) break
+    seen <- which(fold <= f)
+    v <- vapply(alive, function(i) kc_metric_value(metric, res[[i]], d$y, seen), numeric(1))
+    if (!larger) v <- -v
+    if (all(is.na(v))) next
+    keep <- max(ceiling(length(alive) / 2), min(length(alive), 2L))
+    cut <- sort(v, decreasing = TRUE)[min(keep, sum(!is.na(v)))]
+    go_on <- !is.na(v) & v >= cut
+    dropped[alive[!go_on]] <- f
+    alive <- alive[go_on]
+  }
+  list(res = res, dropped = dropped)
 }
 
 # The grid kernel_tune() searches for kernel_svm() when none is given: 10

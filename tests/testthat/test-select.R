@@ -195,3 +195,59 @@ test_that("kernel_svm gets a default grid from the data when none is given", {
   expect_identical(arg_of(kernel_tune(kernel_svm, d$x, d$y, type = "nu-classification")),
                    "grid")
 })
+
+test_that("a race halves the rows fold by fold; dropped rows are NA, never numbers", {
+  d <- select_data(150)
+  # one cost per gamma: every fit a cold one, so each row's out-of-fold
+  # predictions are kernel_cv's at the screening tolerance
+  grid <- data.frame(cost = rep(c(0.3, 3, 30), 4), gamma = 2^seq(-7, 4))
+  set.seed(8)
+  r <- kernel_tune(kernel_svm, d$x, d$y, grid = grid, folds = 4, search = "race")
+  expect_identical(r$search, "race")
+  expect_identical(r$tolerance, c(screen = 0.1, fit = 1e-3))
+  pred <- lapply(seq_len(nrow(grid)), function(i) {
+    set.seed(8)
+    kernel_cv(kernel_svm, d$x, d$y, folds = 4, cost = grid$cost[i], gamma = grid$gamma[i],
+              tolerance = 0.1)
+  })
+  expect_identical(pred[[1]]$fold, r$fold)
+  # the race, transcribed: after each fold but the last, the better half
+  # (at least two, ties with the last kept) by accuracy over the folds so far
+  alive <- seq_len(nrow(grid))
+  dropped <- rep(NA_integer_, nrow(grid))
+  for (f in 1:3) {
+    seen <- r$fold <= f
+    v <- vapply(alive, function(i) mean(pred[[i]]$predicted[seen] == d$y[seen]), numeric(1))
+    keep <- max(ceiling(length(alive) / 2), min(length(alive), 2))
+    cut <- sort(v, decreasing = TRUE)[keep]
+    dropped[alive[v < cut]] <- f
+    alive <- alive[v >= cut]
+  }
+  expect_true(length(alive) < nrow(grid))
+  expect_identical(r$results$status,
+                   ifelse(is.na(dropped), "screened", sprintf("dropped after %d of 4 folds", dropped)))
+  done <- is.na(dropped)
+  expect_true(all(is.na(r$results$accuracy[!done])))
+  expect_true(all(is.na(r$results$sd[!done])))
+  expect_true(all(is.na(r$results$se[!done])))
+  expect_equal(r$results$accuracy[done], vapply(pred[done], `[[`, numeric(1), "accuracy"))
+  best <- which(done)[which.max(r$results$accuracy[done])]
+  expect_identical(r$best_index, best)
+  user <- kernel_svm(d$x, d$y, cost = grid$cost[best], gamma = grid$gamma[best])
+  expect_identical(predict(r$model, d$x, type = "decision"), predict(user, d$x, type = "decision"))
+  expect_output(print(r), sprintf("raced: successive halving over the folds, %d of 12 rows",
+                                  sum(done)))
+  expect_output(print(summary(r)), "raced: successive halving")
+  # a metric to minimise races by its smallest values; other fitters race unscreened
+  set.seed(9)
+  p <- kernel_tune(kernel_parzen, d$x, d$y, grid = list(gamma = 2^(-6:2)), folds = 3,
+                   search = "race", metric = "logloss")
+  expect_null(p$tolerance)
+  expect_true(all(p$results$status[!is.na(p$results$logloss)] == "exact"))
+  expect_true(any(startsWith(p$results$status, "dropped after 1 of 3")))
+  expect_identical(p$best_index, which.min(p$results$logloss))
+  # no race with leave-one-out or two folds: the screened search
+  set.seed(9)
+  expect_identical(kernel_tune(kernel_svm, d$x, d$y, grid = list(cost = c(1, 2)), folds = 2,
+                               search = "race")$search, "screen")
+})
