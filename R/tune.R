@@ -70,8 +70,9 @@
 #'   at least two) go on to the next fold. The rows that ran every fold are
 #'   finished, the best of them is chosen and refitted; the others have `NA`
 #'   figures and the `status` "dropped after f of k folds", never numbers
-#'   from fewer folds. With 5 folds and 25 rows, 51 of the 125 fits run. Not
-#'   with leave-one-out or fewer than 3 folds (then the search is `"screen"`).
+#'   from fewer folds. With 5 folds and 25 rows, 51 of the 125 fits run (more
+#'   where rows tie). Not with leave-one-out or fewer than 3 folds (then the
+#'   search is `"screen"`).
 #'
 #' @section Default grid: With `grid = NULL` (the default) and [kernel_svm()]
 #'   (C-classification), the grid is made from the data: 10 costs,
