@@ -542,6 +542,7 @@ if (run_section("tune")) {
     te <- make_data(10000, 20, n + 8)
     before <- load_avg()
     k <- timed_search("screen", dat, grid)
+    kr <- timed_search("race", dat, grid)
     kx <- timed_search("exhaustive", dat, grid)
     km <- timed_search("screen", dat, grid, multisession = TRUE)
     same_plan <- identical(km$value$results, k$value$results)
@@ -550,6 +551,7 @@ if (run_section("tune")) {
     ts <- measure(tune.svm(dat$x, dat$y, cost = grid$cost, gamma = grid$gamma,
                            tunecontrol = tune.control(cross = 5)))
     v <- versus(k, kx, te)
+    vr <- versus(kr, kx, te)
     kb <- k$value$best
     xb <- kx$value$best
     eb <- e$value$cells[e$value$best, ]
@@ -563,6 +565,8 @@ if (run_section("tune")) {
       "screened, multisession s" = sprintf("%.2f (%.1fx / %.1fx)%s", km$seconds,
                                            e$seconds / km$seconds, ts$seconds / km$seconds,
                                            if (same_plan) "" else ", results differ!"),
+      "raced s" = sprintf("%.2f (%.1fx / %.1fx)", kr$seconds, e$seconds / kr$seconds,
+                          ts$seconds / kr$seconds),
       "exhaustive s" = sprintf("%.2f (%.1fx / %.1fx)", kx$seconds, e$seconds / kx$seconds,
                                ts$seconds / kx$seconds),
       "e1071::svm, same folds s" = sprintf("%.2f", e$seconds),
@@ -573,17 +577,20 @@ if (run_section("tune")) {
       "exact CV accuracy: best, screened choice's gap" =
         sprintf("%.4f, %.2f points", kx$value$best_accuracy, v$cv_gap),
       "test accuracy: screened / exhaustive model" = sprintf("%.4f / %.4f", v$test[1], v$test[2]),
+      "raced: best cell, exact CV gap, test accuracy" =
+        sprintf("%s, %.2f points, %.4f", if (vr$same) "same" else
+                  cell_text(kr$value$best$cost, kr$value$best$gamma), vr$cv_gap, vr$test[1]),
       "exhaustive's best as e1071's on its folds" = if (same) "yes" else
         sprintf("no: %s (%.4f)", cell_text(eb$cost, eb$gamma), e$value$accuracy[e$value$best]),
       "tune.svm's best (its own folds)" = cell_text(tb$cost, tb$gamma),
-      "CPU s: screened / exhaustive / e1071 / tune.svm" =
-        sprintf("%.1f / %.1f / %.1f / %.1f", k$cpu, kx$cpu, e$cpu, ts$cpu),
+      "CPU s: screened / raced / exhaustive / e1071 / tune.svm" =
+        sprintf("%.1f / %.1f / %.1f / %.1f / %.1f", k$cpu, kr$cpu, kx$cpu, e$cpu, ts$cpu),
       "load before / after" = paste(before, load_avg(), sep = " / "),
       check.names = FALSE)
-    cat(sprintf(paste0("%-40s screened %.2f s, exhaustive %.2f s, multisession %.2f s, e1071 same ",
-                       "folds %.2f s (%.1fx), tune.svm %.2f s (%.1fx)\n"),
-                task, k$seconds, kx$seconds, km$seconds, e$seconds, e$seconds / k$seconds,
-                ts$seconds, ts$seconds / k$seconds))
+    cat(sprintf(paste0("%-40s screened %.2f s, raced %.2f s, exhaustive %.2f s, multisession ",
+                       "%.2f s, e1071 same folds %.2f s (%.1fx), tune.svm %.2f s (%.1fx)\n"),
+                task, k$seconds, kr$seconds, kx$seconds, km$seconds, e$seconds,
+                e$seconds / k$seconds, ts$seconds, ts$seconds / k$seconds))
   }
   # the default grid (10 x 10 around the median heuristic), screened and
   # exhaustive; no e1071 (its 500 fits a size take too long to repeat)
@@ -593,14 +600,17 @@ if (run_section("tune")) {
     te <- make_data(10000, 20, n + 8)
     k <- timed_search("screen", dat, NULL)
     km <- timed_search("screen", dat, NULL, multisession = TRUE)
+    kr <- timed_search("race", dat, NULL)
     kx <- timed_search("exhaustive", dat, NULL)
     v <- versus(k, kx, te)
+    vr <- versus(kr, kx, te)
     kb <- k$value$best
     xb <- kx$value$best
     rows_d[[length(rows_d) + 1L]] <- data.frame(
       task = sprintf("default 10 x 10 grid, 5-fold, n=%d, d=20", n),
       "screened s" = sprintf("%.2f", k$seconds),
       "screened, multisession s" = sprintf("%.2f", km$seconds),
+      "raced s" = sprintf("%.2f", kr$seconds),
       "exhaustive s" = sprintf("%.2f", kx$seconds),
       "best cell: screened / exhaustive" = sprintf("%s / %s", cell_text(kb$cost, kb$gamma),
                                                    if (v$same) "same" else
@@ -608,9 +618,12 @@ if (run_section("tune")) {
       "exact CV accuracy: best, screened choice's gap" =
         sprintf("%.4f, %.2f points", kx$value$best_accuracy, v$cv_gap),
       "test accuracy: screened / exhaustive model" = sprintf("%.4f / %.4f", v$test[1], v$test[2]),
+      "raced: best cell, exact CV gap, test accuracy" =
+        sprintf("%s, %.2f points, %.4f", if (vr$same) "same" else
+                  cell_text(kr$value$best$cost, kr$value$best$gamma), vr$cv_gap, vr$test[1]),
       load = load_avg(), check.names = FALSE)
-    cat(sprintf("%-40s screened %.2f s, multisession %.2f s, exhaustive %.2f s\n",
-                rows_d[[length(rows_d)]]$task, k$seconds, km$seconds, kx$seconds))
+    cat(sprintf("%-40s screened %.2f s, multisession %.2f s, raced %.2f s, exhaustive %.2f s\n",
+                rows_d[[length(rows_d)]]$task, k$seconds, km$seconds, kr$seconds, kx$seconds))
   }
   nl <- sizes_arg("--loo-n", size(10000, 3000))
   dat <- make_data(nl, 20, 99)
@@ -633,7 +646,8 @@ if (run_section("tune")) {
     knitr::kable(do.call(rbind, rows_t), format = "pipe"), "",
     paste0(paste("Grid: cost 2^(-3, -1, 1, 3, 5) x gamma 2^(-9, -7, -5, -3, -1), RBF, scale = TRUE,",
                  "tolerance 1e-3. screened: kernel_tune()'s default search (the grid cross-validated",
-                 "at solver tolerance 0.1, the chosen row refitted at 1e-3); exhaustive: every row at",
+                 "at solver tolerance 0.1, the chosen row refitted at 1e-3); raced: screened, and",
+                 "successive halving over the folds; exhaustive: every row at",
                  "1e-3. (x e1071 same folds / x tune.svm): the e1071 times over kernel_tune's, all in",
                  "this process"),
            if (reps > 1L) sprintf(" (kernel_tune: median of %d runs).", reps) else "."),
