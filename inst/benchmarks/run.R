@@ -537,6 +537,24 @@ if (run_section("tune")) {
          cv_gap = 100 * (x$value$best_accuracy - x$value$results$accuracy[b]),
          test = c(test_accuracy(s$value$model, te), test_accuracy(x$value$model, te)))
   }
+  # the columns on the chosen cells of the screened and raced searches
+  quality <- function(k, kr, kx, te) {
+    v <- versus(k, kx, te)
+    vr <- versus(kr, kx, te)
+    kb <- k$value$best
+    xb <- kx$value$best
+    data.frame(
+      "best cell: screened / exhaustive" = sprintf("%s / %s", cell_text(kb$cost, kb$gamma),
+                                                   if (v$same) "same" else
+                                                     cell_text(xb$cost, xb$gamma)),
+      "exact CV accuracy: best, screened choice's gap" =
+        sprintf("%.4f, %.2f points", kx$value$best_accuracy, v$cv_gap),
+      "test accuracy: screened / exhaustive model" = sprintf("%.4f / %.4f", v$test[1], v$test[2]),
+      "raced: best cell, exact CV gap, test accuracy" =
+        sprintf("%s, %.2f points, %.4f", if (vr$same) "same" else
+                  cell_text(kr$value$best$cost, kr$value$best$gamma), vr$cv_gap, vr$test[1]),
+      check.names = FALSE)
+  }
   for (n in sizes_arg("--tune-n", c(size(2000, 1000), size(5000, 2000)))) {
     dat <- make_data(n, 20, n + 7)
     te <- make_data(10000, 20, n + 8)
@@ -550,9 +568,6 @@ if (run_section("tune")) {
     set.seed(1)
     ts <- measure(tune.svm(dat$x, dat$y, cost = grid$cost, gamma = grid$gamma,
                            tunecontrol = tune.control(cross = 5)))
-    v <- versus(k, kx, te)
-    vr <- versus(kr, kx, te)
-    kb <- k$value$best
     xb <- kx$value$best
     eb <- e$value$cells[e$value$best, ]
     tb <- ts$value$best.parameters
@@ -571,15 +586,7 @@ if (run_section("tune")) {
                                ts$seconds / kx$seconds),
       "e1071::svm, same folds s" = sprintf("%.2f", e$seconds),
       "tune.svm s" = sprintf("%.2f", ts$seconds),
-      "best cell: screened / exhaustive" = sprintf("%s / %s", cell_text(kb$cost, kb$gamma),
-                                                   if (v$same) "same" else
-                                                     cell_text(xb$cost, xb$gamma)),
-      "exact CV accuracy: best, screened choice's gap" =
-        sprintf("%.4f, %.2f points", kx$value$best_accuracy, v$cv_gap),
-      "test accuracy: screened / exhaustive model" = sprintf("%.4f / %.4f", v$test[1], v$test[2]),
-      "raced: best cell, exact CV gap, test accuracy" =
-        sprintf("%s, %.2f points, %.4f", if (vr$same) "same" else
-                  cell_text(kr$value$best$cost, kr$value$best$gamma), vr$cv_gap, vr$test[1]),
+      quality(k, kr, kx, te),
       "exhaustive's best as e1071's on its folds" = if (same) "yes" else
         sprintf("no: %s (%.4f)", cell_text(eb$cost, eb$gamma), e$value$accuracy[e$value$best]),
       "tune.svm's best (its own folds)" = cell_text(tb$cost, tb$gamma),
@@ -602,25 +609,13 @@ if (run_section("tune")) {
     km <- timed_search("screen", dat, NULL, multisession = TRUE)
     kr <- timed_search("race", dat, NULL)
     kx <- timed_search("exhaustive", dat, NULL)
-    v <- versus(k, kx, te)
-    vr <- versus(kr, kx, te)
-    kb <- k$value$best
-    xb <- kx$value$best
     rows_d[[length(rows_d) + 1L]] <- data.frame(
       task = sprintf("default 10 x 10 grid, 5-fold, n=%d, d=20", n),
       "screened s" = sprintf("%.2f", k$seconds),
       "screened, multisession s" = sprintf("%.2f", km$seconds),
       "raced s" = sprintf("%.2f", kr$seconds),
       "exhaustive s" = sprintf("%.2f", kx$seconds),
-      "best cell: screened / exhaustive" = sprintf("%s / %s", cell_text(kb$cost, kb$gamma),
-                                                   if (v$same) "same" else
-                                                     cell_text(xb$cost, xb$gamma)),
-      "exact CV accuracy: best, screened choice's gap" =
-        sprintf("%.4f, %.2f points", kx$value$best_accuracy, v$cv_gap),
-      "test accuracy: screened / exhaustive model" = sprintf("%.4f / %.4f", v$test[1], v$test[2]),
-      "raced: best cell, exact CV gap, test accuracy" =
-        sprintf("%s, %.2f points, %.4f", if (vr$same) "same" else
-                  cell_text(kr$value$best$cost, kr$value$best$gamma), vr$cv_gap, vr$test[1]),
+      quality(k, kr, kx, te),
       load = load_avg(), check.names = FALSE)
     cat(sprintf("%-40s screened %.2f s, multisession %.2f s, raced %.2f s, exhaustive %.2f s\n",
                 rows_d[[length(rows_d)]]$task, k$seconds, km$seconds, kr$seconds, kx$seconds))
