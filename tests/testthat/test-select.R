@@ -82,23 +82,6 @@ test_that("the returned model is kernel_svm() at the chosen parameters, solved e
   }
 })
 
-test_that("screening and exhaustive search choose the known best row", {
-  # rings: only a large enough gamma separates them (as in test-tune.R)
-  set.seed(7)
-  n <- 60
-  r <- c(runif(n / 2, 0, 0.5), runif(n / 2, 1.5, 2))
-  a <- runif(n, 0, 2 * pi)
-  x <- cbind(r * cos(a), r * sin(a))
-  y <- factor(rep(c("inner", "outer"), each = n / 2))
-  grid <- list(cost = c(0.01, 100), gamma = c(1e-4, 1))
-  for (search in c("screen", "exhaustive")) {
-    set.seed(1)
-    t <- kernel_tune(kernel_svm, x, y, grid = grid, folds = 4, search = search)
-    expect_identical(t$best, list(cost = 100, gamma = 1), info = search)
-    expect_equal(t$results$accuracy[4], 1, info = search)
-  }
-})
-
 test_that("the search is exhaustive where screening does not apply, and says so", {
   d <- select_data()
   set.seed(2)
