@@ -234,3 +234,21 @@ test_that("a race halves the rows fold by fold; dropped rows are NA, never numbe
   expect_identical(kernel_tune(kernel_svm, d$x, d$y, grid = list(cost = c(1, 2)), folds = 2,
                                search = "race")$search, "screen")
 })
+
+test_that("a race gives identical results under plan(sequential) and plan(multisession)", {
+  skip_if_not_installed("future")
+  d <- select_data(90)
+  run <- function(...) {
+    old <- future::plan(...)
+    on.exit(future::plan(old))
+    set.seed(3)
+    # probability = TRUE: Platt's folds draw random numbers inside every fit
+    kernel_tune(kernel_svm, d$x, d$y, grid = list(cost = c(0.5, 4), gamma = c(0.1, 1, 10)),
+                folds = 3, search = "race", probability = TRUE)
+  }
+  a <- run(future::sequential)
+  b <- run(future::multisession, workers = 2)
+  expect_identical(a$results, b$results)
+  expect_true(any(startsWith(a$results$status, "dropped")))
+  expect_identical(predict(a$model, d$x, type = "prob"), predict(b$model, d$x, type = "prob"))
+})
