@@ -138,7 +138,8 @@ kc_tune_search <- function(search, screen_tolerance, fit, grid, args, k) {
   }
   loosen <- search != "exhaustive" && !is.null(def) && def$name == "kernel_svm" &&
     !"tolerance" %in% names(grid) && is.numeric(fit_tol) && length(fit_tol) == 1L &&
-    !is.na(fit_tol) && fit_tol < screen_tolerance  # else kernel_svm() reports a bad tolerance
+    !is.na(fit_tol) && fit_tol > 0 && fit_tol < screen_tolerance
+  # (a bad tolerance: not loosened, so that the first fit reports it)
   mode <- if (race) "race" else if (loosen) "screen" else "exhaustive"
   list(mode = mode, race = race, tolerance = if (loosen) screen_tolerance,
        fit_tolerance = if (loosen) fit_tol)

@@ -131,6 +131,10 @@ test_that("bad search arguments are classed errors naming the argument", {
                                       search = "quick")), "search")
   expect_identical(arg_of(kernel_tune(kernel_svm, d$x, d$y, grid = list(cost = 1),
                                       search = c("screen", "race"))), "search")
+  # a bad fit tolerance is reported by the first cross-validation fit (so
+  # naming its grid row), not by the refit after the whole screening
+  expect_error(kernel_tune(kernel_svm, d$x, d$y, grid = list(cost = 1), tolerance = -1),
+               "^Grid row 1 .*`tolerance`", class = "kernclass_input_error")
   for (bad in list(0, -1, NA, "0.1", c(0.1, 0.2))) {
     expect_identical(arg_of(kernel_tune(kernel_svm, d$x, d$y, grid = list(cost = 1),
                                         screen_tolerance = bad)), "screen_tolerance")
