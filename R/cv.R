@@ -333,15 +333,16 @@ kc_tune_frame <- function(mc, env) {
 # future::plan() decides where they run, each with its own parallel-safe
 # seed, so that results do not depend on the plan. Returns, per cell, the
 # out-of-fold `predicted` classes (and `prob`, `decision` where the metric
-# needs them) and the `method`.
-kc_grid_cv <- function(fit, d, w, fold, k, cells, args, metric) {
+# needs them) and the `method`. run_folds: only these folds (the other
+# rows' predictions NA).
+kc_grid_cv <- function(fit, d, w, fold, k, cells, args, metric, run_folds = NULL) {
   kc_check_metric_fit(metric, d$y)
   needs <- kc_metrics[[metric]]$needs
   loo <- isTRUE(attr(k, "loo"))
   n <- length(d$y)
   tasks <- list()
   exact <- logical(length(cells))
-  if (loo && needs == "class" && is.null(w)) {
+  if (loo && needs == "class" && is.null(w) && is.null(run_folds)) {
     for (i in seq_along(cells)) {
       if (kc_loo_applies(fit, d$x, c(cells[[i]], args))) {
         exact[i] <- TRUE
@@ -351,7 +352,7 @@ kc_grid_cv <- function(fit, d, w, fold, k, cells, args, metric) {
   }
   rest <- which(!exact)
   groups <- kc_svm_path_groups(fit, cells[rest], args, needs)
-  for (f in seq_len(as.integer(k))) {
+  for (f in if (is.null(run_folds)) seq_len(as.integer(k)) else run_folds) {
     for (g in groups) tasks[[length(tasks) + 1L]] <- list(kind = "fold", fold = f, cells = rest[g])
   }
   run <- function(task) {
@@ -467,32 +468,6 @@ kc_fold_fits <- function(fit, d, w, test, cells, args, needs) {
     if (!is.null(out)) return(out)
   }
   lapply(models, kc_fold_predict, xte = xte, needs = needs)
-}
-
-# The held-out rows' classes and decision values for all the SVMs of a path
-# (same training rows, scaling and kernel) from one kernel expansion over
-# their support vectors; NULL where a value is not finite (predict() then
-# says why, row by row).
-kc_path_predict <- function(models, xte, needs) {
-  x <- kc_new_x(models[[1L]], xte)
-  idx <- sort(unique(unlist(lapply(models, `[[`, "index"))))
-  W <- do.call(cbind, lapply(models, function(m) {
-    w <- matrix(0, length(idx), ncol(m$coefs))
-    w[match(m$index, idx), ] <- m$coefs
-    w
-  }))
-  S <- kc_expand(x, models[[1L]]$x[idx, , drop = FALSE], W, models[[1L]]$kernel)
-  if (!all(is.finite(S))) return(NULL)
-  col <- 0L
-  lapply(models, function(m) {
-    np <- length(m$b)
-    sc <- S[, col + seq_len(np), drop = FALSE] + rep(m$b, each = nrow(S))
-    col <<- col + np
-    dimnames(sc) <- list(rownames(x), names(m$b))
-    r <- list(predicted = as.character(kc_classify(m, sc)))
-    if (needs == "decision") r$decision <- as.vector(kc_decision(m, sc))
-    r
-  })
 }
 
 kc_fold_predict <- function(model, xte, needs) {

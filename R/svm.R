@@ -490,7 +490,7 @@ kc_obs_weights <- function(weights, n) {
 # the one-class problem, every row +1). The nu types start from LIBSVM's
 # feasible point and nu-SVC's solution is scaled by 1/r, as LIBSVM's. path
 # (C-classification): kernel_tune()'s state for the costs of one kernel
-# setting (R/tune.R), whose fits warm-start from the last and share its
+# setting (R/svm-path.R), whose fits warm-start from the last and share its
 # kernel rows; NULL alone.
 kc_svm_binary <- function(x, y, rows, positive, C, control, label = "", path = NULL) {
   rows <- rows[C[rows] > 0]  # observations of weight 0 take no part

@@ -5,8 +5,11 @@
 #   Rscript inst/benchmarks/run.R            the full sizes (about 35 minutes on 2 cores)
 #   Rscript inst/benchmarks/run.R --quick    smaller sizes (about 5 minutes)
 #   Rscript inst/benchmarks/run.R --out FILE (default: benchmark-results.md)
-#   Rscript inst/benchmarks/run.R --only tune --tune-n 2000 --loo-n 10000
-#       (the tune section's sizes: n of the grid searches, n of leave-one-out)
+#   Rscript inst/benchmarks/run.R --only tune --tune-n 2000 --loo-n 10000 \
+#       --tune-default-n 5000 --tune-reps 3 --tune-threads 1
+#       (the tune section's sizes: n of the 5 x 5 grid searches, n of
+#       leave-one-out, n of the default-grid searches; kernel_tune's times
+#       the median of --tune-reps runs; its threads, default all)
 #   Rscript inst/benchmarks/run.R --only contention,scaling
 #       sections: engine, svm, sums, scale, threshold, prob, sparse (the main
 #       table), contention, scaling, tune, latency
@@ -14,9 +17,10 @@
 # contention: every large task on one thread and on the default number,
 #   idle and beside one busy process that the suite starts and stops itself;
 # scaling: 1, 2, 4, ... up to all cores, with speed-up and efficiency;
-# tune: kernel_tune() against e1071 on a 5 x 5 cost x gamma grid, 5-fold
-#   (e1071::tune.svm with its own folds, and e1071::svm over kernel_tune's
-#   folds: the same cells, so the same best cell), and kernel_tune()'s exact
+# tune: kernel_tune() (screened and exhaustive) against e1071 on a 5 x 5 cost
+#   x gamma grid, 5-fold (e1071::tune.svm with its own folds, and e1071::svm
+#   over kernel_tune's folds: the same cells, so the same best cell), the
+#   default 10 x 10 grid screened against exhaustive, and kernel_tune()'s exact
 #   leave-one-out of kernel_means and kernel_parzen over 10 gammas;
 # latency: how soon a Ctrl-C (SIGINT) stops each long computation.
 #
@@ -500,51 +504,121 @@ if (run_section("tune")) {
     if (flag %in% args) as.integer(strsplit(args[which(args == flag) + 1L], ",")[[1]]) else default
   }
   workers <- min(2L, default_threads())
+  reps <- sizes_arg("--tune-reps", 1L)[1L]
+  # --tune-threads 1: the sequential searches on one thread (the engine's
+  # threads meet at every SMO iteration, which a busy machine makes costly)
+  tune_threads <- if ("--tune-threads" %in% args) sizes_arg("--tune-threads", NA)[1L]
+  old_threads <- options(kernclass.threads = tune_threads)
+  # the kernel_tune() search (median seconds of `reps` runs, the last run's
+  # result), sequential or under the workers of plan(multisession) (started
+  # before the clock, as in a session)
+  timed_search <- function(search, dat, grid, multisession = FALSE) {
+    if (multisession) {
+      old_plan <- future::plan("multisession", workers = workers)
+      on.exit(future::plan(old_plan))
+      invisible(future::value(future::future(NULL)))
+    }
+    runs <- lapply(seq_len(reps), function(i) measure({
+      set.seed(1)
+      kernel_tune(kernel_svm, dat$x, dat$y, grid = grid, folds = 5, search = search)
+    }))
+    m <- runs[[reps]]
+    m$seconds <- stats::median(vapply(runs, `[[`, numeric(1), "seconds"))
+    m$cpu <- stats::median(vapply(runs, `[[`, numeric(1), "cpu"))
+    m
+  }
+  test_accuracy <- function(model, te) mean(predict(model, te$x) == te$y)
+  # the screened search against the exhaustive one: the chosen rows, the
+  # exact cross-validated accuracy of the screened choice against the best
+  # (from the exhaustive table, same folds), the returned models' test accuracy
+  versus <- function(s, x, te) {
+    b <- s$value$best_index
+    list(same = b == x$value$best_index,
+         cv_gap = 100 * (x$value$best_accuracy - x$value$results$accuracy[b]),
+         test = c(test_accuracy(s$value$model, te), test_accuracy(x$value$model, te)))
+  }
+  # the columns on the chosen cells of the screened and raced searches
+  quality <- function(k, kr, kx, te) {
+    v <- versus(k, kx, te)
+    vr <- versus(kr, kx, te)
+    kb <- k$value$best
+    xb <- kx$value$best
+    data.frame(
+      "best cell: screened / exhaustive" = sprintf("%s / %s", cell_text(kb$cost, kb$gamma),
+                                                   if (v$same) "same" else
+                                                     cell_text(xb$cost, xb$gamma)),
+      "exact CV accuracy: best, screened choice's gap" =
+        sprintf("%.4f, %.2f points", kx$value$best_accuracy, v$cv_gap),
+      "test accuracy: screened / exhaustive model" = sprintf("%.4f / %.4f", v$test[1], v$test[2]),
+      "raced: best cell, exact CV gap, test accuracy" =
+        sprintf("%s, %.2f points, %.4f", if (vr$same) "same" else
+                  cell_text(kr$value$best$cost, kr$value$best$gamma), vr$cv_gap, vr$test[1]),
+      check.names = FALSE)
+  }
   for (n in sizes_arg("--tune-n", c(size(2000, 1000), size(5000, 2000)))) {
     dat <- make_data(n, 20, n + 7)
+    te <- make_data(10000, 20, n + 8)
     before <- load_avg()
-    search <- function() {
-      set.seed(1)
-      kernel_tune(kernel_svm, dat$x, dat$y, grid = grid, folds = 5)
-    }
-    k <- measure(search())
-    # the same search on the workers of plan(multisession): the grid's units
-    # side by side (workers started before the clock, as in a session)
-    old_plan <- future::plan("multisession", workers = workers)
-    invisible(future::value(future::future(NULL)))
-    km <- measure(search())
-    future::plan(old_plan)
+    k <- timed_search("screen", dat, grid)
+    kr <- timed_search("race", dat, grid)
+    kx <- timed_search("exhaustive", dat, grid)
+    km <- timed_search("screen", dat, grid, multisession = TRUE)
     same_plan <- identical(km$value$results, k$value$results)
     e <- measure(e1071_cells(dat$x, dat$y, k$value$fold))
     set.seed(1)
     ts <- measure(tune.svm(dat$x, dat$y, cost = grid$cost, gamma = grid$gamma,
                            tunecontrol = tune.control(cross = 5)))
-    kb <- k$value$best
+    xb <- kx$value$best
     eb <- e$value$cells[e$value$best, ]
     tb <- ts$value$best.parameters
-    same <- isTRUE(all.equal(c(kb$cost, kb$gamma), c(eb$cost, eb$gamma)))
+    same <- isTRUE(all.equal(c(xb$cost, xb$gamma), c(eb$cost, eb$gamma)))
     task <- sprintf("5 x 5 cost x gamma, 5-fold, n=%d, d=20", n)
     rows_t[[length(rows_t) + 1L]] <- data.frame(
       task = task,
-      "kernel_tune s" = sprintf("%.2f", k$seconds),
+      "screened s (x e1071 same folds / x tune.svm)" =
+        sprintf("%.2f (%.1fx / %.1fx)", k$seconds, e$seconds / k$seconds, ts$seconds / k$seconds),
+      "screened, multisession s" = sprintf("%.2f (%.1fx / %.1fx)%s", km$seconds,
+                                           e$seconds / km$seconds, ts$seconds / km$seconds,
+                                           if (same_plan) "" else ", results differ!"),
+      "raced s" = sprintf("%.2f (%.1fx / %.1fx)", kr$seconds, e$seconds / kr$seconds,
+                          ts$seconds / kr$seconds),
+      "exhaustive s" = sprintf("%.2f (%.1fx / %.1fx)", kx$seconds, e$seconds / kx$seconds,
+                               ts$seconds / kx$seconds),
       "e1071::svm, same folds s" = sprintf("%.2f", e$seconds),
-      "x kernclass" = sprintf("%.1f", e$seconds / k$seconds),
-      "kernel_tune, multisession s" = sprintf("%.2f (%.1fx)%s", km$seconds,
-                                              e$seconds / km$seconds,
-                                              if (same_plan) "" else ", results differ!"),
       "tune.svm s" = sprintf("%.2f", ts$seconds),
-      "x kernclass " = sprintf("%.1f", ts$seconds / k$seconds),
-      "best cell (kernel_tune)" = sprintf("%s, accuracy %.4f", cell_text(kb$cost, kb$gamma),
-                                          k$value$best_accuracy),
-      "same best cell as e1071 on its folds" = if (same) "yes" else
+      quality(k, kr, kx, te),
+      "exhaustive's best as e1071's on its folds" = if (same) "yes" else
         sprintf("no: %s (%.4f)", cell_text(eb$cost, eb$gamma), e$value$accuracy[e$value$best]),
       "tune.svm's best (its own folds)" = cell_text(tb$cost, tb$gamma),
-      "CPU s: kernel_tune / e1071 / tune.svm" = sprintf("%.1f / %.1f / %.1f", k$cpu, e$cpu, ts$cpu),
+      "CPU s: screened / raced / exhaustive / e1071 / tune.svm" =
+        sprintf("%.1f / %.1f / %.1f / %.1f / %.1f", k$cpu, kr$cpu, kx$cpu, e$cpu, ts$cpu),
       "load before / after" = paste(before, load_avg(), sep = " / "),
       check.names = FALSE)
-    cat(sprintf("%-48s kernel_tune %.2f s, e1071 same folds %.2f s (%.1fx), tune.svm %.2f s (%.1fx)\n",
-                task, k$seconds, e$seconds, e$seconds / k$seconds, ts$seconds,
-                ts$seconds / k$seconds))
+    cat(sprintf(paste0("%-40s screened %.2f s, raced %.2f s, exhaustive %.2f s, multisession ",
+                       "%.2f s, e1071 same folds %.2f s (%.1fx), tune.svm %.2f s (%.1fx)\n"),
+                task, k$seconds, kr$seconds, kx$seconds, km$seconds, e$seconds,
+                e$seconds / k$seconds, ts$seconds, ts$seconds / k$seconds))
+  }
+  # the default grid (10 x 10 around the median heuristic), screened and
+  # exhaustive; no e1071 (its 500 fits a size take too long to repeat)
+  rows_d <- list()
+  for (n in sizes_arg("--tune-default-n", size(5000, 1000))) {
+    dat <- make_data(n, 20, n + 7)
+    te <- make_data(10000, 20, n + 8)
+    k <- timed_search("screen", dat, NULL)
+    km <- timed_search("screen", dat, NULL, multisession = TRUE)
+    kr <- timed_search("race", dat, NULL)
+    kx <- timed_search("exhaustive", dat, NULL)
+    rows_d[[length(rows_d) + 1L]] <- data.frame(
+      task = sprintf("default 10 x 10 grid, 5-fold, n=%d, d=20", n),
+      "screened s" = sprintf("%.2f", k$seconds),
+      "screened, multisession s" = sprintf("%.2f", km$seconds),
+      "raced s" = sprintf("%.2f", kr$seconds),
+      "exhaustive s" = sprintf("%.2f", kx$seconds),
+      quality(k, kr, kx, te),
+      load = load_avg(), check.names = FALSE)
+    cat(sprintf("%-40s screened %.2f s, multisession %.2f s, raced %.2f s, exhaustive %.2f s\n",
+                rows_d[[length(rows_d)]]$task, k$seconds, km$seconds, kr$seconds, kx$seconds))
   }
   nl <- sizes_arg("--loo-n", size(10000, 3000))
   dat <- make_data(nl, 20, 99)
@@ -559,16 +633,30 @@ if (run_section("tune")) {
                accuracy = sprintf("%.4f", m$value$best_accuracy),
                load = load_avg(), check.names = FALSE)
   })
+  options(old_threads)
   tune_lines <- c(
-    "### Model selection (kernel_tune, sequential plan, default threads)", "",
+    sprintf("### Model selection (kernel_tune, sequential plan, %s)",
+            if (is.null(tune_threads)) "default threads" else
+              sprintf("%d thread(s), --tune-threads", tune_threads)), "",
     knitr::kable(do.call(rbind, rows_t), format = "pipe"), "",
-    paste("Grid: cost 2^(-3, -1, 1, 3, 5) x gamma 2^(-9, -7, -5, -3, -1), RBF, scale = TRUE,",
-          "tolerance 1e-3. x kernclass: the e1071 time over kernel_tune's, both in this process."),
+    paste0(paste("Grid: cost 2^(-3, -1, 1, 3, 5) x gamma 2^(-9, -7, -5, -3, -1), RBF, scale = TRUE,",
+                 "tolerance 1e-3. screened: kernel_tune()'s default search (the grid cross-validated",
+                 "at solver tolerance 0.1, the chosen row refitted at 1e-3); raced: screened, and",
+                 "successive halving over the folds; exhaustive: every row at",
+                 "1e-3. (x e1071 same folds / x tune.svm): the e1071 times over kernel_tune's, all in",
+                 "this process"),
+           if (reps > 1L) sprintf(" (kernel_tune: median of %d runs).", reps) else "."),
+    paste("exact CV accuracy: the exhaustive search's best, and how many points the screened",
+          "choice's exact CV accuracy (same folds) is below it; test accuracy: the returned",
+          "models on 10,000 new rows of the same distribution."),
     "load: the 1-minute load average of the machine before and after (other programs count);",
     "CPU s: the seconds of CPU this process used (e1071 runs on one thread).",
     paste0("multisession: the same search under future::plan(\"multisession\", workers = ",
-           workers, ") (workers started before the clock), its x against e1071; it says so ",
+           workers, ") (workers started before the clock); it says so ",
            "where its results are not identical to the sequential plan's."), "",
+    if (length(rows_d)) c(knitr::kable(do.call(rbind, rows_d), format = "pipe"), "",
+                          paste("The default grid: 10 costs from 50/n to 500 x 10 gammas 2^(-6, ..., 3)",
+                                "times estimate_gamma()'s median heuristic."), ""),
     knitr::kable(do.call(rbind, loo), format = "pipe"), "",
     "Exact leave-one-out from one pass of kernel sums per gamma (scale = FALSE).", "")
 }

@@ -194,7 +194,8 @@ add("kernel_cv", "folds not a whole number", quote(kernel_cv(kernel_means, x, y,
     arg = "folds")
 add("kernel_cv", "bad argument for the fitter", quote(kernel_cv(kernel_svm, x, y, cost = -1)),
     arg = "cost")
-add("kernel_tune", "grid missing", quote(kernel_tune(kernel_svm, x, y)), arg = "grid")
+add("kernel_tune", "grid missing where no default grid is made",
+    quote(kernel_tune(kernel_parzen, x, y)), arg = "grid")
 add("kernel_tune", "grid not a list", quote(kernel_tune(kernel_svm, x, y, grid = 1:3)),
     arg = "grid")
 add("kernel_tune", "grid column unknown",

@@ -88,7 +88,8 @@ test_that("weights are split with the folds (kernel_cv and kernel_tune against m
   expect_false(identical(kernel_cv(kernel_svm, d$x, d$y, folds = 4, cost = 2)$predicted,
                          cv$predicted))
   set.seed(9)
-  t <- kernel_tune(kernel_svm, d$x, d$y, grid = list(cost = c(0.5, 2)), folds = 4, weights = w)
+  t <- kernel_tune(kernel_svm, d$x, d$y, grid = list(cost = c(0.5, 2)), folds = 4, weights = w,
+                   search = "exhaustive")
   expect_identical(t$fold, cv$fold)
   expect_equal(t$results$accuracy[2], cv$accuracy)
   expect_equal(unname(t$model$C), t$best$cost * w)  # the refit is weighted too
@@ -170,11 +171,11 @@ test_that("a path without room for its kernel rows still warm-starts, with the s
   d <- metric_data(200)
   grid <- list(cost = c(4, 0.25, 1), gamma = c(0.2, 2))
   set.seed(3)
-  a <- kernel_tune(kernel_svm, d$x, d$y, grid = grid, folds = 3)
+  a <- kernel_tune(kernel_svm, d$x, d$y, grid = grid, folds = 3, search = "exhaustive")
   old <- options(kernclass.tune.store_mb = 0)
   on.exit(options(old))
   set.seed(3)
-  b <- kernel_tune(kernel_svm, d$x, d$y, grid = grid, folds = 3)
+  b <- kernel_tune(kernel_svm, d$x, d$y, grid = grid, folds = 3, search = "exhaustive")
   expect_equal(a$results, b$results)
   # and each cell as kernel_cv gives it from cold fits on the same folds
   for (i in seq_len(nrow(a$results))) {

@@ -31,6 +31,18 @@ test_that("kernel_tune finds the known best cell and refits with it", {
   expect_identical(tuned$model$call$cost, 100)
 })
 
+test_that("the screened, raced and exhaustive searches find the known best cell", {
+  d <- tune_rings()
+  for (search in c("screen", "race", "exhaustive")) {
+    set.seed(1)
+    tuned <- kernel_tune(kernel_svm, d$x, d$y, grid = list(cost = c(0.01, 100), gamma = c(1e-4, 1)),
+                         folds = 4, search = search)
+    expect_identical(tuned$search, search)
+    expect_equal(tuned$best, list(cost = 100, gamma = 1), info = search)
+    expect_equal(tuned$results$accuracy[4], 1, info = search)
+  }
+})
+
 test_that("every grid row is judged on the same folds as kernel_cv would draw", {
   d <- tune_rings()
   grid <- data.frame(gamma = c(0.01, 0.3, 3), kernel = c("rbf", "rbf", "laplace"))

@@ -1,0 +1,250 @@
+# The SVM's cost path and its model selection: what kernel_tune() does for
+# kernel_svm() that it does not do for the other fitters. The costs of one
+# kernel setting are fitted on a fold as one path (shared kernel rows, warm
+# starts, one expansion for the held-out rows); the grid is screened at a
+# loose solver tolerance and only the chosen cell is solved exactly
+# (search = "screen"); and a grid is made from the data when none is given.
+
+# ---- the path: costs of one kernel setting share work -------------------------
+
+# Groups of cells (indices) that one SVM path serves: kernel_svm cells that
+# differ in `cost` only; every other cell alone. Not with probability = TRUE,
+# whose Platt folds draw random numbers per fit.
+kc_svm_path_groups <- function(fit, cells, args, needs) {
+  single <- as.list(seq_along(cells))
+  def <- kc_fitter_default(fit)
+  if (is.null(def) || def$name != "kernel_svm" || length(cells) < 2L) return(single)
+  if (isTRUE(args$probability) || needs == "prob") return(single)
+  has_cost <- vapply(cells, function(a) {
+    is.numeric(a$cost) && length(a$cost) == 1L && !is.na(a$cost) && a$cost > 0
+  }, logical(1))
+  if (!all(has_cost)) return(single)
+  if (any(vapply(cells, function(a) isTRUE(a$probability), logical(1)))) return(single)
+  key <- vapply(cells, function(a) {
+    a$cost <- NULL
+    paste(deparse(a[order(names(a))], control = "digits17"), collapse = "")
+  }, character(1))
+  unname(split(seq_along(cells), factor(key, levels = unique(key))))
+}
+
+# The state a path keeps between its fits, per class pair: the kernel rows
+# computed so far (a raw store the solver fills in place) and the last
+# solution. Stores fit in a budget (option kernclass.tune.store_mb, default
+# 512 MB per fold being fitted); past it, the pair warm-starts only.
+kc_svm_path_new <- function() {
+  path <- new.env(parent = emptyenv())
+  path$budget <- getOption("kernclass.tune.store_mb", 512) * 2^20
+  path
+}
+
+# The warm start and the store for one binary problem of a path (rows: the
+# problem's training rows, Cb their bounds, yb their +1 / -1); NULLs outside
+# a path.
+kc_svm_path_start <- function(path, key, rows, Cb, yb) {
+  if (is.null(path)) return(list())
+  prev <- path[[key]]
+  if (!is.null(prev) && identical(prev$rows, rows)) {
+    # the last solution moved to the new box: variables at their bound go to
+    # the new bound, free ones stay, then made feasible for the solver
+    at_bound <- prev$alpha >= prev$C
+    alpha0 <- prev$alpha
+    alpha0[at_bound] <- Cb[at_bound]
+    return(list(alpha0 = kc_svm_feasible_start(alpha0, Cb, yb), store = prev$store))
+  }
+  n <- length(rows)
+  bytes <- 4 * n^2 + n
+  store <- NULL
+  if (bytes <= path$budget) {
+    store <- TRUE  # the solver allocates it
+    path$budget <- path$budget - bytes
+  }
+  list(alpha0 = NULL, store = store)
+}
+
+# A start in the box [0, C] with y'a = 0, as the solver takes it: a clipped
+# to the box, then the excess of the larger side taken off its free
+# variables where they hold it (the bounded ones stay bounded), else off
+# the whole side, in proportion.
+# (Sums in double, in index order, as the solver's own sums, not sum()'s
+# extended precision: the start is then the same on every platform.)
+kc_svm_feasible_start <- function(a, C, y) {
+  add <- function(v) Reduce(`+`, v, 0)
+  a[!(a > 0)] <- 0
+  a <- pmin(a, C)
+  pos <- add(a[y == 1L])
+  neg <- add(a[y == -1L])
+  if (pos == neg) return(a)
+  side <- y == (if (pos > neg) 1L else -1L)
+  excess <- abs(pos - neg)
+  free <- side & a < C
+  held <- add(a[free])
+  if (held > excess) {
+    a[free] <- a[free] * ((held - excess) / held)
+  } else {
+    a[side] <- a[side] * (min(pos, neg) / max(pos, neg))
+  }
+  a
+}
+
+kc_svm_path_keep <- function(path, key, rows, Cb, alpha, store) {
+  if (!is.null(path)) assign(key, list(rows = rows, C = Cb, alpha = alpha, store = store),
+                             envir = path)
+}
+
+# The held-out rows' classes and decision values for all the SVMs of a path
+# (same training rows, scaling and kernel) from one kernel expansion over
+# their support vectors; NULL where a value is not finite (predict() then
+# says why, row by row).
+kc_path_predict <- function(models, xte, needs) {
+  x <- kc_new_x(models[[1L]], xte)
+  idx <- sort(unique(unlist(lapply(models, `[[`, "index"))))
+  W <- do.call(cbind, lapply(models, function(m) {
+    w <- matrix(0, length(idx), ncol(m$coefs))
+    w[match(m$index, idx), ] <- m$coefs
+    w
+  }))
+  S <- kc_expand(x, models[[1L]]$x[idx, , drop = FALSE], W, models[[1L]]$kernel)
+  if (!all(is.finite(S))) return(NULL)
+  col <- 0L
+  lapply(models, function(m) {
+    np <- length(m$b)
+    sc <- S[, col + seq_len(np), drop = FALSE] + rep(m$b, each = nrow(S))
+    col <<- col + np
+    dimnames(sc) <- list(rownames(x), names(m$b))
+    r <- list(predicted = as.character(kc_classify(m, sc)))
+    if (needs == "decision") r$decision <- as.vector(kc_decision(m, sc))
+    r
+  })
+}
+
+
+# ---- model selection: screen loosely, decide exactly ---------------------------
+
+# How kernel_tune() searches: list(mode, race, tolerance, fit_tolerance).
+# mode "screen" and "race" cross-validate kernel_svm() with the solver
+# stopped at the screening `tolerance`; "exhaustive" every row at the fit's
+# own tolerance (tolerance NULL). Screening applies to kernel_svm() only,
+# and only where it loosens something: not when `tolerance` is a grid
+# column, nor when the fit's tolerance is already at least the screening
+# one. A race (successive halving over the folds) runs for any fitter with
+# k folds, not with leave-one-out.
+kc_tune_search <- function(search, screen_tolerance, fit, grid, args, k) {
+  search <- kc_match_arg(search, c("screen", "exhaustive", "race"), "search")
+  kc_check_number(screen_tolerance, "screen_tolerance", lower = 0, lower_open = TRUE)
+  race <- search == "race" && !isTRUE(attr(k, "loo")) && as.integer(k) > 2L
+  def <- kc_fitter_default(fit)
+  fit_tol <- if (!is.null(def)) {
+    if (is.null(args$tolerance)) formals(def$fun)$tolerance else args$tolerance
+  }
+  loosen <- search != "exhaustive" && !is.null(def) && def$name == "kernel_svm" &&
+    !"tolerance" %in% names(grid) && is.numeric(fit_tol) && length(fit_tol) == 1L &&
+    !is.na(fit_tol) && fit_tol > 0 && fit_tol < screen_tolerance
+  # (a bad tolerance: not loosened, so that the first fit reports it)
+  mode <- if (race) "race" else if (loosen) "screen" else "exhaustive"
+  list(mode = mode, race = race, tolerance = if (loosen) screen_tolerance,
+       fit_tolerance = if (loosen) fit_tol)
+}
+
+# The arguments the cross-validation fits get: the screening tolerance in
+# place of the fit's.
+kc_tune_cv_args <- function(search, args) {
+  if (!is.null(search$tolerance)) args$tolerance <- search$tolerance
+  args
+}
+
+# The line print() and summary() show: which search made the numbers.
+kc_tune_search_text <- function(x) {
+  screened <- if (!is.null(x$tolerance)) {
+    sprintf(paste0("the rows cross-validated at solver tolerance %s (screening\n",
+                   "  estimates), the best refitted on all data at tolerance %s"),
+            format(x$tolerance[["screen"]]), format(x$tolerance[["fit"]]))
+  }
+  if (identical(x$search, "race")) {
+    status <- if (is.null(x$results)) x$table$status else x$results$status
+    sprintf(paste0("raced: successive halving over the folds, %d of %d rows on every fold\n",
+                   "  (the others dropped, NA)%s"),
+            sum(!startsWith(status, "dropped")), length(status),
+            if (is.null(screened)) "" else paste0(";\n  ", screened))
+  } else if (!is.null(screened)) {
+    paste("screened:", screened)
+  } else {
+    "exhaustive: every row cross-validated as it is fitted"
+  }
+}
+
+# Successive halving over the folds (search = "race"): every row on fold 1;
+# after each fold, the better half of the rows still running (by the metric
+# over the folds so far; ties with the last one kept, and at least two rows)
+# go on to the next fold. Rows that run every fold are finished; the others
+# are dropped, their predictions never used. list(res, dropped): kc_grid_cv's
+# result for every row, and the fold after which each row was dropped (NA:
+# finished).
+kc_tune_race <- function(fit, d, w, fold, k, cells, args, metric) {
+  K <- as.integer(k)
+  larger <- kc_metrics[[metric]]$larger
+  res <- NULL
+  alive <- seq_along(cells)
+  dropped <- rep(NA_integer_, length(cells))
+  for (f in seq_len(K)) {
+    out <- kc_grid_cv(fit, d, w, fold, k, cells[alive], args, metric, run_folds = f)
+    if (is.null(res)) {
+      res <- out
+    } else {
+      te <- which(fold == f)
+      for (j in seq_along(alive)) {
+        i <- alive[j]
+        res[[i]]$predicted[te] <- out[[j]]$predicted[te]
+        if (!is.null(res[[i]]$prob)) res[[i]]$prob[te, ] <- out[[j]]$prob[te, ]
+        if (!is.null(res[[i]]$decision)) res[[i]]$decision[te] <- out[[j]]$decision[te]
+      }
+    }
+    if (f == K) break
+    seen <- which(fold <= f)
+    v <- vapply(alive, function(i) kc_metric_value(metric, res[[i]], d$y, seen), numeric(1))
+    if (!larger) v <- -v
+    if (all(is.na(v))) next
+    keep <- max(ceiling(length(alive) / 2), min(length(alive), 2L))
+    cut <- sort(v, decreasing = TRUE)[min(keep, sum(!is.na(v)))]
+    go_on <- !is.na(v) & v >= cut
+    dropped[alive[!go_on]] <- f
+    alive <- alive[go_on]
+  }
+  list(res = res, dropped = dropped)
+}
+
+# The grid kernel_tune() searches for kernel_svm() when none is given: 10
+# costs, geometric from 50 / n to 500 (the larger n, the more the data
+# carry a small cost: the penalty on the slacks sums over n rows; beyond
+# 500 the cells are the slowest to solve and rarely the best), and for a
+# kernel with a gamma 10 gammas around estimate_gamma()'s median heuristic
+# on the data as the fit scales them, from 2^-6 to 2^3 times it; the costs
+# vary fastest, so on ties the first, smaller cost wins. list(grid, text):
+# the grid and how print() names it.
+kc_svm_default_cost <- function(n) signif(exp(seq(log(50 / n), log(500), length.out = 10)), 2)
+
+kc_svm_default_grid <- function(fit, x, args) {
+  def <- kc_fitter_default(fit)
+  if (is.null(def) || def$name != "kernel_svm") {
+    kc_abort(paste0("`grid` is needed: a default grid is made only for kernel_svm; give the ",
+                    "parameter values, e.g. grid = list(gamma = c(0.1, 1, 10))."), arg = "grid")
+  }
+  type <- if (is.null(args$type)) "C-classification" else kc_svm_type(args$type)
+  if (type != "C-classification") {
+    kc_abort(sprintf(paste0("`grid` is needed with type = \"%s\": the default grid varies ",
+                            "`cost`; give e.g. grid = list(nu = c(0.1, 0.3, 0.5))."), type),
+             arg = "grid")
+  }
+  cost <- kc_svm_default_cost(NROW(x))
+  kernel <- if (is.null(args$kernel)) formals(def$fun)$kernel else args$kernel
+  grid <- list(cost = cost)
+  text <- sprintf("10 costs from %s (50/n) to 500", format(cost[1L]))
+  if (!kc_is_kernel_data(kernel) && is.null(args$gamma) &&
+      kc_kernels[[kc_kernel_name(kernel)]]$scales != "nothing") {
+    scale <- if (is.null(args$scale)) TRUE else args$scale
+    g0 <- signif(estimate_gamma(x, kernel = kernel, scale = scale), 3)
+    grid$gamma <- g0 * 2^(-6:3)
+    text <- sprintf("%s\n  x 10 gammas 2^(-6, -5, ..., 3) x %s (the median heuristic)", text,
+                    format(g0))
+  }
+  list(grid = expand.grid(grid, KEEP.OUT.ATTRS = FALSE), text = paste0("default: ", text))
+}
