@@ -388,8 +388,19 @@ kc_grid_cv <- function(fit, d, w, fold, k, cells, args, metric, run_folds = NULL
 # seed = FALSE for work that draws no random numbers (future then says so if
 # it does): the session's random numbers are left as they were.
 kc_future_lapply <- function(x, f, seed = TRUE) {
-  future.apply::future_lapply(x, f, future.seed = seed, future.scheduling = 1,
-                              future.packages = "kernclass")
+  # recent versions of future turn a Ctrl-C inside a future into a FutureInterruptError,
+  # an error that tryCatch(error = ) would swallow: it stays an interrupt here
+  tryCatch(future.apply::future_lapply(x, f, future.seed = seed, future.scheduling = 1,
+                                       future.packages = "kernclass"),
+           FutureInterruptError = function(e) kc_interrupt())
+}
+
+# Signals an interrupt as R's own Ctrl-C does: a condition of class
+# "interrupt" for the handlers that ask for one, then back to the top level.
+kc_interrupt <- function() {
+  signalCondition(structure(class = c("interrupt", "condition"),
+                            list(message = "", call = NULL)))
+  invokeRestart("abort")
 }
 
 # The independent problems inside one fit (kernel_svm's class pairs, and
