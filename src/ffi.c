@@ -427,6 +427,12 @@ SEXP ffi_engine(void)
     return mkString(kc_engine_name());
 }
 
+/* The most threads the engine ever uses (kc_threads_max). */
+SEXP ffi_max_threads(void)
+{
+    return ScalarInteger(kc_threads_max());
+}
+
 /* The threads the engine would use for a request of threads. */
 SEXP ffi_threads(SEXP threads)
 {

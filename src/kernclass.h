@@ -98,6 +98,8 @@ void kc_callback_reset(void);
 void kc_threads_init(void);          /* at load time */
 /* The threads a region may use when the user asked for requested. */
 int kc_threads_cap(int requested);
+/* The most threads any region uses, whatever was requested. */
+int kc_threads_max(void);
 /* nthreads, or one where `flops` of work is too little to share. */
 int kc_threads_for(double flops, int nthreads);
 double kc_seconds(void);             /* wall clock, for the tuner */

@@ -46,3 +46,46 @@ test_that("every row is complete and every alias names one kernel", {
   aliases <- unlist(lapply(ns$kc_kernels, `[[`, "aliases"))
   expect_false(anyDuplicated(c(r_table$name, aliases)) > 0)
 })
+
+test_that("the shift column says what moving every point does to the kernel values", {
+  set.seed(12)
+  x <- matrix(rnorm(24), 8)
+  moved <- sweep(x, 2L, c(3, -2, 5), "+")
+  for (row in ns$kc_kernels) {
+    K <- kernel_matrix(x, kernel = row$name, gamma = 0.3, degree = 3, coef0 = 0.5)
+    M <- kernel_matrix(moved, kernel = row$name, gamma = 0.3, degree = 3, coef0 = 0.5)
+    D <- M - K
+    # D = u 1' + 1 u' + c exactly when its double centring vanishes
+    J <- diag(8) - 1 / 8
+    additive <- max(abs(J %*% D %*% J)) < 1e-8 * max(1, abs(M))
+    invariant <- max(abs(D)) < 1e-12
+    expect_identical(row$shift,
+                     if (invariant) "invariant" else if (additive) "dual" else "none",
+                     label = row$name)
+  }
+  # C computes exactly the shift-invariant kernels from distances
+  expect_identical(vapply(ns$kc_kernels, `[[`, "", "shift") == "invariant", 
+                   setNames(c_table$distance, c_table$name))
+})
+
+test_that("the plain row is the one whose code gives plain inner products", {
+  plain <- Filter(function(r) r$plain, ns$kc_kernels)
+  expect_length(plain, 1L)
+  set.seed(13)
+  x <- matrix(rnorm(20), 5)
+  expect_equal(.Call(ns$ffi_kernel_matrix, x, NULL, ns$kc_plain_code(), 1L), tcrossprod(x),
+               tolerance = 1e-12)
+  expect_identical(ns$kc_kernel_code(list(name = "user"))[1], ns$kc_plain_code()[1])
+})
+
+test_that("the density column agrees with the densities' self value and the Parzen messages", {
+  for (row in ns$kc_kernels) {
+    # a density kernel here is a function of the distance with k(z, z) = 1
+    expect_identical(row$density, row$scales %in% c("squared distance", "distance"),
+                     label = row$name)
+  }
+  fit <- kernel_parzen(Species ~ ., data = droplevels(iris[51:150, ]), kernel = "polynomial",
+                       degree = 2)
+  expect_error(predict(fit, iris[51:60, ], type = "prob"),
+               paste(ns$kc_enum(ns$kc_density_kernels())), fixed = TRUE)
+})
