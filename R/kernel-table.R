@@ -69,7 +69,7 @@ kc_row_uses_distance <- function(row) row$scales %in% c("squared distance", "dis
 # The engine's code for plain inner products x'y (the row with plain = TRUE),
 # as kc_kernel_code() gives it: for Gram matrices and squared norms.
 kc_plain_code <- function() {
-  c(which(vapply(kc_kernels, `[[`, NA, "plain")), 1, 1, 0)
+  c(unname(which(vapply(kc_kernels, `[[`, NA, "plain"))), 1, 1, 0)
 }
 
 # The names of the kernels that are densities (kernel_parzen's probabilities).

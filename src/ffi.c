@@ -194,7 +194,8 @@ static const int *groups_from(SEXP group, R_xlen_t n, SEXP ngroups, int *G)
 static SEXP alloc_result(R_xlen_t nrow, R_xlen_t ncol)
 {
     if ((double) nrow * (double) ncol > (double) R_XLEN_T_MAX)
-        error("kernclass: a %.0f x %.0f result is too large for R", (double) nrow, (double) ncol);
+        kc_error("size", "kernclass: a %.0f x %.0f result is too large for R", (double) nrow,
+                 (double) ncol);
     return allocMatrix(REALSXP, (int) nrow, (int) ncol);
 }
 

@@ -86,6 +86,13 @@ kc_points kc_points_subset(const kc_points *a, const int *map, int m);
 int kc_callback_tile(const void *ctx_a, const int *ra, int na,
                      const void *ctx_b, const int *rb, int nb, double *out);
 void kc_callback_raise(void);
+/* Raises an R error of class c("kernclass_<kind>_error", "kernclass_error",
+ * "error", "condition") (errors.c); kind is "internal" or "size". */
+void kc_error(const char *kind, const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((noreturn, format(printf, 2, 3)))
+#endif
+    ;
 void kc_callback_reset(void);
 
 /* Side of a square tile: rows and columns of kernel values computed at once. */

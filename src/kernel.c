@@ -75,7 +75,8 @@ void kc_row_sqnorms(const kc_points *a, double *out)
         }
         break;
     case KC_SRC_PRECOMPUTED:  /* the diagonal k(x_i, x_i) */
-        if (!a->colmap) error("kernclass internal: the diagonal of new points' kernel values");
+        if (!a->colmap)
+            kc_error("internal", "kernclass internal: the diagonal of new points' kernel values");
         for (ptrdiff_t i = 0; i < a->n; i++)
             out[i] = a->x[a->colmap[i] + src_row(a, i) * a->ld];
         break;
@@ -473,7 +474,7 @@ static scratch scratch_alloc(int nthreads, size_t doubles_per_thread)
     s.per_thread = doubles_per_thread;
     double total = (double) nthreads * (double) doubles_per_thread;
     if (total * sizeof(double) > (double) PTRDIFF_MAX)
-        error("kernclass: scratch space of %.0f doubles is too large", total);
+        kc_error("size", "kernclass: scratch space of %.0f doubles is too large", total);
     s.base = (double *) R_alloc((size_t) nthreads * doubles_per_thread, sizeof(double));
     return s;
 }
@@ -624,7 +625,8 @@ size_t kc_rows_work_size(const kc_points *b, int nthreads)
 void kc_rows(const kc_kernel *k, const kc_points *b, const int *rows, int nr,
              float *const *out, int nthreads, double *work)
 {
-    if (nr < 1 || nr > KC_TILE) error("kernclass internal: 1 to %d kernel rows at a time", KC_TILE);
+    if (nr < 1 || nr > KC_TILE)
+        kc_error("internal", "kernclass internal: 1 to %d kernel rows at a time", KC_TILE);
     nthreads = threads_for_source(b, b, nthreads);
     size_t per_thread = kc_tile_work_size(b) + TILE_DOUBLES;
     int nbj = nblocks(b->n);
@@ -670,7 +672,7 @@ void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
                           const int *group, int ngroups, double *out,
                           int nthreads)
 {
-    if (b->n > KC_MAX_ROWS) error("kernclass internal: too many training rows");
+    if (b->n > KC_MAX_ROWS) kc_error("internal", "kernclass internal: too many training rows");
     kc_points pb = kc_prepare_points(k, b, 0);
     b = &pb;
     ptrdiff_t n = b->n;
@@ -712,7 +714,7 @@ void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
         }
         ptrdiff_t total = gstart[ngroups];
         if ((double) total * p * sizeof(double) > (double) PTRDIFF_MAX / 2 || total > KC_MAX_ROWS)
-            error("kernclass: the data are too large (%.0f rows)", (double) total);
+            kc_error("size", "kernclass: the data are too large (%.0f rows)", (double) total);
         double *xs = (double *) R_alloc((size_t) total * p + 1, sizeof(double));
         double *ns = (double *) R_alloc((size_t) total + 1, sizeof(double));
         for (ptrdiff_t r = 0; r < total; r++) ns[r] = 0.0;
@@ -743,7 +745,7 @@ void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
         ntasks_d += m * (m + 1) / 2;
     }
     if (ntasks_d * 3 * sizeof(int) > (double) PTRDIFF_MAX)
-        error("kernclass: too many tiles (%.0f)", ntasks_d);
+        kc_error("size", "kernclass: too many tiles (%.0f)", ntasks_d);
     size_t ntasks = (size_t) ntasks_d;
     double cost = pair_cost(b);
     nthreads = threads_for_source(b, b, kc_threads_for(ntasks_d * KC_TILE * KC_TILE * cost, nthreads));
@@ -797,7 +799,7 @@ void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
 void kc_loo_group_sums(const kc_kernel *k, const kc_points *b, const int *group,
                        int ngroups, double *out, int nthreads)
 {
-    if (b->n > KC_MAX_ROWS) error("kernclass internal: too many training rows");
+    if (b->n > KC_MAX_ROWS) kc_error("internal", "kernclass internal: too many training rows");
     kc_points pb = kc_prepare_points(k, b, 1);
     b = &pb;
     ptrdiff_t n = b->n;
