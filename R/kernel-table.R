@@ -25,10 +25,11 @@
 #   y'a = 0 absorbs, so the SVM may centre the data), or "none".
 # plain: whether k(x, y) is the inner product x'y itself: the one row whose
 #   code makes the engine return plain Gram matrices (kc_plain_code()).
+# tags: caret's model tags the kernel adds (R/caret.R).
 kc_kernel_row <- function(name, aliases, scales, density, label, self, bound,
-                          median = scales, shift = "none", plain = FALSE) {
+                          median = scales, shift = "none", plain = FALSE, tags = character()) {
   list(name = name, aliases = aliases, scales = scales, median = median, density = density,
-       label = label, self = self, bound = bound, shift = shift, plain = plain)
+       label = label, self = self, bound = bound, shift = shift, plain = plain, tags = tags)
 }
 
 kc_kernels <- local({
@@ -41,7 +42,8 @@ kc_kernels <- local({
                   self = function(q, k) (k$gamma * q + k$coef0)^k$degree,
                   bound = function(sq, k) (k$gamma * sq + abs(k$coef0))^k$degree),
     kc_kernel_row("rbf", c("radial", "gaussian"), "squared distance", TRUE, "gamma",
-                  self = one, bound = function(sq, k) 1, shift = "invariant"),
+                  self = one, bound = function(sq, k) 1, shift = "invariant",
+                  tags = "Radial Basis Function"),
     kc_kernel_row("laplace", "laplacian", "distance", TRUE, "gamma",
                   self = one, bound = function(sq, k) 1, shift = "invariant"),
     kc_kernel_row("sigmoid", "tanh", "inner product", FALSE, c("gamma", "coef0"),
@@ -75,11 +77,19 @@ kc_plain_code <- function() {
 # The names of the kernels that are densities (kernel_parzen's probabilities).
 kc_density_kernels <- function() names(Filter(function(r) r$density, kc_kernels))
 
+# Whether a row's kernel values are at most 1 in size for any points (its
+# bound is 1 even for unbounded norms; the SVM's float cache relies on it).
+kc_row_bounded <- function(row) {
+  identical(row$bound(Inf, list(gamma = 1, degree = 3, coef0 = 1)), 1)
+}
+
 # The table's columns that C also knows, as a data frame: the code the C
 # engine takes, and whether it computes the kernel from distances.
 kc_kernel_table <- function() {
   data.frame(name = names(kc_kernels), code = seq_along(kc_kernels),
              distance = vapply(kc_kernels, kc_row_uses_distance, logical(1)),
+             plain = vapply(kc_kernels, `[[`, logical(1), "plain"),
+             bounded = vapply(kc_kernels, kc_row_bounded, logical(1)),
              row.names = NULL)
 }
 

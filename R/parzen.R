@@ -101,7 +101,7 @@ kc_fit_parzen <- function(d, kernel, gamma, degree, coef0, scale, prior, ..., th
                               "uses \"%s\"."), kc_enum(kc_density_kernels()), k$name),
                arg = "threshold")
     }
-    # seed 002's search on log p_+(x) - log p_-(x); the offset b is the log
+    # threshold_search() on log p_+(x) - log p_-(x); the offset b is the log
     # prior ratio log(prior_+ / prior_-) the search chooses
     dens <- kc_expand(d$x, d$x, cbind(as.integer(d$y) == 1L, as.integer(d$y) == 2L) /
                         rep(counts, each = length(d$y)), k)

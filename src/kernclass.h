@@ -129,6 +129,8 @@ void kc_tuner_stop(kc_tuner *t);
  * (then kc_points need their squared norms) rather than inner products. */
 const char *kc_kernel_name(kc_kernel_type type);
 int kc_kernel_uses_distance(kc_kernel_type type);
+int kc_kernel_is_plain(kc_kernel_type type);    /* k(x, y) = x'y */
+int kc_kernel_is_bounded(kc_kernel_type type);  /* |k(x, y)| <= 1 */
 
 /* Picks the fastest micro-kernel and exp for this CPU; called at load time. */
 void kc_choose_kernels(void);
@@ -200,7 +202,7 @@ void kc_smo(const kc_kernel *k, const kc_points *x, const int *y, const double *
             double eps, long max_iter, double cache_mb, int shrinking, int nthreads,
             float *store, unsigned char *filled, kc_smo_result *res);
 
-/* Seed 002's threshold search on n scores with labels +1 / -1: out gets
+/* The threshold search (threshold.c) on n scores with labels +1 / -1: out gets
  * c(b, split, consistency, sign), the decision being sign * (score + b). */
 void kc_threshold_search(const double *score, const int *label, ptrdiff_t n, double *out);
 

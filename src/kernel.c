@@ -238,6 +238,8 @@ static void laplace_values(const kc_kernel *k, double *v, size_t n)
 typedef struct {
     const char *name;  /* as in R's kernel table (R/kernel-table.R) */
     int distance;      /* computed from squared distances, not inner products */
+    int plain;         /* k(x, y) = x'y itself: given kernel values pass through it */
+    int bounded;       /* |k(x, y)| <= 1 for any points */
     void (*values)(const kc_kernel *k, double *v, size_t n);
 } kernel_def;
 
@@ -246,13 +248,14 @@ typedef struct {
  * gets no name, and kernel_from() (ffi.c) refuses it. */
 static kernel_def kernel_def_of(kc_kernel_type type)
 {
-    kernel_def d = {NULL, 0, linear_values};
+    kernel_def d = {NULL, 0, 0, 0, linear_values};
     switch (type) {
-    case KC_LINEAR:     d = (kernel_def) {"linear", 0, linear_values}; break;
-    case KC_POLYNOMIAL: d = (kernel_def) {"polynomial", 0, polynomial_values}; break;
-    case KC_RBF:        d = (kernel_def) {"rbf", 1, rbf_values}; break;
-    case KC_LAPLACE:    d = (kernel_def) {"laplace", 1, laplace_values}; break;
-    case KC_SIGMOID:    d = (kernel_def) {"sigmoid", 0, sigmoid_values}; break;
+    /*                                name     distance plain bounded */
+    case KC_LINEAR:     d = (kernel_def) {"linear", 0, 1, 0, linear_values}; break;
+    case KC_POLYNOMIAL: d = (kernel_def) {"polynomial", 0, 0, 0, polynomial_values}; break;
+    case KC_RBF:        d = (kernel_def) {"rbf", 1, 0, 1, rbf_values}; break;
+    case KC_LAPLACE:    d = (kernel_def) {"laplace", 1, 0, 1, laplace_values}; break;
+    case KC_SIGMOID:    d = (kernel_def) {"sigmoid", 0, 0, 1, sigmoid_values}; break;
     case KC_KERNEL_COUNT: break;
     }
     return d;
@@ -261,6 +264,10 @@ static kernel_def kernel_def_of(kc_kernel_type type)
 const char *kc_kernel_name(kc_kernel_type type) { return kernel_def_of(type).name; }
 
 int kc_kernel_uses_distance(kc_kernel_type type) { return kernel_def_of(type).distance; }
+
+int kc_kernel_is_plain(kc_kernel_type type) { return kernel_def_of(type).plain; }
+
+int kc_kernel_is_bounded(kc_kernel_type type) { return kernel_def_of(type).bounded; }
 
 /* k(z, z) from q = ||z||^2 alone: the kernel of q, or of the distance 0. */
 double kc_self_kernel(const kc_kernel *k, double sqnorm)
