@@ -544,9 +544,9 @@ test_that("nu-SVC probabilities: Platt scaling as for C-SVC, reproducible", {
   ns <- asNamespace("kernclass")
   seen <- list()
   record <- function(nu, y) seen[[length(seen) + 1L]] <<- list(nu = nu, y = y)
-  trace("kc_svm_binary", where = ns, print = FALSE,
-        tracer = bquote(.(record)(control$nu, y[rows])))
-  on.exit(untrace("kc_svm_binary", where = ns), add = TRUE)
+  suppressMessages(trace("kc_svm_binary", where = ns, print = FALSE,
+                         tracer = bquote(.(record)(control$nu, y[rows]))))
+  on.exit(suppressMessages(untrace("kc_svm_binary", where = ns)), add = TRUE)
   set.seed(6)
   expect_s3_class(kernel_svm(u$x, u$y, type = "nu-classification", nu = 0.4,
                              probability = TRUE), "kernel_svm")
