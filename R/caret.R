@@ -118,5 +118,5 @@ kernclass_caret <- function(method = c("svm", "means", "parzen", "bayes"), kerne
       if (length(by)) x[do.call(order, unname(as.list(x[by]))), , drop = FALSE] else x
     },
     tags = c("Kernel Method", if (method == "svm") "Support Vector Machines",
-             if (kernel == "rbf") "Radial Basis Function"))
+             kc_kernels[[kernel]]$tags))
 }

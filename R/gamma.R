@@ -177,7 +177,7 @@ kc_pair_values <- function(x, what) {
 # digits to cancellation (below 1e-12 of the norms) taken as 0.
 kc_csr_pair_values <- function(x, unit, rule) {
   x$val <- x$val / unit
-  g <- .Call(ffi_kernel_matrix, x, NULL, c(match("linear", names(kc_kernels)), 1, 1, 0),
+  g <- .Call(ffi_kernel_matrix, x, NULL, kc_plain_code(),
              kc_threads())
   low <- lower.tri(g)
   if (rule == "inner product") return(abs(g[low]))

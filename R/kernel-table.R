@@ -19,10 +19,17 @@
 #   not a squared norm (kernel_bayes type 3).
 # bound: a bound of |k(x, y)| over rows whose squared norms are at most sq
 #   (Cauchy-Schwarz): where it is finite, so is every kernel value.
+# shift: what moving every point by the same vector c does to the kernel
+#   values: "invariant" (none change: kernels of the distance), "dual"
+#   (k(x + c, y + c) = k(x, y) + u(x) + u(y) + const, which an SVM dual with
+#   y'a = 0 absorbs, so the SVM may centre the data), or "none".
+# plain: whether k(x, y) is the inner product x'y itself: the one row whose
+#   code makes the engine return plain Gram matrices (kc_plain_code()).
+# tags: caret's model tags the kernel adds (R/caret.R).
 kc_kernel_row <- function(name, aliases, scales, density, label, self, bound,
-                          median = scales) {
+                          median = scales, shift = "none", plain = FALSE, tags = character()) {
   list(name = name, aliases = aliases, scales = scales, median = median, density = density,
-       label = label, self = self, bound = bound)
+       label = label, self = self, bound = bound, shift = shift, plain = plain, tags = tags)
 }
 
 kc_kernels <- local({
@@ -30,14 +37,15 @@ kc_kernels <- local({
   rows <- list(
     kc_kernel_row("linear", "vanilla", "nothing", FALSE, character(),
                   self = function(q, k) q, bound = function(sq, k) sq,
-                  median = "squared distance"),
+                  median = "squared distance", shift = "dual", plain = TRUE),
     kc_kernel_row("polynomial", "poly", "inner product", FALSE, c("gamma", "degree", "coef0"),
                   self = function(q, k) (k$gamma * q + k$coef0)^k$degree,
                   bound = function(sq, k) (k$gamma * sq + abs(k$coef0))^k$degree),
     kc_kernel_row("rbf", c("radial", "gaussian"), "squared distance", TRUE, "gamma",
-                  self = one, bound = function(sq, k) 1),
+                  self = one, bound = function(sq, k) 1, shift = "invariant",
+                  tags = "Radial Basis Function"),
     kc_kernel_row("laplace", "laplacian", "distance", TRUE, "gamma",
-                  self = one, bound = function(sq, k) 1),
+                  self = one, bound = function(sq, k) 1, shift = "invariant"),
     kc_kernel_row("sigmoid", "tanh", "inner product", FALSE, c("gamma", "coef0"),
                   self = function(q, k) tanh(k$gamma * q + k$coef0),
                   bound = function(sq, k) 1))
@@ -48,23 +56,40 @@ kc_kernels <- local({
 # Kernels given as data (R/sources.R): kernel = "precomputed" (kernel values)
 # and "user" (an R function, or a kernlab kernel). They have no code of their
 # own: the engine's tiles already hold their values, which pass through the
-# linear kernel's identity (`engine`); k(z, z) is what their "norms" hold.
+# plain kernel's identity (`engine`); k(z, z) is what their "norms" hold.
 kc_kernel_sources <- lapply(list(
   kc_kernel_row("precomputed", character(), "nothing", FALSE, character(),
                 self = function(q, k) q, bound = function(sq, k) sq),
   kc_kernel_row("user", character(), "nothing", FALSE, character(),
                 self = function(q, k) q, bound = function(sq, k) sq)),
-  function(row) c(row, engine = "linear"))
+  function(row) c(row, engine = names(Filter(function(r) r$plain, kc_kernels))))
 names(kc_kernel_sources) <- c("precomputed", "user")
 
 # Whether a row's kernel is computed from distances (in C too).
 kc_row_uses_distance <- function(row) row$scales %in% c("squared distance", "distance")
+
+# The engine's code for plain inner products x'y (the row with plain = TRUE),
+# as kc_kernel_code() gives it: for Gram matrices and squared norms.
+kc_plain_code <- function() {
+  c(unname(which(vapply(kc_kernels, `[[`, NA, "plain"))), 1, 1, 0)
+}
+
+# The names of the kernels that are densities (kernel_parzen's probabilities).
+kc_density_kernels <- function() names(Filter(function(r) r$density, kc_kernels))
+
+# Whether a row's kernel values are at most 1 in size for any points (its
+# bound is 1 even for unbounded norms; the SVM's float cache relies on it).
+kc_row_bounded <- function(row) {
+  identical(row$bound(Inf, list(gamma = 1, degree = 3, coef0 = 1)), 1)
+}
 
 # The table's columns that C also knows, as a data frame: the code the C
 # engine takes, and whether it computes the kernel from distances.
 kc_kernel_table <- function() {
   data.frame(name = names(kc_kernels), code = seq_along(kc_kernels),
              distance = vapply(kc_kernels, kc_row_uses_distance, logical(1)),
+             plain = vapply(kc_kernels, `[[`, logical(1), "plain"),
+             bounded = vapply(kc_kernels, kc_row_bounded, logical(1)),
              row.names = NULL)
 }
 

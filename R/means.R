@@ -172,9 +172,10 @@ kc_fit_means <- function(d, kernel, gamma, degree, coef0, scale, ..., threshold,
   search <- NULL
   sign <- 1
   if (threshold == "search") {
-    # seed 002's offset for p(x) = mean k(x, S+) - mean k(x, S-): f_1 - f_2 =
-    # sign (p(x) + b); the orientation goes into the weights, so that the
-    # model stays weights and offsets (sign 1 in all but inverted splits)
+    # the searched offset (threshold_search()) for p(x) = mean k(x, S+) -
+    # mean k(x, S-): f_1 - f_2 = sign (p(x) + b); the orientation goes into
+    # the weights, so that the model stays weights and offsets (sign 1 in all
+    # but inverted splits)
     w <- ifelse(as.integer(d$y) == 1L, 1 / counts[1L], -1 / counts[2L])
     p <- as.vector(kc_expand(d$x, d$x, matrix(w), k))
     search <- kc_search(p, d$y)

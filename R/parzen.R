@@ -97,11 +97,11 @@ kc_fit_parzen <- function(d, kernel, gamma, degree, coef0, scale, prior, ..., th
     }
     if (!kc_kernel_is_density(k)) {
       kc_abort(sprintf(paste0("threshold = \"search\" for kernel_parzen() works on the log ",
-                              "density ratio and needs a density kernel (\"rbf\" or ",
-                              "\"laplace\"); this model uses \"%s\"."), k$name),
+                              "density ratio and needs a density kernel (%s); this model ",
+                              "uses \"%s\"."), kc_enum(kc_density_kernels()), k$name),
                arg = "threshold")
     }
-    # seed 002's search on log p_+(x) - log p_-(x); the offset b is the log
+    # threshold_search() on log p_+(x) - log p_-(x); the offset b is the log
     # prior ratio log(prior_+ / prior_-) the search chooses
     dens <- kc_expand(d$x, d$x, cbind(as.integer(d$y) == 1L, as.integer(d$y) == 2L) /
                         rep(counts, each = length(d$y)), k)
@@ -163,9 +163,9 @@ kc_parzen_class <- function(scores, levels, prior) {
 #' @export
 kc_posterior.kernel_parzen <- function(object, scores) {
   if (!kc_kernel_is_density(object$kernel)) {
-    kc_abort(sprintf(paste0("type = \"prob\" needs a kernel that is a density (\"rbf\" or ",
-                            "\"laplace\"); this model uses \"%s\". Use type = \"decision\"."),
-                     object$kernel$name), arg = "type", class = "prob_unavailable")
+    kc_abort(sprintf(paste0("type = \"prob\" needs a kernel that is a density (%s); ",
+                            "this model uses \"%s\". Use type = \"decision\"."),
+                     kc_enum(kc_density_kernels()), object$kernel$name), arg = "type", class = "prob_unavailable")
   }
   total <- rowSums(scores)
   p <- scores / total

@@ -382,7 +382,7 @@ kc_as_user <- function(data, kernel = NULL, arg = "x", like = NULL) {
 # Squared row norms (the precomputed and user sources: k(x, x)).
 kc_sqnorms <- function(x) {
   if (is.matrix(x)) return(rowSums(x * x))
-  .Call(ffi_kernel_diag, x, c(match("linear", names(kc_kernels)), 1, 1, 0))
+  .Call(ffi_kernel_diag, x, kc_plain_code())
 }
 
 # Which points can be used: rows without NA (sources are complete).

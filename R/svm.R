@@ -505,7 +505,7 @@ kc_svm_binary <- function(x, y, rows, positive, C, control, label = "", path = N
   # (The one-class dual has no y'a = 0: it is not moved; sparse rows never
   # are: they would fill.)
   centre <- NULL
-  if (control$kernel$name == "linear" && !is.null(positive) && is.matrix(xb)) {
+  if (kc_kernel_info(control$kernel)$shift == "dual" && !is.null(positive) && is.matrix(xb)) {
     m <- colMeans(xb)
     spread <- sqrt(mean(rowSums(sweep(xb, 2L, m)^2)))
     if (sqrt(sum(m^2)) > spread) {
@@ -803,8 +803,9 @@ kc_svm_precision <- function(xb, k, label = "", one = FALSE) {
   # for it where that matters, except for the one-class SVM (which centring
   # would change), left as LIBSVM leaves it: e1071 agrees far from the origin
   if (nrow(xb) < 2L) return(NULL)
-  if (!kernel_data && (k$name %in% c("rbf", "laplace") ||
-                       (k$name == "linear" && (is.matrix(xb) || one)))) return(NULL)
+  shift <- kc_kernel_info(k)$shift
+  if (!kernel_data && (shift == "invariant" ||
+                       (shift == "dual" && (is.matrix(xb) || one)))) return(NULL)
   sample <- kc_precision_sample(xb, k)
   K <- kc_precision_gram(xb[sample, , drop = FALSE], k)
   same <- if (is.matrix(xb)) kc_same_rows(xb[sample, , drop = FALSE])

@@ -78,8 +78,11 @@ kc_threads <- function() {
   n <- getOption("kernclass.threads")
   if (is.null(n)) return(kc_default_threads())
   kc_check_threads(n, "kernclass.threads")
-  as.integer(min(n, 1024))
+  as.integer(min(n, kc_max_threads()))
 }
+
+# The most threads the C engine ever uses (its home: src/threads.c).
+kc_max_threads <- function() .Call(ffi_max_threads)
 
 # availableCores() reads the system's files (about 8 ms): its result is kept
 # for this process and the settings it depends on.
@@ -94,7 +97,7 @@ kc_default_threads <- function() {
       m <- suppressWarnings(as.integer(strsplit(Sys.getenv(v), ",", fixed = TRUE)[[1]][1]))
       if (length(m) && !is.na(m) && m >= 1L) n <- min(n, m)
     }
-    kc_thread_cache$threads <- as.integer(max(1L, min(n, 1024L)))
+    kc_thread_cache$threads <- as.integer(max(1L, min(n, kc_max_threads())))
     kc_thread_cache$key <- key
   }
   kc_thread_cache$threads

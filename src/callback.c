@@ -76,7 +76,7 @@ void kc_callback_raise(void)
     if (pending_msg) {
         const char *msg = pending_msg;
         kc_callback_reset();
-        error("%s", msg);
+        kc_error("internal", "%s", msg);
     }
     if (!pending) return;
     SEXP cond = PROTECT(pending);
@@ -88,7 +88,7 @@ void kc_callback_raise(void)
          * interrupts are suspended, which no .Call is. */
         UNPROTECT(1);
         Rf_onintr();
-        error("kernclass: interrupted in the kernel function");
+        kc_error("internal", "kernclass internal: interrupted in the kernel function");
     }
     SEXP call = PROTECT(lang2(install("stop"), cond));
     eval(call, R_BaseEnv);  /* signals the user's condition, classes kept */

@@ -127,9 +127,10 @@ static kc_points points_from(SEXP x, const char *what)
 static void check_pair(const kc_kernel *k, const kc_points *a, const kc_points *b,
                        const char *wa, const char *wb)
 {
-    /* given values pass through the linear kernel's identity */
-    if ((a->src == KC_SRC_PRECOMPUTED || a->src == KC_SRC_CALLBACK) && k->type != KC_LINEAR)
-        error("kernclass internal: given kernel values take the linear kernel's code");
+    /* given values pass through the plain kernel's identity */
+    if ((a->src == KC_SRC_PRECOMPUTED || a->src == KC_SRC_CALLBACK) &&
+        !kc_kernel_is_plain(k->type))
+        error("kernclass internal: given kernel values take the plain kernel's code");
     if (a->src != b->src)
         error("kernclass internal: '%s' and '%s' are different kinds of data", wa, wb);
     if (a->p != b->p)
@@ -194,7 +195,8 @@ static const int *groups_from(SEXP group, R_xlen_t n, SEXP ngroups, int *G)
 static SEXP alloc_result(R_xlen_t nrow, R_xlen_t ncol)
 {
     if ((double) nrow * (double) ncol > (double) R_XLEN_T_MAX)
-        error("kernclass: a %.0f x %.0f result is too large for R", (double) nrow, (double) ncol);
+        kc_error("size", "kernclass: a %.0f x %.0f result is too large for R", (double) nrow,
+                 (double) ncol);
     return allocMatrix(REALSXP, (int) nrow, (int) ncol);
 }
 
@@ -401,23 +403,29 @@ SEXP ffi_pairwise_coupling(SEXP r, SEXP nclass, SEXP threads)
     return p;
 }
 
-/* list(name, distance): the kernels of the C engine in the order of their
- * codes, and whether each is computed from distances; R's kernel table
- * must match it (tests/testthat/test-kernel-table.R). */
+/* list(name, distance, plain, bounded): the kernels of the C engine in the
+ * order of their codes, with the facts C keeps of each (kernel_def_of() in
+ * kernel.c); R's kernel table must match it (tests/testthat/test-kernel-table.R). */
 SEXP ffi_kernel_table(void)
 {
     SEXP name = PROTECT(allocVector(STRSXP, KC_KERNEL_COUNT));
     SEXP distance = PROTECT(allocVector(LGLSXP, KC_KERNEL_COUNT));
+    SEXP plain = PROTECT(allocVector(LGLSXP, KC_KERNEL_COUNT));
+    SEXP bounded = PROTECT(allocVector(LGLSXP, KC_KERNEL_COUNT));
     for (int t = 0; t < KC_KERNEL_COUNT; t++) {
         const char *nm = kc_kernel_name((kc_kernel_type) t);
         SET_STRING_ELT(name, t, nm ? mkChar(nm) : NA_STRING);
         LOGICAL(distance)[t] = kc_kernel_uses_distance((kc_kernel_type) t);
+        LOGICAL(plain)[t] = kc_kernel_is_plain((kc_kernel_type) t);
+        LOGICAL(bounded)[t] = kc_kernel_is_bounded((kc_kernel_type) t);
     }
-    const char *names[] = {"name", "distance", ""};
+    const char *names[] = {"name", "distance", "plain", "bounded", ""};
     SEXP out = PROTECT(mkNamed(VECSXP, names));
     SET_VECTOR_ELT(out, 0, name);
     SET_VECTOR_ELT(out, 1, distance);
-    UNPROTECT(3);
+    SET_VECTOR_ELT(out, 2, plain);
+    SET_VECTOR_ELT(out, 3, bounded);
+    UNPROTECT(5);
     return out;
 }
 
@@ -425,6 +433,12 @@ SEXP ffi_kernel_table(void)
 SEXP ffi_engine(void)
 {
     return mkString(kc_engine_name());
+}
+
+/* The most threads the engine ever uses (kc_threads_max). */
+SEXP ffi_max_threads(void)
+{
+    return ScalarInteger(kc_threads_max());
 }
 
 /* The threads the engine would use for a request of threads. */

@@ -86,6 +86,13 @@ kc_points kc_points_subset(const kc_points *a, const int *map, int m);
 int kc_callback_tile(const void *ctx_a, const int *ra, int na,
                      const void *ctx_b, const int *rb, int nb, double *out);
 void kc_callback_raise(void);
+/* Raises an R error of class c("kernclass_<kind>_error", "kernclass_error",
+ * "error", "condition") (errors.c); kind is "internal" or "size". */
+void kc_error(const char *kind, const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((noreturn, format(printf, 2, 3)))
+#endif
+    ;
 void kc_callback_reset(void);
 
 /* Side of a square tile: rows and columns of kernel values computed at once. */
@@ -98,6 +105,8 @@ void kc_callback_reset(void);
 void kc_threads_init(void);          /* at load time */
 /* The threads a region may use when the user asked for requested. */
 int kc_threads_cap(int requested);
+/* The most threads any region uses, whatever was requested. */
+int kc_threads_max(void);
 /* nthreads, or one where `flops` of work is too little to share. */
 int kc_threads_for(double flops, int nthreads);
 double kc_seconds(void);             /* wall clock, for the tuner */
@@ -120,6 +129,8 @@ void kc_tuner_stop(kc_tuner *t);
  * (then kc_points need their squared norms) rather than inner products. */
 const char *kc_kernel_name(kc_kernel_type type);
 int kc_kernel_uses_distance(kc_kernel_type type);
+int kc_kernel_is_plain(kc_kernel_type type);    /* k(x, y) = x'y */
+int kc_kernel_is_bounded(kc_kernel_type type);  /* |k(x, y)| <= 1 */
 
 /* Picks the fastest micro-kernel and exp for this CPU; called at load time. */
 void kc_choose_kernels(void);
@@ -191,7 +202,7 @@ void kc_smo(const kc_kernel *k, const kc_points *x, const int *y, const double *
             double eps, long max_iter, double cache_mb, int shrinking, int nthreads,
             float *store, unsigned char *filled, kc_smo_result *res);
 
-/* Seed 002's threshold search on n scores with labels +1 / -1: out gets
+/* The threshold search (threshold.c) on n scores with labels +1 / -1: out gets
  * c(b, split, consistency, sign), the decision being sign * (score + b). */
 void kc_threshold_search(const double *score, const int *label, ptrdiff_t n, double *out);
 

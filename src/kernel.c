@@ -75,7 +75,8 @@ void kc_row_sqnorms(const kc_points *a, double *out)
         }
         break;
     case KC_SRC_PRECOMPUTED:  /* the diagonal k(x_i, x_i) */
-        if (!a->colmap) error("kernclass internal: the diagonal of new points' kernel values");
+        if (!a->colmap)
+            kc_error("internal", "kernclass internal: the diagonal of new points' kernel values");
         for (ptrdiff_t i = 0; i < a->n; i++)
             out[i] = a->x[a->colmap[i] + src_row(a, i) * a->ld];
         break;
@@ -237,6 +238,8 @@ static void laplace_values(const kc_kernel *k, double *v, size_t n)
 typedef struct {
     const char *name;  /* as in R's kernel table (R/kernel-table.R) */
     int distance;      /* computed from squared distances, not inner products */
+    int plain;         /* k(x, y) = x'y itself: given kernel values pass through it */
+    int bounded;       /* |k(x, y)| <= 1 for any points */
     void (*values)(const kc_kernel *k, double *v, size_t n);
 } kernel_def;
 
@@ -245,13 +248,14 @@ typedef struct {
  * gets no name, and kernel_from() (ffi.c) refuses it. */
 static kernel_def kernel_def_of(kc_kernel_type type)
 {
-    kernel_def d = {NULL, 0, linear_values};
+    kernel_def d = {NULL, 0, 0, 0, linear_values};
     switch (type) {
-    case KC_LINEAR:     d = (kernel_def) {"linear", 0, linear_values}; break;
-    case KC_POLYNOMIAL: d = (kernel_def) {"polynomial", 0, polynomial_values}; break;
-    case KC_RBF:        d = (kernel_def) {"rbf", 1, rbf_values}; break;
-    case KC_LAPLACE:    d = (kernel_def) {"laplace", 1, laplace_values}; break;
-    case KC_SIGMOID:    d = (kernel_def) {"sigmoid", 0, sigmoid_values}; break;
+    /*                                name     distance plain bounded */
+    case KC_LINEAR:     d = (kernel_def) {"linear", 0, 1, 0, linear_values}; break;
+    case KC_POLYNOMIAL: d = (kernel_def) {"polynomial", 0, 0, 0, polynomial_values}; break;
+    case KC_RBF:        d = (kernel_def) {"rbf", 1, 0, 1, rbf_values}; break;
+    case KC_LAPLACE:    d = (kernel_def) {"laplace", 1, 0, 1, laplace_values}; break;
+    case KC_SIGMOID:    d = (kernel_def) {"sigmoid", 0, 0, 1, sigmoid_values}; break;
     case KC_KERNEL_COUNT: break;
     }
     return d;
@@ -260,6 +264,10 @@ static kernel_def kernel_def_of(kc_kernel_type type)
 const char *kc_kernel_name(kc_kernel_type type) { return kernel_def_of(type).name; }
 
 int kc_kernel_uses_distance(kc_kernel_type type) { return kernel_def_of(type).distance; }
+
+int kc_kernel_is_plain(kc_kernel_type type) { return kernel_def_of(type).plain; }
+
+int kc_kernel_is_bounded(kc_kernel_type type) { return kernel_def_of(type).bounded; }
 
 /* k(z, z) from q = ||z||^2 alone: the kernel of q, or of the distance 0. */
 double kc_self_kernel(const kc_kernel *k, double sqnorm)
@@ -473,7 +481,7 @@ static scratch scratch_alloc(int nthreads, size_t doubles_per_thread)
     s.per_thread = doubles_per_thread;
     double total = (double) nthreads * (double) doubles_per_thread;
     if (total * sizeof(double) > (double) PTRDIFF_MAX)
-        error("kernclass: scratch space of %.0f doubles is too large", total);
+        kc_error("size", "kernclass: scratch space of %.0f doubles is too large", total);
     s.base = (double *) R_alloc((size_t) nthreads * doubles_per_thread, sizeof(double));
     return s;
 }
@@ -624,7 +632,8 @@ size_t kc_rows_work_size(const kc_points *b, int nthreads)
 void kc_rows(const kc_kernel *k, const kc_points *b, const int *rows, int nr,
              float *const *out, int nthreads, double *work)
 {
-    if (nr < 1 || nr > KC_TILE) error("kernclass internal: 1 to %d kernel rows at a time", KC_TILE);
+    if (nr < 1 || nr > KC_TILE)
+        kc_error("internal", "kernclass internal: 1 to %d kernel rows at a time", KC_TILE);
     nthreads = threads_for_source(b, b, nthreads);
     size_t per_thread = kc_tile_work_size(b) + TILE_DOUBLES;
     int nbj = nblocks(b->n);
@@ -670,7 +679,7 @@ void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
                           const int *group, int ngroups, double *out,
                           int nthreads)
 {
-    if (b->n > KC_MAX_ROWS) error("kernclass internal: too many training rows");
+    if (b->n > KC_MAX_ROWS) kc_error("internal", "kernclass internal: too many training rows");
     kc_points pb = kc_prepare_points(k, b, 0);
     b = &pb;
     ptrdiff_t n = b->n;
@@ -712,7 +721,7 @@ void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
         }
         ptrdiff_t total = gstart[ngroups];
         if ((double) total * p * sizeof(double) > (double) PTRDIFF_MAX / 2 || total > KC_MAX_ROWS)
-            error("kernclass: the data are too large (%.0f rows)", (double) total);
+            kc_error("size", "kernclass: the data are too large (%.0f rows)", (double) total);
         double *xs = (double *) R_alloc((size_t) total * p + 1, sizeof(double));
         double *ns = (double *) R_alloc((size_t) total + 1, sizeof(double));
         for (ptrdiff_t r = 0; r < total; r++) ns[r] = 0.0;
@@ -743,7 +752,7 @@ void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
         ntasks_d += m * (m + 1) / 2;
     }
     if (ntasks_d * 3 * sizeof(int) > (double) PTRDIFF_MAX)
-        error("kernclass: too many tiles (%.0f)", ntasks_d);
+        kc_error("size", "kernclass: too many tiles (%.0f)", ntasks_d);
     size_t ntasks = (size_t) ntasks_d;
     double cost = pair_cost(b);
     nthreads = threads_for_source(b, b, kc_threads_for(ntasks_d * KC_TILE * KC_TILE * cost, nthreads));
@@ -797,7 +806,7 @@ void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
 void kc_loo_group_sums(const kc_kernel *k, const kc_points *b, const int *group,
                        int ngroups, double *out, int nthreads)
 {
-    if (b->n > KC_MAX_ROWS) error("kernclass internal: too many training rows");
+    if (b->n > KC_MAX_ROWS) kc_error("internal", "kernclass internal: too many training rows");
     kc_points pb = kc_prepare_points(k, b, 1);
     b = &pb;
     ptrdiff_t n = b->n;

@@ -26,6 +26,8 @@
 #endif
 #include "kernclass.h"
 
+/* The most threads any region uses: the home of this number (R reads it
+ * through kc_threads_max()). */
 #define MAX_THREADS 1024
 
 #ifdef _OPENMP
@@ -115,6 +117,8 @@ void kc_threads_init(void)
     pthread_atfork(NULL, NULL, note_fork);
 #endif
 }
+
+int kc_threads_max(void) { return MAX_THREADS; }
 
 int kc_threads_cap(int requested)
 {

@@ -1,4 +1,4 @@
-/* The 1-D threshold search of the kernelized Bayes classifier (seed 002):
+/* The 1-D threshold search of the kernelized Bayes classifier:
  * sort the training scores, then choose the split k (k points below, N - k
  * above) that maximises the labelling consistency |S_k| + |S_N - S_k|, where
  * S_k is the sum of the first k labels (+1 / -1) in score order.  The offset

@@ -37,6 +37,7 @@ calls <- list(
   ffi_count_nonfinite = list(c(1, NA, Inf, -Inf)),
   ffi_pm1 = list(factor(c("a", "b", "a")), TRUE),
   ffi_threads = list(1L),
+  ffi_max_threads = list(),
   ffi_kernel_diag = list(x, c(1, 1, 1, 0))
 )
 

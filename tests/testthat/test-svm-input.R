@@ -21,10 +21,21 @@ test_that("cost must be one number > 0", {
   # the message says what was given
   expect_error(kernel_svm(x, y, cost = -2), "got -2", class = "kernclass_error")
   expect_error(kernel_svm(x, y, cost = c(1, 2)), "got 1, 2", class = "kernclass_error")
-  # Inf (hard margin) and tiny positive costs are fine
-  expect_no_error(kernel_svm(x + 3 * (y == "u"), y, kernel = "linear", cost = Inf))
-  expect_no_error(kernel_svm(x, y, cost = 1e-6))
-  expect_no_error(kernel_svm(x, y, cost = 2L))
+  # Inf (hard margin) and tiny positive costs are fine: the hard margin
+  # separates the training data with |f| >= 1, a tiny cost puts every
+  # multiplier at its bound (w is too small to meet any margin), and an
+  # integer cost is the same number as a double
+  xs <- x + 3 * (y == "u")
+  hard <- kernel_svm(xs, y, kernel = "linear", cost = Inf)
+  expect_identical(hard$cost, Inf)
+  expect_identical(predict(hard, xs), y)
+  expect_gte(min(abs(predict(hard, xs, type = "decision"))), 1 - 1e-3)
+  tiny <- kernel_svm(x, y, cost = 1e-6)
+  expect_identical(sort(tiny$index), seq_len(nrow(x)))
+  expect_equal(abs(drop(tiny$coefs)), rep(1e-6, nrow(x)), tolerance = 1e-12)
+  two <- kernel_svm(x, y, cost = 2L)
+  expect_equal(two[c("index", "coefs", "b")], kernel_svm(x, y, cost = 2)[c("index", "coefs", "b")])
+  expect_false(isTRUE(all.equal(two$coefs, kernel_svm(x, y, cost = 1)$coefs)))
 })
 
 test_that("class.weights must name classes of y, or be \"inverse\"", {
@@ -37,8 +48,16 @@ test_that("class.weights must name classes of y, or be \"inverse\"", {
   for (bad in list(c(u = -1), c(u = NA), c(u = Inf), c(u = "2"), "foo", list(u = 1))) {
     expect_arg_error(kernel_svm(x, y, class.weights = bad), "class.weights")
   }
-  expect_no_error(kernel_svm(x, y, class.weights = "inverse"))
-  expect_no_error(kernel_svm(x, y, class.weights = c(v = 3)))
+  # "inverse": each class's bound is 1 / its size (13 u and 12 v here)
+  s <- 1:25
+  inv <- kernel_svm(x[s, ], y[s], class.weights = "inverse")
+  expect_equal(unname(inv$C), 1 / as.vector(table(y[s]))[as.integer(y[s])])
+  # a class not named keeps weight 1; the solver keeps each multiplier
+  # within its own bound, and v's reach past u's
+  v3 <- kernel_svm(x, y, class.weights = c(v = 3))
+  expect_equal(unname(v3$C), ifelse(y == "v", 3, 1))
+  expect_true(all(abs(v3$coefs) <= v3$C[v3$index] + 1e-12))
+  expect_gt(max(abs(v3$coefs)), 1 + 1e-6)
 })
 
 test_that("weights must be one non-negative number per observation", {

@@ -291,12 +291,28 @@ test_that("nu outside (0, 1] and an infeasible nu are classed errors naming nu",
                       class = "kernclass_nu_infeasible_error")
   expect_identical(err$arg, "nu")
   expect_match(conditionMessage(err), "nu <= 0.4")
-  expect_s3_class(kernel_svm(s$x, s$y, type = "nu-classification", nu = 0.4), "kernel_svm")
+  # at the largest feasible nu the small class has exactly nu W / 2 of bound:
+  # all of its rows are support vectors, every one at the bound
+  top <- kernel_svm(s$x, s$y, type = "nu-classification", nu = 0.4)
+  small <- s$y[top$index] == "a"
+  expect_identical(sum(small), sum(s$y == "a"))
+  bound <- max(abs(top$coefs))
+  expect_equal(abs(drop(top$coefs[small])), rep(bound, sum(small)), tolerance = 1e-9)
   if (requireNamespace("e1071", quietly = TRUE)) {
     # LIBSVM's own check says the same
     expect_error(e1071::svm(s$x, s$y, type = "nu-classification", nu = 0.41), "infeasible")
   }
-  # class weights change the balance: with weight 4 for the small class, any nu works
+  # class weights change the balance: weight 2 for the small class gives
+  # W = 120 + 240, so nu up to 2 * 120 / 360; weight 4 makes any nu work
+  expect_error(kernel_svm(s$x, s$y, type = "nu-classification", nu = 0.66),
+               class = "kernclass_nu_infeasible_error")
+  expect_s3_class(kernel_svm(s$x, s$y, type = "nu-classification", nu = 0.66,
+                             class.weights = c(a = 2)), "kernel_svm")
+  err <- expect_error(kernel_svm(s$x, s$y, type = "nu-classification", nu = 0.67,
+                                 class.weights = c(a = 2)),
+                      class = "kernclass_nu_infeasible_error")
+  expect_match(conditionMessage(err), sprintf("nu <= %s", format(2 * 120 / 360, digits = 6)),
+               fixed = TRUE)
   expect_s3_class(kernel_svm(s$x, s$y, type = "nu-classification", nu = 0.9,
                              class.weights = c(a = 4)), "kernel_svm")
   expect_error(kernel_svm(s$x, s$y, type = "nu-classification", nu = 0.9,
@@ -521,11 +537,27 @@ test_that("nu-SVC probabilities: Platt scaling as for C-SVC, reproducible", {
   p <- predict(a, s$new, type = "prob")
   expect_equal(unname(rowSums(p)), rep(1, nrow(s$new)), tolerance = 1e-12)
   expect_gte(mean(colnames(p)[max.col(p)] == as.character(predict(a, s$new))), 0.9)
-  # nu at the largest value a pair allows: folds take the largest they allow
+  # nu at the largest value a pair allows: Platt's folds, whose training
+  # parts may be more unequal, take min(nu, 2 min(n1, n2) / (n1 + n2)) of
+  # their own part (seen by tracing the binary solver's calls)
   u <- nu_sets$unbalanced
+  ns <- asNamespace("kernclass")
+  seen <- list()
+  record <- function(nu, y) seen[[length(seen) + 1L]] <<- list(nu = nu, y = y)
+  suppressMessages(trace("kc_svm_binary", where = ns, print = FALSE,
+                         tracer = bquote(.(record)(control$nu, y[rows]))))
+  on.exit(suppressMessages(untrace("kc_svm_binary", where = ns)), add = TRUE)
   set.seed(6)
   expect_s3_class(kernel_svm(u$x, u$y, type = "nu-classification", nu = 0.4,
                              probability = TRUE), "kernel_svm")
+  used <- vapply(seen, `[[`, 0, "nu")
+  allowed <- vapply(seen, function(z) {
+    n <- table(z$y)
+    min(0.4, 2 * min(n) / sum(n))
+  }, 0)
+  expect_gt(length(used), 1L)
+  expect_equal(used, allowed)
+  expect_true(any(used < 0.4))
 })
 
 # ---- bad input -------------------------------------------------------------------

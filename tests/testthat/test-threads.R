@@ -164,3 +164,16 @@ test_that("the SVM's passes and kernel rows give the same model on one thread or
   expect_identical(fit_with("one", 2L), one)
   expect_identical(fit_with("", 2L), one)  # the tuner's own choices
 })
+
+test_that("R caps the threads at the C engine's limit, read from C", {
+  ns <- asNamespace("kernclass")
+  cap <- ns$kc_max_threads()
+  expect_true(is.integer(cap) && length(cap) == 1L && cap >= 1L)
+  # C never uses more than its limit, whatever is asked
+  expect_lte(.Call(ns$ffi_threads, .Machine$integer.max), cap)
+  old <- options(kernclass.threads = 1e12)
+  on.exit(options(old))
+  expect_identical(ns$kc_threads(), cap)
+  options(kernclass.threads = cap + 1)
+  expect_identical(ns$kc_threads(), cap)
+})

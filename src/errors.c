@@ -1,0 +1,34 @@
+/* Errors from C as classed R conditions, the classes kc_abort() (R/checks.R)
+ * gives in R: c("kernclass_<kind>_error", "kernclass_error", "error",
+ * "condition"), so that a caller's handler sees one kind of error whether R
+ * or C found it.  The kinds: "internal" (a .Call given what the R side never
+ * passes, or a broken invariant) and "size" (a size past what C or R can
+ * index: an overflow guard).  Main thread only, outside parallel regions, as
+ * error() itself; R_alloc'd memory is freed by the unwinding as for error(). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <Rinternals.h>
+#include "kernclass.h"
+
+void kc_error(const char *kind, const char *fmt, ...)
+{
+    char msg[512], cls[64];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(cls, sizeof cls, "kernclass_%s_error", kind);
+    const char *names[] = {"message", "call", ""};
+    SEXP cond = PROTECT(mkNamed(VECSXP, names));
+    SET_VECTOR_ELT(cond, 0, mkString(msg));
+    SEXP classes = PROTECT(allocVector(STRSXP, 4));
+    SET_STRING_ELT(classes, 0, mkChar(cls));
+    SET_STRING_ELT(classes, 1, mkChar("kernclass_error"));
+    SET_STRING_ELT(classes, 2, mkChar("error"));
+    SET_STRING_ELT(classes, 3, mkChar("condition"));
+    setAttrib(cond, R_ClassSymbol, classes);
+    SEXP call = PROTECT(lang2(install("stop"), cond));
+    eval(call, R_BaseEnv);
+    UNPROTECT(3);
+    error("%s", msg);  /* not reached: stop() does not return */
+}
