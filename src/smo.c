@@ -586,7 +586,7 @@ static void reconstruct_gradient(smo *s)
 static int kernel_values_bounded(const smo *s)
 {
     return (s->x->src == KC_SRC_DENSE || s->x->src == KC_SRC_SPARSE) &&
-           (s->k->type == KC_RBF || s->k->type == KC_LAPLACE || s->k->type == KC_SIGMOID);
+           kc_kernel_is_bounded(s->k->type);
 }
 
 static double dual_objective(const smo *s)
