@@ -241,7 +241,9 @@ kc_feature_product <- function(fa, x, w) {
 }
 
 # The features themselves (n x r): for the error estimate and the tests.
-kc_features <- function(fa, x) kc_feature_product(fa, x, diag(fa$map$rank))
+kc_features <- function(fa, x) {
+  .Call(ffi_feature_product, x, NULL, fa$map, kc_kernel_code(fa$kernel), kc_threads())
+}
 
 # The approximation of a fit: the spec, the map, and the error on `pairs`
 # random pairs of training rows.
@@ -275,12 +277,6 @@ kc_scores.kernclass_approx <- function(object, x) {
   if (inherits(object, "kernel_parzen")) s <- pmax(s, 0)
   dimnames(s) <- list(rownames(x), colnames(fa$w))
   s
-}
-
-#' @export
-kc_loo.kernclass_approx <- function(model, default_prior) {
-  kc_abort(paste0("folds = \"loo\" is the exact leave-one-out of exact models; with `approx` ",
-                  "use k folds (e.g. folds = 10)."), arg = "folds", class = "approx_unsupported")
 }
 
 # The linear model on the features: w (r x columns of the scores) and b.

@@ -120,6 +120,21 @@ void kc_feature_product(const kc_feature_map *f, const kc_points *a, const doubl
     for_blocks(f, a, add_product, &c, nthreads);
 }
 
+typedef struct { int r; ptrdiff_t n; double *out; } matrix_ctx;
+
+static void put_columns(void *ctx, ptrdiff_t i0, int nb, const double *z)
+{
+    matrix_ctx *c = (matrix_ctx *) ctx;
+    for (int j = 0; j < c->r; j++)
+        memcpy(c->out + i0 + (ptrdiff_t) j * c->n, z + (size_t) j * nb, (size_t) nb * sizeof(double));
+}
+
+void kc_feature_matrix(const kc_feature_map *f, const kc_points *a, double *out, int nthreads)
+{
+    matrix_ctx c = {f->r, a->n, out};
+    for_blocks(f, a, put_columns, &c, nthreads);
+}
+
 typedef struct { int r; float *out; } store_ctx;
 
 static void put_rows(void *ctx, ptrdiff_t i0, int nb, const double *z)

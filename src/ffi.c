@@ -561,12 +561,18 @@ SEXP ffi_feature_sums(SEXP x, SEXP group, SEXP ngroups, SEXP map, SEXP spec, SEX
     return out;
 }
 
-/* Z w, Z the features of x (never stored whole): n x q. */
+/* Z w, Z the features of x (never stored whole): n x q; w NULL: Z itself. */
 SEXP ffi_feature_product(SEXP x, SEXP w, SEXP map, SEXP spec, SEXP threads)
 {
     int nt = threads_from(threads);
     kc_points a = points_from(x, "x");
     kc_feature_map f = feature_map_from(map, spec, &a);
+    if (isNull(w)) {
+        SEXP out = PROTECT(alloc_result(a.n, f.r));
+        kc_feature_matrix(&f, &a, REAL(out), nt);
+        UNPROTECT(1);
+        return out;
+    }
     if (!isReal(w) || !isMatrix(w) || nrows(w) != f.r || ncols(w) < 1)
         error("kernclass internal: w must be a double matrix with a row per feature");
     for (R_xlen_t i = 0; i < XLENGTH(w); i++)

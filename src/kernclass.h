@@ -217,6 +217,8 @@ void kc_feature_sums(const kc_feature_map *f, const kc_points *a, const int *gro
 /* out (n x q) = Z w, w r x q; all column-major */
 void kc_feature_product(const kc_feature_map *f, const kc_points *a, const double *w, int q,
                         double *out, int nthreads);
+/* the features themselves, n x r column-major */
+void kc_feature_matrix(const kc_feature_map *f, const kc_points *a, double *out, int nthreads);
 /* the features as floats, row-major: out[i * r + j] */
 void kc_feature_store(const kc_feature_map *f, const kc_points *a, float *out, int nthreads);
 void kc_store_product(const float *z, int r, const int *rows, ptrdiff_t n, const double *w,
