@@ -96,6 +96,12 @@
 #'   and [kernel_tune()]). The fitted model keeps the features it used in
 #'   `approx` (the map, its rank, the measured error and the linear model
 #'   on the features, `w` and `b`, which `coef()` returns).
+#'
+#'   To choose `m` (or between the two maps) by cross-validation, give
+#'   [kernel_tune()] a grid column of approximations:
+#'   `grid = list(approx = list(nystrom(m = 100), nystrom(m = 400)))`.
+#'   Exact leave-one-out in [kernel_cv()] refits the approximate model for
+#'   each row (the one-pass shortcut is the exact model's).
 #' @references Williams, C. K. I. and Seeger, M. (2001). Using the Nystrom
 #'   method to speed up kernel machines. *NIPS 13*.
 #'
@@ -397,7 +403,10 @@ kc_fit_svm_approx <- function(d, k, spec, C, cost, class.weights, control, proba
           C[rows], tolerance, passes, control$shrinking)
   }
   fits <- lapply(seq_len(nrow(pairs)), function(m) {
-    solve(which(code %in% pairs[m, ]), pairs[m, "first"])
+    rows <- which(code %in% pairs[m, ])
+    f <- solve(rows, pairs[m, "first"])
+    f$rows <- rows[C[rows] > 0]
+    f
   })
   r <- fa$rank
   fa$w <- vapply(fits, function(f) f$w[seq_len(r)], numeric(r))
@@ -414,9 +423,10 @@ kc_fit_svm_approx <- function(d, k, spec, C, cost, class.weights, control, proba
                        class = c("kernclass_approx", "kernel_svm", "kernclass_ovo"),
                        type = control$type, cost = cost, C = C, class.weights = class.weights,
                        tolerance = tolerance,
+                       index = sort(unique(unlist(lapply(fits, function(f) f$rows[f$alpha > 0])))),
                        support_vectors = per_pair(function(f) sum(f$alpha > 0)),
                        objective = per_pair(function(f) f$objective),
-                       passes = per_pair(function(f) f$passes),
+                       iterations = per_pair(function(f) f$passes),
                        converged = all(converged), approx = fa)
   if (probability) {
     ab <- kc_linear_platt(store, r, code, pairs, solve)
@@ -517,8 +527,9 @@ kc_approx_lines <- function(fa) {
 print.kernclass_approx <- function(x, ...) {
   print.kernclass(x)
   if (inherits(x, "kernel_svm")) {
-    cat(sprintf("Cost: %s\nLinear SVM on the features (dual coordinate descent): %s rows with alpha > 0\n",
-                format(x$cost), format(sum(x$support_vectors))))
+    cat(sprintf(paste0("Cost: %s\nLinear SVM on the features (dual coordinate descent): %d ",
+                       "training rows with alpha > 0 (support vectors)\n"),
+                format(x$cost), length(x$index)))
     if (!x$converged) cat("Warning: the solver did not converge (max_iter passes reached)\n")
   }
   kc_approx_lines(x$approx)
@@ -530,7 +541,7 @@ summary.kernclass_approx <- function(object, ...) {
   s <- summary.kernclass(object, ...)
   s$approx <- object$approx[c("spec", "rank", "error", "check")]
   if (inherits(object, "kernel_svm")) {
-    s$pairs <- data.frame(objective = object$objective, passes = object$passes,
+    s$pairs <- data.frame(objective = object$objective, passes = object$iterations,
                           support_vectors = object$support_vectors, b = object$approx$b)
   }
   class(s) <- c("summary.kernclass_approx", class(s))

@@ -289,6 +289,7 @@ test_that("the approximate SVM is close to the exact linear SVM and keeps its in
   # the dual has no y'a = 0: close, not equal
   expect_gt(mean(predict(ap, d$x) == predict(lin, d$x)), 0.95)
   expect_gt(cor(predict(ap, d$x, type = "decision"), predict(lin, d$x, type = "decision")), 0.99)
+  expect_length(ap$index, ap$support_vectors[[1]])  # the rows with alpha > 0
   set.seed(2)
   y3 <- factor(sample(c("p", "q", "r"), 150, TRUE))
   x3 <- d$x + 2 * as.integer(y3)
