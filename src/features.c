@@ -9,22 +9,24 @@
  * frequencies W (p x r) and phases drawn in R: E z(x)'z(y) = k(x, y) for a
  * shift-invariant kernel whose spectral density W was drawn from.
  *
- * Products with BLAS's dgemm: the projection is m x r per row, the largest
- * cost of Nystrom features after the kernel values. */
-#define USE_FC_LEN_T
+ * Every product of matrices here is a Gram matrix of the linear kernel
+ * (A B: the inner products of the rows of A with the columns of B), computed by the
+ * engine's tiles: several times faster than R's reference BLAS (measured
+ * 0.5 s against 2.5 s for 20,000 x 200 x 200 on the 2-core machine). */
 #include <math.h>
 #include <string.h>
 #include <R.h>
 #include <Rinternals.h>
-#include <R_ext/BLAS.h>
-#ifndef FCONE
-#define FCONE
-#endif
 #include "kernclass.h"
 
-/* Rows per block: a block's kernel values, features and work stay in cache
- * sized buffers (a few MB at m = 1000). */
-#define KC_FEATURE_BLOCK 512
+static const kc_kernel linear = {KC_LINEAR, 1.0, 0.0, 1};
+
+/* Rows per block: large enough that each block's parallel regions carry
+ * work well beyond a scheduler time slice (10^5 rows, m = 200: 7.5 s in
+ * blocks of 512, 2.8 s in blocks of 2048, one run on the shared 2-core
+ * machine), small enough for its buffers (2048 x (m + r) doubles: 32 MB at
+ * m = 1000). */
+#define KC_FEATURE_BLOCK 2048
 
 size_t kc_feature_work_size(const kc_feature_map *f)
 {
@@ -33,12 +35,34 @@ size_t kc_feature_work_size(const kc_feature_map *f)
     return nb * inner + nb * (size_t) f->r;
 }
 
-/* t (nb x ncol, column-major) = a (nb x inner) %*% b (inner x ncol). */
-static void matmul(const double *a, int nb, int inner, const double *b, int ncol, double *t)
+/* Dense points: the rows of an n x p column-major matrix. */
+static kc_points dense_points(const double *x, ptrdiff_t n, int p)
 {
-    const double one = 1.0, zero = 0.0;
-    F77_CALL(dgemm)("N", "N", &nb, &ncol, &inner, &one, a, &nb, b, &inner, &zero, t, &nb
-                    FCONE FCONE);
+    kc_points a;
+    memset(&a, 0, sizeof a);
+    a.src = KC_SRC_DENSE;
+    a.x = x;
+    a.n = n;
+    a.p = p;
+    return a;
+}
+
+/* t (nb x ncol, column-major) = a (nb x inner) %*% b, given bt = t(b)
+ * (ncol x inner, column-major). */
+static void matmul(const double *a, int nb, int inner, const double *bt, int ncol, double *t,
+                   int nthreads)
+{
+    kc_points pa = dense_points(a, nb, inner), pb = dense_points(bt, ncol, inner);
+    kc_gram(&linear, &pa, &pb, 0, t, nthreads);
+}
+
+/* t(x) of an n x p column-major matrix (R_alloc'd). */
+static double *transposed(const double *x, int n, int p)
+{
+    double *t = (double *) R_alloc((size_t) n * p + 1, sizeof(double));
+    for (int j = 0; j < p; j++)
+        for (int i = 0; i < n; i++) t[j + (size_t) i * p] = x[i + (size_t) j * n];
+    return t;
 }
 
 /* Features of the rows [i0, i0 + nb) of a (nb <= KC_FEATURE_BLOCK) into out,
@@ -51,12 +75,12 @@ static void feature_block(const kc_feature_map *f, const kc_points *a, ptrdiff_t
         for (int i = 0; i < nb; i++) map[i] = (int) (i0 + i);
         kc_points blk = kc_points_subset(a, map, nb);
         kc_gram(&f->kernel, &blk, &f->landmarks, 0, work, nthreads);  /* nb x m */
-        matmul(work, nb, f->m, f->proj, f->r, out);
+        matmul(work, nb, f->m, f->projt, f->r, out, nthreads);
     } else {
         for (int c = 0; c < f->p; c++)
             for (int i = 0; i < nb; i++)
                 work[i + (size_t) c * nb] = a->x[i0 + i + (ptrdiff_t) c * a->n];
-        matmul(work, nb, f->p, f->freq, f->r, out);
+        matmul(work, nb, f->p, f->freqt, f->r, out, nthreads);
         double s = sqrt(2.0 / f->r);
         for (int j = 0; j < f->r; j++)
             for (int i = 0; i < nb; i++) {
@@ -69,9 +93,12 @@ static void feature_block(const kc_feature_map *f, const kc_points *a, ptrdiff_t
 /* Runs fn on each block's features, freeing the block's scratch after it. */
 typedef void (*block_fn)(void *ctx, ptrdiff_t i0, int nb, const double *z);
 
-static void for_blocks(const kc_feature_map *f, const kc_points *a, block_fn fn, void *ctx,
+static void for_blocks(const kc_feature_map *f0, const kc_points *a, block_fn fn, void *ctx,
                        int nthreads)
 {
+    kc_feature_map map = *f0, *f = &map;
+    if (f->type == KC_FEATURES_NYSTROM) f->projt = transposed(f->proj, f->m, f->r);
+    else f->freqt = transposed(f->freq, f->p, f->r);
     double *z = (double *) R_alloc((size_t) KC_FEATURE_BLOCK * f->r, sizeof(double));
     double *work = (double *) R_alloc(kc_feature_work_size(f), sizeof(double));
     for (ptrdiff_t i0 = 0; i0 < a->n; i0 += KC_FEATURE_BLOCK) {
@@ -102,12 +129,12 @@ void kc_feature_sums(const kc_feature_map *f, const kc_points *a, const int *gro
     for_blocks(f, a, add_sums, &c, nthreads);
 }
 
-typedef struct { const double *w; int q, r; ptrdiff_t n; double *out; double *t; } product_ctx;
+typedef struct { const double *wt; int q, r; ptrdiff_t n; double *out; double *t; int nthreads; } product_ctx;
 
 static void add_product(void *ctx, ptrdiff_t i0, int nb, const double *z)
 {
     product_ctx *c = (product_ctx *) ctx;
-    matmul(z, nb, c->r, c->w, c->q, c->t);
+    matmul(z, nb, c->r, c->wt, c->q, c->t, c->nthreads);
     for (int j = 0; j < c->q; j++)
         memcpy(c->out + i0 + (ptrdiff_t) j * c->n, c->t + (size_t) j * nb, (size_t) nb * sizeof(double));
 }
@@ -116,7 +143,7 @@ void kc_feature_product(const kc_feature_map *f, const kc_points *a, const doubl
                         double *out, int nthreads)
 {
     double *t = (double *) R_alloc((size_t) KC_FEATURE_BLOCK * q, sizeof(double));
-    product_ctx c = {w, q, f->r, a->n, out, t};
+    product_ctx c = {transposed(w, f->r, q), q, f->r, a->n, out, t, nthreads};
     for_blocks(f, a, add_product, &c, nthreads);
 }
 

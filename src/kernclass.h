@@ -208,6 +208,7 @@ typedef struct {
     kc_kernel kernel;
     kc_points landmarks;
     const double *proj, *freq, *phase;
+    const double *projt, *freqt;  /* their transposes, made by the workers */
     int m, p, r;
 } kc_feature_map;
 size_t kc_feature_work_size(const kc_feature_map *f);
