@@ -11,7 +11,9 @@
 #       sections: engine, svm, sums, scale, threshold, prob, sparse (the main
 #       table), contention, scaling, tune, latency, approx
 #   Rscript inst/benchmarks/run.R --only approx --approx-n 100000,1000000 --exact-n 20000
-#       (n of the approximate fits, n of the comparison with the exact models)
+#       (n of the approximate fits, n of the comparison with the exact models;
+#       0: none; --approx-specs nystrom and --approx-fitters kernel_svm,... a
+#       subset of the maps and classifiers)
 #
 # contention: every large task on one thread and on the default number,
 #   idle and beside one busy process that the suite starts and stops itself;
@@ -606,6 +608,13 @@ if (run_section("approx")) {
     kernel_svm = function(x, y, approx) kernel_svm(x, y, approx = approx))
   te <- make_data(size(1e5, 2e4), 20, 2)
   specs <- list("fourier(m = 300)" = fourier(m = 300), "nystrom(m = 200)" = nystrom(m = 200))
+  pick <- function(flag, all) {  # by name, or by the name before its "("
+    if (!flag %in% args) return(all)
+    want <- strsplit(args[which(args == flag) + 1L], ",")[[1]]
+    all[names(all) %in% want | trimws(sub("\\(.*", "", names(all))) %in% want]
+  }
+  specs <- pick("--approx-specs", specs)
+  fitters <- pick("--approx-fitters", fitters)
   rows_a <- list()
   for (n in setdiff(sizes_of("--approx-n", size(c(1e5, 1e6), c(2e4, 1e5))), 0)) {
     tr <- make_data(n, 20, 1)
@@ -629,26 +638,26 @@ if (run_section("approx")) {
   }
   # accuracy against the exact models where those are feasible
   ne <- sizes_of("--exact-n", size(20000, 5000))
-  if (ne > 0) {
-  tr <- make_data(ne, 20, 3)
-  te2 <- make_data(10000, 20, 4)
-  grid <- list("fourier(m = 300)" = fourier(m = 300), "fourier(m = 1500)" = fourier(m = 1500),
-               "nystrom(m = 100)" = nystrom(m = 100), "nystrom(m = 400)" = nystrom(m = 400),
-               "nystrom(m = 1000)" = nystrom(m = 1000))
   rows_e <- list()
-  for (f in names(fitters)) {
-    set.seed(1)
-    ex <- measure(mean(predict(fitters[[f]](tr$x, tr$y, NULL), te2$x) == te2$y))
-    row <- list(classifier = f, exact = sprintf("%.4f (%.0f s)", ex$value, ex$seconds))
-    for (g in names(grid)) {
+  if (ne > 0) {
+    tr <- make_data(ne, 20, 3)
+    te2 <- make_data(10000, 20, 4)
+    grid <- list("fourier(m = 300)" = fourier(m = 300), "fourier(m = 1500)" = fourier(m = 1500),
+                 "nystrom(m = 100)" = nystrom(m = 100), "nystrom(m = 400)" = nystrom(m = 400),
+                 "nystrom(m = 1000)" = nystrom(m = 1000))
+    for (f in names(fitters)) {
       set.seed(1)
-      ap <- measure(mean(predict(fitters[[f]](tr$x, tr$y, grid[[g]]), te2$x) == te2$y))
-      row[[g]] <- sprintf("%+.4f (%.0f s)", ap$value - ex$value, ap$seconds)
-      cat(sprintf("%-48s %-20s %.4f vs exact %.4f\n", sprintf("%s, n=%d", f, ne), g, ap$value,
-                  ex$value))
+      ex <- measure(mean(predict(fitters[[f]](tr$x, tr$y, NULL), te2$x) == te2$y))
+      row <- list(classifier = f, exact = sprintf("%.4f (%.0f s)", ex$value, ex$seconds))
+      for (g in names(grid)) {
+        set.seed(1)
+        ap <- measure(mean(predict(fitters[[f]](tr$x, tr$y, grid[[g]]), te2$x) == te2$y))
+        row[[g]] <- sprintf("%+.4f (%.0f s)", ap$value - ex$value, ap$seconds)
+        cat(sprintf("%-48s %-20s %.4f vs exact %.4f\n", sprintf("%s, n=%d", f, ne), g, ap$value,
+                    ex$value))
+      }
+      rows_e[[length(rows_e) + 1L]] <- as.data.frame(row, check.names = FALSE)
     }
-    rows_e[[length(rows_e) + 1L]] <- as.data.frame(row, check.names = FALSE)
-  }
   }
   approx_lines <- c(
     "### Approximate classifiers (approx = fourier() or nystrom(), RBF, gamma = 1/d, scale = TRUE)", "",
@@ -658,11 +667,10 @@ if (run_section("approx")) {
            " test rows. Peak MB: rise of the resident set. Kernel rel. error: the relative ",
            "Frobenius error of the approximate kernel on 1000 random training pairs, as the ",
            "model reports it."), "",
-    if (length(rows_e)) knitr::kable(do.call(rbind, rows_e), format = "pipe"), "",
-    sprintf(paste0("Test accuracy of the exact models at n = %d (10,000 test rows) and the ",
-                   "difference of each approximation to it, with the seconds of fit + predict."),
-            ne),
-    "")
+    if (length(rows_e)) c(knitr::kable(do.call(rbind, rows_e), format = "pipe"), "",
+      sprintf(paste0("Test accuracy of the exact models at n = %d (10,000 test rows) and the ",
+                     "difference of each approximation to it, with the seconds of fit + predict."),
+              ne), ""))
 }
 
 # ---- the table ----------------------------------------------------------

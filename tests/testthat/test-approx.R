@@ -373,8 +373,13 @@ test_that("approximate models plug in: NA rows, saveRDS, update, kernel_cv, kern
   expect_length(loo$predicted, 20)
   set.seed(4)
   tu <- kernel_tune(kernel_svm, d$x, d$y, folds = 3,
-                    grid = list(approx = list(nystrom(m = 5), nystrom(m = 40))))
-  expect_equal(nrow(tu$results), 2L)
+                    grid = list(approx = list(nystrom(m = 5), nystrom(m = 40)), cost = c(1, 10)))
+  expect_equal(nrow(tu$results), 4L)
+  # a grid of costs with approx is fitted cell by cell, as kernel_cv would
+  set.seed(4)
+  folds_fit <- kernel_tune(kernel_svm, d$x, d$y, folds = 3, grid = list(cost = c(1, 10)),
+                           approx = nystrom(m = 10))
+  expect_true(all(is.finite(folds_fit$results$accuracy)))
   expect_s3_class(tu$best$approx, "kernclass_approximation")
   expect_error(kernel_means(ns$kc_as_csr(d$x), d$y, approx = nystrom(m = 5)),
                class = "kernclass_approx_unsupported_error")
