@@ -628,7 +628,7 @@ if (run_section("approx")) {
       cat(sprintf("%-48s %-20s %8.1f s %6.0f MB acc %.4f\n", sprintf("%s, n=%.0f", f, n), sp,
                   m$seconds, m$peak_mb, acc))
       rows_a[[length(rows_a) + 1L]] <- data.frame(
-        classifier = f, n = format(n, big.mark = ","), approx = sp,
+        classifier = f, n = format(n, big.mark = ",", scientific = FALSE), approx = sp,
         "fit + predict s" = sprintf("%.1f", m$seconds), "peak MB" = sprintf("%.0f", m$peak_mb),
         "test accuracy" = sprintf("%.4f", acc),
         "kernel rel. error" = sprintf("%.3f", m$value$fit$approx$error[["rel_frobenius"]]),
