@@ -181,11 +181,6 @@ kc_approx_check <- function(approx, x, kernel) {
   approx
 }
 
-kc_approx_unsupported <- function(what) {
-  kc_abort(sprintf("`approx` is not available for %s.", what), arg = "approx",
-           class = "approx_unsupported")
-}
-
 # The feature map of a spec on the scaled training rows x: the list the C
 # code reads (type, landmarks and proj, or freq and phase), with its rank r.
 kc_feature_map <- function(spec, x, k) {

@@ -84,7 +84,7 @@ void kc_linear_svm(const float *z, int r, const int *rows, int n, const int *y,
             }
         }
         pass++;
-        if (pass % 16 == 0) R_CheckUserInterrupt();
+        R_CheckUserInterrupt();  /* between passes: w and alpha are the caller's */
         if (active == 0 || pg_max - pg_min <= eps) {
             if (active == n) { res->status = 0; break; }
             active = n;  /* check every coordinate before stopping */

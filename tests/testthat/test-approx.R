@@ -384,3 +384,27 @@ test_that("approximate models plug in: NA rows, saveRDS, update, kernel_cv, kern
   expect_error(kernel_means(ns$kc_as_csr(d$x), d$y, approx = nystrom(m = 5)),
                class = "kernclass_approx_unsupported_error")
 })
+
+test_that("feature passes and the linear solver stop at an interrupt", {
+  run_until_limit <- function(expr) {
+    setTimeLimit(elapsed = 0.2, transient = TRUE)
+    on.exit(setTimeLimit(elapsed = Inf), add = TRUE)
+    tryCatch({
+      force(expr)
+      "returned"
+    }, error = function(e) conditionMessage(e))
+  }
+  set.seed(11)
+  x <- matrix(rnorm(40000 * 100), 40000)
+  map <- list(type = 1L, landmarks = x[1:600, ], proj = diag(600))
+  spec <- c(3, 0.01, 3, 0)
+  msg <- run_until_limit(.Call(ns$ffi_feature_sums, x, rep(1:2, 20000), 2L, map, spec, 2L))
+  expect_match(msg, "time limit")
+  store <- .Call(ns$ffi_feature_store, x[1:20000, 1:50], list(type = 1L, landmarks = x[1:50, 1:50],
+                                                              proj = diag(50)), spec, 2L)
+  yb <- sample(c(-1L, 1L), 20000, TRUE)  # random labels: no quick optimum
+  msg <- run_until_limit(.Call(ns$ffi_linear_svm, store, 50L, 1:20000, yb, rep(100, 20000),
+                               1e-12, 1e9, FALSE))
+  expect_match(msg, "time limit")
+  expect_equal(kernel_matrix(x[1:3, ], kernel = "linear"), tcrossprod(x[1:3, ]), tolerance = 1e-12)
+})
