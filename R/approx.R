@@ -2,7 +2,7 @@
 #'
 #' The four classifiers are exact by default. Past some 10^5 rows their
 #' O(n^2) kernel sums and SVM become slow; `approx = nystrom()` or
-#' `approx = fourier()` replaces the kernel by the inner product of
+#' `approx = random_fourier()` replaces the kernel by the inner product of
 #' low-rank features \eqn{z(x)}, \eqn{k(x, y) \approx z(x)'z(y)}{k(x, y) ~
 #' z(x)'z(y)}, computed in C in row blocks of 512, so that time grows as
 #' \eqn{n m} and memory as \eqn{m^2} (\eqn{m} features) beyond the data.
@@ -26,7 +26,7 @@
 #'   distance \eqn{k(x,x) + k(c,c) - 2k(x,c)} to the nearest landmark so far,
 #'   which spreads the landmarks over the data.
 #'
-#' @section Random Fourier features: `fourier()` (Rahimi and Recht 2007)
+#' @section Random Fourier features: `random_fourier()` (Rahimi and Recht 2007)
 #'   maps \eqn{z(x) = \sqrt{2/m} \cos(W'x + b)}{z(x) = sqrt(2/m) cos(W'x + b)}
 #'   with phases \eqn{b} uniform on \eqn{[0, 2\pi)}{[0, 2 pi)} and the
 #'   columns of \eqn{W} drawn from the kernel's spectral density, so that
@@ -120,7 +120,7 @@
 #' fit <- kernel_svm(Species ~ ., data = iris, approx = nystrom(m = 30))
 #' fit
 #' mean(predict(fit, iris) == iris$Species)
-#' fit2 <- kernel_means(Species ~ ., data = iris, approx = fourier(m = 200, check = 50))
+#' fit2 <- kernel_means(Species ~ ., data = iris, approx = random_fourier(m = 200, check = 50))
 #' summary(fit2)
 NULL
 
@@ -138,7 +138,7 @@ nystrom <- function(m = 300, landmarks = c("kmeans++", "uniform"), tol = 1e-8, c
 
 #' @rdname approximations
 #' @export
-fourier <- function(m = 1000, check = 0) {
+random_fourier <- function(m = 1000, check = 0) {
   kc_check_number(m, "m", lower = 1, whole = TRUE)
   kc_check_number(check, "check", lower = 0, whole = TRUE)
   structure(list(method = "fourier", m = as.integer(m), check = as.integer(check)),
@@ -164,7 +164,7 @@ kc_approx_label <- function(spec, rank = NULL) {
 kc_approx_check <- function(approx, x, kernel) {
   if (is.null(approx)) return(NULL)
   if (!inherits(approx, "kernclass_approximation")) {
-    kc_abort(paste0("`approx` must be NULL (the exact model), nystrom(...) or fourier(...)."),
+    kc_abort(paste0("`approx` must be NULL (the exact model), nystrom(...) or random_fourier(...)."),
              arg = "approx")
   }
   if (inherits(x, "kc_kernel_data") || inherits(x, "kc_csr")) {
@@ -174,7 +174,7 @@ kc_approx_check <- function(approx, x, kernel) {
              arg = "approx", class = "approx_unsupported")
   }
   if (approx$method == "fourier" && !kernel$name %in% c("rbf", "laplace")) {
-    kc_abort(sprintf(paste0("fourier() features exist for the shift-invariant kernels \"rbf\" ",
+    kc_abort(sprintf(paste0("random_fourier() features exist for the shift-invariant kernels \"rbf\" ",
                             "and \"laplace\"; this model uses \"%s\": use nystrom()."),
                      kernel$name), arg = "approx", class = "approx_unsupported")
   }

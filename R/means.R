@@ -102,7 +102,7 @@
 #'   best split has the first class below it (`sign = -1`) the decision
 #'   value is \eqn{-(p(x) + b)}, the weights and offsets carrying the sign.
 #' @param approx `NULL` (default) for the exact model, or an approximation
-#'   made by [nystrom()] or [fourier()]: the model on low-rank kernel
+#'   made by [nystrom()] or [random_fourier()]: the model on low-rank kernel
 #'   features, for large data (see [approximations]).
 #' @param ... Further arguments to the default method (for the formula
 #'   method all but `x` and `y`, which the formula gives).

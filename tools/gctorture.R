@@ -46,7 +46,7 @@ cases <- list(
   }),
   ffi_feature_product = quote({
     set.seed(2)
-    predict(kernel_bayes(x, y3, type = 1, approx = fourier(m = 20)), new, type = "prob")
+    predict(kernel_bayes(x, y3, type = 1, approx = random_fourier(m = 20)), new, type = "prob")
   }),
   ffi_feature_store = quote({
     set.seed(2)
@@ -54,7 +54,7 @@ cases <- list(
   }),
   ffi_linear_svm = quote({
     set.seed(2)
-    predict(kernel_svm(x, y3, approx = fourier(m = 12)), new, type = "decision")
+    predict(kernel_svm(x, y3, approx = random_fourier(m = 12)), new, type = "decision")
   }),
   ffi_store_product = quote({
     set.seed(2)  # Platt's folds, decision values from the store

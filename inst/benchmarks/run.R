@@ -23,7 +23,7 @@
 #   folds: the same cells, so the same best cell), and kernel_tune()'s exact
 #   leave-one-out of kernel_means and kernel_parzen over 10 gammas;
 # latency: how soon a Ctrl-C (SIGINT) stops each long computation;
-# approx: the four classifiers with approx = fourier() and nystrom() at
+# approx: the four classifiers with approx = random_fourier() and nystrom() at
 #   10^5 and 10^6 rows (fit, then predict 10^5 rows), and their test
 #   accuracy against the exact models at 20,000 rows, over m.
 #
@@ -607,7 +607,7 @@ if (run_section("approx")) {
     "kernel_bayes (type 1)" = function(x, y, approx) kernel_bayes(x, y, type = 1, approx = approx),
     kernel_svm = function(x, y, approx) kernel_svm(x, y, approx = approx))
   te <- make_data(size(1e5, 2e4), 20, 2)
-  specs <- list("fourier(m = 300)" = fourier(m = 300), "nystrom(m = 200)" = nystrom(m = 200))
+  specs <- list("random_fourier(m = 300)" = random_fourier(m = 300), "nystrom(m = 200)" = nystrom(m = 200))
   pick <- function(flag, all) {  # by name, or by the name before its "("
     if (!flag %in% args) return(all)
     want <- strsplit(args[which(args == flag) + 1L], ",")[[1]]
@@ -642,7 +642,7 @@ if (run_section("approx")) {
   if (ne > 0) {
     tr <- make_data(ne, 20, 3)
     te2 <- make_data(10000, 20, 4)
-    grid <- list("fourier(m = 300)" = fourier(m = 300), "fourier(m = 1500)" = fourier(m = 1500),
+    grid <- list("random_fourier(m = 300)" = random_fourier(m = 300), "random_fourier(m = 1500)" = random_fourier(m = 1500),
                  "nystrom(m = 100)" = nystrom(m = 100), "nystrom(m = 400)" = nystrom(m = 400),
                  "nystrom(m = 1000)" = nystrom(m = 1000))
     for (f in names(fitters)) {
@@ -660,7 +660,7 @@ if (run_section("approx")) {
     }
   }
   approx_lines <- c(
-    "### Approximate classifiers (approx = fourier() or nystrom(), RBF, gamma = 1/d, scale = TRUE)", "",
+    "### Approximate classifiers (approx = random_fourier() or nystrom(), RBF, gamma = 1/d, scale = TRUE)", "",
     if (length(rows_a)) knitr::kable(do.call(rbind, rows_a), format = "pipe"), "",
     paste0("Synthetic data (make_data(): a linear rule plus 0.5 sin(3 x_1), label noise sd 0.5), ",
            "d = 20; the time fits the model and predicts ", format(nrow(te$x), big.mark = ","),

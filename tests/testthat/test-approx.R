@@ -25,13 +25,13 @@ r_features <- function(fit, xs) {
   }
 }
 
-test_that("nystrom() and fourier() check their arguments and print", {
+test_that("nystrom() and random_fourier() check their arguments and print", {
   expect_error(nystrom(m = 0), class = "kernclass_input_error")
   expect_error(nystrom(m = 2.5), class = "kernclass_input_error")
   expect_error(nystrom(landmarks = "random"), class = "kernclass_input_error")
-  expect_error(fourier(m = -1), class = "kernclass_input_error")
+  expect_error(random_fourier(m = -1), class = "kernclass_input_error")
   expect_output(print(nystrom(m = 50, landmarks = "uniform")), "Nystrom features \\(m = 50, uniform")
-  expect_output(print(fourier()), "Random Fourier features \\(m = 1000\\)")
+  expect_output(print(random_fourier()), "Random Fourier features \\(m = 1000\\)")
   d <- two_class()
   expect_error(kernel_means(d$x, d$y, approx = 300), class = "kernclass_input_error")
 })
@@ -92,14 +92,14 @@ test_that("k-means++ landmarks are distinct rows, spread over clusters, reproduc
 test_that("Fourier features are the plain-R sqrt(2/m) cos(xW + b) with W from the spectral density", {
   d <- two_class(n = 30, p = 2)
   set.seed(5)
-  fit <- kernel_means(d$x, d$y, gamma = 0.7, approx = fourier(m = 50))
+  fit <- kernel_means(d$x, d$y, gamma = 0.7, approx = random_fourier(m = 50))
   set.seed(5)
   W <- matrix(rnorm(2 * 50), 2, 50) * sqrt(2 * 0.7)
   b <- runif(50, 0, 2 * pi)
   Z <- sqrt(2 / 50) * cos(fit$x %*% W + rep(b, each = 30))
   expect_equal(ns$kc_features(fit$approx, fit$x), Z, tolerance = 1e-12)
   set.seed(5)
-  fit <- kernel_means(d$x, d$y, kernel = "laplace", gamma = 0.7, approx = fourier(m = 50))
+  fit <- kernel_means(d$x, d$y, kernel = "laplace", gamma = 0.7, approx = random_fourier(m = 50))
   set.seed(5)
   W <- matrix(rnorm(2 * 50), 2, 50)
   W <- W * rep(0.7 / abs(rnorm(50)), each = 2)
@@ -115,7 +115,7 @@ test_that("Fourier features approach exp(-g||x-y||^2) and the Euclidean exp(-g||
   for (kern in c("rbf", "laplace")) {
     set.seed(7)
     fit <- kernel_means(x, y, kernel = kern, gamma = 0.4, scale = FALSE,
-                        approx = fourier(m = 40000))
+                        approx = random_fourier(m = 40000))
     Z <- ns$kc_features(fit$approx, x)
     D <- as.matrix(dist(x))
     exact <- if (kern == "rbf") exp(-0.4 * D^2) else exp(-0.4 * D)
@@ -126,7 +126,7 @@ test_that("Fourier features approach exp(-g||x-y||^2) and the Euclidean exp(-g||
       expect_gt(max(abs(tcrossprod(Z) - l1)), 0.1)
     }
   }
-  expect_error(kernel_means(x, y, kernel = "polynomial", approx = fourier()),
+  expect_error(kernel_means(x, y, kernel = "polynomial", approx = random_fourier()),
                class = "kernclass_approx_unsupported_error")
 })
 
@@ -187,7 +187,7 @@ test_that("with every row a landmark the approximate models equal the exact ones
 test_that("approximate Parzen densities below zero are zero, and types 2 and 3 of kernel_bayes are refused", {
   d <- two_class()
   set.seed(2)
-  fit <- kernel_parzen(d$x, d$y, approx = fourier(m = 30))
+  fit <- kernel_parzen(d$x, d$y, approx = random_fourier(m = 30))
   far <- matrix(50, 3, 3)
   p <- predict(fit, rbind(d$x[1:5, ], far), type = "prob")
   expect_true(all(p >= 0 & p <= 1))
@@ -319,7 +319,7 @@ test_that("the approximate SVM is close to the exact linear SVM and keeps its in
 test_that("print and summary state the approximation and its error", {
   d <- two_class()
   set.seed(1)
-  fit <- kernel_svm(d$x, d$y, approx = fourier(m = 100, check = 30))
+  fit <- kernel_svm(d$x, d$y, approx = random_fourier(m = 100, check = 30))
   out <- capture.output(print(fit))
   expect_true(any(grepl("Approximation: Random Fourier features \\(m = 100\\)", out)))
   expect_true(any(grepl("kernel error on 1000 random training pairs", out)))
@@ -330,9 +330,9 @@ test_that("print and summary state the approximation and its error", {
   expect_output(print(s), "Linear SVM per class pair")
   # the error is the plain-R one on the same pairs
   set.seed(1)
-  fa <- ns$kc_approx_fit(fourier(m = 100), fit$x, fit$kernel)
+  fa <- ns$kc_approx_fit(random_fourier(m = 100), fit$x, fit$kernel)
   set.seed(1)
-  fa0 <- ns$kc_feature_map(fourier(m = 100), fit$x, fit$kernel)
+  fa0 <- ns$kc_feature_map(random_fourier(m = 100), fit$x, fit$kernel)
   i <- sample.int(nrow(fit$x), 1000, TRUE)
   j <- sample.int(nrow(fit$x), 1000, TRUE)
   ex <- exp(-fit$kernel$gamma * rowSums((fit$x[i, ] - fit$x[j, ])^2))
@@ -357,10 +357,10 @@ test_that("approximate models plug in: NA rows, saveRDS, update, kernel_cv, kern
   back <- readRDS(f)
   expect_equal(predict(back, df, type = "prob"), predict(fit, df, type = "prob"))
   set.seed(2)
-  up <- update(fit, approx = fourier(m = 50))
+  up <- update(fit, approx = random_fourier(m = 50))
   expect_equal(up$approx$spec$method, "fourier")
   set.seed(2)
-  again <- kernel_parzen(cls ~ ., data = df, approx = fourier(m = 50))
+  again <- kernel_parzen(cls ~ ., data = df, approx = random_fourier(m = 50))
   expect_equal(predict(up, df, type = "prob"), predict(again, df, type = "prob"))
   set.seed(3)
   cv <- kernel_cv(kernel_means, d$x, d$y, folds = 4, approx = nystrom(m = 10))
