@@ -164,7 +164,7 @@ kc_approx_label <- function(spec, rank = NULL) {
 kc_approx_check <- function(approx, x, kernel) {
   if (is.null(approx)) return(NULL)
   if (!inherits(approx, "kernclass_approximation")) {
-    kc_abort(paste0("`approx` must be NULL (the exact model), nystrom(...) or random_fourier(...)."),
+    kc_abort("`approx` must be NULL (the exact model), nystrom(...) or random_fourier(...).",
              arg = "approx")
   }
   if (inherits(x, "kc_kernel_data") || inherits(x, "kc_csr")) {
@@ -174,8 +174,8 @@ kc_approx_check <- function(approx, x, kernel) {
              arg = "approx", class = "approx_unsupported")
   }
   if (approx$method == "fourier" && !kernel$name %in% c("rbf", "laplace")) {
-    kc_abort(sprintf(paste0("random_fourier() features exist for the shift-invariant kernels \"rbf\" ",
-                            "and \"laplace\"; this model uses \"%s\": use nystrom()."),
+    kc_abort(sprintf(paste0("random_fourier() features exist for the shift-invariant kernels ",
+                            "\"rbf\" and \"laplace\"; this model uses \"%s\": use nystrom()."),
                      kernel$name), arg = "approx", class = "approx_unsupported")
   }
   approx
@@ -506,7 +506,8 @@ kc_approx_refit_args <- function(fit) {
 kc_approx_lines <- function(fa) {
   e <- fa$error
   cat("Approximation: ", kc_approx_label(fa$spec, fa$rank), "\n", sep = "")
-  cat(sprintf("  kernel error on %d random training pairs: mean absolute %s, relative Frobenius %s\n",
+  cat(sprintf(paste0("  kernel error on %d random training pairs: mean absolute %s, ",
+                     "relative Frobenius %s\n"),
               as.integer(e[["pairs"]]), format(e[["mae"]], digits = 3),
               format(e[["rel_frobenius"]], digits = 3)))
   if (!is.null(fa$check)) {

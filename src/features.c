@@ -129,14 +129,21 @@ void kc_feature_sums(const kc_feature_map *f, const kc_points *a, const int *gro
     for_blocks(f, a, add_sums, &c, nthreads);
 }
 
-typedef struct { const double *wt; int q, r; ptrdiff_t n; double *out; double *t; int nthreads; } product_ctx;
+typedef struct {
+    const double *wt;
+    int q, r;
+    ptrdiff_t n;
+    double *out, *t;
+    int nthreads;
+} product_ctx;
 
 static void add_product(void *ctx, ptrdiff_t i0, int nb, const double *z)
 {
     product_ctx *c = (product_ctx *) ctx;
     matmul(z, nb, c->r, c->wt, c->q, c->t, c->nthreads);
     for (int j = 0; j < c->q; j++)
-        memcpy(c->out + i0 + (ptrdiff_t) j * c->n, c->t + (size_t) j * nb, (size_t) nb * sizeof(double));
+        memcpy(c->out + i0 + (ptrdiff_t) j * c->n, c->t + (size_t) j * nb,
+               (size_t) nb * sizeof(double));
 }
 
 void kc_feature_product(const kc_feature_map *f, const kc_points *a, const double *w, int q,
@@ -153,7 +160,8 @@ static void put_columns(void *ctx, ptrdiff_t i0, int nb, const double *z)
 {
     matrix_ctx *c = (matrix_ctx *) ctx;
     for (int j = 0; j < c->r; j++)
-        memcpy(c->out + i0 + (ptrdiff_t) j * c->n, z + (size_t) j * nb, (size_t) nb * sizeof(double));
+        memcpy(c->out + i0 + (ptrdiff_t) j * c->n, z + (size_t) j * nb,
+               (size_t) nb * sizeof(double));
 }
 
 void kc_feature_matrix(const kc_feature_map *f, const kc_points *a, double *out, int nthreads)

@@ -660,7 +660,8 @@ if (run_section("approx")) {
     }
   }
   approx_lines <- c(
-    "### Approximate classifiers (approx = random_fourier() or nystrom(), RBF, gamma = 1/d, scale = TRUE)", "",
+    paste("### Approximate classifiers (approx = random_fourier() or nystrom(), RBF,",
+          "gamma = 1/d, scale = TRUE)"), "",
     if (length(rows_a)) knitr::kable(do.call(rbind, rows_a), format = "pipe"), "",
     paste0("Synthetic data (make_data(): a linear rule plus 0.5 sin(3 x_1), label noise sd 0.5), ",
            "d = 20; the time fits the model and predicts ", format(nrow(te$x), big.mark = ","),

@@ -30,13 +30,14 @@ test_that("nystrom() and random_fourier() check their arguments and print", {
   expect_error(nystrom(m = 2.5), class = "kernclass_input_error")
   expect_error(nystrom(landmarks = "random"), class = "kernclass_input_error")
   expect_error(random_fourier(m = -1), class = "kernclass_input_error")
-  expect_output(print(nystrom(m = 50, landmarks = "uniform")), "Nystrom features \\(m = 50, uniform")
+  expect_output(print(nystrom(m = 50, landmarks = "uniform")),
+                "Nystrom features \\(m = 50, uniform")
   expect_output(print(random_fourier()), "Random Fourier features \\(m = 1000\\)")
   d <- two_class()
   expect_error(kernel_means(d$x, d$y, approx = 300), class = "kernclass_input_error")
 })
 
-test_that("Nystrom features are the plain-R K(x, L) V diag(1 / sqrt(l)), uniform landmarks by sample.int", {
+test_that("Nystrom features are the plain-R K(x, L) V diag(1 / sqrt(l)), landmarks by sample.int", {
   d <- two_class()
   for (kern in c("rbf", "laplace", "polynomial", "linear", "sigmoid")) {
     set.seed(11)
@@ -89,7 +90,7 @@ test_that("k-means++ landmarks are distinct rows, spread over clusters, reproduc
   expect_false(anyDuplicated(a$approx$map$index) > 0)
 })
 
-test_that("Fourier features are the plain-R sqrt(2/m) cos(xW + b) with W from the spectral density", {
+test_that("Fourier features are the plain-R sqrt(2/m) cos(xW + b), W from the spectral density", {
   d <- two_class(n = 30, p = 2)
   set.seed(5)
   fit <- kernel_means(d$x, d$y, gamma = 0.7, approx = random_fourier(m = 50))
@@ -184,7 +185,7 @@ test_that("with every row a landmark the approximate models equal the exact ones
   expect_equal(predict(a3, new, type = "prob"), predict(e3, new, type = "prob"), tolerance = 1e-6)
 })
 
-test_that("approximate Parzen densities below zero are zero, and types 2 and 3 of kernel_bayes are refused", {
+test_that("approximate Parzen densities below 0 are 0; kernel_bayes types 2 and 3 are refused", {
   d <- two_class()
   set.seed(2)
   fit <- kernel_parzen(d$x, d$y, approx = random_fourier(m = 30))
