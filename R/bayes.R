@@ -168,10 +168,11 @@ kernel_bayes <- function(x, ...) {
 #' @rdname kernel_bayes
 #' @export
 kernel_bayes.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degree = 3,
-                                 coef0 = 0, scale = TRUE, type = 2, ridge = 1e-3, ...) {
+                                 coef0 = 0, scale = TRUE, type = 2, ridge = 1e-3, ...,
+                                 approx = NULL) {
   call <- kc_call(match.call(), "kernel_bayes")
   kc_fit_bayes(kc_design_xy(x, y, kernel = kernel), kernel, gamma, degree, coef0, scale, type, ridge, ...,
-               call = call)
+               approx = approx, call = call)
 }
 
 #' @rdname kernel_bayes
@@ -185,8 +186,8 @@ kernel_bayes.formula <- function(formula, data = NULL, subset, na.action, ...) {
 # The fit, for both methods (as kc_fit_means()). With more columns than
 # rows (`.span`, internal: forced either way in tests) types 2 and 3 work in the span of
 # the training rows, where the covariances live, so the cost follows n.
-kc_fit_bayes <- function(d, kernel, gamma, degree, coef0, scale, type, ridge, ..., call,
-                         .span = NULL) {
+kc_fit_bayes <- function(d, kernel, gamma, degree, coef0, scale, type, ridge, ..., approx = NULL,
+                         call, .span = NULL) {
   kc_check_dots(...)
   kc_check_bayes_type(type)
   kc_check_number(ridge, "ridge", lower = 0)
@@ -201,6 +202,8 @@ kc_fit_bayes <- function(d, kernel, gamma, degree, coef0, scale, type, ridge, ..
   if (inherits(d$x, "kc_csr")) d$x <- as.matrix(d$x)
   k <- kc_kernel(kernel, gamma, degree, coef0, d$x)
   kc_check_kernel_range(d$x, k)
+  approx <- kc_approx_check(approx, d$x, k)
+  if (!is.null(approx)) return(kc_fit_bayes_approx(d, k, approx, type, ridge, call))
   lev <- levels(d$y)
   counts <- tabulate(d$y, length(lev))
   if (type >= 2L && any(counts < 2L)) {

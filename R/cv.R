@@ -496,6 +496,7 @@ kc_loo_applies <- function(fit, x, args) {
   a <- tryCatch(as.list(match.call(def$fun, cl))[-1L], error = function(e) NULL)
   if (is.null(a)) return(FALSE)  # let the refits report the problem
   if (!identical(a$scale, FALSE)) return(FALSE)
+  if (!is.null(a$approx)) return(FALSE)  # the shortcut is the exact model's
   if (is.character(a$gamma)) return(FALSE)
   if (!is.null(a$threshold) && !identical(a$threshold, "analytic")) return(FALSE)
   if (is.data.frame(x) && !all(vapply(x, function(v) is.numeric(v) || is.logical(v),

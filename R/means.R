@@ -101,6 +101,9 @@
 #'   the model as `search` (`b`, `split`, `consistency`, `sign`); where the
 #'   best split has the first class below it (`sign = -1`) the decision
 #'   value is \eqn{-(p(x) + b)}, the weights and offsets carrying the sign.
+#' @param approx `NULL` (default) for the exact model, or an approximation
+#'   made by [nystrom()] or [random_fourier()]: the model on low-rank kernel
+#'   features, for large data (see [approximations]).
 #' @param ... Further arguments to the default method (for the formula
 #'   method all but `x` and `y`, which the formula gives).
 #' @return An object of class `c("kernel_means", "kernclass_scores",
@@ -142,10 +145,10 @@ kernel_means <- function(x, ...) {
 #' @export
 kernel_means.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degree = 3,
                                  coef0 = 0, scale = TRUE, ...,
-                                 threshold = c("analytic", "search")) {
+                                 threshold = c("analytic", "search"), approx = NULL) {
   call <- kc_call(match.call(), "kernel_means")
   kc_fit_means(kc_design_xy(x, y, kernel = kernel), kernel, gamma, degree, coef0, scale, ...,
-               threshold = threshold, call = call)
+               threshold = threshold, approx = approx, call = call)
 }
 
 #' @rdname kernel_means
@@ -158,35 +161,41 @@ kernel_means.formula <- function(formula, data = NULL, subset, na.action, ...) {
 
 # The fit, for both methods: d an unscaled design (kc_design_xy() or
 # kc_design_formula()), the other arguments as the default method's, all given.
-kc_fit_means <- function(d, kernel, gamma, degree, coef0, scale, ..., threshold, call) {
+kc_fit_means <- function(d, kernel, gamma, degree, coef0, scale, ..., threshold, approx = NULL,
+                         call) {
   kc_check_dots(...)
   kc_threads()  # the option is checked by every fitter, whether it uses C at fit time or not
   d <- kc_scale_design(d, scale)
   k <- kc_kernel(kernel, gamma, degree, coef0, d$x)
   kc_check_kernel_range(d$x, k)
   threshold <- kc_match_threshold(threshold, nlevels(d$y))
+  approx <- kc_approx_check(approx, d$x, k)
+  if (!is.null(approx)) return(kc_fit_means_approx(d, k, approx, threshold, call))
   counts <- tabulate(d$y, nlevels(d$y))
   center_norms <- kc_within_sums(d$x, d$y, k) / counts^2
   sigma2 <- mean(kc_kernel_diag(d$x, k)) - sum(counts / sum(counts) * center_norms)
-  offset <- -center_norms / 2
-  search <- NULL
-  sign <- 1
-  if (threshold == "search") {
-    # the searched offset (threshold_search()) for p(x) = mean k(x, S+) -
-    # mean k(x, S-): f_1 - f_2 = sign (p(x) + b); the orientation goes into
-    # the weights, so that the model stays weights and offsets (sign 1 in all
-    # but inverted splits)
+  o <- kc_means_offsets(-center_norms / 2, threshold, d$y, function() {
     w <- ifelse(as.integer(d$y) == 1L, 1 / counts[1L], -1 / counts[2L])
-    p <- as.vector(kc_expand(d$x, d$x, matrix(w), k))
-    search <- kc_search(p, d$y)
-    sign <- search$sign
-    offset <- sign * offset
-    offset[1L] <- sign * search$b + offset[2L]
-  }
-  new_kernclass_scores(d, k, weight = sign / counts[as.integer(d$y)], offset = offset,
+    as.vector(kc_expand(d$x, d$x, matrix(w), k))
+  })
+  new_kernclass_scores(d, k, weight = o$sign / counts[as.integer(d$y)], offset = o$offset,
                 call = call, class = "kernel_means",
                 center_norms = stats::setNames(center_norms, levels(d$y)),
-                sigma2 = max(sigma2, 0), threshold = threshold, search = search)
+                sigma2 = max(sigma2, 0), threshold = threshold, search = o$search)
+}
+
+# The offsets -||m_c||^2 / 2 of the scores, or with threshold = "search"
+# the searched offset (threshold_search()) for p(x) = mean k(x, S+) - mean k(x, S-) (p_train(): its
+# training values): f_1 - f_2 = sign (p(x) + b); the orientation goes into
+# the weights, so that the model stays weights and offsets (sign 1 in all
+# but inverted splits).
+kc_means_offsets <- function(offset, threshold, y, p_train) {
+  if (threshold != "search") return(list(offset = offset, sign = 1, search = NULL))
+  search <- kc_search(p_train(), y)
+  sign <- search$sign
+  offset <- sign * offset
+  offset[1L] <- sign * search$b + offset[2L]
+  list(offset = offset, sign = sign, search = search)
 }
 
 # Leave-one-out kernel sums, for both kc_loo() methods: S[i, c] = sum of

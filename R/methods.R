@@ -1,8 +1,10 @@
 kc_method_label <- function(object) {
-  switch(class(object)[1L],
+  approx <- inherits(object, "kernclass_approx")
+  switch(setdiff(class(object), "kernclass_approx")[1L],
     kernel_means = "Kernel nearest-means classifier",
     kernel_parzen = "Parzen-window Bayes classifier",
-    kernel_svm = if (is.null(object$nu)) "Support vector machine (SMO)" else
+    kernel_svm = if (approx) "Support vector machine (linear, on kernel features)" else
+      if (is.null(object$nu)) "Support vector machine (SMO)" else
       "nu-support vector machine (SMO)",
     kernel_svm_oneclass = "One-class support vector machine (SMO)",
     kernel_bayes = sprintf("Kernelized Bayes classifier, type %d", object$type),

@@ -66,10 +66,10 @@ kernel_parzen <- function(x, ...) {
 #' @export
 kernel_parzen.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degree = 3,
                                   coef0 = 0, scale = TRUE, prior = NULL, ...,
-                                  threshold = c("analytic", "search")) {
+                                  threshold = c("analytic", "search"), approx = NULL) {
   call <- kc_call(match.call(), "kernel_parzen")
   kc_fit_parzen(kc_design_xy(x, y, kernel = kernel), kernel, gamma, degree, coef0, scale, prior, ...,
-                threshold = threshold, call = call)
+                threshold = threshold, approx = approx, call = call)
 }
 
 #' @rdname kernel_parzen
@@ -81,7 +81,8 @@ kernel_parzen.formula <- function(formula, data = NULL, subset, na.action, ...) 
 }
 
 # The fit, for both methods (as kc_fit_means()).
-kc_fit_parzen <- function(d, kernel, gamma, degree, coef0, scale, prior, ..., threshold, call) {
+kc_fit_parzen <- function(d, kernel, gamma, degree, coef0, scale, prior, ..., threshold,
+                          approx = NULL, call) {
   kc_check_dots(...)
   kc_threads()
   d <- kc_scale_design(d, scale)
@@ -89,6 +90,23 @@ kc_fit_parzen <- function(d, kernel, gamma, degree, coef0, scale, prior, ..., th
   kc_check_kernel_range(d$x, k)
   threshold <- kc_match_threshold(threshold, nlevels(d$y))
   counts <- tabulate(d$y, nlevels(d$y))
+  approx <- kc_approx_check(approx, d$x, k)
+  if (!is.null(approx)) return(kc_fit_parzen_approx(d, k, approx, prior, threshold, call))
+  s <- kc_parzen_prior(prior, threshold, k, d$y, counts, function() {
+    kc_expand(d$x, d$x, cbind(as.integer(d$y) == 1L, as.integer(d$y) == 2L) /
+                rep(counts, each = length(d$y)), k)
+  })
+  prior <- s$prior
+  search <- s$search
+  new_kernclass_scores(d, k, weight = as.numeric(prior / counts)[as.integer(d$y)], offset = rep(0, length(counts)),
+                call = call, class = "kernel_parzen", prior = prior,
+                threshold = threshold, search = search)
+}
+
+# The class priors: `prior` as given (checked), or with threshold = "search"
+# the prior that seed 002's search on log p_+(x) - log p_-(x) places (dens():
+# the training rows' densities of the two classes, n x 2); with the search.
+kc_parzen_prior <- function(prior, threshold, k, y, counts, dens) {
   search <- NULL
   if (threshold == "search") {
     if (!is.null(prior)) {
@@ -103,11 +121,10 @@ kc_fit_parzen <- function(d, kernel, gamma, degree, coef0, scale, prior, ..., th
     }
     # threshold_search() on log p_+(x) - log p_-(x); the offset b is the log
     # prior ratio log(prior_+ / prior_-) the search chooses
-    dens <- kc_expand(d$x, d$x, cbind(as.integer(d$y) == 1L, as.integer(d$y) == 2L) /
-                        rep(counts, each = length(d$y)), k)
+    dens <- dens()
     tiny <- .Machine$double.xmin
     lr <- log(pmax(dens[, 1L], tiny)) - log(pmax(dens[, 2L], tiny))
-    search <- kc_search(lr, d$y)
+    search <- kc_search(lr, y)
     if (search$sign < 0) {
       # a prior cannot turn the density ratio round: say so, never a rule
       # that classifies the training data worse than its reverse
@@ -119,10 +136,8 @@ kc_fit_parzen <- function(d, kernel, gamma, degree, coef0, scale, prior, ..., th
     b <- min(max(search$b, -700), 700)
     prior <- c(stats::plogis(b), stats::plogis(-b))
   }
-  prior <- kc_check_prior(prior, levels(d$y), counts)
-  new_kernclass_scores(d, k, weight = as.numeric(prior / counts)[as.integer(d$y)], offset = rep(0, length(counts)),
-                call = call, class = "kernel_parzen", prior = prior,
-                threshold = threshold, search = search)
+  prior <- kc_check_prior(prior, levels(y), counts)
+  list(prior = prior, search = search)
 }
 
 # Exact leave-one-out (kernel_cv(folds = "loo")): the scores

@@ -15,6 +15,10 @@ kc_svm_path_groups <- function(fit, cells, args, needs) {
   def <- kc_fitter_default(fit)
   if (is.null(def) || def$name != "kernel_svm" || length(cells) < 2L) return(single)
   if (isTRUE(args$probability) || needs == "prob") return(single)
+  # approximate SVMs (approx = ...) are linear solves on features: no kernel rows to share
+  if (!is.null(args$approx) || any(vapply(cells, function(a) !is.null(a$approx), logical(1)))) {
+    return(single)
+  }
   has_cost <- vapply(cells, function(a) {
     is.numeric(a$cost) && length(a$cost) == 1L && !is.na(a$cost) && a$cost > 0
   }, logical(1))

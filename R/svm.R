@@ -260,13 +260,13 @@ kernel_svm.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degree
                                max_iter = 1e7, cachesize = NULL, shrinking = TRUE,
                                type = c("C-classification", "nu-classification",
                                         "one-classification"),
-                               nu = 0.5, ...) {
+                               nu = 0.5, ..., approx = NULL) {
   call <- kc_call(match.call(), "kernel_svm")
   one <- kc_svm_type(type) == "one-classification"
   if (one && !is.null(y)) kc_svm_no_labels("y")
   kc_fit_svm(kc_design_xy(x, y, labels = !one, kernel = kernel), kernel, gamma, degree, coef0,
              cost, class.weights, weights, scale, probability, tolerance, max_iter, cachesize,
-             shrinking, type, nu, ..., call = call)
+             shrinking, type, nu, ..., approx = approx, call = call)
 }
 
 #' @rdname kernel_svm
@@ -317,7 +317,7 @@ kc_svm_check_unused <- function(type, call, class.weights, probability) {
 # The fit, for both methods (as kc_fit_means()).
 kc_fit_svm <- function(d, kernel, gamma, degree, coef0, cost, class.weights, weights, scale,
                        probability, tolerance, max_iter, cachesize, shrinking, type, nu, ...,
-                       call, .path = NULL) {
+                       approx = NULL, call, .path = NULL) {
   kc_check_dots(...)
   kc_threads()
   type <- kc_svm_type(type)
@@ -330,6 +330,7 @@ kc_fit_svm <- function(d, kernel, gamma, degree, coef0, cost, class.weights, wei
   d <- kc_scale_design(d, scale)
   k <- kc_kernel(kernel, gamma, degree, coef0, d$x)
   kc_check_kernel_range(d$x, k, float = TRUE)
+  approx <- kc_approx_check(approx, d$x, k)
   if (type == "C-classification") {
     if (!is.numeric(cost) || length(cost) != 1L || is.na(cost) || !(cost > 0)) {
       kc_abort(sprintf("`cost` must be one number > 0 (Inf for the hard margin); got %s.",
@@ -369,6 +370,10 @@ kc_fit_svm <- function(d, kernel, gamma, degree, coef0, cost, class.weights, wei
 
   control <- list(kernel = k, type = type, nu = nu, tolerance = tolerance, max_iter = max_iter,
                   cachesize = cachesize, shrinking = shrinking)
+  if (!is.null(approx)) {
+    return(kc_fit_svm_approx(d, k, approx, C, cost, class.weights, control, probability,
+                             names(call), call))
+  }
   # the binary problems: one per class pair, or the one-class problem
   if (one) {
     pairs <- matrix(NA_integer_, 1L, 2L, dimnames = list("", c("first", "second")))

@@ -21,6 +21,11 @@ SEXP ffi_pm1(SEXP, SEXP);
 SEXP ffi_pairwise_coupling(SEXP, SEXP, SEXP);
 SEXP ffi_kernel_table(void);
 SEXP ffi_kernel_diag(SEXP, SEXP);
+SEXP ffi_feature_sums(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
+SEXP ffi_feature_product(SEXP, SEXP, SEXP, SEXP, SEXP);
+SEXP ffi_feature_store(SEXP, SEXP, SEXP, SEXP);
+SEXP ffi_store_product(SEXP, SEXP, SEXP, SEXP);
+SEXP ffi_linear_svm(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
 
 /* Through void (*)(void), the generic function pointer type that casts to
  * and from any other without a -Wcast-function-type warning. */
@@ -43,6 +48,11 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_pairwise_coupling, 3),
     CALLDEF(ffi_kernel_table, 0),
     CALLDEF(ffi_kernel_diag, 2),
+    CALLDEF(ffi_feature_sums, 6),
+    CALLDEF(ffi_feature_product, 5),
+    CALLDEF(ffi_feature_store, 4),
+    CALLDEF(ffi_store_product, 4),
+    CALLDEF(ffi_linear_svm, 8),
     {NULL, NULL, 0}
 };
 

@@ -210,4 +210,39 @@ void kc_threshold_search(const double *score, const int *label, ptrdiff_t n, dou
  * (n x k(k-1)/2) into p (n x k), both column-major. */
 void kc_pairwise_coupling(const double *r, ptrdiff_t n, int k, double *p, int nthreads);
 
+/* Low-rank kernel features (features.c), computed in row blocks: Nystrom,
+ * z(x) = proj' k(landmarks, x) (proj m x r), or random Fourier features,
+ * z(x) = sqrt(2 / r) cos(freq'x + phase) (freq p x r, dense x only). */
+enum { KC_FEATURES_NYSTROM = 1, KC_FEATURES_FOURIER = 2 };
+typedef struct {
+    int type;
+    kc_kernel kernel;
+    kc_points landmarks;
+    const double *proj, *freq, *phase;
+    const double *projt, *freqt;  /* their transposes, made by the workers */
+    int m, p, r;
+} kc_feature_map;
+size_t kc_feature_work_size(const kc_feature_map *f);
+/* sums (G x r) of the features of each group's rows (0-based codes) */
+void kc_feature_sums(const kc_feature_map *f, const kc_points *a, const int *group, int G,
+                     double *sums, int nthreads);
+/* out (n x q) = Z w, w r x q; all column-major */
+void kc_feature_product(const kc_feature_map *f, const kc_points *a, const double *w, int q,
+                        double *out, int nthreads);
+/* the features themselves, n x r column-major */
+void kc_feature_matrix(const kc_feature_map *f, const kc_points *a, double *out, int nthreads);
+/* the features as floats, row-major: out[i * r + j] */
+void kc_feature_store(const kc_feature_map *f, const kc_points *a, float *out, int nthreads);
+void kc_store_product(const float *z, int r, const int *rows, ptrdiff_t n, const double *w,
+                      int q, double *out);
+
+/* The linear SVM by dual coordinate descent (linear.c) on rows[0..n) of a
+ * float store z (row-major, r wide) with a constant feature `bias`: w gets
+ * r + 1 weights (the last the constant's), alpha the n dual variables.
+ * status 0 converged, 1 max_pass reached.  Draws with unif_rand(). */
+typedef struct { double objective; long passes; int status; } kc_linear_result;
+void kc_linear_svm(const float *z, int r, const int *rows, int n, const int *y,
+                   const double *C, double bias, double eps, long max_pass, int shrinking,
+                   double *w, double *alpha, kc_linear_result *res);
+
 #endif

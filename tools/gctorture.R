@@ -41,6 +41,26 @@ cases <- list(
   ffi_scale_columns = quote(predict(kernel_means(x, y3, scale = TRUE), new)),
   ffi_count_nonfinite = quote(tryCatch(kernel_matrix(rbind(x, NA)), error = conditionMessage)),
   ffi_pm1 = quote(threshold_search(x[, 2], y2)),
+  ffi_feature_sums = quote({
+    set.seed(2)  # the landmarks and the error's pairs
+    predict(kernel_means(x, y3, approx = nystrom(m = 8)), new, type = "prob")
+  }),
+  ffi_feature_product = quote({
+    set.seed(2)
+    predict(kernel_bayes(x, y3, type = 1, approx = random_fourier(m = 20)), new, type = "prob")
+  }),
+  ffi_feature_store = quote({
+    set.seed(2)
+    predict(kernel_svm(x, y2, approx = nystrom(m = 6)), new, type = "decision")
+  }),
+  ffi_linear_svm = quote({
+    set.seed(2)
+    predict(kernel_svm(x, y3, approx = random_fourier(m = 12)), new, type = "decision")
+  }),
+  ffi_store_product = quote({
+    set.seed(2)  # Platt's folds, decision values from the store
+    predict(kernel_svm(x, y3, probability = TRUE, approx = nystrom(m = 8)), new, type = "prob")
+  }),
   ffi_kernel_diag = quote({  # the sparse, precomputed and R-function sources
     xs <- kernclass:::kc_as_csr(x)
     rbf <- function(a, b) kernel_matrix(a, b, kernel = "rbf", gamma = 0.5)
@@ -60,7 +80,14 @@ bad <- list(
   quote(.Call(kernclass:::ffi_smo, x, rep(1L, 15), rep(1, 16), c(3, 1, 3, 0),
               1e-3, 100, 1, TRUE, 1L, -1, NULL, 1L, NULL)),
   quote(.Call(kernclass:::ffi_threshold_search, c(1, 2), 1L)),
-  quote(.Call(kernclass:::ffi_pairwise_coupling, matrix(2, 2, 3), 3L, 1L))
+  quote(.Call(kernclass:::ffi_pairwise_coupling, matrix(2, 2, 3), 3L, 1L)),
+  quote(.Call(kernclass:::ffi_feature_sums, x, rep(1L, 16), 1L, list(type = 3L), c(3, 1, 3, 0), 1L)),
+  quote(.Call(kernclass:::ffi_feature_product, x, matrix(1, 3, 1),
+              list(type = 2L, freq = matrix(1, 2, 2), phase = c(0, 1)), c(3, 1, 3, 0), 1L)),
+  quote(.Call(kernclass:::ffi_feature_store, x, list(type = 1L, landmarks = x, proj = diag(3)),
+              c(3, 1, 3, 0), 1L)),
+  quote(.Call(kernclass:::ffi_store_product, as.raw(1:3), 1L, 1L, matrix(1))),
+  quote(.Call(kernclass:::ffi_linear_svm, as.raw(1:8), 1L, 1:2, c(1L, 2L), c(1, 1), 0.1, 10, TRUE))
 )
 
 reference <- lapply(cases, eval)

@@ -12,7 +12,11 @@
 #       the median of --tune-reps runs; its threads, default all)
 #   Rscript inst/benchmarks/run.R --only contention,scaling
 #       sections: engine, svm, sums, scale, threshold, prob, sparse (the main
-#       table), contention, scaling, tune, latency
+#       table), contention, scaling, tune, latency, approx
+#   Rscript inst/benchmarks/run.R --only approx --approx-n 100000,1000000 --exact-n 20000
+#       (n of the approximate fits, n of the comparison with the exact models;
+#       0: none; --approx-specs nystrom and --approx-fitters kernel_svm,... a
+#       subset of the maps and classifiers)
 #
 # contention: every large task on one thread and on the default number,
 #   idle and beside one busy process that the suite starts and stops itself;
@@ -22,7 +26,10 @@
 #   over kernel_tune's folds: the same cells, so the same best cell), the
 #   default 10 x 10 grid screened against exhaustive, and kernel_tune()'s exact
 #   leave-one-out of kernel_means and kernel_parzen over 10 gammas;
-# latency: how soon a Ctrl-C (SIGINT) stops each long computation.
+# latency: how soon a Ctrl-C (SIGINT) stops each long computation;
+# approx: the four classifiers with approx = random_fourier() and nystrom() at
+#   10^5 and 10^6 rows (fit, then predict 10^5 rows), and their test
+#   accuracy against the exact models at 20,000 rows, over m.
 #
 # Prints a table (seconds, ratio of each peer's time to kernclass's, GFLOP/s,
 # test accuracy, support vectors, dual objective, peak memory) and writes it,
@@ -40,7 +47,7 @@ quick <- "--quick" %in% args
 out_file <- if ("--out" %in% args) args[which(args == "--out") + 1L] else "benchmark-results.md"
 size <- function(full, small) if (quick) small else full
 sections <- c("engine", "svm", "sums", "scale", "threshold", "prob", "sparse", "contention",
-              "scaling", "tune", "latency")
+              "scaling", "tune", "latency", "approx")
 if ("--only" %in% args) sections <- strsplit(args[which(args == "--only") + 1L], ",")[[1]]
 run_section <- function(name) name %in% sections
 
@@ -676,6 +683,85 @@ if (run_section("latency") && file.exists("tests/testthat/test-sigint.R") &&
                      "```", out[c(at - 1L, at, at + 1L)], "```", "")
 }
 
+# ---- 10. approximate classifiers past 10^5 rows ---------------------------
+approx_lines <- NULL
+if (run_section("approx")) {
+  sizes_of <- function(flag, default) {
+    if (flag %in% args) as.numeric(strsplit(args[which(args == flag) + 1L], ",")[[1]]) else default
+  }
+  fitters <- list(
+    kernel_means = function(x, y, approx) kernel_means(x, y, approx = approx),
+    kernel_parzen = function(x, y, approx) kernel_parzen(x, y, approx = approx),
+    "kernel_bayes (type 1)" = function(x, y, approx) kernel_bayes(x, y, type = 1, approx = approx),
+    kernel_svm = function(x, y, approx) kernel_svm(x, y, approx = approx))
+  te <- make_data(size(1e5, 2e4), 20, 2)
+  specs <- list("random_fourier(m = 300)" = random_fourier(m = 300), "nystrom(m = 200)" = nystrom(m = 200))
+  pick <- function(flag, all) {  # by name, or by the name before its "("
+    if (!flag %in% args) return(all)
+    want <- strsplit(args[which(args == flag) + 1L], ",")[[1]]
+    all[names(all) %in% want | trimws(sub("\\(.*", "", names(all))) %in% want]
+  }
+  specs <- pick("--approx-specs", specs)
+  fitters <- pick("--approx-fitters", fitters)
+  rows_a <- list()
+  for (n in setdiff(sizes_of("--approx-n", size(c(1e5, 1e6), c(2e4, 1e5))), 0)) {
+    tr <- make_data(n, 20, 1)
+    for (sp in names(specs)) for (f in names(fitters)) {
+      set.seed(1)
+      m <- measure({
+        fit <- fitters[[f]](tr$x, tr$y, specs[[sp]])
+        list(fit = fit, pred = predict(fit, te$x))
+      })
+      acc <- mean(m$value$pred == te$y)
+      cat(sprintf("%-48s %-20s %8.1f s %6.0f MB acc %.4f\n", sprintf("%s, n=%.0f", f, n), sp,
+                  m$seconds, m$peak_mb, acc))
+      rows_a[[length(rows_a) + 1L]] <- data.frame(
+        classifier = f, n = format(n, big.mark = ",", scientific = FALSE), approx = sp,
+        "fit + predict s" = sprintf("%.1f", m$seconds), "peak MB" = sprintf("%.0f", m$peak_mb),
+        "test accuracy" = sprintf("%.4f", acc),
+        "kernel rel. error" = sprintf("%.3f", m$value$fit$approx$error[["rel_frobenius"]]),
+        check.names = FALSE)
+      rm(m)
+    }
+  }
+  # accuracy against the exact models where those are feasible
+  ne <- sizes_of("--exact-n", size(20000, 5000))
+  rows_e <- list()
+  if (ne > 0) {
+    tr <- make_data(ne, 20, 3)
+    te2 <- make_data(10000, 20, 4)
+    grid <- list("random_fourier(m = 300)" = random_fourier(m = 300), "random_fourier(m = 1500)" = random_fourier(m = 1500),
+                 "nystrom(m = 100)" = nystrom(m = 100), "nystrom(m = 400)" = nystrom(m = 400),
+                 "nystrom(m = 1000)" = nystrom(m = 1000))
+    for (f in names(fitters)) {
+      set.seed(1)
+      ex <- measure(mean(predict(fitters[[f]](tr$x, tr$y, NULL), te2$x) == te2$y))
+      row <- list(classifier = f, exact = sprintf("%.4f (%.0f s)", ex$value, ex$seconds))
+      for (g in names(grid)) {
+        set.seed(1)
+        ap <- measure(mean(predict(fitters[[f]](tr$x, tr$y, grid[[g]]), te2$x) == te2$y))
+        row[[g]] <- sprintf("%+.4f (%.0f s)", ap$value - ex$value, ap$seconds)
+        cat(sprintf("%-48s %-20s %.4f vs exact %.4f\n", sprintf("%s, n=%d", f, ne), g, ap$value,
+                    ex$value))
+      }
+      rows_e[[length(rows_e) + 1L]] <- as.data.frame(row, check.names = FALSE)
+    }
+  }
+  approx_lines <- c(
+    paste("### Approximate classifiers (approx = random_fourier() or nystrom(), RBF,",
+          "gamma = 1/d, scale = TRUE)"), "",
+    if (length(rows_a)) knitr::kable(do.call(rbind, rows_a), format = "pipe"), "",
+    paste0("Synthetic data (make_data(): a linear rule plus 0.5 sin(3 x_1), label noise sd 0.5), ",
+           "d = 20; the time fits the model and predicts ", format(nrow(te$x), big.mark = ","),
+           " test rows. Peak MB: rise of the resident set. Kernel rel. error: the relative ",
+           "Frobenius error of the approximate kernel on 1000 random training pairs, as the ",
+           "model reports it."), "",
+    if (length(rows_e)) c(knitr::kable(do.call(rbind, rows_e), format = "pipe"), "",
+      sprintf(paste0("Test accuracy of the exact models at n = %d (10,000 test rows) and the ",
+                     "difference of each approximation to it, with the seconds of fit + predict."),
+              ne), ""))
+}
+
 # ---- the table ----------------------------------------------------------
 cpu <- grep("^model name", readLines("/proc/cpuinfo"), value = TRUE)[1]
 header <- c(
@@ -705,6 +791,7 @@ main_lines <- c(knitr::kable(fmt, format = "pipe", align = "llrrrrrrrl"), "",
            "SVM; each package at its default cache size. Objective: the dual 1/2 a'Qa - sum(a).",
            "Peak MB: rise of the resident set during the task.", "")
 }
-lines <- c(header, "", main_lines, contention_lines, scaling_lines, tune_lines, latency_lines)
+lines <- c(header, "", main_lines, contention_lines, scaling_lines, tune_lines, latency_lines,
+           approx_lines)
 writeLines(lines)
 writeLines(lines, out_file)

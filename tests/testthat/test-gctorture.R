@@ -23,6 +23,11 @@ set.seed(5)
 x <- matrix(rnorm(12), 6, 2)
 y <- c(1L, -1L, 1L, -1L, 1L, -1L)
 rbf <- c(3, 0.5, 3, 0)
+# feature maps (R/approx.R): Nystrom on three landmarks, rank 2; Fourier
+nystrom_map <- list(type = 1L, landmarks = x[1:3, ], proj = diag(3)[, 1:2])
+fourier_map <- list(type = 2L, freq = matrix(c(1, -2, 0.5, 1, 2, 0, -1, 3), 2, 4),
+                    phase = c(0.1, 2, 4, 6))
+store <- .Call(ns$ffi_feature_store, x, nystrom_map, rbf, 1L)
 calls <- list(
   ffi_kernel_matrix = list(x, x[1:4, ], rbf, 1L),
   ffi_kernel_expansion = list(x, x, cbind(y == 1, y == -1) + 0, rbf, 1L),
@@ -38,7 +43,12 @@ calls <- list(
   ffi_pm1 = list(factor(c("a", "b", "a")), TRUE),
   ffi_threads = list(1L),
   ffi_max_threads = list(),
-  ffi_kernel_diag = list(x, c(1, 1, 1, 0))
+  ffi_kernel_diag = list(x, c(1, 1, 1, 0)),
+  ffi_feature_sums = list(x, rep(1:2, 3), 2L, nystrom_map, rbf, 1L),
+  ffi_feature_product = list(x, matrix(1:8 / 8, 4, 2), fourier_map, rbf, 1L),
+  ffi_feature_store = list(x, nystrom_map, rbf, 1L),
+  ffi_store_product = list(store, 2L, 6:1, matrix(c(1, -1, 0.5, 2), 2, 2)),
+  ffi_linear_svm = list(store, 2L, 1:6, y, rep(1, 6), 0.1, 100, TRUE)
 )
 
 # The other data sources (R/sources.R): sparse rows, given kernel values, an
@@ -67,7 +77,9 @@ test_that("the list above has every registered entry point", {
 
 test_that("the .Call entry points give the same results under gctorture", {
   for (entry in names(calls)) {
+    set.seed(1)  # the linear SVM's coordinate order
     expected <- do.call(.Call, c(list(ns[[entry]]), calls[[entry]]))
+    set.seed(1)
     expect_equal(do.call(torture, c(list(entry), calls[[entry]])), expected,
                  tolerance = 1e-12, label = entry)
   }

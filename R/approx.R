@@ -1,0 +1,557 @@
+#' Approximate kernel classifiers for large data
+#'
+#' The four classifiers are exact by default. Past some 10^5 rows their
+#' O(n^2) kernel sums and SVM become slow; `approx = nystrom()` or
+#' `approx = random_fourier()` replaces the kernel by the inner product of
+#' low-rank features \eqn{z(x)}, \eqn{k(x, y) \approx z(x)'z(y)}{k(x, y) ~
+#' z(x)'z(y)}, computed in C in row blocks of 512, so that time grows as
+#' \eqn{n m} and memory as \eqn{m^2} (\eqn{m} features) beyond the data.
+#' The model says so: `print()` and `summary()` name the approximation, its
+#' size and its measured error.
+#'
+#' @section Nystrom features: `nystrom()` picks \eqn{m} landmark rows
+#'   \eqn{x_1, \dots, x_m}{x_1, ..., x_m} of the (scaled) training data and
+#'   maps \eqn{z(x) = \Lambda^{-1/2} V' k_m(x)}{z(x) = L^(-1/2) V' k_m(x)},
+#'   \eqn{k_m(x)} the kernel values of \eqn{x} against the landmarks and
+#'   \eqn{K_{mm} = V \Lambda V'}{K_mm = V L V'} the landmarks' kernel matrix,
+#'   so that \eqn{z(x)'z(y) = k_m(x)' K_{mm}^{+} k_m(y)}{z(x)'z(y) = k_m(x)'
+#'   pinv(K_mm) k_m(y)}. Eigenvalues at or below `tol` times the largest
+#'   (and negative ones, which the sigmoid kernel can have) are dropped, so
+#'   the rank \eqn{r} can be below \eqn{m}. It works for every built-in
+#'   kernel. Landmarks: `"uniform"`, \eqn{m} rows drawn without replacement;
+#'   `"kmeans++"` (default), the k-means++ seeding (Arthur and Vassilvitskii
+#'   2007) in the kernel's feature space on a uniform subsample of
+#'   \eqn{\min(n, 20m)}{min(n, 20 m)} rows: the first landmark uniform, each
+#'   next drawn with probability proportional to its squared feature-space
+#'   distance \eqn{k(x,x) + k(c,c) - 2k(x,c)} to the nearest landmark so far,
+#'   which spreads the landmarks over the data.
+#'
+#' @section Random Fourier features: `random_fourier()` (Rahimi and Recht 2007)
+#'   maps \eqn{z(x) = \sqrt{2/m} \cos(W'x + b)}{z(x) = sqrt(2/m) cos(W'x + b)}
+#'   with phases \eqn{b} uniform on \eqn{[0, 2\pi)}{[0, 2 pi)} and the
+#'   columns of \eqn{W} drawn from the kernel's spectral density, so that
+#'   \eqn{E\, z(x)'z(y) = k(x, y)}{E z(x)'z(y) = k(x, y)}: for `"rbf"`,
+#'   \eqn{\exp(-\gamma\|x-y\|^2)}{exp(-gamma ||x-y||^2)}, Gaussian
+#'   \eqn{N(0, 2\gamma I)}{N(0, 2 gamma I)}; for `"laplace"`,
+#'   \eqn{\exp(-\gamma\|x-y\|)}{exp(-gamma ||x-y||)} with the Euclidean norm,
+#'   the multivariate Cauchy distribution of scale \eqn{\gamma}{gamma}
+#'   (a Gaussian vector divided by the absolute value of one standard normal
+#'   draw per column; independent Cauchy coordinates would give the
+#'   \eqn{L_1}{L1} kernel instead). Only these two kernels; dense inputs
+#'   only.
+#'
+#' @section The classifiers on features: the feature-space mean of class
+#'   \eqn{c} becomes \eqn{\bar z_c}{zbar_c}, the mean of its rows' features
+#'   (one streaming pass over the data). `kernel_means()` scores
+#'   \eqn{z(x)'\bar z_c - \|\bar z_c\|^2/2}{z(x)'zbar_c - ||zbar_c||^2 / 2},
+#'   i.e. \eqn{\|\phi(x) - m_c\|^2 \approx k(x,x) - 2z(x)'\bar z_c +
+#'   \|\bar z_c\|^2}{||phi(x) - m_c||^2 ~ k(x, x) - 2 z(x)'zbar_c +
+#'   ||zbar_c||^2} with \eqn{k(x, x)} exact (it enters the probabilities'
+#'   \eqn{s^2}); `kernel_parzen()` the densities \eqn{p_c(x) \approx
+#'   z(x)'\bar z_c}{p_c(x) ~ z(x)'zbar_c}, set to 0 where the
+#'   approximation is negative; `kernel_bayes(type = 1)` the pair scores
+#'   \eqn{z(x)'(\bar z_+ - \bar z_-)}{z(x)'(zbar+ - zbar-)}, then the
+#'   threshold search and Platt's sigmoid on the training scores as the
+#'   exact model (types 2 and 3 whiten the inputs per class pair and are
+#'   not available on features: an error of class
+#'   `"kernclass_approx_unsupported_error"`). The threshold searches of
+#'   `kernel_means()` and `kernel_parzen()` work as in the exact models.
+#'
+#'   `kernel_svm()` (C-classification) solves a linear SVM on the features
+#'   by dual coordinate descent with shrinking (Hsieh et al. 2008, the
+#'   algorithm of LIBLINEAR's L1-loss SVC), one-vs-one as the exact SVM,
+#'   with the per-row bounds cost x class weight x observation weight. As
+#'   in LIBLINEAR the offset is the weight of a constant feature 1 appended
+#'   to \eqn{z(x)}, so it is regularised with the other weights (the exact
+#'   SVM's offset is not), and the dual has no equality constraint. The
+#'   feature rows are kept as single-precision floats (\eqn{4nr} bytes).
+#'   `tolerance` is the stopping gap of the projected gradients, 0.1 unless
+#'   given (LIBLINEAR's default), and `max_iter` caps the passes over the
+#'   data, 1000 unless given; `cost = Inf`, the nu types and `cachesize` are
+#'   errors. `probability = TRUE` fits Platt's sigmoids on 5-fold
+#'   cross-validated decision values as the exact SVM.
+#'
+#' @section The error, stated: at fit time the kernel is evaluated exactly
+#'   and approximately on 1000 random pairs of training rows (drawn with R's
+#'   RNG): the model keeps and prints the mean absolute error and the
+#'   relative Frobenius error \eqn{\sqrt{\sum (k - \hat k)^2 / \sum
+#'   k^2}}{sqrt(sum (k - khat)^2 / sum k^2)} over those pairs. With
+#'   `check = s > 0`, the fit also trains the exact classifier and this
+#'   approximation on the same `s` random training rows and reports how
+#'   often they agree on `s` other rows, and both accuracies there (this
+#'   costs an exact fit of `s` rows).
+#'
+#' @param m The number of landmarks (Nystrom) or of random features
+#'   (Fourier): more is closer to the exact kernel and slower (time
+#'   \eqn{O(n m (p + m))} for Nystrom, \eqn{O(n m p)} for Fourier). At most
+#'   the number of training rows for Nystrom.
+#' @param landmarks How Nystrom landmarks are chosen: `"kmeans++"` or
+#'   `"uniform"` (see above).
+#' @param tol Relative eigenvalue cut-off for \eqn{K_{mm}}{K_mm}.
+#' @param check Number of rows for the comparison with the exact model (0:
+#'   none).
+#' @return An object of class `"kernclass_approximation"`, to pass as the
+#'   `approx` argument of [kernel_means()], [kernel_parzen()],
+#'   [kernel_bayes()] and [kernel_svm()] (and through them of [kernel_cv()]
+#'   and [kernel_tune()]). The fitted model keeps the features it used in
+#'   `approx` (the map, its rank, the measured error and the linear model
+#'   on the features, `w` and `b`, which `coef()` returns).
+#'
+#'   To choose `m` (or between the two maps) by cross-validation, give
+#'   [kernel_tune()] a grid column of approximations:
+#'   `grid = list(approx = list(nystrom(m = 100), nystrom(m = 400)))`.
+#'   Exact leave-one-out in [kernel_cv()] refits the approximate model for
+#'   each row (the one-pass shortcut is the exact model's).
+#' @references Williams, C. K. I. and Seeger, M. (2001). Using the Nystrom
+#'   method to speed up kernel machines. *NIPS 13*.
+#'
+#'   Rahimi, A. and Recht, B. (2007). Random features for large-scale
+#'   kernel machines. *NIPS 20*.
+#'
+#'   Arthur, D. and Vassilvitskii, S. (2007). k-means++: the advantages of
+#'   careful seeding. *SODA*.
+#'
+#'   Hsieh, C.-J., Chang, K.-W., Lin, C.-J., Keerthi, S. S. and
+#'   Sundararajan, S. (2008). A dual coordinate descent method for
+#'   large-scale linear SVM. *ICML*.
+#' @name approximations
+#' @examples
+#' set.seed(1)
+#' fit <- kernel_svm(Species ~ ., data = iris, approx = nystrom(m = 30))
+#' fit
+#' mean(predict(fit, iris) == iris$Species)
+#' fit2 <- kernel_means(Species ~ ., data = iris, approx = random_fourier(m = 200, check = 50))
+#' summary(fit2)
+NULL
+
+#' @rdname approximations
+#' @export
+nystrom <- function(m = 300, landmarks = c("kmeans++", "uniform"), tol = 1e-8, check = 0) {
+  kc_check_number(m, "m", lower = 1, whole = TRUE)
+  landmarks <- kc_match_arg(landmarks, c("kmeans++", "uniform"), "landmarks")
+  kc_check_number(tol, "tol", lower = 0, lower_open = TRUE)
+  kc_check_number(check, "check", lower = 0, whole = TRUE)
+  structure(list(method = "nystrom", m = as.integer(m), landmarks = landmarks, tol = tol,
+                 check = as.integer(check)),
+            class = "kernclass_approximation")
+}
+
+#' @rdname approximations
+#' @export
+random_fourier <- function(m = 1000, check = 0) {
+  kc_check_number(m, "m", lower = 1, whole = TRUE)
+  kc_check_number(check, "check", lower = 0, whole = TRUE)
+  structure(list(method = "fourier", m = as.integer(m), check = as.integer(check)),
+            class = "kernclass_approximation")
+}
+
+#' @export
+print.kernclass_approximation <- function(x, ...) {
+  cat(kc_approx_label(x), "\n", sep = "")
+  invisible(x)
+}
+
+kc_approx_label <- function(spec, rank = NULL) {
+  size <- if (!is.null(rank) && rank < spec$m) sprintf("m = %d, rank %d", spec$m, rank) else
+    sprintf("m = %d", spec$m)
+  switch(spec$method,
+    nystrom = sprintf("Nystrom features (%s, %s landmarks)", size, spec$landmarks),
+    fourier = sprintf("Random Fourier features (%s)", size))
+}
+
+# The checked approximation of a fit: NULL (exact) or a spec, on inputs the
+# features can map.
+kc_approx_check <- function(approx, x, kernel) {
+  if (is.null(approx)) return(NULL)
+  if (!inherits(approx, "kernclass_approximation")) {
+    kc_abort("`approx` must be NULL (the exact model), nystrom(...) or random_fourier(...).",
+             arg = "approx")
+  }
+  if (inherits(x, "kc_kernel_data") || inherits(x, "kc_csr")) {
+    kc_abort(paste0("`approx` needs dense input columns (a matrix, data frame or formula), ",
+                    "not given kernel values, a kernel function or sparse rows",
+                    if (inherits(x, "kc_csr")) " (as.matrix() makes them dense)" else "", "."),
+             arg = "approx", class = "approx_unsupported")
+  }
+  if (approx$method == "fourier" && !kernel$name %in% c("rbf", "laplace")) {
+    kc_abort(sprintf(paste0("random_fourier() features exist for the shift-invariant kernels ",
+                            "\"rbf\" and \"laplace\"; this model uses \"%s\": use nystrom()."),
+                     kernel$name), arg = "approx", class = "approx_unsupported")
+  }
+  approx
+}
+
+# The feature map of a spec on the scaled training rows x: the list the C
+# code reads (type, landmarks and proj, or freq and phase), with its rank r.
+kc_feature_map <- function(spec, x, k) {
+  n <- nrow(x)
+  p <- ncol(x)
+  if (spec$method == "nystrom") {
+    m <- min(spec$m, n)
+    idx <- if (spec$landmarks == "uniform") sample.int(n, m) else kc_kmeanspp(x, k, m)
+    L <- x[idx, , drop = FALSE]
+    e <- eigen(kc_gram(L, NULL, k), symmetric = TRUE)
+    keep <- e$values > spec$tol * max(e$values, 0)
+    if (!any(keep)) {
+      kc_abort(sprintf(paste0("The %s kernel matrix of the Nystrom landmarks has no positive ",
+                              "eigenvalue; the features are empty. Use another kernel or `gamma`."),
+                       k$name), arg = "approx", class = "approx_unsupported")
+    }
+    proj <- e$vectors[, keep, drop = FALSE] %*% diag(1 / sqrt(e$values[keep]), sum(keep))
+    list(type = 1L, landmarks = L, proj = proj, rank = ncol(proj), index = idx)
+  } else {
+    W <- matrix(stats::rnorm(p * spec$m), p, spec$m)
+    W <- if (k$name == "rbf") W * sqrt(2 * k$gamma) else
+      W * rep(k$gamma / abs(stats::rnorm(spec$m)), each = p)
+    list(type = 2L, freq = W, phase = stats::runif(spec$m, 0, 2 * pi), rank = spec$m)
+  }
+}
+
+kc_gram <- function(x, y, k) {
+  .Call(ffi_kernel_matrix, x, y, kc_kernel_code(k), kc_threads())
+}
+
+# k-means++ seeding in the kernel's feature space on a uniform subsample of
+# min(n, 20 m) rows: the indices (into x) of m distinct landmarks.
+kc_kmeanspp <- function(x, k, m) {
+  n <- nrow(x)
+  sub <- if (n > 20 * m) sample.int(n, 20 * m) else seq_len(n)
+  xs <- x[sub, , drop = FALSE]
+  kii <- kc_kernel_diag(xs, k)
+  chosen <- integer(m)
+  chosen[1L] <- sample.int(length(sub), 1L)
+  d2 <- rep(Inf, length(sub))
+  for (j in seq_len(m)) {
+    if (j > 1L) {
+      w <- pmax(d2, 0)
+      w[chosen[seq_len(j - 1L)]] <- 0
+      # all left at distance 0 (duplicates): uniform over the rows not chosen
+      if (!any(w > 0)) w[-chosen[seq_len(j - 1L)]] <- 1
+      chosen[j] <- sample.int(length(sub), 1L, prob = w)
+    }
+    c <- chosen[j]
+    kc <- as.vector(kc_gram(xs, xs[c, , drop = FALSE], k))
+    d2 <- pmin(d2, kii + kii[c] - 2 * kc)
+  }
+  sub[chosen]
+}
+
+# Z w for rows x (n x q), Z never stored whole.
+kc_feature_product <- function(fa, x, w) {
+  .Call(ffi_feature_product, x, as.matrix(w), fa$map, kc_kernel_code(fa$kernel), kc_threads())
+}
+
+# The features themselves (n x r): for the error estimate and the tests.
+kc_features <- function(fa, x) {
+  .Call(ffi_feature_product, x, NULL, fa$map, kc_kernel_code(fa$kernel), kc_threads())
+}
+
+# The approximation of a fit: the spec, the map, and the error on `pairs`
+# random pairs of training rows.
+kc_approx_fit <- function(spec, x, k, pairs = 1000L) {
+  fa <- list(spec = spec, kernel = k, map = kc_feature_map(spec, x, k))
+  fa$rank <- fa$map$rank
+  i <- sample.int(nrow(x), pairs, replace = TRUE)
+  j <- sample.int(nrow(x), pairs, replace = TRUE)
+  exact <- diag(kc_gram(x[i, , drop = FALSE], x[j, , drop = FALSE], k))
+  approx <- rowSums(kc_features(fa, x[i, , drop = FALSE]) * kc_features(fa, x[j, , drop = FALSE]))
+  fa$error <- c(mae = mean(abs(exact - approx)),
+                rel_frobenius = sqrt(sum((exact - approx)^2) / sum(exact^2)),
+                pairs = pairs)
+  fa
+}
+
+# Class sums and means of the features of the training rows (one pass).
+kc_feature_means <- function(fa, x, y) {
+  sums <- .Call(ffi_feature_sums, x, as.integer(y), nlevels(y), fa$map,
+                kc_kernel_code(fa$kernel), kc_threads())
+  sums / tabulate(y, nlevels(y))
+}
+
+# The model's scores: Z w + b, with the columns the exact model's scores
+# have; approximate densities below 0 are 0.
+#' @export
+kc_scores.kernclass_approx <- function(object, x) {
+  fa <- object$approx
+  s <- kc_feature_product(fa, x, fa$w)
+  s <- s + rep(fa$b, each = nrow(s))
+  if (inherits(object, "kernel_parzen")) s <- pmax(s, 0)
+  dimnames(s) <- list(rownames(x), colnames(fa$w))
+  s
+}
+
+# The linear model on the features: w (r x columns of the scores) and b.
+#' @export
+coef.kernclass_approx <- function(object, ...) {
+  kc_check_dots(...)
+  w <- object$approx$w
+  b <- object$approx$b
+  if (ncol(w) == 1L || (inherits(object, "kernclass_scores") && ncol(w) == 2L)) {
+    if (ncol(w) == 2L) return(list(w = w[, 1L] - w[, 2L], b = unname(b[1L] - b[2L])))
+    return(list(w = w[, 1L], b = unname(b)))
+  }
+  list(w = w, b = b)
+}
+
+# The approximate fits of the four classifiers: d the scaled design, k the
+# kernel, spec the checked approximation. ------------------------------------
+
+kc_fit_means_approx <- function(d, k, spec, threshold, call) {
+  fa <- kc_approx_fit(spec, d$x, k)
+  counts <- tabulate(d$y, nlevels(d$y))
+  zbar <- kc_feature_means(fa, d$x, d$y)
+  center_norms <- rowSums(zbar^2)
+  sigma2 <- mean(kc_kernel_diag(d$x, k)) - sum(counts / sum(counts) * center_norms)
+  o <- kc_means_offsets(-center_norms / 2, threshold, d$y, function() {
+    as.vector(kc_feature_product(fa, d$x, zbar[1L, ] - zbar[2L, ]))
+  })
+  fa$w <- o$sign * t(zbar)
+  colnames(fa$w) <- levels(d$y)
+  fa$b <- stats::setNames(o$offset, levels(d$y))
+  fit <- new_kernclass_scores(d, k, weight = o$sign / counts[as.integer(d$y)], offset = o$offset,
+                              call = call, class = c("kernclass_approx", "kernel_means"),
+                              center_norms = stats::setNames(center_norms, levels(d$y)),
+                              sigma2 = max(sigma2, 0), threshold = threshold, search = o$search,
+                              approx = fa)
+  kc_approx_checked(fit, d, spec)
+}
+
+kc_fit_parzen_approx <- function(d, k, spec, prior, threshold, call) {
+  fa <- kc_approx_fit(spec, d$x, k)
+  counts <- tabulate(d$y, nlevels(d$y))
+  zbar <- kc_feature_means(fa, d$x, d$y)
+  s <- kc_parzen_prior(prior, threshold, k, d$y, counts, function() {
+    pmax(kc_feature_product(fa, d$x, t(zbar)), 0)
+  })
+  fa$w <- t(zbar * s$prior)
+  colnames(fa$w) <- levels(d$y)
+  fa$b <- stats::setNames(numeric(length(counts)), levels(d$y))
+  fit <- new_kernclass_scores(d, k, weight = as.numeric(s$prior / counts)[as.integer(d$y)],
+                              offset = rep(0, length(counts)), call = call,
+                              class = c("kernclass_approx", "kernel_parzen"), prior = s$prior,
+                              threshold = threshold, search = s$search, approx = fa)
+  kc_approx_checked(fit, d, spec)
+}
+
+kc_fit_bayes_approx <- function(d, k, spec, type, ridge, call) {
+  if (type != 1L) {
+    kc_abort(sprintf(paste0("`approx` supports kernel_bayes(type = 1) only (class means of the ",
+                            "features); type %d whitens the inputs per class pair. Use ",
+                            "type = 1, or the exact model (approx = NULL)."), as.integer(type)),
+             arg = "type", class = "approx_unsupported")
+  }
+  fa <- kc_approx_fit(spec, d$x, k)
+  lev <- levels(d$y)
+  zbar <- kc_feature_means(fa, d$x, d$y)
+  S <- kc_feature_product(fa, d$x, t(zbar))  # z(x_i)'zbar_c, n x G
+  pairs <- kc_ovo_pairs(lev)
+  code <- as.integer(d$y)
+  models <- lapply(seq_len(nrow(pairs)), function(m) {
+    first <- pairs[m, "first"]
+    second <- pairs[m, "second"]
+    rows <- which(code == first | code == second)
+    pos <- code[rows] == first
+    p_train <- S[rows, first] - S[rows, second]
+    pm <- c(list(first = first, second = second), kc_search(p_train, ifelse(pos, 1L, -1L)))
+    pm$platt <- kc_platt_fit(pm$sign * (p_train + pm$b), pos)
+    pm
+  })
+  names(models) <- rownames(pairs)
+  sign <- vapply(models, function(pm) pm$sign, numeric(1))
+  fa$w <- t(zbar[pairs[, "first"], , drop = FALSE] - zbar[pairs[, "second"], , drop = FALSE]) *
+    rep(sign, each = ncol(zbar))
+  colnames(fa$w) <- rownames(pairs)
+  fa$b <- stats::setNames(sign * vapply(models, function(pm) pm$b, numeric(1)), rownames(pairs))
+  fit <- new_kernclass(d, k, call = call,
+                       class = c("kernclass_approx", "kernel_bayes", "kernclass_ovo"),
+                       type = 1L, ridge = ridge, pairs = models, approx = fa)
+  kc_approx_checked(fit, d, spec)
+}
+
+# The SVM on features: C the per-row bounds (0: left out), control as
+# kc_fit_svm's; `given`: the names of the arguments the user gave.
+kc_fit_svm_approx <- function(d, k, spec, C, cost, class.weights, control, probability,
+                              given, call) {
+  if (control$type != "C-classification") {
+    kc_abort(sprintf(paste0("`approx` supports type = \"C-classification\" only; type = \"%s\" ",
+                            "needs the exact solver (approx = NULL)."), control$type),
+             arg = "approx", class = "approx_unsupported")
+  }
+  if (!is.finite(cost)) {
+    kc_abort(paste0("`approx` needs a finite `cost`: the hard margin on approximate features ",
+                    "may not exist."), arg = "cost", class = "approx_unsupported")
+  }
+  if ("cachesize" %in% given) {
+    kc_abort("`cachesize` is the exact solver's kernel cache; with `approx` drop it.",
+             arg = "cachesize", class = "approx_unsupported")
+  }
+  tolerance <- if ("tolerance" %in% given) control$tolerance else 0.1
+  passes <- if ("max_iter" %in% given) control$max_iter else 1000
+  fa <- kc_approx_fit(spec, d$x, k)
+  store <- .Call(ffi_feature_store, d$x, fa$map, kc_kernel_code(k), kc_threads())
+  lev <- levels(d$y)
+  pairs <- kc_ovo_pairs(lev)
+  code <- as.integer(d$y)
+  solve <- function(rows, first) {
+    rows <- rows[C[rows] > 0]
+    .Call(ffi_linear_svm, store, fa$rank, rows, ifelse(code[rows] == first, 1L, -1L),
+          C[rows], tolerance, passes, control$shrinking)
+  }
+  fits <- lapply(seq_len(nrow(pairs)), function(m) {
+    rows <- which(code %in% pairs[m, ])
+    f <- solve(rows, pairs[m, "first"])
+    f$rows <- rows[C[rows] > 0]
+    f
+  })
+  r <- fa$rank
+  fa$w <- vapply(fits, function(f) f$w[seq_len(r)], numeric(r))
+  fa$w <- matrix(fa$w, r, nrow(pairs), dimnames = list(NULL, rownames(pairs)))
+  fa$b <- stats::setNames(vapply(fits, function(f) f$w[r + 1L], numeric(1)), rownames(pairs))
+  per_pair <- function(f) stats::setNames(vapply(fits, f, numeric(1)), rownames(pairs))
+  converged <- vapply(fits, function(f) f$status == 0L, logical(1))
+  if (!all(converged)) {
+    kc_warn(sprintf(paste0("The linear SVM solver reached its %s passes before the projected ",
+                           "gradients met `tolerance` (pairs %s); the solution is approximate."),
+                    format(passes), kc_enum(rownames(pairs)[!converged])), class = "convergence")
+  }
+  fit <- new_kernclass(d, k, call = call,
+                       class = c("kernclass_approx", "kernel_svm", "kernclass_ovo"),
+                       type = control$type, cost = cost, C = C, class.weights = class.weights,
+                       tolerance = tolerance,
+                       index = sort(unique(unlist(lapply(fits, function(f) f$rows[f$alpha > 0])))),
+                       support_vectors = per_pair(function(f) sum(f$alpha > 0)),
+                       objective = per_pair(function(f) f$objective),
+                       iterations = per_pair(function(f) f$passes),
+                       converged = all(converged), approx = fa)
+  if (probability) {
+    ab <- kc_linear_platt(store, r, code, pairs, solve)
+    fit$probA <- stats::setNames(ab[1L, ], rownames(pairs))
+    fit$probB <- stats::setNames(ab[2L, ], rownames(pairs))
+  }
+  kc_approx_checked(fit, d, spec)
+}
+
+# Platt's sigmoids from 5-fold cross-validated decision values per pair, the
+# folds drawn as the exact SVM's (kc_svm_platt).
+kc_linear_platt <- function(store, r, code, pairs, solve, folds = 5L) {
+  vapply(seq_len(nrow(pairs)), function(m) {
+    rows <- which(code %in% pairs[m, ])
+    fold <- integer(length(rows))
+    fold[sample.int(length(rows))] <- rep_len(seq_len(folds), length(rows))
+    pos <- code[rows] == pairs[m, "first"]
+    dec <- numeric(length(rows))
+    for (f in seq_len(folds)) {
+      test <- fold == f
+      if (!any(test)) next
+      train <- !test
+      if (all(pos[train]) || !any(pos[train])) {
+        dec[test] <- if (all(pos[train])) 1 else -1
+        next
+      }
+      s <- solve(rows[train], pairs[m, "first"])
+      dec[test] <- .Call(ffi_store_product, store, r, rows[test], matrix(s$w[seq_len(r)])) +
+        s$w[r + 1L]
+    }
+    kc_platt_fit(dec, pos)
+  }, numeric(2))
+}
+
+# With spec$check > 0: the exact classifier and this approximation, both
+# fitted (by update()) to the same `check` random training rows, compared
+# on `check` other rows.
+kc_approx_checked <- function(fit, d, spec) {
+  s <- spec$check
+  if (is.null(s) || s == 0L) return(fit)
+  n <- nrow(d$x)
+  if (n < 2 * s) {
+    kc_abort(sprintf("`check` = %d needs at least %d training rows (fit and test); there are %d.",
+                     s, 2 * s, n), arg = "check")
+  }
+  idx <- sample.int(n, 2 * s)
+  train <- idx[seq_len(s)]
+  test <- idx[s + seq_len(s)]
+  args <- kc_approx_refit_args(fit)
+  spec0 <- spec
+  spec0$check <- 0L
+  fitter <- get(class(fit)[2L], mode = "function")
+  one <- function(approx) {
+    do.call(fitter, c(list(x = d$x[train, , drop = FALSE], y = d$y[train], scale = FALSE,
+                           approx = approx), args))
+  }
+  exact <- stats::predict(one(NULL), d$x[test, , drop = FALSE])
+  approx <- stats::predict(one(spec0), d$x[test, , drop = FALSE])
+  truth <- d$y[test]
+  fit$approx$check <- c(rows = s, agreement = mean(exact == approx),
+                        exact_accuracy = mean(exact == truth),
+                        approx_accuracy = mean(approx == truth))
+  fit
+}
+
+# The arguments that define a fitted model besides data and approximation.
+kc_approx_refit_args <- function(fit) {
+  k <- fit$kernel
+  args <- list(kernel = k$name, gamma = k$gamma, degree = k$degree, coef0 = k$coef0)
+  if (inherits(fit, "kernel_svm")) {
+    args$cost <- fit$cost
+    args$class.weights <- fit$class.weights
+  }
+  if (inherits(fit, "kernel_bayes")) args$type <- 1L
+  if (inherits(fit, "kernclass_scores")) args$threshold <- fit$threshold
+  if (inherits(fit, "kernel_parzen") && fit$threshold == "analytic") args$prior <- fit$prior
+  args
+}
+
+# ---- print and summary ------------------------------------------------------
+
+kc_approx_lines <- function(fa) {
+  e <- fa$error
+  cat("Approximation: ", kc_approx_label(fa$spec, fa$rank), "\n", sep = "")
+  cat(sprintf(paste0("  kernel error on %d random training pairs: mean absolute %s, ",
+                     "relative Frobenius %s\n"),
+              as.integer(e[["pairs"]]), format(e[["mae"]], digits = 3),
+              format(e[["rel_frobenius"]], digits = 3)))
+  if (!is.null(fa$check)) {
+    ch <- fa$check
+    cat(sprintf(paste0("  against the exact model (both fitted to %d rows, tested on %d others): ",
+                       "agreement %.1f%%, accuracy %.1f%% exact, %.1f%% approximate\n"),
+                as.integer(ch[["rows"]]), as.integer(ch[["rows"]]), 100 * ch[["agreement"]],
+                100 * ch[["exact_accuracy"]], 100 * ch[["approx_accuracy"]]))
+  }
+}
+
+#' @export
+print.kernclass_approx <- function(x, ...) {
+  print.kernclass(x)
+  if (inherits(x, "kernel_svm")) {
+    cat(sprintf(paste0("Cost: %s\nLinear SVM on the features (dual coordinate descent): %d ",
+                       "training rows with alpha > 0 (support vectors)\n"),
+                format(x$cost), length(x$index)))
+    if (!x$converged) cat("Warning: the solver did not converge (max_iter passes reached)\n")
+  }
+  kc_approx_lines(x$approx)
+  invisible(x)
+}
+
+#' @export
+summary.kernclass_approx <- function(object, ...) {
+  s <- summary.kernclass(object, ...)
+  s$approx <- object$approx[c("spec", "rank", "error", "check")]
+  if (inherits(object, "kernel_svm")) {
+    s$pairs <- data.frame(objective = object$objective, passes = object$iterations,
+                          support_vectors = object$support_vectors, b = object$approx$b)
+  }
+  class(s) <- c("summary.kernclass_approx", class(s))
+  s
+}
+
+#' @export
+print.summary.kernclass_approx <- function(x, ...) {
+  NextMethod()
+  cat("\n")
+  kc_approx_lines(x$approx)
+  if (!is.null(x$pairs)) {
+    cat("\nLinear SVM per class pair:\n")
+    print(x$pairs, digits = 5)
+  }
+  invisible(x)
+}

@@ -1,0 +1,203 @@
+/* Low-rank kernel features, computed in row blocks so that memory follows
+ * the block, not the data.
+ *
+ * Nystrom: z(x) = P' k_m(x), k_m(x) the kernel values of x against the m
+ * landmarks (from the engine's kc_gram, so every kernel and source the
+ * engine knows works), P = V diag(1 / sqrt(l)) over the kept eigenpairs of
+ * K_mm (chosen in R): z(x)'z(y) = k_m(x)' K_mm^+ k_m(y).
+ * Random Fourier features: z(x) = sqrt(2 / r) cos(W'x + phase), the
+ * frequencies W (p x r) and phases drawn in R: E z(x)'z(y) = k(x, y) for a
+ * shift-invariant kernel whose spectral density W was drawn from.
+ *
+ * Every product of matrices here is a Gram matrix of the linear kernel
+ * (A B: the inner products of the rows of A with the columns of B), computed by the
+ * engine's tiles: several times faster than R's reference BLAS (measured
+ * 0.5 s against 2.5 s for 20,000 x 200 x 200 on the 2-core machine). */
+#include <math.h>
+#include <string.h>
+#include <R.h>
+#include <Rinternals.h>
+#include "kernclass.h"
+
+static const kc_kernel linear = {KC_LINEAR, 1.0, 0.0, 1};
+
+/* Rows per block: large enough that each block's parallel regions carry
+ * work well beyond a scheduler time slice (10^5 rows, m = 200: 7.5 s in
+ * blocks of 512, 2.8 s in blocks of 2048, one run on the shared 2-core
+ * machine), small enough for its buffers (2048 x (m + r) doubles: 32 MB at
+ * m = 1000). */
+#define KC_FEATURE_BLOCK 2048
+
+size_t kc_feature_work_size(const kc_feature_map *f)
+{
+    size_t nb = KC_FEATURE_BLOCK;
+    size_t inner = f->type == KC_FEATURES_NYSTROM ? (size_t) f->m : (size_t) f->p;
+    return nb * inner + nb * (size_t) f->r;
+}
+
+/* Dense points: the rows of an n x p column-major matrix. */
+static kc_points dense_points(const double *x, ptrdiff_t n, int p)
+{
+    kc_points a;
+    memset(&a, 0, sizeof a);
+    a.src = KC_SRC_DENSE;
+    a.x = x;
+    a.n = n;
+    a.p = p;
+    return a;
+}
+
+/* t (nb x ncol, column-major) = a (nb x inner) %*% b, given bt = t(b)
+ * (ncol x inner, column-major). */
+static void matmul(const double *a, int nb, int inner, const double *bt, int ncol, double *t,
+                   int nthreads)
+{
+    kc_points pa = dense_points(a, nb, inner), pb = dense_points(bt, ncol, inner);
+    kc_gram(&linear, &pa, &pb, 0, t, nthreads);
+}
+
+/* t(x) of an n x p column-major matrix (R_alloc'd). */
+static double *transposed(const double *x, int n, int p)
+{
+    double *t = (double *) R_alloc((size_t) n * p + 1, sizeof(double));
+    for (int j = 0; j < p; j++)
+        for (int i = 0; i < n; i++) t[j + (size_t) i * p] = x[i + (size_t) j * n];
+    return t;
+}
+
+/* Features of the rows [i0, i0 + nb) of a (nb <= KC_FEATURE_BLOCK) into out,
+ * nb x r column-major; work holds kc_feature_work_size(f) doubles. */
+static void feature_block(const kc_feature_map *f, const kc_points *a, ptrdiff_t i0, int nb,
+                          double *out, double *work, int nthreads)
+{
+    if (f->type == KC_FEATURES_NYSTROM) {
+        int *map = (int *) R_alloc((size_t) nb, sizeof(int));
+        for (int i = 0; i < nb; i++) map[i] = (int) (i0 + i);
+        kc_points blk = kc_points_subset(a, map, nb);
+        kc_gram(&f->kernel, &blk, &f->landmarks, 0, work, nthreads);  /* nb x m */
+        matmul(work, nb, f->m, f->projt, f->r, out, nthreads);
+    } else {
+        for (int c = 0; c < f->p; c++)
+            for (int i = 0; i < nb; i++)
+                work[i + (size_t) c * nb] = a->x[i0 + i + (ptrdiff_t) c * a->n];
+        matmul(work, nb, f->p, f->freqt, f->r, out, nthreads);
+        double s = sqrt(2.0 / f->r);
+        for (int j = 0; j < f->r; j++)
+            for (int i = 0; i < nb; i++) {
+                double *v = out + i + (size_t) j * nb;
+                *v = s * cos(*v + f->phase[j]);
+            }
+    }
+}
+
+/* Runs fn on each block's features, freeing the block's scratch after it. */
+typedef void (*block_fn)(void *ctx, ptrdiff_t i0, int nb, const double *z);
+
+static void for_blocks(const kc_feature_map *f0, const kc_points *a, block_fn fn, void *ctx,
+                       int nthreads)
+{
+    kc_feature_map map = *f0, *f = &map;
+    if (f->type == KC_FEATURES_NYSTROM) f->projt = transposed(f->proj, f->m, f->r);
+    else f->freqt = transposed(f->freq, f->p, f->r);
+    double *z = (double *) R_alloc((size_t) KC_FEATURE_BLOCK * f->r, sizeof(double));
+    double *work = (double *) R_alloc(kc_feature_work_size(f), sizeof(double));
+    for (ptrdiff_t i0 = 0; i0 < a->n; i0 += KC_FEATURE_BLOCK) {
+        int nb = (int) (a->n - i0 < KC_FEATURE_BLOCK ? a->n - i0 : KC_FEATURE_BLOCK);
+        const void *vmax = vmaxget();
+        feature_block(f, a, i0, nb, z, work, nthreads);
+        fn(ctx, i0, nb, z);
+        vmaxset(vmax);
+        R_CheckUserInterrupt();
+    }
+}
+
+typedef struct { const int *group; int G, r; double *sums; } sums_ctx;
+
+static void add_sums(void *ctx, ptrdiff_t i0, int nb, const double *z)
+{
+    sums_ctx *c = (sums_ctx *) ctx;
+    for (int j = 0; j < c->r; j++)
+        for (int i = 0; i < nb; i++)
+            c->sums[c->group[i0 + i] + (size_t) j * c->G] += z[i + (size_t) j * nb];
+}
+
+void kc_feature_sums(const kc_feature_map *f, const kc_points *a, const int *group, int G,
+                     double *sums, int nthreads)
+{
+    memset(sums, 0, (size_t) G * f->r * sizeof(double));
+    sums_ctx c = {group, G, f->r, sums};
+    for_blocks(f, a, add_sums, &c, nthreads);
+}
+
+typedef struct {
+    const double *wt;
+    int q, r;
+    ptrdiff_t n;
+    double *out, *t;
+    int nthreads;
+} product_ctx;
+
+static void add_product(void *ctx, ptrdiff_t i0, int nb, const double *z)
+{
+    product_ctx *c = (product_ctx *) ctx;
+    matmul(z, nb, c->r, c->wt, c->q, c->t, c->nthreads);
+    for (int j = 0; j < c->q; j++)
+        memcpy(c->out + i0 + (ptrdiff_t) j * c->n, c->t + (size_t) j * nb,
+               (size_t) nb * sizeof(double));
+}
+
+void kc_feature_product(const kc_feature_map *f, const kc_points *a, const double *w, int q,
+                        double *out, int nthreads)
+{
+    double *t = (double *) R_alloc((size_t) KC_FEATURE_BLOCK * q, sizeof(double));
+    product_ctx c = {transposed(w, f->r, q), q, f->r, a->n, out, t, nthreads};
+    for_blocks(f, a, add_product, &c, nthreads);
+}
+
+typedef struct { int r; ptrdiff_t n; double *out; } matrix_ctx;
+
+static void put_columns(void *ctx, ptrdiff_t i0, int nb, const double *z)
+{
+    matrix_ctx *c = (matrix_ctx *) ctx;
+    for (int j = 0; j < c->r; j++)
+        memcpy(c->out + i0 + (ptrdiff_t) j * c->n, z + (size_t) j * nb,
+               (size_t) nb * sizeof(double));
+}
+
+void kc_feature_matrix(const kc_feature_map *f, const kc_points *a, double *out, int nthreads)
+{
+    matrix_ctx c = {f->r, a->n, out};
+    for_blocks(f, a, put_columns, &c, nthreads);
+}
+
+typedef struct { int r; float *out; } store_ctx;
+
+static void put_rows(void *ctx, ptrdiff_t i0, int nb, const double *z)
+{
+    store_ctx *c = (store_ctx *) ctx;
+    for (int i = 0; i < nb; i++) {
+        float *row = c->out + (size_t) (i0 + i) * c->r;
+        for (int j = 0; j < c->r; j++) row[j] = (float) z[i + (size_t) j * nb];
+    }
+}
+
+void kc_feature_store(const kc_feature_map *f, const kc_points *a, float *out, int nthreads)
+{
+    store_ctx c = {f->r, out};
+    for_blocks(f, a, put_rows, &c, nthreads);
+}
+
+/* out (n x q) = Z[rows, ] w for the rows of a float store (row-major, r wide). */
+void kc_store_product(const float *z, int r, const int *rows, ptrdiff_t n, const double *w,
+                      int q, double *out)
+{
+    for (ptrdiff_t i = 0; i < n; i++) {
+        const float *zi = z + (size_t) rows[i] * r;
+        for (int j = 0; j < q; j++) {
+            const double *wj = w + (size_t) j * r;
+            double s = 0;
+            for (int t = 0; t < r; t++) s += zi[t] * wj[t];
+            out[i + j * n] = s;
+        }
+    }
+}
