@@ -173,10 +173,12 @@ kc_approx_check <- function(approx, x, kernel) {
                     if (inherits(x, "kc_csr")) " (as.matrix() makes them dense)" else "", "."),
              arg = "approx", class = "approx_unsupported")
   }
-  if (approx$method == "fourier" && !kernel$name %in% c("rbf", "laplace")) {
-    kc_abort(sprintf(paste0("random_fourier() features exist for the shift-invariant kernels ",
-                            "\"rbf\" and \"laplace\"; this model uses \"%s\": use nystrom()."),
-                     kernel$name), arg = "approx", class = "approx_unsupported")
+  if (approx$method == "fourier" && is.null(kc_kernel_info(kernel)$frequencies)) {
+    with_freq <- names(Filter(function(r) !is.null(r$frequencies), kc_kernels))
+    kc_abort(sprintf(paste0("`approx`: random_fourier() needs a shift-invariant kernel (%s); ",
+                            "this model uses \"%s\": use nystrom()."),
+                     paste0('"', with_freq, '"', collapse = " or "), kernel$name),
+             arg = "approx", class = "approx_unsupported")
   }
   approx
 }
@@ -200,9 +202,7 @@ kc_feature_map <- function(spec, x, k) {
     proj <- e$vectors[, keep, drop = FALSE] %*% diag(1 / sqrt(e$values[keep]), sum(keep))
     list(type = 1L, landmarks = L, proj = proj, rank = ncol(proj), index = idx)
   } else {
-    W <- matrix(stats::rnorm(p * spec$m), p, spec$m)
-    W <- if (k$name == "rbf") W * sqrt(2 * k$gamma) else
-      W * rep(k$gamma / abs(stats::rnorm(spec$m)), each = p)
+    W <- kc_kernel_info(k)$frequencies(p, spec$m, k$gamma)
     list(type = 2L, freq = W, phase = stats::runif(spec$m, 0, 2 * pi), rank = spec$m)
   }
 }

@@ -26,10 +26,15 @@
 # plain: whether k(x, y) is the inner product x'y itself: the one row whose
 #   code makes the engine return plain Gram matrices (kc_plain_code()).
 # tags: caret's model tags the kernel adds (R/caret.R).
+# frequencies: for a shift-invariant kernel, a p x m draw of its spectral
+#   distribution (Bochner: k(x, y) = E cos(w'(x - y)) over these w), the
+#   random Fourier features of random_fourier(); NULL for the others.
 kc_kernel_row <- function(name, aliases, scales, density, label, self, bound,
-                          median = scales, shift = "none", plain = FALSE, tags = character()) {
+                          median = scales, shift = "none", plain = FALSE, tags = character(),
+                          frequencies = NULL) {
   list(name = name, aliases = aliases, scales = scales, median = median, density = density,
-       label = label, self = self, bound = bound, shift = shift, plain = plain, tags = tags)
+       label = label, self = self, bound = bound, shift = shift, plain = plain, tags = tags,
+       frequencies = frequencies)
 }
 
 kc_kernels <- local({
@@ -43,9 +48,19 @@ kc_kernels <- local({
                   bound = function(sq, k) (k$gamma * sq + abs(k$coef0))^k$degree),
     kc_kernel_row("rbf", c("radial", "gaussian"), "squared distance", TRUE, "gamma",
                   self = one, bound = function(sq, k) 1, shift = "invariant",
-                  tags = "Radial Basis Function"),
+                  tags = "Radial Basis Function",
+                  # Gaussian, N(0, 2 gamma I)
+                  frequencies = function(p, m, gamma) {
+                    matrix(stats::rnorm(p * m), p, m) * sqrt(2 * gamma)
+                  }),
     kc_kernel_row("laplace", "laplacian", "distance", TRUE, "gamma",
-                  self = one, bound = function(sq, k) 1, shift = "invariant"),
+                  self = one, bound = function(sq, k) 1, shift = "invariant",
+                  # multivariate Cauchy of scale gamma (the Euclidean norm's
+                  # kernel): a Gaussian vector over one |N(0, 1)| per column
+                  frequencies = function(p, m, gamma) {
+                    W <- matrix(stats::rnorm(p * m), p, m)
+                    W * rep(gamma / abs(stats::rnorm(m)), each = p)
+                  }),
     kc_kernel_row("sigmoid", "tanh", "inner product", FALSE, c("gamma", "coef0"),
                   self = function(q, k) tanh(k$gamma * q + k$coef0),
                   bound = function(sq, k) 1))

@@ -88,7 +88,7 @@ void kc_callback_raise(void)
          * interrupts are suspended, which no .Call is. */
         UNPROTECT(1);
         Rf_onintr();
-        kc_error("internal", "kernclass internal: interrupted in the kernel function");
+        kc_internal("interrupted in the kernel function");
     }
     SEXP call = PROTECT(lang2(install("stop"), cond));
     eval(call, R_BaseEnv);  /* signals the user's condition, classes kept */

@@ -10,13 +10,13 @@
 #include <Rinternals.h>
 #include "kernclass.h"
 
-void kc_error(const char *kind, const char *fmt, ...)
+/* Signals the condition: stop(cond) with its message and classes. */
+#ifdef __GNUC__
+__attribute__((noreturn))
+#endif
+static void raise_condition(const char *kind, const char *msg)
 {
-    char msg[512], cls[64];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
+    char cls[64];
     snprintf(cls, sizeof cls, "kernclass_%s_error", kind);
     const char *names[] = {"message", "call", ""};
     SEXP cond = PROTECT(mkNamed(VECSXP, names));
@@ -31,4 +31,27 @@ void kc_error(const char *kind, const char *fmt, ...)
     eval(call, R_BaseEnv);
     UNPROTECT(3);
     error("%s", msg);  /* not reached: stop() does not return */
+}
+
+void kc_error(const char *kind, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    raise_condition(kind, msg);
+}
+
+/* A broken invariant or a .Call given what the R side never passes: the
+ * "internal" kind, its message led by "kernclass internal: ". */
+void kc_internal(const char *fmt, ...)
+{
+    char msg[512];
+    int lead = snprintf(msg, sizeof msg, "kernclass internal: ");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg + lead, sizeof msg - lead, fmt, ap);
+    va_end(ap);
+    raise_condition("internal", msg);
 }

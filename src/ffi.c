@@ -24,12 +24,12 @@ static SEXP list_elt(SEXP x, const char *name)
 static const int *index_from(SEXP v, R_xlen_t n, R_xlen_t limit, const char *what)
 {
     if (!isInteger(v) || XLENGTH(v) != n)
-        error("kernclass internal: '%s' must be an integer vector of length %.0f", what, (double) n);
+        kc_internal("'%s' must be an integer vector of length %.0f", what, (double) n);
     int *out = (int *) R_alloc((size_t) n + 1, sizeof(int));
     for (R_xlen_t i = 0; i < n; i++) {
         int r = INTEGER(v)[i];
         if (r == NA_INTEGER || r < 1 || r > limit)
-            error("kernclass internal: '%s' holds an index outside 1..%.0f", what, (double) limit);
+            kc_internal("'%s' holds an index outside 1..%.0f", what, (double) limit);
         out[i] = r - 1;
     }
     return out;
@@ -43,20 +43,20 @@ static void sparse_from(SEXP x, kc_points *a, const char *what)
          dim = list_elt(x, "dim"), rows = list_elt(x, "rows");
     if (!isInteger(rowptr) || !isInteger(col) || !isReal(val) || !isInteger(dim) ||
         XLENGTH(dim) != 2 || XLENGTH(col) != XLENGTH(val))
-        error("kernclass internal: '%s' is a malformed sparse matrix", what);
+        kc_internal("'%s' is a malformed sparse matrix", what);
     R_xlen_t nr = XLENGTH(rowptr) - 1;
     int p = INTEGER(dim)[1];
     const int *rp = INTEGER(rowptr), *cl = INTEGER(col);
     if (nr < 0 || p < 1 || rp[0] != 0 || rp[nr] != XLENGTH(col))
-        error("kernclass internal: '%s' is a malformed sparse matrix", what);
+        kc_internal("'%s' is a malformed sparse matrix", what);
     for (R_xlen_t r = 0; r < nr; r++) {
-        if (rp[r + 1] < rp[r]) error("kernclass internal: '%s' has decreasing row pointers", what);
+        if (rp[r + 1] < rp[r]) kc_internal("'%s' has decreasing row pointers", what);
         for (int t = rp[r]; t < rp[r + 1]; t++)
             if (cl[t] < 0 || cl[t] >= p || (t > rp[r] && cl[t] <= cl[t - 1]))
-                error("kernclass internal: '%s' has column indices out of order or range", what);
+                kc_internal("'%s' has column indices out of order or range", what);
     }
     for (R_xlen_t t = 0; t < XLENGTH(val); t++)
-        if (!R_FINITE(REAL(val)[t])) error("kernclass internal: '%s' holds NA, NaN or Inf", what);
+        if (!R_FINITE(REAL(val)[t])) kc_internal("'%s' holds NA, NaN or Inf", what);
     a->src = KC_SRC_SPARSE;
     a->p = p;
     a->rowptr = rp;
@@ -73,10 +73,10 @@ static void precomputed_from(SEXP x, kc_points *a, const char *what)
 {
     SEXP K = list_elt(x, "K"), rows = list_elt(x, "rows"), cols = list_elt(x, "cols");
     if (!isReal(K) || !isMatrix(K) || !isInteger(rows))
-        error("kernclass internal: '%s' is malformed precomputed kernel values", what);
+        kc_internal("'%s' is malformed precomputed kernel values", what);
     R_xlen_t len = XLENGTH(K);
     for (R_xlen_t i = 0; i < len; i++)
-        if (!R_FINITE(REAL(K)[i])) error("kernclass internal: '%s' holds NA, NaN or Inf", what);
+        if (!R_FINITE(REAL(K)[i])) kc_internal("'%s' holds NA, NaN or Inf", what);
     a->src = KC_SRC_PRECOMPUTED;
     a->x = REAL(K);
     a->ld = nrows(K);
@@ -91,7 +91,7 @@ static void callback_from(SEXP x, kc_points *a, const char *what)
 {
     SEXP rows = list_elt(x, "rows"), tile = list_elt(x, "tile"), nrow = list_elt(x, "nrow");
     if (!isFunction(tile) || !isInteger(nrow) || XLENGTH(nrow) != 1)
-        error("kernclass internal: '%s' is a malformed kernel function source", what);
+        kc_internal("'%s' is a malformed kernel function source", what);
     kc_callback_reset();
     a->src = KC_SRC_CALLBACK;
     a->p = 1;
@@ -109,16 +109,16 @@ static kc_points points_from(SEXP x, const char *what)
     if (isNewList(x) && inherits(x, "kc_precomputed")) { precomputed_from(x, &a, what); return a; }
     if (isNewList(x) && inherits(x, "kc_user")) { callback_from(x, &a, what); return a; }
     if (!isReal(x) || !isMatrix(x))
-        error("kernclass internal: '%s' must be a double matrix", what);
+        kc_internal("'%s' must be a double matrix", what);
     a.src = KC_SRC_DENSE;
     a.x = REAL(x);
     a.n = nrows(x);
     a.p = ncols(x);
-    if (a.p < 1) error("kernclass internal: '%s' has no columns", what);
+    if (a.p < 1) kc_internal("'%s' has no columns", what);
     R_xlen_t len = XLENGTH(x);
     for (R_xlen_t i = 0; i < len; i++)
         if (!R_FINITE(a.x[i]))
-            error("kernclass internal: '%s' holds NA, NaN or Inf", what);
+            kc_internal("'%s' holds NA, NaN or Inf", what);
     return a;
 }
 
@@ -131,18 +131,18 @@ static void check_pair(const kc_kernel *k, const kc_points *a, const kc_points *
     /* given values pass through the plain kernel's identity */
     if ((a->src == KC_SRC_PRECOMPUTED || a->src == KC_SRC_CALLBACK) &&
         !kc_kernel_is_plain(k->type))
-        error("kernclass internal: given kernel values take the plain kernel's code");
+        kc_internal("given kernel values take the plain kernel's code");
     if (a->src != b->src)
-        error("kernclass internal: '%s' and '%s' are different kinds of data", wa, wb);
+        kc_internal("'%s' and '%s' are different kinds of data", wa, wb);
     if (a->p != b->p)
-        error("kernclass internal: %s and %s have different numbers of columns", wa, wb);
+        kc_internal("%s and %s have different numbers of columns", wa, wb);
     if (a->src == KC_SRC_PRECOMPUTED && !b->colmap)
-        error("kernclass internal: '%s' are not training points", wb);
+        kc_internal("'%s' are not training points", wb);
     /* by value, not by pointer: a model read back by readRDS() may hold copies */
     if (a->src == KC_SRC_CALLBACK &&
         !R_compute_identical(list_elt((SEXP) a->ctx, "tile"), list_elt((SEXP) b->ctx, "tile"),
                              IDENT_USE_CLOENV))
-        error("kernclass internal: '%s' and '%s' have different kernel functions", wa, wb);
+        kc_internal("'%s' and '%s' have different kernel functions", wa, wb);
 }
 
 /* spec = c(code, gamma, degree, coef0), as built by kc_kernel_code() in R:
@@ -150,16 +150,16 @@ static void check_pair(const kc_kernel *k, const kc_points *a, const kc_points *
 static kc_kernel kernel_from(SEXP spec)
 {
     if (!isReal(spec) || XLENGTH(spec) != 4)
-        error("kernclass internal: kernel spec must be a double vector of length 4");
+        kc_internal("kernel spec must be a double vector of length 4");
     const double *v = REAL(spec);
     kc_kernel k;
     if (!(v[0] >= 1 && v[0] <= KC_KERNEL_COUNT) || v[0] != floor(v[0]) ||
         !kc_kernel_name((kc_kernel_type) ((int) v[0] - 1)))
-        error("kernclass internal: unknown kernel code");
-    if (!R_FINITE(v[1]) || v[1] <= 0) error("kernclass internal: gamma must be positive");
+        kc_internal("unknown kernel code");
+    if (!R_FINITE(v[1]) || v[1] <= 0) kc_internal("gamma must be positive");
     if (!(v[2] >= 1 && v[2] <= 1e6) || v[2] != floor(v[2]))
-        error("kernclass internal: degree must be a positive integer");
-    if (!R_FINITE(v[3])) error("kernclass internal: coef0 must be finite");
+        kc_internal("degree must be a positive integer");
+    if (!R_FINITE(v[3])) kc_internal("coef0 must be finite");
     k.type = (kc_kernel_type) ((int) v[0] - 1);
     k.gamma = v[1];
     k.degree = (int) v[2];
@@ -171,7 +171,7 @@ static int threads_from(SEXP threads)
 {
     if (!isInteger(threads) || XLENGTH(threads) != 1 || INTEGER(threads)[0] == NA_INTEGER ||
         INTEGER(threads)[0] < 1)
-        error("kernclass internal: threads must be one positive integer");
+        kc_internal("threads must be one positive integer");
     return kc_threads_cap(INTEGER(threads)[0]);
 }
 
@@ -179,15 +179,15 @@ static int threads_from(SEXP threads)
 static const int *groups_from(SEXP group, R_xlen_t n, SEXP ngroups, int *G)
 {
     if (!isInteger(group) || XLENGTH(group) != n)
-        error("kernclass internal: group must be an integer vector, one per training row");
+        kc_internal("group must be an integer vector, one per training row");
     if (!isInteger(ngroups) || XLENGTH(ngroups) != 1 || INTEGER(ngroups)[0] < 1)
-        error("kernclass internal: ngroups must be one positive integer");
+        kc_internal("ngroups must be one positive integer");
     *G = INTEGER(ngroups)[0];
     int *g0 = (int *) R_alloc((size_t) n + 1, sizeof(int));
     const int *g = INTEGER(group);
     for (R_xlen_t i = 0; i < n; i++) {
         if (g[i] == NA_INTEGER || g[i] < 1 || g[i] > *G)
-            error("kernclass internal: group codes must lie in 1..ngroups");
+            kc_internal("group codes must lie in 1..ngroups");
         g0[i] = g[i] - 1;
     }
     return g0;
@@ -209,7 +209,7 @@ SEXP ffi_kernel_matrix(SEXP x, SEXP y, SEXP spec, SEXP threads)
     int symmetric = isNull(y);
     kc_points b = symmetric ? a : points_from(y, "y");
     check_pair(&k, &a, &b, "x", "y");
-    if (a.src == KC_SRC_PRECOMPUTED) error("kernclass internal: a Gram matrix of given values");
+    if (a.src == KC_SRC_PRECOMPUTED) kc_internal("a Gram matrix of given values");
     SEXP out = PROTECT(alloc_result(a.n, b.n));
     kc_gram(&k, &a, &b, symmetric, REAL(out), nt);
     UNPROTECT(1);
@@ -237,10 +237,10 @@ SEXP ffi_kernel_expansion(SEXP x, SEXP train, SEXP weights, SEXP spec, SEXP thre
     kc_points a = points_from(x, "x"), b = points_from(train, "train");
     check_pair(&k, &a, &b, "x", "train");
     if (!isReal(weights) || !isMatrix(weights) || nrows(weights) != b.n || ncols(weights) < 1)
-        error("kernclass internal: weights must be a double matrix with a row per training row");
+        kc_internal("weights must be a double matrix with a row per training row");
     int nw = ncols(weights);
     for (R_xlen_t i = 0; i < XLENGTH(weights); i++)
-        if (!R_FINITE(REAL(weights)[i])) error("kernclass internal: weights must be finite");
+        if (!R_FINITE(REAL(weights)[i])) kc_internal("weights must be finite");
     SEXP out = PROTECT(alloc_result(a.n, nw));
     kc_expansion(&k, &a, &b, REAL(weights), nw, REAL(out), nt);
     UNPROTECT(1);
@@ -291,42 +291,42 @@ SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
     kc_points a = points_from(x, "x");
     check_pair(&k, &a, &a, "x", "x");
     if (!isInteger(y) || XLENGTH(y) != a.n)
-        error("kernclass internal: y must be an integer vector, one per row");
+        kc_internal("y must be an integer vector, one per row");
     if (!isReal(C) || XLENGTH(C) != a.n)
-        error("kernclass internal: C must be a double vector, one per row");
+        kc_internal("C must be a double vector, one per row");
     const int *yy = INTEGER(y);
     const double *cc = REAL(C);
     for (R_xlen_t i = 0; i < a.n; i++) {
-        if (yy[i] != 1 && yy[i] != -1) error("kernclass internal: y must be -1 or +1");
-        if (ISNAN(cc[i]) || cc[i] < 0) error("kernclass internal: C must be >= 0");
+        if (yy[i] != 1 && yy[i] != -1) kc_internal("y must be -1 or +1");
+        if (ISNAN(cc[i]) || cc[i] < 0) kc_internal("C must be >= 0");
     }
     double eps = asReal(tolerance), mb = asReal(cachesize), it = asReal(max_iter);
-    if (!R_FINITE(eps) || eps <= 0) error("kernclass internal: tolerance must be > 0");
-    if (!R_FINITE(mb) || mb <= 0) error("kernclass internal: cachesize must be > 0");
-    if (ISNAN(it) || it < 1) error("kernclass internal: max_iter must be >= 1");
+    if (!R_FINITE(eps) || eps <= 0) kc_internal("tolerance must be > 0");
+    if (!R_FINITE(mb) || mb <= 0) kc_internal("cachesize must be > 0");
+    if (ISNAN(it) || it < 1) kc_internal("max_iter must be >= 1");
     int shr = asLogical(shrinking);
-    if (shr == NA_LOGICAL) error("kernclass internal: shrinking must be TRUE or FALSE");
+    if (shr == NA_LOGICAL) kc_internal("shrinking must be TRUE or FALSE");
     double p = asReal(linear);
-    if (!R_FINITE(p)) error("kernclass internal: linear must be finite");
+    if (!R_FINITE(p)) kc_internal("linear must be finite");
     const double *a0 = NULL;
     if (!isNull(alpha0)) {
         if (!isReal(alpha0) || XLENGTH(alpha0) != a.n)
-            error("kernclass internal: alpha0 must be NULL or a double vector, one per row");
+            kc_internal("alpha0 must be NULL or a double vector, one per row");
         a0 = REAL(alpha0);
         for (R_xlen_t i = 0; i < a.n; i++)
             if (!(a0[i] >= 0 && a0[i] <= cc[i]) || !R_FINITE(a0[i]))
-                error("kernclass internal: alpha0 must lie within [0, C]");
+                kc_internal("alpha0 must lie within [0, C]");
     }
     if (!isInteger(nsets) || XLENGTH(nsets) != 1 ||
         (INTEGER(nsets)[0] != 1 && INTEGER(nsets)[0] != 2))
-        error("kernclass internal: nsets must be 1L or 2L");
+        kc_internal("nsets must be 1L or 2L");
     float *rows = NULL;
     unsigned char *filled = NULL;
     int nprot = 0;
     if (isLogical(store) && XLENGTH(store) == 1 && LOGICAL(store)[0] == TRUE) {
         /* a new store, returned: only its flags need clearing */
         double need = (double) a.n * a.n * sizeof(float) + a.n;
-        if (need > (double) R_XLEN_T_MAX) error("kernclass internal: the store is too large");
+        if (need > (double) R_XLEN_T_MAX) kc_internal("the store is too large");
         store = PROTECT(allocVector(RAWSXP, (R_xlen_t) need));
         nprot++;
         memset(RAW(store) + (size_t) a.n * a.n * sizeof(float), 0, (size_t) a.n);
@@ -334,7 +334,7 @@ SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
     if (!isNull(store)) {
         double need = (double) a.n * a.n * sizeof(float) + a.n;
         if (TYPEOF(store) != RAWSXP || (double) XLENGTH(store) != need)
-            error("kernclass internal: store must be NULL, TRUE or raw(n * n * 4 + n)");
+            kc_internal("store must be NULL, TRUE or raw(n * n * 4 + n)");
         /* the rows first: RAW() is aligned for any type */
         rows = (float *) (void *) RAW(store);
         filled = RAW(store) + (size_t) a.n * a.n * sizeof(float);
@@ -365,16 +365,16 @@ SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
  * vector of +1 / -1 of the same length.  Returns c(b, split, consistency, sign). */
 SEXP ffi_threshold_search(SEXP score, SEXP y)
 {
-    if (!isReal(score)) error("kernclass internal: score must be a double vector");
-    if (!isInteger(y)) error("kernclass internal: y must be an integer vector");
+    if (!isReal(score)) kc_internal("score must be a double vector");
+    if (!isInteger(y)) kc_internal("y must be an integer vector");
     R_xlen_t n = XLENGTH(score);
-    if (XLENGTH(y) != n) error("kernclass internal: score and y must have the same length");
-    if (n < 1) error("kernclass internal: score is empty");
+    if (XLENGTH(y) != n) kc_internal("score and y must have the same length");
+    if (n < 1) kc_internal("score is empty");
     const double *s = REAL(score);
     const int *lab = INTEGER(y);
     for (R_xlen_t i = 0; i < n; i++) {
-        if (!R_FINITE(s[i])) error("kernclass internal: score holds NA, NaN or Inf");
-        if (lab[i] != 1 && lab[i] != -1) error("kernclass internal: y must be +1 or -1");
+        if (!R_FINITE(s[i])) kc_internal("score holds NA, NaN or Inf");
+        if (lab[i] != 1 && lab[i] != -1) kc_internal("y must be +1 or -1");
     }
     SEXP out = PROTECT(allocVector(REALSXP, 4));
     kc_threshold_search(s, lab, (ptrdiff_t) n, REAL(out));
@@ -386,18 +386,18 @@ SEXP ffi_threshold_search(SEXP score, SEXP y)
  * LIBSVM's pair order; returns the n x k class probabilities. */
 SEXP ffi_pairwise_coupling(SEXP r, SEXP nclass, SEXP threads)
 {
-    if (!isReal(r) || !isMatrix(r)) error("kernclass internal: r must be a double matrix");
+    if (!isReal(r) || !isMatrix(r)) kc_internal("r must be a double matrix");
     if (!isInteger(nclass) || XLENGTH(nclass) != 1 || INTEGER(nclass)[0] == NA_INTEGER ||
         INTEGER(nclass)[0] < 2)
-        error("kernclass internal: nclass must be one integer >= 2");
+        kc_internal("nclass must be one integer >= 2");
     int k = INTEGER(nclass)[0], nthreads = threads_from(threads);
     if ((double) k * (k - 1) / 2 != (double) ncols(r))
-        error("kernclass internal: r must have k(k-1)/2 columns for k = %d classes", k);
+        kc_internal("r must have k(k-1)/2 columns for k = %d classes", k);
     const double *rv = REAL(r);
     R_xlen_t len = XLENGTH(r);
     for (R_xlen_t i = 0; i < len; i++)
         if (!(rv[i] >= 0 && rv[i] <= 1))
-            error("kernclass internal: r must hold probabilities in [0, 1]");
+            kc_internal("r must hold probabilities in [0, 1]");
     SEXP p = PROTECT(allocMatrix(REALSXP, nrows(r), k));
     kc_pairwise_coupling(rv, nrows(r), k, REAL(p), nthreads);
     UNPROTECT(1);
@@ -451,7 +451,7 @@ SEXP ffi_threads(SEXP threads)
 static void double_matrix(SEXP x, const char *what)
 {
     if (!isReal(x) || !isMatrix(x))
-        error("kernclass internal: '%s' must be a double matrix", what);
+        kc_internal("'%s' must be a double matrix", what);
 }
 
 /* list(mean, sd) of the columns of x. */
@@ -474,7 +474,7 @@ SEXP ffi_scale_columns(SEXP x, SEXP center, SEXP scale)
     double_matrix(x, "x");
     int p = ncols(x);
     if (!isReal(center) || XLENGTH(center) != p || !isReal(scale) || XLENGTH(scale) != p)
-        error("kernclass internal: center and scale need one double per column");
+        kc_internal("center and scale need one double per column");
     SEXP out = PROTECT(allocMatrix(REALSXP, nrows(x), p));
     kc_scale_columns(REAL(x), nrows(x), p, REAL(center), REAL(scale), REAL(out));
     UNPROTECT(1);
@@ -484,7 +484,7 @@ SEXP ffi_scale_columns(SEXP x, SEXP center, SEXP scale)
 /* c(infinite values, NA or NaN values) in x. */
 SEXP ffi_count_nonfinite(SEXP x)
 {
-    if (!isReal(x)) error("kernclass internal: x must be a double vector");
+    if (!isReal(x)) kc_internal("x must be a double vector");
     ptrdiff_t inf, na;
     kc_count_nonfinite(REAL(x), XLENGTH(x), &inf, &na);
     SEXP out = PROTECT(allocVector(REALSXP, 2));
@@ -534,7 +534,7 @@ static kc_feature_map feature_map_from(SEXP map, SEXP spec, const kc_points *x)
     f.kernel = kernel_from(spec);
     SEXP type = list_elt(map, "type");
     if (!isInteger(type) || XLENGTH(type) != 1)
-        error("kernclass internal: a feature map needs its integer type");
+        kc_internal("a feature map needs its integer type");
     f.type = INTEGER(type)[0];
     f.p = x->p;
     if (f.type == KC_FEATURES_NYSTROM) {
@@ -542,23 +542,23 @@ static kc_feature_map feature_map_from(SEXP map, SEXP spec, const kc_points *x)
         f.landmarks = points_from(list_elt(map, "landmarks"), "landmarks");
         check_pair(&f.kernel, x, &f.landmarks, "x", "landmarks");
         if (x->src != KC_SRC_DENSE && x->src != KC_SRC_SPARSE)
-            error("kernclass internal: features need input columns");
+            kc_internal("features need input columns");
         if (!isReal(proj) || !isMatrix(proj) || nrows(proj) != f.landmarks.n || ncols(proj) < 1)
-            error("kernclass internal: proj must be a double matrix with a row per landmark");
+            kc_internal("proj must be a double matrix with a row per landmark");
         f.m = nrows(proj);
         f.r = ncols(proj);
         f.proj = REAL(proj);
     } else if (f.type == KC_FEATURES_FOURIER) {
         SEXP freq = list_elt(map, "freq"), phase = list_elt(map, "phase");
-        if (x->src != KC_SRC_DENSE) error("kernclass internal: Fourier features need dense rows");
+        if (x->src != KC_SRC_DENSE) kc_internal("Fourier features need dense rows");
         if (!isReal(freq) || !isMatrix(freq) || nrows(freq) != x->p || ncols(freq) < 1 ||
             !isReal(phase) || XLENGTH(phase) != ncols(freq))
-            error("kernclass internal: freq must be p x r and phase of length r");
+            kc_internal("freq must be p x r and phase of length r");
         f.r = ncols(freq);
         f.freq = REAL(freq);
         f.phase = REAL(phase);
     } else {
-        error("kernclass internal: unknown feature map type");
+        kc_internal("unknown feature map type");
     }
     return f;
 }
@@ -590,9 +590,9 @@ SEXP ffi_feature_product(SEXP x, SEXP w, SEXP map, SEXP spec, SEXP threads)
         return out;
     }
     if (!isReal(w) || !isMatrix(w) || nrows(w) != f.r || ncols(w) < 1)
-        error("kernclass internal: w must be a double matrix with a row per feature");
+        kc_internal("w must be a double matrix with a row per feature");
     for (R_xlen_t i = 0; i < XLENGTH(w); i++)
-        if (!R_FINITE(REAL(w)[i])) error("kernclass internal: w must be finite");
+        if (!R_FINITE(REAL(w)[i])) kc_internal("w must be finite");
     SEXP out = PROTECT(alloc_result(a.n, ncols(w)));
     kc_feature_product(&f, &a, REAL(w), ncols(w), REAL(out), nt);
     UNPROTECT(1);
@@ -606,7 +606,7 @@ SEXP ffi_feature_store(SEXP x, SEXP map, SEXP spec, SEXP threads)
     kc_points a = points_from(x, "x");
     kc_feature_map f = feature_map_from(map, spec, &a);
     double bytes = (double) a.n * f.r * sizeof(float);
-    if (bytes > (double) R_XLEN_T_MAX) error("kernclass: the feature store is too large for R");
+    if (bytes > (double) R_XLEN_T_MAX) kc_error("size", "kernclass: the feature store is too large for R");
     SEXP out = PROTECT(allocVector(RAWSXP, (R_xlen_t) bytes));
     kc_feature_store(&f, &a, (float *) RAW(out), nt);
     UNPROTECT(1);
@@ -617,11 +617,11 @@ SEXP ffi_feature_store(SEXP x, SEXP map, SEXP spec, SEXP threads)
 static const int *store_rows(SEXP store, SEXP r, SEXP rows, int *width)
 {
     if (TYPEOF(store) != RAWSXP || !isInteger(r) || XLENGTH(r) != 1 || INTEGER(r)[0] < 1)
-        error("kernclass internal: a feature store is a raw vector and its integer width");
+        kc_internal("a feature store is a raw vector and its integer width");
     *width = INTEGER(r)[0];
     R_xlen_t n = XLENGTH(store) / ((R_xlen_t) *width * (R_xlen_t) sizeof(float));
     if ((double) n * *width * sizeof(float) != (double) XLENGTH(store))
-        error("kernclass internal: the feature store's length is not a whole number of rows");
+        kc_internal("the feature store's length is not a whole number of rows");
     return index_from(rows, XLENGTH(rows), n, "rows");
 }
 
@@ -631,7 +631,7 @@ SEXP ffi_store_product(SEXP store, SEXP r, SEXP rows, SEXP w)
     int width;
     const int *rw = store_rows(store, r, rows, &width);
     if (!isReal(w) || !isMatrix(w) || nrows(w) != width || ncols(w) < 1)
-        error("kernclass internal: w must be a double matrix with a row per feature");
+        kc_internal("w must be a double matrix with a row per feature");
     SEXP out = PROTECT(alloc_result(XLENGTH(rows), ncols(w)));
     kc_store_product((const float *) RAW(store), width, rw, XLENGTH(rows), REAL(w), ncols(w),
                      REAL(out));
@@ -647,20 +647,20 @@ SEXP ffi_linear_svm(SEXP store, SEXP r, SEXP rows, SEXP y, SEXP C, SEXP toleranc
     int width;
     const int *rw = store_rows(store, r, rows, &width);
     R_xlen_t n = XLENGTH(rows);
-    if (n > INT_MAX - 1) error("kernclass internal: too many rows");
+    if (n > INT_MAX - 1) kc_internal("too many rows");
     if (!isInteger(y) || XLENGTH(y) != n || !isReal(C) || XLENGTH(C) != n)
-        error("kernclass internal: y and C must have one value per row");
+        kc_internal("y and C must have one value per row");
     for (R_xlen_t i = 0; i < n; i++) {
         if (INTEGER(y)[i] != 1 && INTEGER(y)[i] != -1)
-            error("kernclass internal: y must be -1 or +1");
+            kc_internal("y must be -1 or +1");
         if (!(REAL(C)[i] > 0) || !R_FINITE(REAL(C)[i]))
-            error("kernclass internal: C must be finite and > 0");
+            kc_internal("C must be finite and > 0");
     }
     double eps = asReal(tolerance), mp = asReal(max_pass);
-    if (!R_FINITE(eps) || eps <= 0) error("kernclass internal: tolerance must be > 0");
-    if (ISNAN(mp) || mp < 1) error("kernclass internal: max_pass must be >= 1");
+    if (!R_FINITE(eps) || eps <= 0) kc_internal("tolerance must be > 0");
+    if (ISNAN(mp) || mp < 1) kc_internal("max_pass must be >= 1");
     int shr = asLogical(shrinking);
-    if (shr == NA_LOGICAL) error("kernclass internal: shrinking must be TRUE or FALSE");
+    if (shr == NA_LOGICAL) kc_internal("shrinking must be TRUE or FALSE");
     SEXP w = PROTECT(allocVector(REALSXP, (R_xlen_t) width + 1));
     SEXP alpha = PROTECT(allocVector(REALSXP, n));
     kc_linear_result res;

@@ -93,6 +93,12 @@ void kc_error(const char *kind, const char *fmt, ...)
     __attribute__((noreturn, format(printf, 2, 3)))
 #endif
     ;
+/* The same of kind "internal", the message led by "kernclass internal: ". */
+void kc_internal(const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((noreturn, format(printf, 1, 2)))
+#endif
+    ;
 void kc_callback_reset(void);
 
 /* Side of a square tile: rows and columns of kernel values computed at once. */

@@ -76,7 +76,7 @@ void kc_row_sqnorms(const kc_points *a, double *out)
         break;
     case KC_SRC_PRECOMPUTED:  /* the diagonal k(x_i, x_i) */
         if (!a->colmap)
-            kc_error("internal", "kernclass internal: the diagonal of new points' kernel values");
+            kc_internal("the diagonal of new points' kernel values");
         for (ptrdiff_t i = 0; i < a->n; i++)
             out[i] = a->x[a->colmap[i] + src_row(a, i) * a->ld];
         break;
@@ -633,7 +633,7 @@ void kc_rows(const kc_kernel *k, const kc_points *b, const int *rows, int nr,
              float *const *out, int nthreads, double *work)
 {
     if (nr < 1 || nr > KC_TILE)
-        kc_error("internal", "kernclass internal: 1 to %d kernel rows at a time", KC_TILE);
+        kc_internal("1 to %d kernel rows at a time", KC_TILE);
     nthreads = threads_for_source(b, b, nthreads);
     size_t per_thread = kc_tile_work_size(b) + TILE_DOUBLES;
     int nbj = nblocks(b->n);
@@ -679,7 +679,7 @@ void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
                           const int *group, int ngroups, double *out,
                           int nthreads)
 {
-    if (b->n > KC_MAX_ROWS) kc_error("internal", "kernclass internal: too many training rows");
+    if (b->n > KC_MAX_ROWS) kc_internal("too many training rows");
     kc_points pb = kc_prepare_points(k, b, 0);
     b = &pb;
     ptrdiff_t n = b->n;
@@ -806,7 +806,7 @@ void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
 void kc_loo_group_sums(const kc_kernel *k, const kc_points *b, const int *group,
                        int ngroups, double *out, int nthreads)
 {
-    if (b->n > KC_MAX_ROWS) kc_error("internal", "kernclass internal: too many training rows");
+    if (b->n > KC_MAX_ROWS) kc_internal("too many training rows");
     kc_points pb = kc_prepare_points(k, b, 1);
     b = &pb;
     ptrdiff_t n = b->n;

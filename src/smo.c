@@ -786,13 +786,13 @@ void kc_smo(const kc_kernel *k, const kc_points *x_in, const int *y, const doubl
             float *store, unsigned char *filled, kc_smo_result *res)
 {
     if (x_in->n < 2 || x_in->n > KC_MAX_ROWS)
-        error("kernclass internal: the SMO takes 2 to %d rows", KC_MAX_ROWS);
+        kc_internal("the SMO takes 2 to %d rows", KC_MAX_ROWS);
     /* every kernel row is computed against all the points: packed once */
     kc_points xp = kc_prepare_points(k, x_in, 1);
     const kc_points *x = &xp;
     int n = (int) x->n;
     smo s;
-    if (nsets != 1 && nsets != 2) error("kernclass internal: the SMO takes 1 or 2 sets");
+    if (nsets != 1 && nsets != 2) kc_internal("the SMO takes 1 or 2 sets");
     s.n = n; s.y = y; s.C = C; s.k = k; s.x = x; s.nthreads = nthreads;
     s.p = linear; s.nsets = nsets;
     s.alpha = res->alpha;

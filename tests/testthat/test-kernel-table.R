@@ -78,8 +78,21 @@ test_that("the shift column says what moving every point does to the kernel valu
                      label = row$name)
   }
   # C computes exactly the shift-invariant kernels from distances
-  expect_identical(vapply(ns$kc_kernels, `[[`, "", "shift") == "invariant", 
+  expect_identical(vapply(ns$kc_kernels, `[[`, "", "shift") == "invariant",
                    setNames(c_table$distance, c_table$name))
+})
+
+test_that("the spectral draws are the shift-invariant kernels' (Bochner): E cos(w'd) = k", {
+  has <- vapply(ns$kc_kernels, function(r) !is.null(r$frequencies), NA)
+  expect_identical(has, vapply(ns$kc_kernels, `[[`, "", "shift") == "invariant")
+  set.seed(21)
+  x <- matrix(rnorm(8), 4, 2) / 2
+  for (row in Filter(function(r) !is.null(r$frequencies), ns$kc_kernels)) {
+    W <- row$frequencies(2, 2e5, 0.7)
+    K <- kernel_matrix(x, kernel = row$name, gamma = 0.7)
+    mc <- outer(1:4, 1:4, Vectorize(function(i, j) mean(cos(crossprod(W, x[i, ] - x[j, ])))))
+    expect_equal(mc, K, tolerance = 0.01, ignore_attr = TRUE, label = row$name)
+  }
 })
 
 test_that("the plain row is the one whose code gives plain inner products", {
