@@ -58,10 +58,12 @@ rest="desc:Suggests testthat roxygen2 pkgbuild"
 [ "$deep" = yes ] && rest="$rest covr"
 [ "$suggests" = yes ] || rest=""
 # Debian packages of the deep checks: compilers for the warnings check (clang
-# needs libomp-dev for OpenMP), valgrind, and for R CMD check --as-cran the
-# PDF manual (pdflatex, texi2dvi), the HTML manual (tidy) and qpdf.
+# needs libomp-dev for OpenMP), valgrind, for R CMD check --as-cran the PDF
+# manual (pdflatex, texi2dvi), the HTML manual (tidy) and qpdf, and libcurl's
+# headers, without which CRAN's curl (under covr, the coverage check) does
+# not build where Debian's r-cran-covr cannot be installed.
 deep_debs="gcc clang libomp-dev valgrind qpdf tidy texinfo texlive-latex-base
-  texlive-latex-recommended texlive-fonts-recommended"
+  texlive-latex-recommended texlive-fonts-recommended libcurl4-openssl-dev"
 
 # ---- 1: what is missing ----------------------------------------------------
 step 1/5 "what is missing"
