@@ -141,7 +141,7 @@ glance.kernclass <- function(x, ...) {
                     degree = pick("degree"), coef0 = pick("coef0"), nobs = nrow(x$x),
                     n_inputs = ncol(x$x), n_classes = length(x$levels),
                     scaled = !is.null(x$scaling),
-                    accuracy = if (is.null(x$y)) NA_real_ else mean(stats::predict(x) == x$y),
+                    accuracy = if (is.null(x$y)) NA_real_ else mean(kc_predict_rows(x, x$x) == x$y),
                     stringsAsFactors = FALSE)
   if (inherits(x, "kernel_svm")) {
     # nu-classification: one cost 1/r per pair; one-classification: none
@@ -174,7 +174,7 @@ augment.kernclass <- function(x, data = NULL, newdata = NULL, ...) {
     }
     data <- stats::model.frame(x)
   }
-  pred <- function(type) if (fitted) stats::predict(x, type = type) else
+  pred <- function(type) if (fitted) kc_predict_rows(x, x$x, type) else
     stats::predict(x, data, type = type)
   out <- as.data.frame(data, optional = TRUE)
   attr(out, "terms") <- NULL

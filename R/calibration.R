@@ -72,7 +72,10 @@ kc_platt_fit <- function(dec, label, max_iter = 100L, min_step = 1e-10, sigma = 
 # P(first class | f) = 1 / (1 + exp(A f + B)) from Platt's sigmoid; A and B
 # recycle along dec (a matrix keeps its shape).
 kc_platt_prob <- function(dec, A, B) {
-  stats::plogis(-(A * dec + B))  # R's logistic: exact in both tails, fast
+  p <- stats::plogis(-(A * dec + B))  # R's logistic: exact in both tails, fast
+  # a matrix of no rows times a vector of length 0 loses its shape in R
+  if (!is.null(dim(dec)) && is.null(dim(p))) dim(p) <- dim(dec)
+  p
 }
 
 # Pairwise coupling, method 2 of Wu, Lin and Weng (2004) (the method of

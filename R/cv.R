@@ -444,7 +444,8 @@ kc_relay <- function(out, cells) {
   for (o in out) {
     r <- o$result
     if (inherits(r, "condition")) {
-      i <- o$task$cells[1L]
+      i <- o$task$cells[if (is.null(r$kc_cell)) 1L else r$kc_cell]
+      r$kc_cell <- NULL
       if (length(cells) > 1L || length(cells[[1L]])) {
         r$message <- sprintf("Grid row %d (%s): %s", i, kc_grid_label(cells[[i]]),
                              conditionMessage(r))
@@ -472,7 +473,11 @@ kc_fold_fits <- function(fit, d, w, test, cells, args, needs) {
   models <- vector("list", length(cells))
   for (j in order) {
     a <- c(list(xtr, ytr), cells[[j]], args, extra, if (!is.null(path)) list(.path = path))
-    models[[j]] <- do.call(fit, a)
+    # an error names its own cell (kc_relay), not the first of the path
+    models[[j]] <- tryCatch(do.call(fit, a), error = function(e) {
+      e$kc_cell <- j
+      stop(e)
+    })
   }
   if (!is.null(path)) {
     out <- kc_path_predict(models, xte, needs)

@@ -29,7 +29,9 @@ kc_method_label <- function(object) {
 #'   new points and the n training points (its columns matched to the
 #'   training points by name by the same rule, else in training order); with
 #'   a kernel function, new points of the kind it takes. Missing: the
-#'   training data (the fitted values).
+#'   training data (the fitted values), with `NA` in the place of the rows
+#'   that `na.action = na.exclude` left out (as [stats::predict.lm()]; with
+#'   `na.omit`, one value per row used).
 #' @param type `"class"` (default): a factor with the training levels;
 #'   `"decision"`: the decision values, a vector for two classes (positive
 #'   for the first level) and a matrix with a column per class otherwise
@@ -64,7 +66,17 @@ predict.kernclass <- function(object, newdata, type = c("class", "decision", "pr
   kc_check_dots(...)
   kc_check_foreign_type(type)
   type <- kc_match_arg(type, c("class", "decision", "prob"), "type")
-  x <- if (missing(newdata) || is.null(newdata)) object$x else kc_new_x(object, newdata)
+  if (missing(newdata) || is.null(newdata)) {
+    # the training rows, with NA in the place of rows that na.action =
+    # na.exclude left out (as lm and e1071)
+    return(stats::napredict(object$na.action, kc_predict_rows(object, object$x, type)))
+  }
+  kc_predict_rows(object, kc_new_x(object, newdata), type)
+}
+
+# predict() on coded, scaled rows x (NA rows allowed): a value (or row) per
+# row of x. Internal callers use it for the training rows as they were fitted.
+kc_predict_rows <- function(object, x, type = "class") {
   ok <- kc_complete_rows(x)
   scores <- kc_scores(object, x[ok, , drop = FALSE])
   finite <- is.finite(rowSums(scores))
@@ -182,7 +194,7 @@ print.kernclass <- function(x, ...) {
 #' s$accuracy
 summary.kernclass <- function(object, ...) {
   kc_check_dots(...)
-  pred <- stats::predict(object)
+  pred <- kc_predict_rows(object, object$x)
   confusion <- table(actual = object$y, predicted = pred)
   structure(list(
     call = object$call,

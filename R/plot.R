@@ -552,15 +552,21 @@ kc_colour_key <- function(col, breaks, title) {
 # ("log" for a positive geometric sequence, "linear" for an arithmetic one,
 # "ordinal" otherwise), the cell centres `at` and edges `edges` in the
 # plot's user coordinates (equal cells on that scale), and tick labels.
+# Inf (cost = Inf, the hard margin) takes one more cell past the finite
+# values, on their scale.
 kc_tune_axis <- function(values, name = "") {
   v <- sort(unique(values[!is.na(values)]))
-  n <- length(v)
-  scale <- kc_tune_scale(v)
-  t <- switch(scale, log = log10(v), linear = v, ordinal = seq_len(n))
+  inf <- v == Inf
+  f <- v[!inf]
+  n <- length(f)
+  scale <- kc_tune_scale(f)
+  t <- switch(scale, log = log10(f), linear = f, ordinal = seq_len(n))
   step <- if (n > 1L) (t[n] - t[1L]) / (n - 1L) else 1
-  edges <- c(t[1L] - step / 2, if (n > 1L) (t[-1L] + t[-n]) / 2, t[n] + step / 2)
+  if (any(inf)) t <- c(t, if (n) t[n] + step else 1)
+  m <- length(t)
+  edges <- c(t[1L] - step / 2, if (m > 1L) (t[-1L] + t[-m]) / 2, t[m] + step / 2)
   if (scale == "log") {
-    t <- v
+    t <- c(f, if (any(inf)) 10^t[m])
     edges <- 10^edges
   }
   list(values = v, scale = scale, at = t, edges = edges,
@@ -571,9 +577,11 @@ kc_tune_axis <- function(values, name = "") {
 
 # The scale for sorted distinct values: "log" when positive with a constant
 # ratio (two values: a ratio of at least 2), "linear" when evenly spaced,
-# "ordinal" otherwise. Tolerances allow for values such as 10^(-2:0).
+# "ordinal" otherwise (and for values that are not all finite). Tolerances
+# allow for values such as 10^(-2:0).
 kc_tune_scale <- function(v) {
   n <- length(v)
+  if (!all(is.finite(v))) return("ordinal")
   if (n < 2L) return("linear")
   tol <- 1e-6
   if (all(v > 0)) {

@@ -90,7 +90,8 @@ kc_as_csr <- function(x, arg = "x") {
                      paste(utils::head(unique(rows), 5), collapse = ", ")),
              arg = arg, class = "sparse")
   }
-  if (nrow(out) == 0L) kc_abort(sprintf("`%s` has no rows.", arg), arg = arg)
+  # (new data may have no rows: their predictions have none)
+  if (nrow(out) == 0L && arg != "newdata") kc_abort(sprintf("`%s` has no rows.", arg), arg = arg)
   if (ncol(out) == 0L) kc_abort(sprintf("`%s` has no columns.", arg), arg = arg)
   out
 }
@@ -356,7 +357,7 @@ kc_as_user <- function(data, kernel = NULL, arg = "x", like = NULL) {
              class = "kernel_data")
   }
   n <- kc_data_nrow(data)
-  if (n == 0L) kc_abort(sprintf("`%s` has no rows.", arg), arg = arg)
+  if (n == 0L && is.null(like)) kc_abort(sprintf("`%s` has no rows.", arg), arg = arg)
   if (!is.null(like)) {
     like$data <- data
     like$rows <- seq_len(n)

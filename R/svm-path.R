@@ -49,8 +49,9 @@ kc_svm_path_start <- function(path, key, rows, Cb, yb) {
   prev <- path[[key]]
   if (!is.null(prev) && identical(prev$rows, rows)) {
     # the last solution moved to the new box: variables at their bound go to
-    # the new bound, free ones stay, then made feasible for the solver
-    at_bound <- prev$alpha >= prev$C
+    # the new bound, free ones stay, then made feasible for the solver; into
+    # an unbounded box (cost = Inf) they stay where they are, a feasible point
+    at_bound <- prev$alpha >= prev$C & is.finite(Cb)
     alpha0 <- prev$alpha
     alpha0[at_bound] <- Cb[at_bound]
     return(list(alpha0 = kc_svm_feasible_start(alpha0, Cb, yb), store = prev$store))

@@ -25,7 +25,7 @@
 #' @section nu-classification: `type = "nu-classification"` replaces `cost`
 #'   by \eqn{\nu \in (0, 1]}, an upper bound on the fraction of margin errors
 #'   and a lower bound on the fraction of support vectors (Schölkopf et al.
-#'   2000). Each pair solves the dual of Chang and Lin (2001) as LIBSVM does,
+#'   2000; see the nu-property below). Each pair solves the dual of Chang and Lin (2001) as LIBSVM does,
 #'   \deqn{\min_\eta \tfrac12 (\eta \odot y)' K (\eta \odot y), \quad
 #'   0 \le \eta_i \le w_i, \quad \textstyle\sum_{y_i = +1} \eta_i =
 #'   \sum_{y_i = -1} \eta_i = \nu W / 2,}
@@ -48,6 +48,14 @@
 #'   With `probability = TRUE` each cross-validation fold uses at most the
 #'   largest `nu` it allows.
 #'
+#'   The nu-property, exactly: since \eqn{\sum_i \eta_i = \nu W} and
+#'   \eqn{\eta_i \le w_i}, the weighted fraction of a pair's points at the
+#'   bound (\eqn{\eta_i = w_i}) is at most \eqn{\nu} and that of its support
+#'   vectors (\eqn{\eta_i > 0}) at least \eqn{\nu}; `summary()` shows both
+#'   per pair. Margin errors are at the bound at the optimum, so their
+#'   fraction is at most \eqn{\nu} up to the solver's `tolerance`; the
+#'   fractions tend to \eqn{\nu} as the data grow.
+#'
 #' @section One-class SVM (novelty detection): `type = "one-classification"`
 #'   learns the support of the inputs alone (no `y`, a formula without a
 #'   response such as `~ .`): the dual of Schölkopf et al. (2001) in LIBSVM's
@@ -59,9 +67,16 @@
 #'   \eqn{f(x) = \sum_i \alpha_i k(x, x_i) - \rho}; `predict()` gives a factor
 #'   with levels `"inlier"` (\eqn{f(x) > 0}, e1071's `TRUE`) and `"outlier"`
 #'   (e1071's `FALSE`), `type = "decision"` the values \eqn{f(x)}, and no
-#'   probabilities. \eqn{\nu} bounds the (weighted) fraction of training
-#'   outliers from above and that of support vectors from below; `summary()`
-#'   shows both. The model has class
+#'   probabilities. Since \eqn{\sum_i \alpha_i = \nu W} and
+#'   \eqn{\alpha_i \le w_i}, the weighted fraction of training points at the
+#'   bound (\eqn{\alpha_i = w_i}) is at most \eqn{\nu} and that of support
+#'   vectors (\eqn{\alpha_i > 0}) at least \eqn{\nu}, exactly. Training
+#'   outliers (\eqn{f(x_i) < 0}) are at the bound at the optimum, but
+#'   `predict()` also calls the support vectors on the boundary
+#'   (\eqn{f(x_i) = 0} at the optimum, either sign within the solver's
+#'   `tolerance`) outliers, so the fraction it finds can exceed \eqn{\nu};
+#'   all three tend to \eqn{\nu} as the data grow (Schölkopf et al. 2001,
+#'   Proposition 4). `summary()` shows the three. The model has class
 #'   `c("kernel_svm_oneclass", "kernel_svm", "kernclass")`, `b` \eqn{= -\rho},
 #'   `nSV` one number; `plot()` shades the inlier region and colours the
 #'   points by their prediction.
@@ -681,7 +696,12 @@ summary.kernel_svm <- function(object, ...) {
                         support_vectors = colSums(object$eta > 0),
                         at_bound = object$n_at_bound, b = object$b,
                         kkt_violation = object$kkt_violation)
-  if (!is.null(object$nu)) s$pairs$cost <- object$cost
+  if (!is.null(object$nu)) {
+    s$pairs$cost <- object$cost
+    f <- kc_nu_fractions(object)
+    s$pairs$at_bound_fraction <- f["at_bound", ]
+    s$pairs$sv_fraction <- f["support_vectors", ]
+  }
   s$converged <- object$converged
   class(s) <- c("summary.kernel_svm", class(s))
   s
@@ -697,6 +717,10 @@ print.summary.kernel_svm <- function(x, ...) {
   cat(sprintf("\nBinary problems (one per class pair%s):\n",
               if (is.null(x$nu)) "" else "; cost: that of the same solution by C-classification"))
   print(x$pairs, digits = 5)
+  if (!is.null(x$nu)) {
+    cat(sprintf(paste0("nu-property per pair (weighted fractions of its points): at the bound ",
+                       "<= nu = %s <= support vectors\n"), format(x$nu)))
+  }
   if (!x$converged) cat("\nThe solver did not converge within max_iter.\n")
   invisible(x)
 }
@@ -736,12 +760,33 @@ plot.kernel_svm_oneclass <- function(x, data = NULL, vars = NULL, y = NULL, ...)
   plot.kernclass(x, data = data, vars = vars, y = y, ...)
 }
 
-# Weighted fractions of the training points that are outliers and support
-# vectors: by the nu-property (Schoelkopf et al. 2001, Proposition 4) the
-# first is at most nu, the second at least nu (up to the tolerance).
+# Weighted fractions of the training points at the bound (alpha_i = w_i),
+# that are support vectors (alpha_i > 0), and that predict() calls outliers.
+# With sum(alpha) = nu W and alpha_i <= w_i, the first is at most nu and the
+# second at least nu, exactly; the third holds the first's points with
+# f < 0 and the boundary's (f = 0), so it is at most nu only asymptotically.
 kc_oneclass_fractions <- function(object) {
   w <- object$C / sum(object$C)
-  c(outliers = sum(w[stats::fitted(object) == "outlier"]), support_vectors = sum(w[object$index]))
+  at_bound <- object$index[object$eta[, 1L] >= object$C[object$index]]
+  c(at_bound = sum(w[at_bound]), support_vectors = sum(w[object$index]),
+    outliers = sum(w[kc_predict_rows(object, object$x) == "outlier"]))
+}
+
+# For the nu-SVM, per pair: the weighted fractions of the pair's points at
+# the bound and that are support vectors, at most and at least nu exactly
+# (sum(eta) = nu W before eta is divided by r; the bound w_i is then
+# w_i / r, the pair's cost times C_i, up to the rounding of the division).
+kc_nu_fractions <- function(object) {
+  pairs <- kc_ovo_pairs(object$levels)
+  vapply(seq_len(nrow(pairs)), function(m) {
+    rows <- which(as.integer(object$y) %in% pairs[m, ])
+    w <- object$C[rows] / sum(object$C[rows])
+    eta <- numeric(length(object$y))
+    eta[object$index] <- object$eta[, m]
+    bound <- object$cost[m] * object$C[rows]
+    c(at_bound = sum(w[eta[rows] >= bound * (1 - 1e-12) & bound > 0]),
+      support_vectors = sum(w[eta[rows] > 0]))
+  }, numeric(2))
 }
 
 #' @export
@@ -774,8 +819,10 @@ print.summary.kernel_svm_oneclass <- function(x, ...) {
   kc_print_head(x$method, x$call, x$kernel, x$n, x$inputs, x$scaled)
   cat(sprintf("\nnu: %s  rho: %s\n", format(x$nu), format(x$rho, digits = 5)))
   cat(sprintf("Support vectors: %d (%d at the bound)\n", x$nSV, x$n_at_bound))
-  cat(sprintf(paste0("Fractions of the training data: outliers %.4f <= nu <= support ",
-                     "vectors %.4f\n"), x$fractions[["outliers"]], x$fractions[["support_vectors"]]))
+  cat(sprintf(paste0("Fractions of the training data: at the bound %.4f <= nu <= support ",
+                     "vectors %.4f\n"), x$fractions[["at_bound"]], x$fractions[["support_vectors"]]))
+  cat(sprintf(paste0("Training outliers (f(x) <= 0): %.4f (at most nu only as the data grow: ",
+                     "the boundary's support vectors count too)\n"), x$fractions[["outliers"]]))
   cat(sprintf("Objective: %s  iterations: %d  KKT violation: %s\n", format(x$objective, digits = 6),
               as.integer(x$iterations), format(x$kkt_violation, digits = 3)))
   if (!x$converged) cat("\nThe solver did not converge within max_iter.\n")

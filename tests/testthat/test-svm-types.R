@@ -436,8 +436,8 @@ test_that("print and summary of both nu types", {
   s <- summary(one)
   expect_s3_class(s, "summary.kernel_svm_oneclass")
   expect_output(print(s), "outliers")
-  # the nu-property: outliers <= nu <= support vectors
-  expect_lte(s$fractions[["outliers"]], 0.15 + 1e-9)
+  # the nu-property: at the bound <= nu <= support vectors
+  expect_lte(s$fractions[["at_bound"]], 0.15 + 1e-9)
   expect_gte(s$fractions[["support_vectors"]], 0.15 - 1e-9)
   expect_equal(s$fractions[["outliers"]], mean(fitted(one) == "outlier"))
   expect_output(expect_invisible(print(s)))
