@@ -172,6 +172,11 @@ kc_cv_data <- function(x, y, kernel = NULL) {
     x <- kc_as_csr(x)
   } else if (is.null(dim(x)) && (is.numeric(x) || is.logical(x))) {
     x <- matrix(x, ncol = 1L, dimnames = list(names(x), NULL))
+  } else if (is.data.frame(x)) {
+    # character columns take their levels from all rows, as factors do,
+    # before the folds split them: every fold is then coded alike
+    chr <- vapply(x, is.character, logical(1))
+    x[chr] <- lapply(x[chr], factor)
   }
   d <- kc_design_xy(x, y, kernel = kernel)  # every check the fitters make on x and y
   counts <- tabulate(d$y, nlevels(d$y))
@@ -318,9 +323,23 @@ kc_tune_frame <- function(mc, env) {
   if (attr(tt, "response") == 0L) {
     kc_abort("The formula has no left-hand side: write class ~ inputs.", arg = "x")
   }
-  inputs <- attr(tt, "term.labels")
-  x <- as.data.frame(mf[inputs])
-  attr(x, "terms") <- NULL
+  # each main effect as its model-frame column (factors and characters then
+  # coded by the fitters' default method as by their formula method); every
+  # other term (interactions) as its coded columns, from all rows at once
+  mm <- kc_model_matrix(tt, mf, arg = "data")
+  factors <- attr(tt, "factors")
+  x <- list()
+  for (j in seq_along(attr(tt, "term.labels"))) {
+    vars <- which(factors[, j] > 0)
+    if (length(vars) == 1L) {
+      x[[rownames(factors)[vars]]] <- mf[[vars]]
+    } else {
+      cols <- mm$x[, mm$assign == j, drop = FALSE]
+      for (nm in colnames(cols)) x[[nm]] <- cols[, nm]
+    }
+  }
+  names(x) <- gsub("^`|`$", "", names(x))
+  x <- as.data.frame(x, check.names = FALSE, optional = TRUE)
   list(x = x, y = stats::model.response(mf), weights = stats::model.weights(mf))
 }
 

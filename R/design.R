@@ -44,7 +44,7 @@ kc_model_matrix <- function(tt, mf, contrasts = NULL, arg = "x") {
   if (ncol(x)) colnames(x) <- make.unique(colnames(x))  # a factor's level can repeat a column's name
   attr(x, "assign") <- NULL
   attr(x, "contrasts") <- NULL
-  list(x = x, scalable = !(assign[keep] %in% factor_terms), contrasts = ctr)
+  list(x = x, scalable = !(assign[keep] %in% factor_terms), contrasts = ctr, assign = assign[keep])
 }
 
 # The coded inputs of a model frame, as a design without labels (the step

@@ -130,7 +130,9 @@
 #'   `tolerance` (for a screened search, the screening and the fit's
 #'   tolerance), `default_grid` (how a default grid was made; `NULL` for a
 #'   given grid), `model` (the fitter's model refitted on all data with the
-#'   best arguments), `fold` (the fold of each row of `x`), `folds`, `fitter` and
+#'   best arguments, as the fitter's own call would fit it: from the formula
+#'   method through the fitter's formula method, so that `update()` and
+#'   `predict()` of new data work as for a direct fit), `fold` (the fold of each row of `x`), `folds`, `fitter` and
 #'   `call`. It has `print()`, `summary()` and `plot()` methods.
 #' @seealso [kernel_cv()], [plot.kernel_tune()].
 #' @export
@@ -216,8 +218,8 @@ kernel_tune.default <- function(fit, x, y, grid = NULL, folds = 5, ..., metric =
   model <- do.call(fit, c(list(d$x, d$y), rows[[best]], args, if (!is.null(w)) list(weights = w)))
   call <- kc_call(match.call(), "kernel_tune")
   # the refit's call as the user would write it, not with the data inlined
-  model$call <- as.call(c(list(if (is.name(call$fit)) call$fit else as.name("fit"),
-                               x = call$x, y = call$y), rows[[best]], args,
+  model$call <- as.call(c(list(kc_fitter_symbol(call$fit, fit), x = call$x, y = call$y),
+                          rows[[best]], args,
                           if (!is.null(w)) list(weights = call$weights)))
   structure(list(
     results = results,
@@ -254,7 +256,30 @@ kernel_tune.formula <- function(fit, x, data = NULL, grid = NULL, folds = 5, ...
                              screen_tolerance = screen_tolerance)
   out$fitter <- kc_fitter_name(substitute(fit))
   out$call <- call
+  # a kernclass fitter's model is refitted through its formula method, as
+  # the user would call it (update() and predict() of transformed inputs
+  # then work): the chosen parameters and arguments of the default refit
+  if (!is.null(kc_fitter_default(fit))) {
+    chosen <- as.list(out$model$call)[-1L]
+    chosen <- chosen[!names(chosen) %in% c("x", "y", "weights")]
+    given <- as.list(call)[c("data", "subset", "na.action", "weights")]
+    given <- given[!vapply(given, is.null, logical(1))]
+    refit <- as.call(c(list(kc_fitter_symbol(call$fit, fit), call$x), given, chosen))
+    run <- refit
+    run[[1L]] <- fit
+    out$model <- eval(run, parent.frame())
+    out$model$call <- refit
+  }
   out
+}
+
+# The fitter as the refitted model's call names it: a kernclass fitter by its
+# name (however `fit` was written: kernclass::kernel_svm), another function
+# by the user's symbol, else as `fit`.
+kc_fitter_symbol <- function(expr, fit) {
+  def <- kc_fitter_default(fit)
+  if (!is.null(def)) return(as.name(def$name))
+  if (is.name(expr)) expr else as.name("fit")
 }
 
 # kernclass.tune.cores chose the workers of kernel_tune() before it followed
