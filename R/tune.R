@@ -166,11 +166,30 @@ kernel_tune.default <- function(fit, x, y, grid = NULL, folds = 5, ..., metric =
                                 weights = NULL, search = c("screen", "exhaustive", "race"),
                                 screen_tolerance = 0.1) {
   kc_require(missing(y), "y", "the class labels")
-  fitter <- kc_fitter_name(substitute(fit))
+  tuned <- kc_tune_grid(fit, kc_fitter_name(substitute(fit)), x, y, grid, folds, list(...),
+                        metric, weights, search, screen_tolerance)
+  out <- tuned$result
+  r <- tuned$refit
+  out$model <- do.call(fit, c(list(r$x, r$y), out$best, r$args,
+                              if (!is.null(r$weights)) list(weights = r$weights)))
+  call <- kc_call(match.call(), "kernel_tune")
+  # the refit's call as the user would write it, not with the data inlined
+  out$model$call <- as.call(c(list(kc_fitter_symbol(call$fit, fit), x = call$x, y = call$y),
+                              out$best, r$args,
+                              if (!is.null(r$weights)) list(weights = call$weights)))
+  out$call <- call
+  out
+}
+
+# The search of kernel_tune(): the "kernel_tune" object without its model
+# (`result`, whose `model` and `call` the methods fill in), and what the
+# default method's refit takes (`refit`: the coded data, the arguments, the
+# weights).
+kc_tune_grid <- function(fit, fitter, x, y, grid, folds, args, metric, weights, search,
+                         screen_tolerance) {
   kc_check_fitter(fit)
   kc_tune_cores_option()
   metric <- kc_check_metric(metric)
-  args <- list(...)
   grid_text <- NULL
   if (is.null(grid)) {
     default <- kc_svm_default_grid(fit, x, args)
@@ -215,13 +234,7 @@ kernel_tune.default <- function(fit, x, y, grid = NULL, folds = 5, ..., metric =
     kc_abort(sprintf("The cross-validated %s is NA for every grid row (%s needs both classes in every fold); use fewer folds.",
                      kc_metrics[[metric]]$label, kc_metrics[[metric]]$label), arg = "metric")
   }
-  model <- do.call(fit, c(list(d$x, d$y), rows[[best]], args, if (!is.null(w)) list(weights = w)))
-  call <- kc_call(match.call(), "kernel_tune")
-  # the refit's call as the user would write it, not with the data inlined
-  model$call <- as.call(c(list(kc_fitter_symbol(call$fit, fit), x = call$x, y = call$y),
-                          rows[[best]], args,
-                          if (!is.null(w)) list(weights = call$weights)))
-  structure(list(
+  result <- structure(list(
     results = results,
     best = rows[[best]],
     best_index = best,
@@ -231,13 +244,14 @@ kernel_tune.default <- function(fit, x, y, grid = NULL, folds = 5, ..., metric =
     search = how$mode,
     tolerance = if (!is.null(how$tolerance)) c(screen = how$tolerance, fit = how$fit_tolerance),
     default_grid = grid_text,
-    model = model,
+    model = NULL,
     fold = fold,
     folds = as.integer(k),
     loo = isTRUE(attr(k, "loo")),
     fitter = fitter,
-    call = call),
+    call = NULL),
     class = "kernel_tune")
+  list(result = result, refit = list(x = d$x, y = d$y, args = args, weights = w))
 }
 
 #' @rdname kernel_tune
@@ -251,25 +265,28 @@ kernel_tune.formula <- function(fit, x, data = NULL, grid = NULL, folds = 5, ...
                                 screen_tolerance = 0.1) {
   mf <- kc_tune_frame(match.call(expand.dots = FALSE), parent.frame())
   call <- kc_call(match.call(), "kernel_tune")
-  out <- kernel_tune.default(fit, mf$x, mf$y, grid = grid, folds = folds, ..., metric = metric,
-                             weights = mf$weights, search = search,
-                             screen_tolerance = screen_tolerance)
-  out$fitter <- kc_fitter_name(substitute(fit))
-  out$call <- call
   # a kernclass fitter's model is refitted through its formula method, as
   # the user would call it (update() and predict() of transformed inputs
-  # then work): the chosen parameters and arguments of the default refit
-  if (!is.null(kc_fitter_default(fit))) {
-    chosen <- as.list(out$model$call)[-1L]
-    chosen <- chosen[!names(chosen) %in% c("x", "y", "weights")]
+  # then work), with the chosen parameters and the arguments in `...`
+  if (is.null(kc_fitter_default(fit))) {
+    out <- kernel_tune.default(fit, mf$x, mf$y, grid = grid, folds = folds, ...,
+                               metric = metric, weights = mf$weights, search = search,
+                               screen_tolerance = screen_tolerance)
+  } else {
+    tuned <- kc_tune_grid(fit, kc_fitter_name(substitute(fit)), mf$x, mf$y, grid, folds,
+                          list(...), metric, mf$weights, search, screen_tolerance)
+    out <- tuned$result
     given <- as.list(call)[c("data", "subset", "na.action", "weights")]
     given <- given[!vapply(given, is.null, logical(1))]
-    refit <- as.call(c(list(kc_fitter_symbol(call$fit, fit), call$x), given, chosen))
+    refit <- as.call(c(list(kc_fitter_symbol(call$fit, fit), call$x), given, out$best,
+                       tuned$refit$args))
     run <- refit
     run[[1L]] <- fit
     out$model <- eval(run, parent.frame())
     out$model$call <- refit
   }
+  out$fitter <- kc_fitter_name(substitute(fit))
+  out$call <- call
   out
 }
 
