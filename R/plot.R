@@ -3,8 +3,8 @@
 #' Draws, over two chosen input variables, the regions where each class is
 #' predicted, the decision boundaries, and the points of `data` coloured by
 #' class. The other input variables are held fixed: at `slice` where it gives
-#' them, otherwise numbers at their medians and factors at their most
-#' frequent level (in `data`); the subtitle says which inputs are held and at
+#' them, otherwise numbers at their medians and factors, logical and
+#' character inputs at their most frequent value (in `data`); the subtitle says which inputs are held and at
 #' what values.
 #'
 #' The boundaries are drawn smooth, as contours of the decision values on
@@ -29,7 +29,8 @@
 #'   default method; default the training labels when `data` has as many
 #'   rows as the training data.
 #' @param slice Named list of values for the other input variables: one
-#'   number each, or one of the levels for a factor. Names that are not other
+#'   number each, one of the levels for a factor or character input, `TRUE`
+#'   or `FALSE` for a logical input. Names that are not other
 #'   input variables are an error.
 #' @param grid Number of grid points along each axis.
 #' @param col Colours of the classes.
@@ -120,9 +121,17 @@ plot.kernclass <- function(x, data = NULL, vars = NULL, y = NULL, slice = list()
 kc_plot_scores <- function(object, inputs, vars, values, pts) {
   g <- kc_plot_frame(inputs, vars, pts, values)
   newdata <- if (is.null(object$terms)) as.matrix(g) else g
+  # the grid is built here, not given by the user: its problems name the grid
   x <- withCallingHandlers(kc_new_x(object, newdata), kernclass_unpredictable_warning =
     function(w) kc_abort(sprintf("The model cannot score all points of the plot's grid: %s",
-                                 conditionMessage(w)), arg = "vars"))
+                                 conditionMessage(w)), arg = "vars"),
+    kernclass_input_error = function(e) {
+      if (identical(e$arg, "newdata")) {
+        kc_abort(sprintf("The model cannot score the plot's grid: %s",
+                         sub("`newdata`", "the grid", conditionMessage(e), fixed = TRUE)),
+                 arg = "data")
+      }
+    })
   kc_scores(object, x)
 }
 
@@ -317,8 +326,9 @@ kc_plot_vars <- function(vars, inputs) {
 }
 
 # The values at which the inputs other than `vars` are held: `slice` where
-# it names them, else the median of a number, the most frequent level of a
-# factor. `how` says which, per input.
+# it names them, else the median of a number, the most frequent value of a
+# factor, a logical or a character input, of the column's own type. `how`
+# says which, per input.
 kc_plot_held <- function(inputs, vars, slice) {
   if (!is.list(slice) || (length(slice) && (is.null(names(slice)) || any(names(slice) == "")))) {
     kc_abort("`slice` must be a named list of values for the other input variables.",
@@ -342,8 +352,8 @@ kc_plot_held <- function(inputs, vars, slice) {
     } else if (is.numeric(col)) {
       values[[v]] <- stats::median(col, na.rm = TRUE)
       how[v] <- "median"
-    } else {
-      values[[v]] <- names(which.max(table(col)))
+    } else {  # one element of the column itself: a logical, a factor or a string
+      values[[v]] <- col[match(names(which.max(table(col))), as.character(col))]
       how[v] <- "most frequent"
     }
   }
@@ -378,18 +388,21 @@ kc_plot_frame <- function(inputs, vars, pts, values) {
 }
 
 # A slice value is one value of its column's kind: one of the levels of a
-# factor (any other value would give NA grid points the model cannot score).
+# factor, TRUE or FALSE for a logical (any other value would give grid
+# points the model cannot score).
 kc_check_slice <- function(value, col, v) {
   ok <- length(value) == 1L && !is.na(value) &&
     if (is.factor(col) || is.character(col)) {
       as.character(value) %in% if (is.factor(col)) levels(col) else unique(col)
+    } else if (is.logical(col)) {
+      is.logical(value)
     } else {
       (is.numeric(value) || is.logical(value)) && is.finite(value)
     }
   if (!ok) {
     what <- if (is.factor(col) || is.character(col)) {
       sprintf("one of its values %s", kc_enum(if (is.factor(col)) levels(col) else unique(col)))
-    } else "one finite number"
+    } else if (is.logical(col)) "TRUE or FALSE" else "one finite number"
     kc_abort(sprintf("`slice` gives `%s` a value it cannot take: give %s.", v, what),
              arg = "slice")
   }
