@@ -88,3 +88,28 @@ test_that("a kernel function with globals fits and cross-validates under plan(mu
   expect_identical(par_cv$accuracy, seq_cv$accuracy)
   expect_identical(par_tune$results, seq_tune$results)
 })
+
+test_that("plot() scores the boundaries of all class pairs together, not pair by pair", {
+  set.seed(8)
+  K <- 6
+  y <- factor(rep(letters[1:K], each = 20))
+  x <- cbind(cos(2 * pi * as.integer(y) / K), sin(2 * pi * as.integer(y) / K)) * 2 +
+    matrix(rnorm(2 * length(y), sd = 0.6), ncol = 2)
+  calls <- new.env()
+  calls$n <- 0L
+  count <- bquote(assign("n", .(calls)$n + 1L, envir = .(calls)))
+  suppressMessages(trace("kc_plot_scores", tracer = count, print = FALSE,
+                         where = asNamespace("kernclass")))
+  on.exit(suppressMessages(untrace("kc_plot_scores", where = asNamespace("kernclass"))),
+          add = TRUE)
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off(), add = TRUE)
+  for (fit in list(kernel_svm(x, y, gamma = 1), kernel_means(x, y, gamma = 1))) {
+    calls$n <- 0L
+    res <- plot(fit, grid = 40)
+    expect_gt(length(res$boundary), K - 1L)  # boundaries between several pairs drawn
+    # the grid once, then all contours' points once and once per bisection
+    # step (12), however many of the 15 pairs have contours
+    expect_lte(calls$n, 1L + 1L + 12L)
+  }
+})
