@@ -4,8 +4,8 @@
 #' predicted, the decision boundaries, and the points of `data` coloured by
 #' class. The other input variables are held fixed: at `slice` where it gives
 #' them, otherwise numbers at their medians and factors, logical and
-#' character inputs at their most frequent value (in `data`); the subtitle says which inputs are held and at
-#' what values.
+#' character inputs at their most frequent value (in `data`); the subtitle
+#' says which inputs are held and at what values.
 #'
 #' The boundaries are drawn smooth, as contours of the decision values on
 #' the grid, not as the edges of the grid's class cells: for two classes the
