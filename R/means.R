@@ -65,6 +65,9 @@
 #'   which the engine calls on tiles of at most 128 x 128 points, on R's
 #'   main thread, so that memory stays bounded; kernlab's kernels
 #'   (`kernlab::rbfdot()`, `kernlab::stringdot()`, ...) are such functions.
+#'   A function defined at top level keeps copies of the global variables
+#'   and functions it uses, as they are when the model is fitted, so that it
+#'   runs the same in future workers and in a model read in another session.
 #'   `gamma`, `degree`, `coef0` and `scale` are then not used, and
 #'   `kernel_bayes()` refuses them (it needs the inputs' covariances). A
 #'   function returning the wrong shape or non-finite values is an error of

@@ -3,9 +3,9 @@
 #' Draws, over two chosen input variables, the regions where each class is
 #' predicted, the decision boundaries, and the points of `data` coloured by
 #' class. The other input variables are held fixed: at `slice` where it gives
-#' them, otherwise numbers at their medians and factors at their most
-#' frequent level (in `data`); the subtitle says which inputs are held and at
-#' what values.
+#' them, otherwise numbers at their medians and factors, logical and
+#' character inputs at their most frequent value (in `data`); the subtitle
+#' says which inputs are held and at what values.
 #'
 #' The boundaries are drawn smooth, as contours of the decision values on
 #' the grid, not as the edges of the grid's class cells: for two classes the
@@ -29,7 +29,8 @@
 #'   default method; default the training labels when `data` has as many
 #'   rows as the training data.
 #' @param slice Named list of values for the other input variables: one
-#'   number each, or one of the levels for a factor. Names that are not other
+#'   number each, one of the levels for a factor or character input, `TRUE`
+#'   or `FALSE` for a logical input. Names that are not other
 #'   input variables are an error.
 #' @param grid Number of grid points along each axis.
 #' @param col Colours of the classes.
@@ -120,9 +121,17 @@ plot.kernclass <- function(x, data = NULL, vars = NULL, y = NULL, slice = list()
 kc_plot_scores <- function(object, inputs, vars, values, pts) {
   g <- kc_plot_frame(inputs, vars, pts, values)
   newdata <- if (is.null(object$terms)) as.matrix(g) else g
+  # the grid is built here, not given by the user: its problems name the grid
   x <- withCallingHandlers(kc_new_x(object, newdata), kernclass_unpredictable_warning =
     function(w) kc_abort(sprintf("The model cannot score all points of the plot's grid: %s",
-                                 conditionMessage(w)), arg = "vars"))
+                                 conditionMessage(w)), arg = "vars"),
+    kernclass_input_error = function(e) {
+      if (identical(e$arg, "newdata")) {
+        kc_abort(sprintf("The model cannot score the plot's grid: %s",
+                         sub("`newdata`", "the grid", conditionMessage(e), fixed = TRUE)),
+                 arg = "data")
+      }
+    })
   kc_scores(object, x)
 }
 
@@ -135,58 +144,82 @@ kc_plot_boundaries <- function(object, ax, scores, score_at) UseMethod("kc_plot_
 kc_plot_boundaries.kernclass <- function(object, ax, scores, score_at) {
   lv <- object$levels
   if (length(lv) == 2L) {  # the zero contour of the decision value
-    return(kc_plot_pieces(ax, kc_decision(object, scores), NULL, lv, score_at))
+    return(kc_plot_pieces(ax, list(kc_decision(object, scores)), list(NULL), lv, score_at))
   }
   ovo <- inherits(object, "kernclass_ovo")
   pairs <- kc_ovo_pairs(lv)
-  out <- list()
+  d <- sides <- vector("list", nrow(pairs))
   for (m in seq_len(nrow(pairs))) {
-    a <- pairs[m, "first"]
-    b <- pairs[m, "second"]
-    if (ovo) {
-      # pair m's decision is zero: a boundary where the sign of its vote
-      # changes the class (between the classes of the two signs, which need
-      # not be the pair's own: a tie of votes goes to the earlier level)
-      sides <- function(s) {
-        up <- s; up[, m] <- 1
-        down <- s; down[, m] <- -1
-        cbind(as.integer(kc_classify(object, up)), as.integer(kc_classify(object, down)))
+    local({
+      m <- m
+      a <- pairs[m, "first"]
+      b <- pairs[m, "second"]
+      if (ovo) {
+        # pair m's decision is zero: a boundary where the sign of its vote
+        # changes the class (between the classes of the two signs, which need
+        # not be the pair's own: a tie of votes goes to the earlier level)
+        sides[[m]] <<- function(s) {
+          up <- s; up[, m] <- 1
+          down <- s; down[, m] <- -1
+          cbind(as.integer(kc_classify(object, up)), as.integer(kc_classify(object, down)))
+        }
+        d[[m]] <<- scores[, m]
+      } else {
+        # scores a and b are equal: a boundary where they are the top two
+        sides[[m]] <<- function(s) {
+          top <- (s[, a] + s[, b]) / 2 > apply(s[, -c(a, b), drop = FALSE], 1L, max)
+          cbind(ifelse(top, a, NA_integer_), b)
+        }
+        d[[m]] <<- scores[, a] - scores[, b]
       }
-      d <- scores[, m]
-    } else {
-      # scores a and b are equal: a boundary where they are the top two
-      sides <- function(s) {
-        top <- (s[, a] + s[, b]) / 2 > apply(s[, -c(a, b), drop = FALSE], 1L, max)
-        cbind(ifelse(top, a, NA_integer_), b)
-      }
-      d <- scores[, a] - scores[, b]
-    }
-    out <- c(out, kc_plot_pieces(ax, d, sides, lv, score_at))
+    })
   }
-  out
+  kc_plot_pieces(ax, d, sides, lv, score_at)
 }
 
-# The zero contour of `d` (grid values, x1 along rows) cut into pieces along
-# which `sides(scores)` (a two-column matrix: the class indices on the two
-# sides of the line; equal or NA where it is no boundary) stays the same
-# pair; the whole contour, between the two classes, when `sides` is NULL.
-# A piece ends where the pair changes, found by bisection on the segment
-# between neighbouring points, so that lines meet where three regions touch.
+# The zero contours of the decision values `d` (a list of grid values, x1
+# along rows), each cut into pieces along which its `sides[[s]](scores)` (a
+# two-column matrix: the class indices on the two sides of the line; equal
+# or NA where it is no boundary) stays the same pair; the whole contour,
+# between the two classes, where `sides[[s]]` is NULL. A piece ends where
+# the pair changes, found by bisection on the segment between neighbouring
+# points, so that lines meet where three regions touch. The points of all
+# contours are scored together, in one call of `score_at` for the contours
+# and one per bisection step, however many contours there are.
 kc_plot_pieces <- function(ax, d, sides, levels, score_at) {
   grid <- length(ax[[1L]])
-  z <- matrix(d, grid, grid)
-  if (!any(z > 0, na.rm = TRUE) || !any(z < 0, na.rm = TRUE)) return(list())
-  lines <- grDevices::contourLines(ax[[1L]], ax[[2L]], z, levels = 0)
+  lines <- list()
+  set_of_line <- integer()
+  for (s in seq_along(d)) {
+    z <- matrix(d[[s]], grid, grid)
+    if (!any(z > 0, na.rm = TRUE) || !any(z < 0, na.rm = TRUE)) next
+    found <- grDevices::contourLines(ax[[1L]], ax[[2L]], z, levels = 0)
+    lines <- c(lines, found)
+    set_of_line <- c(set_of_line, rep(s, length(found)))
+  }
   if (!length(lines)) return(list())
   pts <- do.call(rbind, lapply(lines, function(l) cbind(l$x, l$y)))
   line_of <- rep(seq_along(lines), vapply(lines, function(l) length(l$x), integer(1)))
-  pair_at <- function(p) {  # "i j" (i < j) for a boundary, NA otherwise
-    sd <- sides(score_at(as.data.frame(p)))
-    lo <- pmin(sd[, 1L], sd[, 2L])
-    hi <- pmax(sd[, 1L], sd[, 2L])
-    ifelse(!is.na(lo) & lo != hi, paste(lo, hi), NA_character_)
+  set_of <- set_of_line[line_of]
+  scored <- !vapply(sides, is.null, logical(1))
+  pair_at <- function(p, set) {  # "i j" (i < j) for a boundary, NA otherwise
+    out <- rep("1 2", nrow(p))
+    todo <- scored[set]
+    if (!any(todo)) return(out)
+    sc <- score_at(as.data.frame(p[todo, , drop = FALSE]))
+    set <- set[todo]
+    lab <- character(length(set))
+    for (s in unique(set)) {
+      rows <- set == s
+      sd <- sides[[s]](sc[rows, , drop = FALSE])
+      lo <- pmin(sd[, 1L], sd[, 2L])
+      hi <- pmax(sd[, 1L], sd[, 2L])
+      lab[rows] <- ifelse(!is.na(lo) & lo != hi, paste(lo, hi), NA_character_)
+    }
+    out[todo] <- lab
+    out
   }
-  label <- if (is.null(sides)) rep("1 2", nrow(pts)) else pair_at(pts)
+  label <- pair_at(pts, set_of)
   same <- function(u, v) (is.na(u) & is.na(v)) | (!is.na(u) & !is.na(v) & u == v)
   # where the pair changes between neighbours of one line: bisect the segment
   n <- nrow(pts)
@@ -197,7 +230,7 @@ kc_plot_pieces <- function(ax, d, sides, levels, score_at) {
     hi <- pts[j + 1L, , drop = FALSE]
     for (step in 1:12) {
       mid <- (lo + hi) / 2
-      k <- same(pair_at(mid), label[j])
+      k <- same(pair_at(mid, set_of[j]), label[j])
       lo[k, ] <- mid[k, ]
       hi[!k, ] <- mid[!k, ]
     }
@@ -317,8 +350,9 @@ kc_plot_vars <- function(vars, inputs) {
 }
 
 # The values at which the inputs other than `vars` are held: `slice` where
-# it names them, else the median of a number, the most frequent level of a
-# factor. `how` says which, per input.
+# it names them, else the median of a number, the most frequent value of a
+# factor, a logical or a character input, of the column's own type. `how`
+# says which, per input.
 kc_plot_held <- function(inputs, vars, slice) {
   if (!is.list(slice) || (length(slice) && (is.null(names(slice)) || any(names(slice) == "")))) {
     kc_abort("`slice` must be a named list of values for the other input variables.",
@@ -342,8 +376,8 @@ kc_plot_held <- function(inputs, vars, slice) {
     } else if (is.numeric(col)) {
       values[[v]] <- stats::median(col, na.rm = TRUE)
       how[v] <- "median"
-    } else {
-      values[[v]] <- names(which.max(table(col)))
+    } else {  # one element of the column itself: a logical, a factor or a string
+      values[[v]] <- col[match(names(which.max(table(col))), as.character(col))]
       how[v] <- "most frequent"
     }
   }
@@ -378,18 +412,21 @@ kc_plot_frame <- function(inputs, vars, pts, values) {
 }
 
 # A slice value is one value of its column's kind: one of the levels of a
-# factor (any other value would give NA grid points the model cannot score).
+# factor, TRUE or FALSE for a logical (any other value would give grid
+# points the model cannot score).
 kc_check_slice <- function(value, col, v) {
   ok <- length(value) == 1L && !is.na(value) &&
     if (is.factor(col) || is.character(col)) {
       as.character(value) %in% if (is.factor(col)) levels(col) else unique(col)
+    } else if (is.logical(col)) {
+      is.logical(value)
     } else {
       (is.numeric(value) || is.logical(value)) && is.finite(value)
     }
   if (!ok) {
     what <- if (is.factor(col) || is.character(col)) {
       sprintf("one of its values %s", kc_enum(if (is.factor(col)) levels(col) else unique(col)))
-    } else "one finite number"
+    } else if (is.logical(col)) "TRUE or FALSE" else "one finite number"
     kc_abort(sprintf("`slice` gives `%s` a value it cannot take: give %s.", v, what),
              arg = "slice")
   }

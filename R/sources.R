@@ -325,7 +325,7 @@ kc_kernel_function <- function(kernel) {
 # rows ia of xa against rows ib of xb. Made here, so that its environment
 # holds `fun` alone, not the training data (a saved model holds them once).
 kc_user_tile <- function(fun) {
-  force(fun)
+  fun <- kc_portable_function(fun)
   function(xa, ia, xb, ib) {
     v <- fun(kc_data_rows(xa, ia), kc_data_rows(xb, ib))
     if (isS4(v) && is.matrix(v@.Data)) v <- v@.Data
@@ -345,6 +345,27 @@ kc_user_tile <- function(fun) {
     dimnames(v) <- NULL
     v
   }
+}
+
+# `fun` with the globals it uses from the global environment (variables and
+# functions, and theirs in turn) copied into an environment of its own. A
+# function defined at top level finds its globals in the session's global
+# environment, which is not serialized with it: in a future's worker, or in
+# a model saved and read in another session, they would be missing. The
+# model keeps the values they had when it was fitted.
+kc_portable_function <- function(fun) {
+  if (!is.function(fun) || !identical(environment(fun), globalenv())) return(fun)
+  found <- globals::globalsOf(fun, envir = globalenv(), mustExist = FALSE, recursive = TRUE)
+  mine <- vapply(attr(found, "where"), identical, logical(1), globalenv())
+  if (!any(mine)) return(fun)
+  env <- new.env(parent = globalenv())
+  for (name in names(found)[mine]) {
+    value <- found[[name]]
+    if (is.function(value) && identical(environment(value), globalenv())) environment(value) <- env
+    assign(name, value, envir = env)
+  }
+  environment(fun) <- env
+  fun
 }
 
 # The kc_user source of `data` for the kernel function `fun`, or new data
