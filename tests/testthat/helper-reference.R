@@ -83,3 +83,15 @@ ref_pairwise_coupling <- function(r, min_prob = 1e-7) {
   }
   out
 }
+
+# expr under an elapsed-time limit of 0.2 s, which C code meets at its
+# R_CheckUserInterrupt() as it would a Ctrl-C: "returned" if the computation
+# ran to its end, else the limit's message
+run_until_limit <- function(expr) {
+  setTimeLimit(elapsed = 0.2, transient = TRUE)
+  on.exit(setTimeLimit(elapsed = Inf), add = TRUE)
+  tryCatch({
+    force(expr)
+    "returned"
+  }, error = function(e) conditionMessage(e))
+}

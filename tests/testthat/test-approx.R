@@ -387,14 +387,6 @@ test_that("approximate models plug in: NA rows, saveRDS, update, kernel_cv, kern
 })
 
 test_that("feature passes and the linear solver stop at an interrupt", {
-  run_until_limit <- function(expr) {
-    setTimeLimit(elapsed = 0.2, transient = TRUE)
-    on.exit(setTimeLimit(elapsed = Inf), add = TRUE)
-    tryCatch({
-      force(expr)
-      "returned"
-    }, error = function(e) conditionMessage(e))
-  }
   set.seed(11)
   x <- matrix(rnorm(40000 * 100), 40000)
   map <- list(type = 1L, landmarks = x[1:600, ], proj = diag(600))

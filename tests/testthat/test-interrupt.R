@@ -1,16 +1,8 @@
 # A long C computation must stop at a user interrupt (R_CheckUserInterrupt
 # between parallel chunks). An elapsed-time limit is signalled through the
 # same check, so it stands in for Ctrl-C: if the C code never checked, the
-# .Call would return and the next expression would run instead.
-
-run_until_limit <- function(expr) {
-  setTimeLimit(elapsed = 0.2, transient = TRUE)
-  on.exit(setTimeLimit(elapsed = Inf), add = TRUE)
-  tryCatch({
-    force(expr)
-    "returned"
-  }, error = function(e) conditionMessage(e))
-}
+# .Call would return and the next expression would run instead
+# (run_until_limit(), helper-reference.R).
 
 set.seed(11)
 n <- 40000
