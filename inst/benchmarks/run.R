@@ -149,7 +149,11 @@ find_sklearn <- function() {
   ""
 }
 python <- find_sklearn()
-sklearn_svc <- function(tr, te, cost, gamma, tol = 1e-3) {
+# Runs one of the Python peers (a script beside this one) on tr and te,
+# written for it into a temporary folder with y as +1 / -1; `read` takes what
+# the script left in the folder. NULL when there is no Python with
+# scikit-learn or the script fails.
+sklearn_run <- function(script, tr, te, extra, read) {
   if (!nzchar(python)) return(NULL)
   dir <- tempfile("sklearn")
   dir.create(dir)
@@ -157,17 +161,43 @@ sklearn_svc <- function(tr, te, cost, gamma, tol = 1e-3) {
   writeBin(as.vector(tr$x), file.path(dir, "x.bin"), endian = "little")
   writeBin(ifelse(tr$y == levels(tr$y)[1], 1, -1), file.path(dir, "y.bin"), endian = "little")
   writeBin(as.vector(te$x), file.path(dir, "xt.bin"), endian = "little")
-  script <- system.file("benchmarks", "sklearn_svc.py", package = "kernclass")
-  if (!nzchar(script)) script <- "inst/benchmarks/sklearn_svc.py"
-  status <- system2(python, c(script, dir, nrow(tr$x), ncol(tr$x), nrow(te$x), cost, gamma, tol))
+  path <- system.file("benchmarks", script, package = "kernclass")
+  if (!nzchar(path)) path <- file.path("inst/benchmarks", script)
+  status <- system2(python, c(path, dir, nrow(tr$x), ncol(tr$x), nrow(te$x), extra))
   if (!identical(status, 0L)) return(NULL)
-  times <- scan(file.path(dir, "times.txt"), quiet = TRUE)
-  support <- scan(file.path(dir, "support.txt"), quiet = TRUE)
-  coefs <- scan(file.path(dir, "coef.txt"), quiet = TRUE)
+  read(dir)
+}
+
+# The +1 / -1 predictions a script wrote, as tr's labels.
+sklearn_labels <- function(dir, tr) {
   pred <- scan(file.path(dir, "pred.txt"), quiet = TRUE)
-  list(fit = times[1], predict = times[2], iterations = times[3], svs = length(support),
-       objective = dual_objective(coefs, tr$x[support, , drop = FALSE], gamma),
-       accuracy = mean(ifelse(pred == 1, levels(tr$y)[1], levels(tr$y)[2]) == te$y))
+  ifelse(pred == 1, levels(tr$y)[1], levels(tr$y)[2])
+}
+
+sklearn_svc <- function(tr, te, cost, gamma, tol = 1e-3) {
+  sklearn_run("sklearn_svc.py", tr, te, c(cost, gamma, tol), function(dir) {
+    times <- scan(file.path(dir, "times.txt"), quiet = TRUE)
+    support <- scan(file.path(dir, "support.txt"), quiet = TRUE)
+    coefs <- scan(file.path(dir, "coef.txt"), quiet = TRUE)
+    list(fit = times[1], predict = times[2], iterations = times[3], svs = length(support),
+         objective = dual_objective(coefs, tr$x[support, , drop = FALSE], gamma),
+         accuracy = mean(sklearn_labels(dir, tr) == te$y))
+  })
+}
+
+# scikit-learn's Nystroem or RBFSampler features + LinearSVC (hinge loss) at
+# the same m, cost and gamma as kernel_svm(approx = ...), on the data scaled
+# as kernel_svm(scale = TRUE) scales them: list(seconds (fit + predict, as
+# Python measures them), accuracy), or NULL.
+sklearn_approx <- function(tr, te, features, m, cost, gamma) {
+  sx <- scale(tr$x)
+  scaled <- function(d, x) list(x = x, y = d$y)
+  sklearn_run("sklearn_approx.py", scaled(tr, sx),
+              scaled(te, scale(te$x, attr(sx, "scaled:center"), attr(sx, "scaled:scale"))),
+              c(features, m, cost, gamma), function(dir) {
+    times <- scan(file.path(dir, "times.txt"), quiet = TRUE)
+    list(seconds = sum(times), accuracy = mean(sklearn_labels(dir, tr) == te$y))
+  })
 }
 
 if (run_section("svm")) for (d in c(20, 100)) {
@@ -723,6 +753,23 @@ if (run_section("approx")) {
         check.names = FALSE)
       rm(m)
     }
+    # the peer: scikit-learn's features of the same kind and size + LinearSVC
+    for (sp in names(specs)) if ("kernel_svm" %in% names(fitters)) {
+      spec <- specs[[sp]]
+      sk <- sklearn_approx(tr, te, if (spec$method == "nystrom") "nystroem" else "rbf", spec$m,
+                           cost = 1, gamma = 1 / ncol(tr$x))
+      if (is.null(sk)) next
+      peer <- sprintf("%s(n_components = %d) + LinearSVC",
+                      if (spec$method == "nystrom") "Nystroem" else "RBFSampler", spec$m)
+      cat(sprintf("%-48s %-20s %8.1f s acc %.4f\n", sprintf("scikit-learn, n=%.0f", n), peer,
+                  sk$seconds, sk$accuracy))
+      rows_a[[length(rows_a) + 1L]] <- data.frame(
+        classifier = "scikit-learn (peer of kernel_svm)",
+        n = format(n, big.mark = ",", scientific = FALSE), approx = peer,
+        "fit + predict s" = sprintf("%.1f", sk$seconds), "peak MB" = "",
+        "test accuracy" = sprintf("%.4f", sk$accuracy), "kernel rel. error" = "",
+        check.names = FALSE)
+    }
   }
   # accuracy against the exact models where those are feasible
   ne <- sizes_of("--exact-n", size(20000, 5000))
@@ -755,7 +802,9 @@ if (run_section("approx")) {
            "d = 20; the time fits the model and predicts ", format(nrow(te$x), big.mark = ","),
            " test rows. Peak MB: rise of the resident set. Kernel rel. error: the relative ",
            "Frobenius error of the approximate kernel on 1000 random training pairs, as the ",
-           "model reports it."), "",
+           "model reports it. scikit-learn (where installed): its Nystroem (uniform landmarks) or ",
+           "RBFSampler features of the same size, gamma and scaled data, then LinearSVC(C = 1, ",
+           "loss = \"hinge\"); seconds as Python measures them, peak memory not measured."), "",
     if (length(rows_e)) c(knitr::kable(do.call(rbind, rows_e), format = "pipe"), "",
       sprintf(paste0("Test accuracy of the exact models at n = %d (10,000 test rows) and the ",
                      "difference of each approximation to it, with the seconds of fit + predict."),
