@@ -47,14 +47,14 @@
 #'   predict(tuned, iris[c(1, 51, 101), 1:4])
 #' }
 kernclass_caret <- function(method = c("svm", "means", "parzen", "bayes"), kernel = "rbf") {
-  method <- kc_match_arg(method, c("svm", "means", "parzen", "bayes"), "method")
+  method <- kc_match_arg(method, kc_choices(kernclass_caret, "method"), "method")
   kernel <- kc_kernel_name(kernel)
   fitter <- paste0("kernel_", method)
-  uses <- kc_kernels[[kernel]]$label
-  tuned <- c(if (method == "svm") "cost", intersect(c("gamma", "degree"), uses))
-  labels <- c(cost = "Cost", gamma = "Kernel scale (gamma)", degree = "Polynomial degree")
+  def <- kc_fitter(fitter)
+  tuned <- kc_fitter_tunable(def, kernel)
   parameters <- if (length(tuned)) {
-    data.frame(parameter = tuned, class = "numeric", label = unname(labels[tuned]))
+    data.frame(parameter = tuned, class = "numeric",
+               label = unname(vapply(kc_tunables[tuned], `[[`, character(1), "label")))
   } else {
     data.frame(parameter = "parameter", class = "character", label = "parameter")
   }
@@ -63,19 +63,10 @@ kernclass_caret <- function(method = c("svm", "means", "parzen", "bayes"), kerne
     if (!length(tuned)) return(data.frame(parameter = "none"))
     if (is.null(len)) len <- 3L
     g0 <- if ("gamma" %in% tuned) estimate_gamma(x, kernel = kernel)
-    values <- if (search == "grid") {
-      expand.grid(c(
-        if ("cost" %in% tuned) list(cost = 2^(seq_len(len) - 3)),
-        if ("gamma" %in% tuned) list(gamma = g0 * 4^(seq_len(len) - (len + 1) / 2)),
-        if ("degree" %in% tuned) list(degree = seq_len(min(len, 3L)))),
-        KEEP.OUT.ATTRS = FALSE)
-    } else {
-      data.frame(c(
-        if ("cost" %in% tuned) list(cost = 2^stats::runif(len, -5, 10)),
-        if ("gamma" %in% tuned) list(gamma = g0 * 10^stats::runif(len, -1.5, 1.5)),
-        if ("degree" %in% tuned) list(degree = sample.int(3L, len, replace = TRUE))))
-    }
-    values[tuned]
+    # each parameter's values from its kc_tunables row, in the registry's order
+    how <- if (search == "grid") "grid" else "random"
+    values <- lapply(kc_tunables[tuned], function(p) p[[how]](len, g0))
+    if (search == "grid") expand.grid(values, KEEP.OUT.ATTRS = FALSE) else data.frame(values)
   }
 
   fit <- function(x, y, wts, param, lev, last, classProbs, ...) {
@@ -84,8 +75,10 @@ kernclass_caret <- function(method = c("svm", "means", "parzen", "bayes"), kerne
       kc_abort("Give `kernel` to kernclass_caret(), not to train().", arg = "kernel")
     }
     args <- c(as.list(param)[intersect(names(param), tuned)], list(kernel = kernel))
-    if (method == "svm") {
-      if (!"probability" %in% names(dots)) args$probability <- isTRUE(classProbs)
+    if (!is.null(def$prob_arg) && !def$prob_arg %in% names(dots)) {
+      args[[def$prob_arg]] <- isTRUE(classProbs)
+    }
+    if ("weights" %in% names(formals(def$fun))) {
       if (!is.null(wts)) args$weights <- wts
     } else if (!is.null(wts)) {
       kc_abort(sprintf(paste0("%s() takes no case weights; train()'s `weights` are for ",

@@ -148,20 +148,6 @@ kc_check_fitter <- function(fit) {
   invisible(fit)
 }
 
-# The default method of a kernclass fitter (NULL for other functions).
-kc_fitter_default <- function(fit) {
-  known <- list(kernel_means = kernel_means.default, kernel_parzen = kernel_parzen.default,
-                kernel_bayes = kernel_bayes.default, kernel_svm = kernel_svm.default)
-  generics <- list(kernel_means = kernel_means, kernel_parzen = kernel_parzen,
-                   kernel_bayes = kernel_bayes, kernel_svm = kernel_svm)
-  for (nm in names(generics)) {
-    if (identical(fit, generics[[nm]]) || identical(fit, known[[nm]])) {
-      return(list(name = nm, fun = known[[nm]]))
-    }
-  }
-  NULL
-}
-
 # x as a matrix or data frame whose rows can be subset; y checked labels.
 kc_cv_data <- function(x, y, kernel = NULL) {
   # sparse rows, kernel values, a kernel function's points: as the engine's
@@ -368,7 +354,7 @@ kc_fold_predict <- function(model, xte, needs) {
 # Whether the exact leave-one-out shortcut applies to these arguments.
 kc_loo_applies <- function(fit, x, args) {
   def <- kc_fitter_default(fit)
-  if (is.null(def) || !def$name %in% c("kernel_means", "kernel_parzen")) return(FALSE)
+  if (is.null(def) || !def$loo) return(FALSE)
   cl <- as.call(c(list(as.name("f"), x = NULL, y = NULL), args))
   a <- tryCatch(as.list(match.call(def$fun, cl))[-1L], error = function(e) NULL)
   if (is.null(a)) return(FALSE)  # let the refits report the problem

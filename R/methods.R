@@ -1,14 +1,7 @@
+# The model's title: its fitter's label in the registry (R/fitters.R).
 kc_method_label <- function(object) {
-  approx <- inherits(object, "kernclass_approx")
-  switch(setdiff(class(object), "kernclass_approx")[1L],
-    kernel_means = "Kernel nearest-means classifier",
-    kernel_parzen = "Parzen-window Bayes classifier",
-    kernel_svm = if (approx) "Support vector machine (linear, on kernel features)" else
-      if (is.null(object$nu)) "Support vector machine (SMO)" else
-      "nu-support vector machine (SMO)",
-    kernel_svm_oneclass = "One-class support vector machine (SMO)",
-    kernel_bayes = sprintf("Kernelized Bayes classifier, type %d", object$type),
-    class(object)[1L])
+  def <- kc_fitter_of(object)
+  if (is.null(def)) class(object)[1L] else def$label(object)
 }
 
 #' Predict with a kernclass classifier

@@ -24,14 +24,15 @@ kc_check_metric <- function(metric) {
   metric
 }
 
-# The fitter's arguments `args` for a metric: kernel_svm judged by its
-# probabilities fits its probability model, unless the caller set
-# `probability` (in args or among `given`, the grid's names).
+# The fitter's arguments `args` for a metric: a fitter judged by its
+# probabilities fits its probability model (its registry's `prob_arg`:
+# kernel_svm's `probability`), unless the caller set that argument (in args
+# or among `given`, the grid's names).
 kc_metric_args <- function(metric, fit, args, given = character()) {
   def <- kc_fitter_default(fit)
-  if (kc_metrics[[metric]]$needs == "prob" && !is.null(def) && def$name == "kernel_svm" &&
-      !"probability" %in% c(names(args), given)) {
-    args$probability <- TRUE
+  if (kc_metrics[[metric]]$needs == "prob" && !is.null(def$prob_arg) &&
+      !def$prob_arg %in% c(names(args), given)) {
+    args[[def$prob_arg]] <- TRUE
   }
   args
 }

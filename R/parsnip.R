@@ -8,6 +8,10 @@
 # The parsnip model behind each SVM engine and the kernel it fixes.
 kc_parsnip_svm <- c(svm_rbf = "rbf", svm_poly = "polynomial", svm_linear = "linear")
 
+# parsnip's names for kernclass's gamma in its SVM models (kernlab's sigma
+# and polydot scale); the other tunable parameters keep their names.
+kc_parsnip_gamma <- c(svm_rbf = "rbf_sigma", svm_poly = "scale_factor")
+
 # The oldest parsnip whose extension API (update_spec(), case weights,
 # set_encoding()'s allow_sparse_x) this file uses.
 kc_parsnip_version <- "1.2.0"
@@ -85,21 +89,29 @@ kc_parsnip_arg <- function(parsnip, original, fun, pkg = "dials", ...) {
   list(parsnip = parsnip, original = original, func = c(list(pkg = pkg, fun = fun), list(...)))
 }
 
+# A tunable parameter of the fitter registry (kc_tunables) as a parsnip
+# argument: its dials function and range, or `dials`, where parsnip's model
+# has its own name and dials function for it.
+kc_parsnip_tunable <- function(arg, dials = NULL) {
+  p <- kc_tunables[[arg]]
+  if (!is.null(dials)) return(kc_parsnip_arg(dials, arg, dials))
+  range <- if (!is.null(p$range)) list(range = p$range)
+  do.call(kc_parsnip_arg, c(list(arg, arg, p$dials[["fun"]], pkg = p$dials[["pkg"]]), range))
+}
+
 # kernel_svm() with the model's kernel; parsnip's rbf_sigma (kernlab's sigma
 # in exp(-sigma ||x - y||^2)) and scale_factor (kernlab's polydot scale) are
 # kernclass's gamma. The kernel is fixed by the model (set_engine() cannot
 # change it); case weights multiply the cost of their point (`weights`).
 kc_register_parsnip_svm <- function(model) {
   kernel <- kc_parsnip_svm[[model]]
-  args <- list(kc_parsnip_arg("cost", "cost", "cost", range = c(-10, 5)))
-  if (model == "svm_rbf") args <- c(args, list(kc_parsnip_arg("rbf_sigma", "gamma", "rbf_sigma")))
-  if (model == "svm_poly") {
-    args <- c(args, list(kc_parsnip_arg("degree", "degree", "prod_degree", range = c(1L, 3L)),
-                         kc_parsnip_arg("scale_factor", "gamma", "scale_factor")))
-  }
-  kc_register_parsnip_engine(model, "kernel_svm", args,
-                             protect = c("x", "y", "weights", "kernel"),
-                             defaults = list(kernel = kernel, probability = TRUE))
+  def <- kc_fitter("kernel_svm")
+  args <- lapply(kc_fitter_tunable(def, kernel), function(a) {
+    kc_parsnip_tunable(a, if (a == "gamma") kc_parsnip_gamma[[model]])
+  })
+  defaults <- c(list(kernel = kernel), stats::setNames(list(TRUE), def$prob_arg))
+  kc_register_parsnip_engine(model, def$name, args, protect = c("x", "y", "weights", "kernel"),
+                             defaults = defaults)
 }
 
 kc_register_parsnip_family <- function() {
@@ -108,7 +120,7 @@ kc_register_parsnip_family <- function() {
   parsnip::set_model_mode(model, "classification")
   kc_register_parsnip_engine(model, "kernel_classifier_fit",
     list(kc_parsnip_arg("method", "method", "kernclass_method", pkg = "kernclass"),
-         kc_parsnip_arg("gamma", "gamma", "kernclass_gamma", pkg = "kernclass")),
+         kc_parsnip_tunable("gamma")),
     protect = c("x", "y"), defaults = list())
 }
 
@@ -229,11 +241,10 @@ print.kernel_classifier <- function(x, ...) {
 #'   themselves outside parsnip.
 #' @export
 kernel_classifier_fit <- function(x, y, method = "means", ...) {
-  method <- kc_match_arg(method, c("means", "parzen", "bayes"), "method")
-  switch(method,
-    means = kernel_means(x, y, ...),
-    parzen = kernel_parzen(x, y, ...),
-    bayes = kernel_bayes(x, y, ...))
+  method <- kc_match_arg(method, kc_classifier_methods(), "method")
+  fitter <- get(paste0("kernel_", method), envir = environment(kernel_classifier_fit),
+                mode = "function")
+  fitter(x, y, ...)
 }
 
 #' Tuning parameters of kernclass for dials
@@ -279,7 +290,7 @@ kernclass_gamma <- function(range = c(-3, 1), trans = NULL) {
 #' @rdname kernclass_gamma
 #' @export
 kernclass_method <- function(values = c("means", "parzen", "bayes")) {
-  methods <- c("means", "parzen", "bayes")
+  methods <- kc_classifier_methods()
   if (!is.character(values) || !length(values) || anyNA(values) || !all(values %in% methods)) {
     kc_abort(sprintf("`values` must be one or more of %s.", kc_enum(methods)), arg = "values")
   }

@@ -1,0 +1,118 @@
+# The fitter registry: one row per kernclass classifier, read by
+# kernel_cv(), kernel_tune(), the print and summary methods, parsnip
+# (R/parsnip.R) and caret (R/caret.R). A fitter's arguments and their
+# defaults live in its default method's signature; the registry says which
+# of them are tuned and how, and what else the tools around the fitters
+# need to know about it.
+#
+# Columns of kc_fitters:
+# - method: the short name caret's kernclass_caret() and parsnip's
+#   kernel_classifier() take;
+# - default: the default method's name (the function whose formals are the
+#   fitter's arguments);
+# - label: the model's title in print(), summary() and plot(), a function of
+#   the fitted model;
+# - tunable: the parameters tuned by caret and parsnip, rows of kc_tunables,
+#   in the order of caret's grids;
+# - types: the types of predict();
+# - prob_arg: the argument that must be TRUE for type = "prob" (NULL: always
+#   available);
+# - loo: whether the exact leave-one-out of kernel_cv() exists (a kc_loo()
+#   method beside the classifier);
+# - path: the parameter along which kernel_tune() shares work between grid
+#   rows (R/svm-path.R), NULL for none;
+# - parsnip: the parsnip model that fits it ("kernel_classifier"), NULL for
+#   the SVM, which is an engine of parsnip's own svm_* models.
+kc_fitter_row <- function(method, label, tunable, types = c("class", "decision", "prob"),
+                          prob_arg = NULL, loo = FALSE, path = NULL,
+                          parsnip = "kernel_classifier") {
+  list(method = method, default = paste0("kernel_", method, ".default"), label = label,
+       tunable = tunable, types = types, prob_arg = prob_arg, loo = loo, path = path,
+       parsnip = parsnip)
+}
+
+kc_fitters <- list(
+  kernel_means = kc_fitter_row("means", function(object) "Kernel nearest-means classifier",
+                               c("gamma", "degree"), loo = TRUE),
+  kernel_parzen = kc_fitter_row("parzen", function(object) "Parzen-window Bayes classifier",
+                                c("gamma", "degree"), loo = TRUE),
+  kernel_bayes = kc_fitter_row("bayes", function(object) {
+    sprintf("Kernelized Bayes classifier, type %d", object$type)
+  }, c("gamma", "degree")),
+  kernel_svm = kc_fitter_row("svm", function(object) {
+    if (inherits(object, "kernel_svm_oneclass")) "One-class support vector machine (SMO)"
+    else if (inherits(object, "kernclass_approx")) "Support vector machine (linear, on kernel features)"
+    else if (is.null(object$nu)) "Support vector machine (SMO)"
+    else "nu-support vector machine (SMO)"
+  }, c("cost", "gamma", "degree"), prob_arg = "probability", path = "cost", parsnip = NULL)
+)
+
+# The tunable parameters: their label, whether the kernel must use them
+# (its row's `label` in kc_kernels), caret's grid of `len` values and its
+# random draw (g0: the median heuristic of estimate_gamma() on the data), and
+# the dials parameter with the range parsnip gives it (NULL: dials' own).
+kc_tunable_row <- function(label, kernel, grid, random, dials, range = NULL) {
+  list(label = label, kernel = kernel, grid = grid, random = random,
+       dials = dials, range = range)
+}
+
+kc_tunables <- list(
+  cost = kc_tunable_row("Cost", kernel = FALSE,
+                        grid = function(len, g0) 2^(seq_len(len) - 3),
+                        random = function(len, g0) 2^stats::runif(len, -5, 10),
+                        dials = c(pkg = "dials", fun = "cost"), range = c(-10, 5)),
+  gamma = kc_tunable_row("Kernel scale (gamma)", kernel = TRUE,
+                         grid = function(len, g0) g0 * 4^(seq_len(len) - (len + 1) / 2),
+                         random = function(len, g0) g0 * 10^stats::runif(len, -1.5, 1.5),
+                         dials = c(pkg = "kernclass", fun = "kernclass_gamma")),
+  degree = kc_tunable_row("Polynomial degree", kernel = TRUE,
+                          grid = function(len, g0) seq_len(min(len, 3L)),
+                          random = function(len, g0) sample.int(3L, len, replace = TRUE),
+                          dials = c(pkg = "dials", fun = "prod_degree"), range = c(1L, 3L))
+)
+
+# A fitter's registry row by its name, with its default method as `fun`.
+kc_fitter <- function(name) {
+  row <- kc_fitters[[name]]
+  c(list(name = name, fun = get(row$default, envir = environment(kc_fitter), mode = "function")),
+    row)
+}
+
+# The registry row of a kernclass fitter given as a function (the generic or
+# its default method), with `name` and `fun` (the default method); NULL for
+# other functions.
+kc_fitter_default <- function(fit) {
+  ns <- environment(kc_fitter_default)
+  for (nm in names(kc_fitters)) {
+    def <- kc_fitter(nm)
+    if (identical(fit, get(nm, envir = ns, mode = "function")) || identical(fit, def$fun)) {
+      return(def)
+    }
+  }
+  NULL
+}
+
+# The registry row of a fitted model's fitter (NULL for another class).
+kc_fitter_of <- function(object) {
+  nm <- intersect(class(object), names(kc_fitters))
+  if (length(nm)) kc_fitter(nm[1L])
+}
+
+# The fitter's tunable parameters that apply with `kernel` (a kernel name).
+kc_fitter_tunable <- function(def, kernel) {
+  uses <- kc_kernels[[kernel]]$label
+  Filter(function(p) !kc_tunables[[p]]$kernel || p %in% uses, def$tunable)
+}
+
+# The default of a fitter's argument, as its signature gives it.
+kc_fitter_arg_default <- function(def, arg) eval(formals(def$fun)[[arg]], envir = baseenv())
+
+# The fitters parsnip's kernel_classifier() chooses among, by method name.
+kc_classifier_methods <- function() {
+  keep <- vapply(kc_fitters, function(f) identical(f$parsnip, "kernel_classifier"), logical(1))
+  unname(vapply(kc_fitters[keep], `[[`, character(1), "method"))
+}
+
+# The choices of a function's argument, as its signature gives them (the
+# vector kc_match_arg() takes).
+kc_choices <- function(fun, arg) eval(formals(fun)[[arg]], envir = baseenv())
