@@ -171,8 +171,7 @@ kernel_bayes.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degr
                                  coef0 = 0, scale = TRUE, type = 2, ridge = 1e-3, ...,
                                  approx = NULL) {
   call <- kc_call(match.call(), "kernel_bayes")
-  kc_fit_bayes(kc_design_xy(x, y, kernel = kernel), kernel, gamma, degree, coef0, scale, type, ridge, ...,
-               approx = approx, call = call)
+  kc_fit_default(kc_fit_bayes, kc_design_xy(x, y, kernel = kernel), call)
 }
 
 #' @rdname kernel_bayes
@@ -183,11 +182,11 @@ kernel_bayes.formula <- function(formula, data = NULL, subset, na.action, ...) {
   kc_fit_formula(kc_fit_bayes, kernel_bayes.default, d, list(...), call)
 }
 
-# The fit, for both methods (as kc_fit_means()). With more columns than
-# rows (`.span`, internal: forced either way in tests) types 2 and 3 work in the span of
-# the training rows, where the covariances live, so the cost follows n.
-kc_fit_bayes <- function(d, kernel, gamma, degree, coef0, scale, type, ridge, ..., approx = NULL,
-                         call, .span = NULL) {
+# The fit, for both methods (as kc_fit_means(), its formals after it). With
+# more columns than rows (`.span`, internal: forced either way in tests)
+# types 2 and 3 work in the span of the training rows, where the
+# covariances live, so the cost follows n.
+kc_fit_bayes <- function(d, call, .span = NULL) {
   kc_check_dots(...)
   kc_check_bayes_type(type)
   kc_check_number(ridge, "ridge", lower = 0)
@@ -232,6 +231,8 @@ kc_fit_bayes <- function(d, kernel, gamma, degree, coef0, scale, type, ridge, ..
                 type = as.integer(type), ridge = ridge, lambda = lambda, basis = basis,
                 pairs = models)
 }
+formals(kc_fit_bayes) <- c(formals(kc_fit_bayes)[1L], formals(kernel_bayes.default)[-(1:2)],
+                           formals(kc_fit_bayes)[-1L])
 
 # An orthonormal basis (p x min(n, p)) of a space holding the training rows:
 # Householder QR of t(x) (LAPACK's, which transforms every column, so the

@@ -91,7 +91,7 @@ kc_coef_matrix <- function(x) {
 #' @exportS3Method generics::tidy
 tidy.kernclass <- function(x, component = c("functions", "coefficients"), ...) {
   kc_check_dots(...)
-  component <- kc_match_arg(component, c("functions", "coefficients"), "component")
+  component <- kc_match_arg(component, arg = "component")
   alpha <- kc_coef_matrix(x)
   if (component == "coefficients") {
     nz <- which(alpha != 0, arr.ind = TRUE)

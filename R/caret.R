@@ -47,7 +47,7 @@
 #'   predict(tuned, iris[c(1, 51, 101), 1:4])
 #' }
 kernclass_caret <- function(method = c("svm", "means", "parzen", "bayes"), kernel = "rbf") {
-  method <- kc_match_arg(method, kc_choices(kernclass_caret, "method"), "method")
+  method <- kc_match_arg(method, arg = "method")
   kernel <- kc_kernel_name(kernel)
   fitter <- paste0("kernel_", method)
   def <- kc_fitter(fitter)

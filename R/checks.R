@@ -117,12 +117,19 @@ kc_check_number <- function(x, arg, lower = -Inf, lower_open = FALSE, whole = FA
 
 # One of `choices`, partial matching allowed; the whole default vector means
 # its first element (as match.arg()).
+# `choices` left out: those of the caller's signature (as match.arg() takes
+# them), so that each choice vector is written once.
 kc_match_arg <- function(x, choices, arg) {
+  if (missing(choices)) choices <- kc_formal(sys.function(sys.parent()), arg)
   if (identical(x, choices)) return(choices[1L])
   i <- if (is.character(x) && length(x) == 1L) pmatch(x, choices) else NA
   if (is.na(i)) kc_abort(sprintf("`%s` must be one of %s.", arg, kc_enum(choices)), arg = arg)
   choices[i]
 }
+
+# The default of a function's argument as its signature gives it (for an
+# argument with choices, the choices).
+kc_formal <- function(fun, arg) eval(formals(fun)[[arg]], envir = baseenv())
 
 kc_check_flag <- function(x, arg) {
   if (!is.logical(x) || length(x) != 1L || is.na(x)) {

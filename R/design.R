@@ -334,6 +334,23 @@ kc_fit_formula <- function(worker, default, d, args, call = NULL) {
   do.call(worker, args, envir = environment())
 }
 
+# A default method's fit: `worker` on the design `d` with every argument of
+# the default method that calls it (its signature, but x and y) by name, its
+# `...`, and the call. The arguments enter as the method's own symbols,
+# evaluated only when the worker uses them (its checks keep their order); d
+# too is evaluated when first used.
+kc_fit_default <- function(worker, d, call) {
+  method <- sys.function(sys.parent())
+  args <- setdiff(names(formals(method)), c("x", "y", "..."))
+  env <- new.env(parent = parent.frame())
+  delayedAssign(".kc_design", d, eval.env = environment(), assign.env = env)
+  env$.kc_call <- call
+  run <- as.call(c(list(substitute(worker), quote(.kc_design)),
+                   stats::setNames(lapply(args, as.name), args),
+                   list(quote(...), call = quote(.kc_call))))
+  eval(run, env)
+}
+
 # Scale a design's inputs (scale = TRUE) and keep the scaling for predict().
 kc_scale_design <- function(d, scale) {
   kc_check_flag(scale, "scale")

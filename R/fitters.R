@@ -104,15 +104,8 @@ kc_fitter_tunable <- function(def, kernel) {
   Filter(function(p) !kc_tunables[[p]]$kernel || p %in% uses, def$tunable)
 }
 
-# The default of a fitter's argument, as its signature gives it.
-kc_fitter_arg_default <- function(def, arg) eval(formals(def$fun)[[arg]], envir = baseenv())
-
 # The fitters parsnip's kernel_classifier() chooses among, by method name.
 kc_classifier_methods <- function() {
   keep <- vapply(kc_fitters, function(f) identical(f$parsnip, "kernel_classifier"), logical(1))
   unname(vapply(kc_fitters[keep], `[[`, character(1), "method"))
 }
-
-# The choices of a function's argument, as its signature gives them (the
-# vector kc_match_arg() takes).
-kc_choices <- function(fun, arg) eval(formals(fun)[[arg]], envir = baseenv())

@@ -150,8 +150,7 @@ kernel_means.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degr
                                  coef0 = 0, scale = TRUE, ...,
                                  threshold = c("analytic", "search"), approx = NULL) {
   call <- kc_call(match.call(), "kernel_means")
-  kc_fit_means(kc_design_xy(x, y, kernel = kernel), kernel, gamma, degree, coef0, scale, ...,
-               threshold = threshold, approx = approx, call = call)
+  kc_fit_default(kc_fit_means, kc_design_xy(x, y, kernel = kernel), call)
 }
 
 #' @rdname kernel_means
@@ -163,9 +162,10 @@ kernel_means.formula <- function(formula, data = NULL, subset, na.action, ...) {
 }
 
 # The fit, for both methods: d an unscaled design (kc_design_xy() or
-# kc_design_formula()), the other arguments as the default method's, all given.
-kc_fit_means <- function(d, kernel, gamma, degree, coef0, scale, ..., threshold, approx = NULL,
-                         call) {
+# kc_design_formula()), then the default method's arguments, all given (the
+# formals below copy its signature, so that the names are written once),
+# and the call.
+kc_fit_means <- function(d, call) {
   kc_check_dots(...)
   kc_threads()  # the option is checked by every fitter, whether it uses C at fit time or not
   d <- kc_scale_design(d, scale)
@@ -186,6 +186,8 @@ kc_fit_means <- function(d, kernel, gamma, degree, coef0, scale, ..., threshold,
                 center_norms = stats::setNames(center_norms, levels(d$y)),
                 sigma2 = max(sigma2, 0), threshold = threshold, search = o$search)
 }
+formals(kc_fit_means) <- c(formals(kc_fit_means)[1L], formals(kernel_means.default)[-(1:2)],
+                           formals(kc_fit_means)[-1L])
 
 # The offsets -||m_c||^2 / 2 of the scores, or with threshold = "search"
 # the searched offset (threshold_search()) for p(x) = mean k(x, S+) - mean k(x, S-) (p_train(): its

@@ -58,7 +58,7 @@ kc_method_label <- function(object) {
 predict.kernclass <- function(object, newdata, type = c("class", "decision", "prob"), ...) {
   kc_check_dots(...)
   kc_check_foreign_type(type)
-  type <- kc_match_arg(type, c("class", "decision", "prob"), "type")
+  type <- kc_match_arg(type, arg = "type")
   if (missing(newdata) || is.null(newdata)) {
     # the training rows, with NA in the place of rows that na.action =
     # na.exclude left out (as lm and e1071)

@@ -68,8 +68,7 @@ kernel_parzen.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, deg
                                   coef0 = 0, scale = TRUE, prior = NULL, ...,
                                   threshold = c("analytic", "search"), approx = NULL) {
   call <- kc_call(match.call(), "kernel_parzen")
-  kc_fit_parzen(kc_design_xy(x, y, kernel = kernel), kernel, gamma, degree, coef0, scale, prior, ...,
-                threshold = threshold, approx = approx, call = call)
+  kc_fit_default(kc_fit_parzen, kc_design_xy(x, y, kernel = kernel), call)
 }
 
 #' @rdname kernel_parzen
@@ -80,9 +79,8 @@ kernel_parzen.formula <- function(formula, data = NULL, subset, na.action, ...) 
   kc_fit_formula(kc_fit_parzen, kernel_parzen.default, d, list(...), call)
 }
 
-# The fit, for both methods (as kc_fit_means()).
-kc_fit_parzen <- function(d, kernel, gamma, degree, coef0, scale, prior, ..., threshold,
-                          approx = NULL, call) {
+# The fit, for both methods (as kc_fit_means(), its formals after it).
+kc_fit_parzen <- function(d, call) {
   kc_check_dots(...)
   kc_threads()
   d <- kc_scale_design(d, scale)
@@ -102,6 +100,8 @@ kc_fit_parzen <- function(d, kernel, gamma, degree, coef0, scale, prior, ..., th
                 call = call, class = "kernel_parzen", prior = prior,
                 threshold = threshold, search = search)
 }
+formals(kc_fit_parzen) <- c(formals(kc_fit_parzen)[1L], formals(kernel_parzen.default)[-(1:2)],
+                            formals(kc_fit_parzen)[-1L])
 
 # The class priors: `prior` as given (checked), or with threshold = "search"
 # the prior that seed 002's search on log p_+(x) - log p_-(x) places (dens():

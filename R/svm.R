@@ -279,9 +279,7 @@ kernel_svm.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degree
   call <- kc_call(match.call(), "kernel_svm")
   one <- kc_svm_type(type) == "one-classification"
   if (one && !is.null(y)) kc_svm_no_labels("y")
-  kc_fit_svm(kc_design_xy(x, y, labels = !one, kernel = kernel), kernel, gamma, degree, coef0,
-             cost, class.weights, weights, scale, probability, tolerance, max_iter, cachesize,
-             shrinking, type, nu, ..., approx = approx, call = call)
+  kc_fit_default(kc_fit_svm, kc_design_xy(x, y, labels = !one, kernel = kernel), call)
 }
 
 #' @rdname kernel_svm
@@ -297,7 +295,7 @@ kernel_svm.formula <- function(formula, data = NULL, subset, na.action, weights,
 }
 
 kc_svm_type <- function(type) {
-  kc_match_arg(type, c("C-classification", "nu-classification", "one-classification"), "type")
+  kc_match_arg(type, kc_formal(kernel_svm.default, "type"), "type")
 }
 
 kc_svm_no_labels <- function(arg) {
@@ -329,10 +327,8 @@ kc_svm_check_unused <- function(type, call, class.weights, probability) {
   }
 }
 
-# The fit, for both methods (as kc_fit_means()).
-kc_fit_svm <- function(d, kernel, gamma, degree, coef0, cost, class.weights, weights, scale,
-                       probability, tolerance, max_iter, cachesize, shrinking, type, nu, ...,
-                       approx = NULL, call, .path = NULL) {
+# The fit, for both methods (as kc_fit_means(), its formals after it).
+kc_fit_svm <- function(d, call, .path = NULL) {
   kc_check_dots(...)
   kc_threads()
   type <- kc_svm_type(type)
@@ -450,6 +446,8 @@ kc_fit_svm <- function(d, kernel, gamma, degree, coef0, cost, class.weights, wei
   }
   fit
 }
+formals(kc_fit_svm) <- c(formals(kc_fit_svm)[1L], formals(kernel_svm.default)[-(1:2)],
+                         formals(kc_fit_svm)[-1L])
 
 # nu-SVC needs nu W / 2 of bound in each class of every pair, W the pair's
 # total bound (LIBSVM: nu (n1 + n2) / 2 <= min(n1, n2), "specified nu is

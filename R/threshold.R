@@ -89,7 +89,8 @@ kc_pm1 <- function(y, n, arg = "y") {
 
 # The `threshold` argument of kernel_means() and kernel_parzen().
 kc_match_threshold <- function(threshold, n_classes) {
-  threshold <- kc_match_arg(threshold, c("analytic", "search"), "threshold")
+  # the choices of kernel_means()'s signature (kernel_parzen()'s are the same)
+  threshold <- kc_match_arg(threshold, kc_formal(kernel_means.default, "threshold"), "threshold")
   if (threshold == "search" && n_classes != 2L) {
     kc_abort(sprintf(paste0("threshold = \"search\" needs two classes; `y` has %d. ",
                             "kernel_bayes() searches a threshold per class pair."), n_classes),

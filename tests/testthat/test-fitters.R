@@ -30,11 +30,11 @@ test_that("the tunable parameters are formals of the default method, with these 
     expect_true(all(def$tunable %in% names(ns$kc_tunables)), label = nm)
     expect_true(all(def$tunable %in% names(formals(def$fun))), label = nm)
     for (p in def$tunable) {
-      expect_identical(ns$kc_fitter_arg_default(def, p), documented[[p]], label = paste(nm, p))
+      expect_identical(ns$kc_formal(def$fun, p), documented[[p]], label = paste(nm, p))
     }
     if (!is.null(def$path)) expect_true(def$path %in% def$tunable, label = nm)
     if (!is.null(def$prob_arg)) {
-      expect_identical(ns$kc_fitter_arg_default(def, def$prob_arg), FALSE, label = nm)
+      expect_identical(ns$kc_formal(def$fun, def$prob_arg), FALSE, label = nm)
     }
   }
   # the ranges parsnip gives dials hold the defaults (cost on log2, degree as is)
@@ -147,4 +147,36 @@ test_that("parsnip's engine arguments are the registry's tunable parameters and 
   a <- a[a$engine == "kernclass", ]
   expect_setequal(a$original, c("method", "gamma"))
   expect_identical(a$func[[which(a$original == "gamma")]]$fun, "kernclass_gamma")
+})
+
+test_that("each worker takes its default method's arguments, written once in its signature", {
+  workers <- c(kernel_means = "kc_fit_means", kernel_parzen = "kc_fit_parzen",
+               kernel_bayes = "kc_fit_bayes", kernel_svm = "kc_fit_svm")
+  for (nm in names(fitters)) {
+    f <- formals(ns[[workers[[nm]]]])
+    d <- formals(ns$kc_fitter(nm)$fun)
+    expect_identical(names(f)[1L], "d")
+    # the default method's arguments but x and y, in its order, with its defaults
+    expect_identical(f[seq_len(length(d) - 2L) + 1L], d[-(1:2)], label = nm)
+    expect_true("call" %in% names(f), label = nm)
+  }
+})
+
+test_that("the default methods pass on what they were given, lazily and by name", {
+  # an unknown argument is reported before the inputs are read (the worker's
+  # first check), as before the arguments were forwarded by name
+  expect_error(kernel_svm(matrix("a", 2, 2), 1:2, zz = 1), "Unknown argument\\(s\\) `zz`",
+               class = "kernclass_input_error")
+  # partial names of arguments before `...` reach the worker in full
+  set.seed(4)
+  a <- kernel_svm(iris[, 1:4], iris$Species, prob = TRUE, cost = 2)
+  set.seed(4)
+  b <- kernel_svm(iris[, 1:4], iris$Species, probability = TRUE, cost = 2)
+  expect_identical(a$probA, b$probA)
+  expect_identical(update(a, cost = 3)$cost, 3)
+  # choices read from the signature
+  expect_error(kernel_means(iris[, 1:4], iris$Species, threshold = "z"),
+               '`threshold` must be one of "analytic", "search".')
+  expect_identical(kernel_means(iris[51:150, 1:4], droplevels(iris$Species[51:150]),
+                                threshold = "s")$threshold, "search")
 })
