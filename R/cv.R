@@ -367,7 +367,8 @@ kc_loo_applies <- function(fit, x, args) {
   TRUE
 }
 
-# Exact leave-one-out for kernel_means / kernel_parzen where kc_loo_applies():
+# Exact leave-one-out for the fitters whose registry row has `loo`
+# (kernel_means, kernel_parzen) where kc_loo_applies():
 # the classes, from the classifier's kc_loo() method.
 kc_loo_exact <- function(fit, x, y, args) {
   a <- as.list(match.call(kc_fitter_default(fit)$fun,

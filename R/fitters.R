@@ -104,8 +104,13 @@ kc_fitter_tunable <- function(def, kernel) {
   Filter(function(p) !kc_tunables[[p]]$kernel || p %in% uses, def$tunable)
 }
 
-# The fitters parsnip's kernel_classifier() chooses among, by method name.
-kc_classifier_methods <- function() {
+# The fitters parsnip's kernel_classifier() chooses among: their names, and
+# their method names.
+kc_classifier_names <- function() {
   keep <- vapply(kc_fitters, function(f) identical(f$parsnip, "kernel_classifier"), logical(1))
-  unname(vapply(kc_fitters[keep], `[[`, character(1), "method"))
+  names(kc_fitters)[keep]
+}
+
+kc_classifier_methods <- function() {
+  unname(vapply(kc_fitters[kc_classifier_names()], `[[`, character(1), "method"))
 }

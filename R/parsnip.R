@@ -47,9 +47,10 @@ kc_register_parsnip <- function() {
 
 # What every kernclass engine shares: classification only; x a data frame
 # whose factors kernclass codes itself (one indicator per level, not scaled),
-# so parsnip makes no dummy columns; class, prob and raw (decision values)
-# predictions through predict.kernclass().
-kc_register_parsnip_engine <- function(model, func, args, protect, defaults) {
+# so parsnip makes no dummy columns; the fitters' prediction types (the
+# registry's `types`) through predict.kernclass(), the decision values as
+# parsnip's "raw".
+kc_register_parsnip_engine <- function(model, func, args, protect, defaults, types) {
   mode <- "classification"
   parsnip::set_model_engine(model, mode = mode, eng = "kernclass")
   parsnip::set_dependency(model, eng = "kernclass", pkg = "kernclass", mode = mode)
@@ -66,18 +67,14 @@ kc_register_parsnip_engine <- function(model, func, args, protect, defaults) {
   parsnip::set_encoding(model = model, eng = "kernclass", mode = mode, options = list(
     predictor_indicators = "none", compute_intercept = FALSE, remove_intercept = FALSE,
     allow_sparse_x = FALSE))
-  predict_args <- function(type) {
-    list(object = quote(object$fit), newdata = quote(new_data), type = type)
+  parsnip_type <- c(class = "class", prob = "prob", decision = "raw")
+  for (type in intersect(names(parsnip_type), types)) {
+    parsnip::set_pred(model = model, eng = "kernclass", mode = mode, type = parsnip_type[[type]],
+                      value = list(pre = NULL, post = if (type == "prob") kc_parsnip_prob,
+                                   func = c(fun = "predict"),
+                                   args = list(object = quote(object$fit),
+                                               newdata = quote(new_data), type = type)))
   }
-  parsnip::set_pred(model = model, eng = "kernclass", mode = mode, type = "class",
-                    value = list(pre = NULL, post = NULL, func = c(fun = "predict"),
-                                 args = predict_args("class")))
-  parsnip::set_pred(model = model, eng = "kernclass", mode = mode, type = "prob",
-                    value = list(pre = NULL, post = kc_parsnip_prob, func = c(fun = "predict"),
-                                 args = predict_args("prob")))
-  parsnip::set_pred(model = model, eng = "kernclass", mode = mode, type = "raw",
-                    value = list(pre = NULL, post = NULL, func = c(fun = "predict"),
-                                 args = predict_args("decision")))
 }
 
 # The probability matrix as the data frame parsnip names .pred_<level>.
@@ -111,17 +108,19 @@ kc_register_parsnip_svm <- function(model) {
   })
   defaults <- c(list(kernel = kernel), stats::setNames(list(TRUE), def$prob_arg))
   kc_register_parsnip_engine(model, def$name, args, protect = c("x", "y", "weights", "kernel"),
-                             defaults = defaults)
+                             defaults = defaults, types = def$types)
 }
 
 kc_register_parsnip_family <- function() {
   model <- "kernel_classifier"
   parsnip::set_new_model(model)
   parsnip::set_model_mode(model, "classification")
+  # the prediction types every method of the model has
+  types <- Reduce(intersect, lapply(kc_fitters[kc_classifier_names()], `[[`, "types"))
   kc_register_parsnip_engine(model, "kernel_classifier_fit",
     list(kc_parsnip_arg("method", "method", "kernclass_method", pkg = "kernclass"),
          kc_parsnip_tunable("gamma")),
-    protect = c("x", "y"), defaults = list())
+    protect = c("x", "y"), defaults = list(), types = types)
 }
 
 #' Kernel classifiers in tidymodels

@@ -147,6 +147,12 @@ test_that("parsnip's engine arguments are the registry's tunable parameters and 
   a <- a[a$engine == "kernclass", ]
   expect_setequal(a$original, c("method", "gamma"))
   expect_identical(a$func[[which(a$original == "gamma")]]$fun, "kernclass_gamma")
+  # prediction types: the registry's, decision values as parsnip's "raw"
+  parsnip_type <- c(class = "class", prob = "prob", decision = "raw")
+  for (model in c(names(ns$kc_parsnip_svm), "kernel_classifier")) {
+    p <- env[[paste0(model, "_predict")]]
+    expect_setequal(p$type[p$engine == "kernclass"], unname(parsnip_type[svm$types]))
+  }
 })
 
 test_that("each worker takes its default method's arguments, written once in its signature", {
