@@ -278,12 +278,22 @@ double kc_self_kernel(const kc_kernel *k, double sqnorm)
     return v;
 }
 
-/* The tile of inner products (na x nb, row-major) into squared distances,
- * from the norms; the rare ones that lost digits recomputed directly. */
-static void sqdist_tile(const kc_points *a, const int *ai, ptrdiff_t a0, int na,
-                        const kc_points *b, const int *bi, ptrdiff_t b0, int nb,
-                        double *tile)
+/* Turn the tile of inner products (na x nb, row-major) into kernel values
+ * in place.  The distance kernels go a row at a time: inner products to
+ * squared distances from the norms (the rare ones that lost digits
+ * recomputed directly), then the kernel, while the row is in the nearest
+ * cache (a pass over the whole tile for each step read it from farther
+ * away). */
+static void apply_kernel(const kc_kernel *k,
+                         const kc_points *a, const int *ai, ptrdiff_t a0, int na,
+                         const kc_points *b, const int *bi, ptrdiff_t b0, int nb,
+                         double *tile)
 {
+    kernel_def d = kernel_def_of(k->type);
+    if (!d.distance) {
+        d.values(k, tile, (size_t) na * nb);
+        return;
+    }
     double *bsq = tile + (size_t) KC_TILE * KC_TILE;  /* see TILE_DOUBLES */
     for (int j = 0; j < nb; j++) bsq[j] = b->sqnorm[row_of(bi, b0, j)];
     for (int i = 0; i < na; i++) {
@@ -294,19 +304,8 @@ static void sqdist_tile(const kc_points *a, const int *ai, ptrdiff_t a0, int na,
             for (int j = 0; j < nb; j++)
                 if (KC_NEEDS_REFINE(row[j], asq + bsq[j]))
                     row[j] = direct_sqdist(a, ra, b, row_of(bi, b0, j));
+        d.values(k, row, (size_t) nb);
     }
-}
-
-/* Turn the tile of inner products (na x nb, row-major) into kernel values
- * in place. */
-static void apply_kernel(const kc_kernel *k,
-                         const kc_points *a, const int *ai, ptrdiff_t a0, int na,
-                         const kc_points *b, const int *bi, ptrdiff_t b0, int nb,
-                         double *tile)
-{
-    kernel_def d = kernel_def_of(k->type);
-    if (d.distance) sqdist_tile(a, ai, a0, na, b, bi, b0, nb, tile);
-    d.values(k, tile, (size_t) na * nb);
 }
 
 /* The points as the tiles read them: a copy of *a with the squared row
