@@ -18,7 +18,10 @@ run_with_isa <- function(isa) {
     "  row = kernel_matrix(x[1, , drop = FALSE], z, kernel = 'rbf', gamma = 0.1),  # one-row kernel",
     "  rows3 = kernel_matrix(x[1:3, ], z, kernel = 'rbf', gamma = 0.1),  # four-row kernel",
     "  means = predict(kernel_means(x, y, gamma = 0.1, scale = FALSE), z, type = 'decision'),",
-    "  svm = kernel_svm(x, y, gamma = 0.1, scale = FALSE)$objective)",
+    "  svm = kernel_svm(x, y, gamma = 0.1, scale = FALSE)$objective,",
+    "  # distances that cancel (a large common offset): recomputed directly,",
+    "  # in every lane of the vectorised rows",
+    "  near = kernel_matrix(x / 100 + 1e4, z / 100 + 1e4, kernel = 'rbf', gamma = 10))",
     sprintf("saveRDS(res, '%s')", out)), script)
   status <- system2(file.path(R.home("bin"), "Rscript"), c("--vanilla", script),
                     env = c(sprintf("KERNCLASS_ISA=%s", isa),
@@ -47,5 +50,7 @@ test_that("every instruction-set path gives the reference kernel values", {
     expect_equal(res$rows3, reference[[3]][1:3, ], tolerance = 1e-12)
     expect_equal(res$means, results[[1]]$means, tolerance = 1e-12)
     expect_equal(res$svm, results[[1]]$svm, tolerance = 1e-9)
+    expect_equal(res$near, ref_kernel(x / 100 + 1e4, z / 100 + 1e4, "rbf", gamma = 10),
+                 tolerance = 1e-9)
   }
 })
