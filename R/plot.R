@@ -144,49 +144,63 @@ kc_plot_boundaries <- function(object, ax, scores, score_at) UseMethod("kc_plot_
 kc_plot_boundaries.kernclass <- function(object, ax, scores, score_at) {
   lv <- object$levels
   if (length(lv) == 2L) {  # the zero contour of the decision value
-    return(kc_plot_pieces(ax, list(kc_decision(object, scores)), list(NULL), lv, score_at))
+    return(kc_plot_pieces(ax, list(kc_decision(object, scores)), NULL, lv, score_at))
   }
-  ovo <- inherits(object, "kernclass_ovo")
   pairs <- kc_ovo_pairs(lv)
-  d <- sides <- vector("list", nrow(pairs))
-  for (m in seq_len(nrow(pairs))) {
-    local({
-      m <- m
-      a <- pairs[m, "first"]
-      b <- pairs[m, "second"]
-      if (ovo) {
-        # pair m's decision is zero: a boundary where the sign of its vote
-        # changes the class (between the classes of the two signs, which need
-        # not be the pair's own: a tie of votes goes to the earlier level)
-        sides[[m]] <<- function(s) {
-          up <- s; up[, m] <- 1
-          down <- s; down[, m] <- -1
-          cbind(as.integer(kc_classify(object, up)), as.integer(kc_classify(object, down)))
-        }
-        d[[m]] <<- scores[, m]
-      } else {
-        # scores a and b are equal: a boundary where they are the top two
-        sides[[m]] <<- function(s) {
-          top <- (s[, a] + s[, b]) / 2 > apply(s[, -c(a, b), drop = FALSE], 1L, max)
-          cbind(ifelse(top, a, NA_integer_), b)
-        }
-        d[[m]] <<- scores[, a] - scores[, b]
+  a <- pairs[, "first"]
+  b <- pairs[, "second"]
+  if (inherits(object, "kernclass_ovo")) {
+    # pair m's decision is zero: a boundary where the sign of its vote
+    # changes the class (between the classes of the two signs, which need not
+    # be the pair's own: a tie of votes goes to the earlier level).  The
+    # votes of all pairs are counted once; row i's pair's own vote is then
+    # given to each side in turn.
+    d <- lapply(seq_len(nrow(pairs)), function(m) scores[, m])
+    first <- outer(a, seq_along(lv), "==") * 1  # pair x class: the pair's first class
+    second <- outer(b, seq_along(lv), "==") * 1
+    sides <- function(s, set) {
+      rows <- seq_len(nrow(s))
+      up <- (s > 0) * 1
+      votes <- up %*% first + (1 - up) %*% second  # whole numbers, exact
+      own <- cbind(rows, ifelse(up[cbind(rows, set)] == 1, a[set], b[set]))
+      votes[own] <- votes[own] - 1
+      side <- function(cls) {
+        v <- votes
+        v[cbind(rows, cls)] <- v[cbind(rows, cls)] + 1
+        max.col(v, ties.method = "first")
       }
-    })
+      cbind(side(a[set]), side(b[set]))
+    }
+  } else {
+    # scores a and b are equal: a boundary where they are the top two
+    d <- lapply(seq_len(nrow(pairs)), function(m) scores[, a[m]] - scores[, b[m]])
+    sides <- function(s, set) {
+      rows <- seq_len(nrow(s))
+      mid <- (s[cbind(rows, a[set])] + s[cbind(rows, b[set])]) / 2
+      others <- s
+      others[cbind(rows, a[set])] <- -Inf
+      others[cbind(rows, b[set])] <- -Inf
+      top <- mid > others[cbind(rows, max.col(others, ties.method = "first"))]
+      cbind(ifelse(top, a[set], NA_integer_), b[set])
+    }
   }
-  kc_plot_pieces(ax, d, sides, lv, score_at)
+  classes <- matrix(as.integer(kc_classify(object, scores)), length(ax[[1L]]))
+  kc_plot_pieces(ax, d, sides, lv, score_at, kc_plot_near_boundary(ax, classes))
 }
 
 # The zero contours of the decision values `d` (a list of grid values, x1
-# along rows), each cut into pieces along which its `sides[[s]](scores)` (a
-# two-column matrix: the class indices on the two sides of the line; equal
-# or NA where it is no boundary) stays the same pair; the whole contour,
-# between the two classes, where `sides[[s]]` is NULL. A piece ends where
-# the pair changes, found by bisection on the segment between neighbouring
-# points, so that lines meet where three regions touch. The points of all
-# contours are scored together, in one call of `score_at` for the contours
-# and one per bisection step, however many contours there are.
-kc_plot_pieces <- function(ax, d, sides, levels, score_at) {
+# along rows), each cut into pieces along which the pair of classes on its
+# two sides stays the same: `sides(scores, set)` gives, for points of contour
+# sets `set`, a two-column matrix of the class indices on the two sides of
+# the line (equal or NA where it is no boundary); with `sides` NULL the whole
+# contour is a boundary between the two classes. A piece ends where the pair
+# changes, found by bisection on the segment between neighbouring points, so
+# that lines meet where three regions touch. Only the points that
+# `near(points)` keeps (all when NULL) are scored, the others are no
+# boundary. The points of all contours are scored together, in one call of
+# `score_at` for the contours and one per bisection step, however many
+# contours there are.
+kc_plot_pieces <- function(ax, d, sides, levels, score_at, near = NULL) {
   grid <- length(ax[[1L]])
   lines <- list()
   set_of_line <- integer()
@@ -201,22 +215,15 @@ kc_plot_pieces <- function(ax, d, sides, levels, score_at) {
   pts <- do.call(rbind, lapply(lines, function(l) cbind(l$x, l$y)))
   line_of <- rep(seq_along(lines), vapply(lines, function(l) length(l$x), integer(1)))
   set_of <- set_of_line[line_of]
-  scored <- !vapply(sides, is.null, logical(1))
   pair_at <- function(p, set) {  # "i j" (i < j) for a boundary, NA otherwise
-    out <- rep("1 2", nrow(p))
-    todo <- scored[set]
+    if (is.null(sides)) return(rep("1 2", nrow(p)))
+    out <- rep(NA_character_, nrow(p))
+    todo <- if (is.null(near)) rep(TRUE, nrow(p)) else near(p)
     if (!any(todo)) return(out)
-    sc <- score_at(as.data.frame(p[todo, , drop = FALSE]))
-    set <- set[todo]
-    lab <- character(length(set))
-    for (s in unique(set)) {
-      rows <- set == s
-      sd <- sides[[s]](sc[rows, , drop = FALSE])
-      lo <- pmin(sd[, 1L], sd[, 2L])
-      hi <- pmax(sd[, 1L], sd[, 2L])
-      lab[rows] <- ifelse(!is.na(lo) & lo != hi, paste(lo, hi), NA_character_)
-    }
-    out[todo] <- lab
+    sd <- sides(score_at(as.data.frame(p[todo, , drop = FALSE])), set[todo])
+    lo <- pmin(sd[, 1L], sd[, 2L])
+    hi <- pmax(sd[, 1L], sd[, 2L])
+    out[todo] <- ifelse(!is.na(lo) & lo != hi, paste(lo, hi), NA_character_)
     out
   }
   label <- pair_at(pts, set_of)
@@ -256,6 +263,28 @@ kc_plot_pieces <- function(ax, d, sides, levels, score_at) {
     }
   }
   pieces
+}
+
+# Which contour points can lie on a boundary, from the grid's `classes` (a
+# grid x grid matrix of class indices): a function of points (a two-column
+# matrix), true where the 5 x 5 nodes around the point's nearest node hold
+# more than one class. Elsewhere a boundary through the point would enclose
+# a region that reaches no node within one and a half grid steps of it,
+# thinner than the grid can draw.
+kc_plot_near_boundary <- function(ax, classes) {
+  grid <- length(ax[[1L]])
+  nodes <- seq_len(grid)
+  lo <- hi <- classes
+  for (di in -2:2) for (dj in -2:2) {
+    z <- classes[pmin(pmax(nodes + di, 1L), grid), pmin(pmax(nodes + dj, 1L), grid), drop = FALSE]
+    lo <- pmin(lo, z)
+    hi <- pmax(hi, z)
+  }
+  mixed <- lo != hi
+  nearest <- function(v, at) {
+    pmin(pmax(round((v - at[1L]) / (at[grid] - at[1L]) * (grid - 1L)) + 1L, 1L), grid)
+  }
+  function(p) mixed[cbind(nearest(p[, 1L], ax[[1L]]), nearest(p[, 2L], ax[[2L]]))]
 }
 
 # What a classifier adds to its plot (the SVM: margins, support vectors).

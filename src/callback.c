@@ -11,9 +11,6 @@
 #include <Rinternals.h>
 #include "kernclass.h"
 
-/* R_ext/GraphicsDevice.h declares it (with much that is not needed here). */
-extern void Rf_onintr(void);
-
 /* The condition a tile caught (preserved), or a message of ours; one at a
  * time, on the main thread. */
 static SEXP pending = NULL;
@@ -82,13 +79,18 @@ void kc_callback_raise(void)
     SEXP cond = PROTECT(pending);
     kc_callback_reset();
     if (inherits(cond, "interrupt")) {
-        /* an interrupt stays one (handlers of "interrupt", not "error", see
-         * it; a loop of fits stops): R's own response to Ctrl-C, the one
-         * the graphics devices' API declares.  It returns only while
-         * interrupts are suspended, which no .Call is. */
-        UNPROTECT(1);
-        Rf_onintr();
-        kc_internal("interrupted in the kernel function");
+        /* An interrupt stays one (handlers of "interrupt", not "error", see
+         * it; a loop of fits stops), as R answers Ctrl-C, through R's API:
+         * the caught condition signalled again (tryCatch(interrupt = )
+         * unwinds here, calling handlers run), then, when no handler took
+         * it, the jump to the top level that an unhandled interrupt makes
+         * (the "abort" restart, always there). */
+        SEXP signal = PROTECT(lang2(install("signalCondition"), cond));
+        eval(signal, R_BaseEnv);
+        SEXP abort = PROTECT(lang2(install("invokeRestart"), mkString("abort")));
+        eval(abort, R_BaseEnv);
+        UNPROTECT(3);
+        kc_internal("interrupted in the kernel function");  /* not reached */
     }
     SEXP call = PROTECT(lang2(install("stop"), cond));
     eval(call, R_BaseEnv);  /* signals the user's condition, classes kept */

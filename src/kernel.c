@@ -278,12 +278,22 @@ double kc_self_kernel(const kc_kernel *k, double sqnorm)
     return v;
 }
 
-/* The tile of inner products (na x nb, row-major) into squared distances,
- * from the norms; the rare ones that lost digits recomputed directly. */
-static void sqdist_tile(const kc_points *a, const int *ai, ptrdiff_t a0, int na,
-                        const kc_points *b, const int *bi, ptrdiff_t b0, int nb,
-                        double *tile)
+/* Turn the tile of inner products (na x nb, row-major) into kernel values
+ * in place.  The distance kernels go a row at a time: inner products to
+ * squared distances from the norms (the rare ones that lost digits
+ * recomputed directly), then the kernel, while the row is in the nearest
+ * cache (a pass over the whole tile for each step read it from farther
+ * away). */
+static void apply_kernel(const kc_kernel *k,
+                         const kc_points *a, const int *ai, ptrdiff_t a0, int na,
+                         const kc_points *b, const int *bi, ptrdiff_t b0, int nb,
+                         double *tile)
 {
+    kernel_def d = kernel_def_of(k->type);
+    if (!d.distance) {
+        d.values(k, tile, (size_t) na * nb);
+        return;
+    }
     double *bsq = tile + (size_t) KC_TILE * KC_TILE;  /* see TILE_DOUBLES */
     for (int j = 0; j < nb; j++) bsq[j] = b->sqnorm[row_of(bi, b0, j)];
     for (int i = 0; i < na; i++) {
@@ -294,19 +304,8 @@ static void sqdist_tile(const kc_points *a, const int *ai, ptrdiff_t a0, int na,
             for (int j = 0; j < nb; j++)
                 if (KC_NEEDS_REFINE(row[j], asq + bsq[j]))
                     row[j] = direct_sqdist(a, ra, b, row_of(bi, b0, j));
+        d.values(k, row, (size_t) nb);
     }
-}
-
-/* Turn the tile of inner products (na x nb, row-major) into kernel values
- * in place. */
-static void apply_kernel(const kc_kernel *k,
-                         const kc_points *a, const int *ai, ptrdiff_t a0, int na,
-                         const kc_points *b, const int *bi, ptrdiff_t b0, int nb,
-                         double *tile)
-{
-    kernel_def d = kernel_def_of(k->type);
-    if (d.distance) sqdist_tile(a, ai, a0, na, b, bi, b0, nb, tile);
-    d.values(k, tile, (size_t) na * nb);
 }
 
 /* The points as the tiles read them: a copy of *a with the squared row
@@ -506,6 +505,8 @@ static int block_len(ptrdiff_t n, int blk)
  * the chunk by a time slice at most, a small share of its work. */
 #define CHUNK_FLOPS 5e8
 #define TASKS_PER_THREAD 8
+/* Tiles of one row block a within-group task runs (kc_within_group_sums). */
+#define RUN_TILES 16
 
 static int tiles_per_chunk(double cost)
 {
@@ -745,56 +746,72 @@ void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
         if (any_big) pack_points(&sorted);
     }
 
-    /* the task list: (group, I, J) with I <= J */
-    double ntasks_d = 0;
+    /* The tiles: (group, I, J) with I <= J, each summed into its own
+     * partial (a fixed order of sums), in stored order.  A task is a run of
+     * up to RUN_TILES tiles of one row block (one group and I, consecutive
+     * J), so that the row block's rows are packed once for the run (dense
+     * points), not once per tile. */
+    double ntiles_d = 0;
     for (int g = 0; g < ngroups; g++) {
         double m = nblocks(start[g + 1] - start[g]);
-        ntasks_d += m * (m + 1) / 2;
+        ntiles_d += m * (m + 1) / 2;
     }
-    if (ntasks_d * 3 * sizeof(int) > (double) PTRDIFF_MAX)
-        kc_error("size", "kernclass: too many tiles (%.0f)", ntasks_d);
-    size_t ntasks = (size_t) ntasks_d;
+    if (ntiles_d * 4 * sizeof(int) > (double) PTRDIFF_MAX)
+        kc_error("size", "kernclass: too many tiles (%.0f)", ntiles_d);
+    size_t ntiles = (size_t) ntiles_d;
     double cost = pair_cost(b);
-    nthreads = threads_for_source(b, b, kc_threads_for(ntasks_d * KC_TILE * KC_TILE * cost, nthreads));
-    int *task = (int *) R_alloc(ntasks * 3 + 1, sizeof(int));
-    double *partial = (double *) R_alloc(ntasks + 1, sizeof(double));
-    size_t t = 0;
+    nthreads = threads_for_source(b, b, kc_threads_for(ntiles_d * KC_TILE * KC_TILE * cost, nthreads));
+    int *task = (int *) R_alloc(ntiles * 4 + 1, sizeof(int));  /* g, I, J0, J1 */
+    size_t *first = (size_t *) R_alloc(ntiles + 1, sizeof(size_t));  /* its first tile */
+    double *partial = (double *) R_alloc(ntiles + 1, sizeof(double));
+    int *group_of = (int *) R_alloc(ntiles + 1, sizeof(int));
+    size_t ntasks = 0, t = 0;
     for (int g = 0; g < ngroups; g++) {
         int m = nblocks(start[g + 1] - start[g]);
         for (int I = 0; I < m; I++)
-            for (int J = I; J < m; J++) {
-                task[3 * t] = g; task[3 * t + 1] = I; task[3 * t + 2] = J;
-                t++;
+            for (int J0 = I; J0 < m; J0 += RUN_TILES) {
+                int J1 = J0 + RUN_TILES < m ? J0 + RUN_TILES : m;
+                task[4 * ntasks] = g; task[4 * ntasks + 1] = I;
+                task[4 * ntasks + 2] = J0; task[4 * ntasks + 3] = J1;
+                first[ntasks++] = t;
+                for (int J = J0; J < J1; J++) group_of[t++] = g;
             }
     }
 
     size_t work_n = kc_tile_work_size(b);
     scratch s = scratch_alloc(nthreads, work_n + TILE_DOUBLES);
     zero_scatter(b, s.base, s.per_thread, nthreads);
-    size_t chunk = (size_t) nthreads * tiles_per_chunk(cost);
-    for (size_t t0 = 0; t0 < ntasks; t0 += chunk) {
-        size_t t1 = t0 + chunk < ntasks ? t0 + chunk : ntasks;
+    size_t chunk_tiles = (size_t) nthreads * tiles_per_chunk(cost);
+    for (size_t u0 = 0; u0 < ntasks;) {
+        size_t u1 = u0 + 1;  /* tasks u0 .. u1 - 1: about chunk_tiles tiles */
+        while (u1 < ntasks && first[u1] - first[u0] < chunk_tiles) u1++;
 #pragma omp parallel for num_threads(nthreads) schedule(dynamic) if (nthreads > 1)
-        for (size_t u = t0; u < t1; u++) {
-            int g = task[3 * u], I = task[3 * u + 1], J = task[3 * u + 2];
+        for (size_t u = u0; u < u1; u++) {
+            int g = task[4 * u], I = task[4 * u + 1], J0 = task[4 * u + 2], J1 = task[4 * u + 3];
             double *work = scratch_for(&s, thread_id());
             double *tile = work + work_n;
             ptrdiff_t ng = start[g + 1] - start[g];
-            int na = block_len(ng, I), nb = block_len(ng, J);
-            if (dense)
-                kernel_tile(k, &sorted, NULL, gstart[g] + (ptrdiff_t) I * KC_TILE, na,
-                            &sorted, NULL, gstart[g] + (ptrdiff_t) J * KC_TILE, nb, NULL, work, tile);
-            else
-                kernel_tile(k, b, order + start[g] + (ptrdiff_t) I * KC_TILE, 0, na,
-                            b, order + start[g] + (ptrdiff_t) J * KC_TILE, 0, nb, NULL, work, tile);
-            double sum = tile_sum(tile, (size_t) na * nb);
-            partial[u] = I == J ? sum : 2.0 * sum;
+            int na = block_len(ng, I);
+            ptrdiff_t a0 = gstart ? gstart[g] + (ptrdiff_t) I * KC_TILE : 0;
+            if (dense) pack_rows(&sorted, NULL, a0, na, MR, work);  /* kernel_tile's a panels */
+            for (int J = J0; J < J1; J++) {
+                int nb = block_len(ng, J);
+                if (dense)
+                    kernel_tile(k, &sorted, NULL, a0, na,
+                                &sorted, NULL, gstart[g] + (ptrdiff_t) J * KC_TILE, nb, work, work, tile);
+                else
+                    kernel_tile(k, b, order + start[g] + (ptrdiff_t) I * KC_TILE, 0, na,
+                                b, order + start[g] + (ptrdiff_t) J * KC_TILE, 0, nb, NULL, work, tile);
+                double sum = tile_sum(tile, (size_t) na * nb);
+                partial[first[u] + (J - J0)] = I == J ? sum : 2.0 * sum;
+            }
         }
         kc_callback_raise();
         R_CheckUserInterrupt();
+        u0 = u1;
     }
     for (int g = 0; g < ngroups; g++) out[g] = 0.0;
-    for (size_t u = 0; u < ntasks; u++) out[task[3 * u]] += partial[u];
+    for (size_t u = 0; u < ntiles; u++) out[group_of[u]] += partial[u];
 }
 
 /* Leave-one-out group sums: out[i + g n] = sum of k(x_i, x_j) over the rows

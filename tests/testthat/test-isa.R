@@ -3,6 +3,11 @@
 # package is loaded) and must give the same kernel values and predictions as
 # a plain-R reference, whatever this CPU's best path is.
 
+# exp's arguments (as -t): 0, tiny, the whole range, the edges of the vectorised
+# exp's cut at -708 and of double underflow (-745), beyond
+exp_args <- c(0, 1e-300, 1e-20, 1e-8, 0.5, seq(0, 760, length.out = 1001), 707.9, 708, 708.1,
+              744, 745.2, 746, 800, 1e10)
+
 run_with_isa <- function(isa) {
   script <- tempfile(fileext = ".R")
   out <- tempfile(fileext = ".rds")
@@ -18,7 +23,13 @@ run_with_isa <- function(isa) {
     "  row = kernel_matrix(x[1, , drop = FALSE], z, kernel = 'rbf', gamma = 0.1),  # one-row kernel",
     "  rows3 = kernel_matrix(x[1:3, ], z, kernel = 'rbf', gamma = 0.1),  # four-row kernel",
     "  means = predict(kernel_means(x, y, gamma = 0.1, scale = FALSE), z, type = 'decision'),",
-    "  svm = kernel_svm(x, y, gamma = 0.1, scale = FALSE)$objective)",
+    "  svm = kernel_svm(x, y, gamma = 0.1, scale = FALSE)$objective,",
+    "  # distances that cancel (a large common offset): recomputed directly,",
+    "  # in every lane of the vectorised rows",
+    "  near = kernel_matrix(x / 100 + 1e4, z / 100 + 1e4, kernel = 'rbf', gamma = 10),",
+    "  # exp(-t) as the rbf kernel between 0 and sqrt(t), in rows of every length",
+    sprintf("  expt = lapply(c(1:17, %d), function(m) kernel_matrix(matrix(0), matrix(sqrt(%s[seq_len(m)])), kernel = 'rbf', gamma = 1)))",
+            length(exp_args), paste(deparse(exp_args, control = "digits17"), collapse = "")),
     sprintf("saveRDS(res, '%s')", out)), script)
   status <- system2(file.path(R.home("bin"), "Rscript"), c("--vanilla", script),
                     env = c(sprintf("KERNCLASS_ISA=%s", isa),
@@ -47,5 +58,17 @@ test_that("every instruction-set path gives the reference kernel values", {
     expect_equal(res$rows3, reference[[3]][1:3, ], tolerance = 1e-12)
     expect_equal(res$means, results[[1]]$means, tolerance = 1e-12)
     expect_equal(res$svm, results[[1]]$svm, tolerance = 1e-9)
+    expect_equal(res$near, ref_kernel(x / 100 + 1e4, z / 100 + 1e4, "rbf", gamma = 10),
+                 tolerance = 1e-9)
+    # every lane, the tails of rows included: within 4e-16 of R's exp() relative to
+    # it; from exp(-708) = 3.3e-308 down, zero or R's value
+    for (e in res$expt) {
+      t <- exp_args[seq_along(e)]
+      r <- exp(-sqrt(t)^2)
+      ok <- abs(e - r) <= 4e-16 * r | (t >= 708 & (e == 0 | e == r))
+      expect_true(all(ok), info = res$engine)
+      expect_identical(e[t == 0], rep(1, sum(t == 0)))
+      expect_identical(e[t >= 746], rep(0, sum(t >= 746)))
+    }
   }
 })

@@ -225,3 +225,78 @@ test_that("the heat map draws the metric the grid was judged by, best = smallest
   expect_equal(graphics::par("usr")[3:4], v + c(-1, 1) * 0.04 * diff(v))
   expect_identical(plot(tuned), tuned)
 })
+
+# The boundary pieces of a plot with three or more classes, derived directly
+# from their definition: every point of every pair's zero contour on the
+# plot's grid, scored exactly, labelled by the classes on its two sides
+# (one-vs-one: the class with the pair's vote given to each class of the
+# pair, the other votes counted from the scores; class scores: the pair
+# when its two scores are the largest), one pair at a time.  Returns the
+# labelled points as "x y label" strings.
+reference_boundary_points <- function(fit, r, vars) {
+  lv <- fit$levels
+  K <- length(lv)
+  pairs <- t(combn(K, 2))
+  dec <- r$decision
+  out <- character()
+  for (m in seq_len(nrow(pairs))) {
+    a <- pairs[m, 1]
+    b <- pairs[m, 2]
+    z <- if (inherits(fit, "kernclass_ovo")) dec[, m] else dec[, a] - dec[, b]
+    z <- matrix(z, length(r$x1))
+    for (l in contourLines(r$x1, r$x2, z, levels = 0)) {
+      p <- data.frame(l$x, l$y)
+      names(p) <- vars
+      s <- predict(fit, p, type = "decision")
+      for (i in seq_len(nrow(p))) {
+        if (inherits(fit, "kernclass_ovo")) {
+          side <- function(vote_for) {
+            votes <- integer(K)
+            for (q in seq_len(nrow(pairs))) {
+              w <- if (q == m) vote_for else if (s[i, q] > 0) pairs[q, 1] else pairs[q, 2]
+              votes[w] <- votes[w] + 1L
+            }
+            which.max(votes)  # ties to the earlier level
+          }
+          cls <- sort(c(side(a), side(b)))
+          if (cls[1] == cls[2]) next
+        } else {
+          if (!((s[i, a] + s[i, b]) / 2 > max(s[i, -c(a, b)]))) next
+          cls <- c(a, b)
+        }
+        out <- c(out, paste(l$x[i], l$y[i], paste(lv[cls], collapse = "/")))
+      }
+    }
+  }
+  out
+}
+
+test_that("the boundary pieces hold exactly the contour points that separate two classes", {
+  close <- plot_to_null()
+  on.exit(close())
+  set.seed(11)
+  K <- 5
+  centres <- cbind(cos(2 * pi * (1:K) / K), sin(2 * pi * (1:K) / K)) * 2.5
+  d <- data.frame(centres[rep(1:K, each = 30), ] + matrix(rnorm(2 * K * 30), ncol = 2))
+  names(d) <- c("u", "v")
+  d$y <- factor(rep(letters[1:K], each = 30))
+  fits <- list(kernel_means(y ~ u + v, data = d, gamma = 0.5),
+               kernel_svm(y ~ u + v, data = d, gamma = 0.5),
+               kernel_bayes(y ~ u + v, data = d, gamma = 0.5))
+  for (fit in fits) {
+    r <- plot(fit, d, grid = 40)
+    # the pieces' points, less the ends found by bisection (between contour points)
+    drawn <- unlist(lapply(r$boundary, function(p) {
+      paste(p$x, p$y, paste(p$classes, collapse = "/"))
+    }))
+    expected <- reference_boundary_points(fit, r, c("u", "v"))
+    expect_gt(length(expected), 40)
+    expect_setequal(intersect(drawn, expected), expected)
+    # every drawn point not a contour point is a piece's end
+    ends <- unlist(lapply(r$boundary, function(p) {
+      n <- length(p$x)
+      paste(p$x[c(1, n)], p$y[c(1, n)], paste(p$classes, collapse = "/"))
+    }))
+    expect_true(all(setdiff(drawn, expected) %in% ends))
+  }
+})
