@@ -417,13 +417,7 @@ kc_fit_svm <- function(d, kernel, gamma, degree, coef0, cost, class.weights, wei
   }, numeric(length(d$y)))
   sign <- matrix(sign, nrow = nrow(d$x))
   converged <- vapply(fits, function(f) f$status == 0L, logical(1))
-  if (!all(converged)) {
-    kc_warn(sprintf(paste0("The SMO solver reached `max_iter` (%s) before the KKT conditions ",
-                           "held within `tolerance`%s; the solution is approximate."),
-                    format(max_iter),
-                    if (one) "" else sprintf(" (pairs %s)", kc_enum(pair_names[!converged]))),
-            class = "convergence")
-  }
+  if (!all(converged)) kc_svm_warn_max_iter(max_iter, if (!one) pair_names[!converged])
   fit <- new_kernclass(d, k, call = call,
     class = if (one) c("kernel_svm_oneclass", "kernel_svm") else c("kernel_svm", "kernclass_ovo"),
     type = type,
@@ -449,6 +443,16 @@ kc_fit_svm <- function(d, kernel, gamma, degree, coef0, cost, class.weights, wei
     fit$probB <- stats::setNames(ab[2L, ], rownames(pairs))
   }
   fit
+}
+
+# The warning of fits that stopped at max_iter (pairs: the pairs' names, or
+# NULL for the one-class SVM); kernel_tune()'s shared path gives it too.
+kc_svm_warn_max_iter <- function(max_iter, pairs) {
+  kc_warn(sprintf(paste0("The SMO solver reached `max_iter` (%s) before the KKT conditions ",
+                         "held within `tolerance`%s; the solution is approximate."),
+                  format(max_iter),
+                  if (is.null(pairs)) "" else sprintf(" (pairs %s)", kc_enum(pairs))),
+          class = "convergence")
 }
 
 # nu-SVC needs nu W / 2 of bound in each class of every pair, W the pair's

@@ -85,7 +85,7 @@ typedef struct {
 
 /* The cache is written row by row as it fills: with 4 KiB pages every 4 KiB
  * costs a page fault (measured: 40% of the training time at n = 20,000). */
-static void advise_huge_pages(void *p, size_t bytes)
+void kc_advise_huge_pages(void *p, size_t bytes)
 {
 #ifdef MADV_HUGEPAGE
     size_t page = (size_t) 2 << 20;
@@ -118,7 +118,7 @@ static void cache_init(row_cache *c, const kc_kernel *k, const kc_points *x,
         c->rows = store;
     } else {
         c->rows = (float *) R_alloc((size_t) c->slots * n, sizeof(float));
-        advise_huge_pages(c->rows, (size_t) c->slots * n * sizeof(float));
+        kc_advise_huge_pages(c->rows, (size_t) c->slots * n * sizeof(float));
     }
     c->slot_of = (int *) R_alloc(n, sizeof(int));
     c->row_in = (int *) R_alloc(c->slots, sizeof(int));
