@@ -279,7 +279,8 @@ SEXP ffi_loo_sums(SEXP train, SEXP group, SEXP ngroups, SEXP spec, SEXP threads)
 /* SVM dual by SMO: y in {-1, +1}, C the per-point upper bounds (> 0 or Inf);
  * linear the linear term, alpha0 NULL or a start within the bounds (the nu
  * problems' feasible start, or a warm start), nsets 1 or 2 (see kc_smo).
- * store: NULL, TRUE (a new one) or a raw vector of n * n * 4 + n bytes,
+ * store: NULL, TRUE (a new one), "whole" (a new one, every row computed
+ * first: the solver then reads it directly) or a raw vector of n * n * 4 + n bytes,
  * kernel rows and their flags that the solver fills in place and the caller
  * keeps for the next solve on the same x and kernel (returned as `store`). */
 SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
@@ -324,16 +325,18 @@ SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
     unsigned char *filled = NULL;
     int nprot = 0;
     double need = kc_svm_store_bytes((double) a.n);
-    if (isLogical(store) && XLENGTH(store) == 1 && LOGICAL(store)[0] == TRUE) {
+    int whole = isString(store) && XLENGTH(store) == 1 && !strcmp(CHAR(STRING_ELT(store, 0)), "whole");
+    if (whole || (isLogical(store) && XLENGTH(store) == 1 && LOGICAL(store)[0] == TRUE)) {
         /* a new store, returned: only its flags need clearing */
         if (need > (double) R_XLEN_T_MAX) kc_internal("the store is too large");
         store = PROTECT(allocVector(RAWSXP, (R_xlen_t) need));
         nprot++;
         memset(RAW(store) + (size_t) a.n * a.n * sizeof(float), 0, (size_t) a.n);
+        kc_advise_huge_pages(RAW(store), (size_t) need);
     }
     if (!isNull(store)) {
         if (TYPEOF(store) != RAWSXP || (double) XLENGTH(store) != need)
-            kc_internal("store must be NULL, TRUE or raw(n * n * 4 + n)");
+            kc_internal("store must be NULL, TRUE, \"whole\" or raw(n * n * 4 + n)");
         /* the rows first: RAW() is aligned for any type */
         rows = (float *) (void *) RAW(store);
         filled = RAW(store) + (size_t) a.n * a.n * sizeof(float);
@@ -342,7 +345,7 @@ SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
     kc_smo_result res;
     res.alpha = REAL(alpha);
     kc_smo(&k, &a, yy, cc, p, a0, INTEGER(nsets)[0], eps,
-           it >= (double) LONG_MAX ? LONG_MAX : (long) it, mb, shr, nt, rows, filled, &res);
+           it >= (double) LONG_MAX ? LONG_MAX : (long) it, mb, shr, nt, rows, filled, whole, &res);
 
     const char *names[] = {"alpha", "rho", "objective", "iterations", "status", "gap",
                            "rows_computed", "r", "store", ""};

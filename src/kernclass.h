@@ -202,11 +202,13 @@ typedef struct {
  * nsets: 1, or 2 for nu-SVC (pairs chosen within a class).  store, filled:
  * n x n floats and n flags kept by the caller across solves on the same
  * points and kernel (rows computed once for a path of costs), or NULL for an
- * LRU cache of cache_mb. */
+ * LRU cache of cache_mb; whole: fill the store with every row first.  A
+ * store holding every row is read directly (no cache bookkeeping); the
+ * iterates are the same in every mode. */
 void kc_smo(const kc_kernel *k, const kc_points *x, const int *y, const double *C,
             double linear, const double *alpha0, int nsets,
             double eps, long max_iter, double cache_mb, int shrinking, int nthreads,
-            float *store, unsigned char *filled, kc_smo_result *res);
+            float *store, unsigned char *filled, int whole, kc_smo_result *res);
 
 /* The costs of one kernel setting over the folds of a cross-validation
  * (svm-path.c): x[0..nx) all n points (dense; nx = 1, or nrun: as fold

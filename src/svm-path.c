@@ -89,6 +89,9 @@ void kc_svm_path(const kc_svm_path_job *job, double *decision, double *rho,
     double *C = (double *) R_alloc(n, sizeof(double)), *Cprev = (double *) R_alloc(n, sizeof(double));
     double *alpha = (double *) R_alloc(n, sizeof(double)), *a0 = (double *) R_alloc(n, sizeof(double));
     double *prev = (double *) R_alloc(n, sizeof(double));
+    int *sv = (int *) R_alloc(n, sizeof(int));
+    double *coef = (double *) R_alloc(n, sizeof(double));
+    kc_points xb = *job->x;
     float *block = NULL;
     unsigned char *filled = NULL;
     size_t block_room = 0;
@@ -138,16 +141,16 @@ void kc_svm_path(const kc_svm_path_job *job, double *decision, double *rho,
                     }
                     memset(filled, 1, (size_t) m);
                     memcpy(prev_rows, rows, (size_t) m * sizeof(int));
+                    xb = kc_points_subset(x, rows, m);  /* for all the costs of the block */
                 } else {
                     warm_start(prev, Cprev, C, yb, m, a0);
                 }
                 R_CheckUserInterrupt();
                 const void *vmax = vmaxget();
-                kc_points xb = kc_points_subset(x, rows, m);
                 kc_smo_result res;
                 res.alpha = alpha;
                 kc_smo(job->k, &xb, yb, C, -1.0, same ? a0 : NULL, 1, job->eps, job->max_iter,
-                       1.0, job->shrinking, job->nthreads, block, filled, &res);
+                       1.0, job->shrinking, job->nthreads, block, filled, 0, &res);
                 vmaxset(vmax);
                 int finite = R_FINITE(res.rho) && R_FINITE(res.objective);
                 for (int t = 0; t < m && finite; t++) finite = R_FINITE(alpha[t]);
@@ -161,11 +164,16 @@ void kc_svm_path(const kc_svm_path_job *job, double *decision, double *rho,
                 /* the held-out rows: sum over the support vectors of
                  * alpha_i y_i k(x, x_i), less rho */
                 double *dec = decision + (size_t) n * (pair + (size_t) npairs * c);
+                int nsv = 0;
+                for (int i = 0; i < m; i++) {
+                    if (!(alpha[i] > 0)) continue;
+                    sv[nsv] = rows[i];
+                    coef[nsv++] = alpha[i] * yb[i];
+                }
                 for (int u = 0; u < ntest; u++) {
                     const double *Kt = K + (size_t) test[u] * n;
                     double s = 0;
-                    for (int i = 0; i < m; i++)
-                        if (alpha[i] > 0) s += alpha[i] * yb[i] * Kt[rows[i]];
+                    for (int i = 0; i < nsv; i++) s += coef[i] * Kt[sv[i]];
                     dec[test[u]] = s - res.rho;
                 }
             }

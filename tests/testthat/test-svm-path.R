@@ -240,3 +240,49 @@ test_that("the entry point checks its arguments and stops at an interrupt", {
   expect_equal(kernel_matrix(x[1:3, ], kernel = "linear"), tcrossprod(x[1:3, ]),
                tolerance = 1e-12)
 })
+
+test_that("the solver reading a whole store takes the cache's iterates exactly", {
+  # store = "whole": every row computed first, then read directly; NULL: the
+  # LRU cache (a small one evicts rows); TRUE: a store filled as rows are asked.
+  # A store rebuilds the gradient of shrunk variables from its float rows,
+  # the cache by a double expansion: the objective (from the gradient) then
+  # differs at the floats' rounding (1e-7 relative), the iterates not.
+  set.seed(13)
+  for (rep in 1:4) {
+    n <- c(200, 700)[(rep - 1) %% 2 + 1]
+    x <- matrix(rnorm(n * 5), n)
+    yb <- ifelse(x[, 1] + 0.5 * rnorm(n) > 0, 1L, -1L)
+    C <- if (rep > 2) runif(n, 0.1, 5) else rep(3, n)
+    for (shrinking in c(TRUE, FALSE)) {
+      fit <- function(store, mb = 100, linear = -1, alpha0 = NULL, nsets = 1L) {
+        .Call(ns$ffi_smo, x, yb, C, c(3, 0.3, 3, 0), 1e-3, 1e6, mb, shrinking, 1L, linear,
+              alpha0, nsets, store)
+      }
+      whole <- fit("whole")
+      expect_identical(whole$rows_computed, as.numeric(n))
+      same <- function(a, b, store = FALSE) {
+        expect_identical(a$alpha, b$alpha)
+        expect_identical(a$rho, b$rho)
+        expect_identical(a$iterations, b$iterations)
+        expect_identical(a$status, b$status)
+        if (store || !shrinking) expect_identical(a$objective, b$objective)
+        else expect_equal(a$objective, b$objective, tolerance = 1e-6)
+      }
+      same(whole, fit(NULL))
+      same(whole, fit(NULL, mb = 0.5))
+      same(whole, fit(TRUE), store = TRUE)
+      # nu-SVC (two sets) from LIBSVM's start
+      a0 <- ns$kc_svm_start(C, yb, 0.3 * sum(C) / 2)
+      same(fit("whole", linear = 0, alpha0 = a0, nsets = 2L),
+           fit(NULL, mb = 0.5, linear = 0, alpha0 = a0, nsets = 2L))
+    }
+  }
+  # kernel_svm reads a whole store where its cache would hold every row: the
+  # same model as with a small cache
+  dat <- path_data(n = 300, classes = 3, seed = 14)
+  a <- kernel_svm(dat$x, dat$y, cost = 20)
+  b <- kernel_svm(dat$x, dat$y, cost = 20, cachesize = 0.2)
+  expect_identical(a$eta, b$eta)
+  expect_identical(a$b, b$b)
+  expect_identical(a$iterations, b$iterations)
+})
