@@ -177,22 +177,10 @@ kc_svm_shared_plan <- function(fit, d, w, fold, runs, cells, args, needs) {
        !ok(kc_check_number(arg("cachesize"), "cachesize", lower = 0, lower_open = TRUE)))) {
     return(NULL)
   }
-  # the coded inputs, scaled per fold as each fold's fit scales them
-  design <- tryCatch(kc_design_xy(d$x, d$y, kernel = kernel), error = function(e) NULL)
-  if (is.null(design) || !is.matrix(design$x) || !is.numeric(design$x)) return(NULL)
-  storage.mode(design$x) <- "double"
-  # (a constant column warns: the folds then run as before, and warn)
-  x <- if (!scale) list(design$x) else tryCatch(lapply(runs, function(f) {
-    s <- kc_scaling(design$x[fold != f, , drop = FALSE], design$scalable)
-    unname(kc_apply_scaling(design$x, s))
-  }), warning = function(w) NULL, error = function(e) NULL)
-  if (is.null(x)) return(NULL)
-  k <- tryCatch(kc_kernel(kernel, arg("gamma"), arg("degree"), arg("coef0"), x[[1L]]),
-                error = function(e) NULL)
-  if (is.null(k)) return(NULL)
   # the bounds' factors per fold: weights, and class weights of the training rows
   n <- length(d$y)
   L <- nlevels(d$y)
+  if (L < 2L) return(NULL)
   wt <- if (is.null(w)) rep(1, n) else w
   cw <- matrix(0, L, length(runs))
   largest <- 0
@@ -206,8 +194,23 @@ kc_svm_shared_plan <- function(fit, d, w, fold, runs, cells, args, needs) {
     counts <- tabulate(d$y[train], L)
     largest <- max(largest, max(outer(counts, counts, "+")[upper.tri(diag(L))]))
   }
+  # the coded inputs, scaled per fold as each fold's fit scales them; the
+  # kernel, a pair's block and the inputs' copies within the budget
+  design <- tryCatch(kc_design_xy(d$x, d$y, kernel = kernel), error = function(e) NULL)
+  if (is.null(design) || !is.matrix(design$x) || !is.numeric(design$x)) return(NULL)
+  storage.mode(design$x) <- "double"
+  copies <- if (scale) length(runs) else 1
   budget <- getOption("kernclass.tune.store_mb", 512) * 2^20
-  if (kc_svm_bytes(n, largest)[2L] > budget) return(NULL)
+  if (kc_svm_bytes(n, largest)[2L] + 8 * copies * length(design$x) > budget) return(NULL)
+  # (a constant column warns: the folds then run as before, and warn)
+  x <- if (!scale) list(design$x) else tryCatch(lapply(runs, function(f) {
+    s <- kc_scaling(design$x[fold != f, , drop = FALSE], design$scalable)
+    unname(kc_apply_scaling(design$x, s))
+  }), warning = function(w) NULL, error = function(e) NULL)
+  if (is.null(x)) return(NULL)
+  k <- tryCatch(kc_kernel(kernel, arg("gamma"), arg("degree"), arg("coef0"), x[[1L]]),
+                error = function(e) NULL)
+  if (is.null(k)) return(NULL)
   list(x = x, y = as.integer(d$y), levels = levels(d$y), cost = cost, spec = kc_kernel_code(k),
        w = as.double(wt), cw = cw, tolerance = as.numeric(tolerance),
        max_iter = as.numeric(max_iter), shrinking = arg("shrinking"))

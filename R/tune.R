@@ -52,9 +52,10 @@
 #'   fold on its own.
 #'
 #'   Memory: this takes \eqn{8 n^2 + 4 m^2} bytes (\eqn{m} the training rows
-#'   of the largest class pair) and runs only within the budget
-#'   `getOption("kernclass.tune.store_mb", 512)` megabytes: with the default,
-#'   up to about 7,000 rows of two classes with 5 folds. Beyond it, and for
+#'   of the largest class pair), and with `scale = TRUE` a scaled copy of the
+#'   inputs per fold (\eqn{8 n p} bytes each), and runs only within the
+#'   budget `getOption("kernclass.tune.store_mb", 512)` megabytes: with the
+#'   default, up to about 7,000 rows of two classes with 5 folds. Beyond it, and for
 #'   other kernels, sparse rows, kernel values or functions, `approx`, the nu
 #'   types and probabilities, each fold is fitted on its own, keeping the
 #'   kernel rows of its training points (\eqn{4 m^2} bytes) for every cost
