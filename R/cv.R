@@ -282,12 +282,23 @@ kc_grid_cv <- function(fit, d, w, fold, k, cells, args, metric, run_folds = NULL
   }
   rest <- which(!exact)
   groups <- kc_svm_path_groups(fit, cells[rest], args, needs)
-  for (f in if (is.null(run_folds)) seq_len(as.integer(k)) else run_folds) {
-    for (g in groups) tasks[[length(tasks) + 1L]] <- list(kind = "fold", fold = f, cells = rest[g])
+  runs <- if (is.null(run_folds)) seq_len(as.integer(k)) else run_folds
+  # a kernel_svm path on all its folds at once where it can (R/svm-path.R)
+  plans <- lapply(groups, function(g) {
+    kc_svm_shared_plan(fit, d, w, fold, runs, cells[rest[g]], args, needs)
+  })
+  shared <- !vapply(plans, is.null, logical(1))
+  for (f in runs) {
+    for (g in groups[!shared]) tasks[[length(tasks) + 1L]] <- list(kind = "fold", fold = f, cells = rest[g])
+  }
+  for (i in which(shared)) {
+    tasks[[length(tasks) + 1L]] <- list(kind = "path", folds = runs, cells = rest[groups[[i]]],
+                                        plan = plans[[i]])
   }
   run <- function(task) {
     p()
-    kc_run_task(task, fit, d, w, fold, cells, args, needs)
+    if (task$kind == "path") kc_svm_path_task(task, fit, d, w, fold, cells, args, needs)
+    else kc_run_task(task, fit, d, w, fold, cells, args, needs)
   }
   # silent unless the user enables a progressr handler
   p <- progressr::progressor(steps = length(tasks))

@@ -14,16 +14,15 @@ kc_svm_path_groups <- function(fit, cells, args, needs) {
   single <- as.list(seq_along(cells))
   def <- kc_fitter_default(fit)
   if (is.null(def) || def$name != "kernel_svm" || length(cells) < 2L) return(single)
-  if (isTRUE(args$probability) || needs == "prob") return(single)
-  # approximate SVMs (approx = ...) are linear solves on features: no kernel rows to share
-  if (!is.null(args$approx) || any(vapply(cells, function(a) !is.null(a$approx), logical(1)))) {
-    return(single)
-  }
+  # probability = TRUE (in args or a cell) and approximate SVMs (approx = ...,
+  # linear solves on features: no kernel rows to share) fit alone
+  alone <- vapply(c(list(args), cells), function(a) isTRUE(a$probability) || !is.null(a$approx),
+                  logical(1))
+  if (needs == "prob" || any(alone)) return(single)
   has_cost <- vapply(cells, function(a) {
     is.numeric(a$cost) && length(a$cost) == 1L && !is.na(a$cost) && a$cost > 0
   }, logical(1))
   if (!all(has_cost)) return(single)
-  if (any(vapply(cells, function(a) isTRUE(a$probability), logical(1)))) return(single)
   key <- vapply(cells, function(a) {
     a$cost <- NULL
     paste(deparse(a[order(names(a))], control = "digits17"), collapse = "")
@@ -56,8 +55,7 @@ kc_svm_path_start <- function(path, key, rows, Cb, yb) {
     alpha0[at_bound] <- Cb[at_bound]
     return(list(alpha0 = kc_svm_feasible_start(alpha0, Cb, yb), store = prev$store))
   }
-  n <- length(rows)
-  bytes <- 4 * n^2 + n
+  bytes <- kc_svm_bytes(length(rows))[1L]
   store <- NULL
   if (bytes <= path$budget) {
     store <- TRUE  # the solver allocates it
@@ -122,6 +120,166 @@ kc_path_predict <- function(models, xte, needs) {
   })
 }
 
+
+# ---- the shared path: one kernel for all the folds, one call -------------------
+
+# For kernel_svm() (C-classification, dense inputs, a shift-invariant kernel:
+# rbf, laplace), the costs of one kernel setting on all the folds it runs are
+# one unit of work and one .Call (src/svm-path.c): the kernel of all the rows
+# once, every fold's class pairs blocks of it, the costs solved in
+# increasing order with the warm starts of kc_svm_path_start(), the held-out
+# decision values from the same kernel: the fits and predictions of the
+# per-fold path. With scale = TRUE every fold's rows are scaled by its
+# training rows' statistics, as its kernel_svm() would, and the kernel is
+# computed once per fold. Anything else (sparse rows, kernel data,
+# probabilities, other types or arguments, over the memory budget) runs each
+# fold as before.
+
+# kernel_svm()'s arguments the shared path reproduces.
+kc_svm_shared_args <- c("kernel", "gamma", "degree", "coef0", "cost", "class.weights", "scale",
+                        "probability", "tolerance", "max_iter", "cachesize", "shrinking", "type")
+
+# The bytes of the SVM's memory for n points: c(store, path), the solver's
+# kept row store and the shared path's with a largest pair block of m
+# (their home: src/svm-path.c).
+kc_svm_bytes <- function(n, m = 0) .Call(ffi_svm_bytes, as.double(n), as.double(m))
+
+# What the shared path needs to run `cells` (one path group: the same
+# kernel setting, their costs) on the folds `runs`; NULL where it does not
+# apply.
+kc_svm_shared_plan <- function(fit, d, w, fold, runs, cells, args, needs) {
+  def <- kc_fitter_default(fit)
+  if (is.null(def) || def$name != "kernel_svm" || needs == "prob") return(NULL)
+  if (!is.matrix(d$x) && !is.data.frame(d$x)) return(NULL)  # sparse rows, kernel data
+  a <- c(cells[[1L]], args)
+  a$cost <- NULL
+  if (!all(names(a) %in% kc_svm_shared_args)) return(NULL)
+  ok <- function(expr) tryCatch({ expr; TRUE }, error = function(e) FALSE)
+  arg <- function(nm) if (nm %in% names(a)) a[[nm]] else eval(formals(def$fun)[[nm]])
+  cost <- vapply(cells, function(cl) {
+    v <- cl$cost
+    if (is.numeric(v) && length(v) == 1L && !is.na(v) && v > 0) as.numeric(v) else NA_real_
+  }, numeric(1))
+  type <- tryCatch(kc_svm_type(arg("type")), error = function(e) "")
+  kernel <- arg("kernel")
+  scale <- arg("scale")
+  if (anyNA(cost) || type != "C-classification" || !identical(arg("probability"), FALSE) ||
+      kc_is_kernel_data(kernel) || !(isTRUE(scale) || isFALSE(scale)) ||
+      is.character(arg("gamma"))) return(NULL)
+  name <- tryCatch(kc_kernel_name(kernel), error = function(e) "")
+  if (!identical(kc_kernels[[name]]$shift, "invariant")) return(NULL)
+  tolerance <- arg("tolerance")
+  max_iter <- arg("max_iter")
+  if (!ok(kc_check_number(tolerance, "tolerance", lower = 0, lower_open = TRUE)) ||
+      !ok(kc_check_number(max_iter, "max_iter", lower = 1, whole = TRUE)) ||
+      !ok(kc_check_flag(arg("shrinking"), "shrinking")) ||
+      (!is.null(arg("cachesize")) &&
+       !ok(kc_check_number(arg("cachesize"), "cachesize", lower = 0, lower_open = TRUE)))) {
+    return(NULL)
+  }
+  # the bounds' factors per fold: weights, and class weights of the training rows
+  n <- length(d$y)
+  L <- nlevels(d$y)
+  if (L < 2L) return(NULL)
+  wt <- if (is.null(w)) rep(1, n) else w
+  cw <- matrix(0, L, length(runs))
+  largest <- 0
+  for (r in seq_along(runs)) {
+    train <- fold != runs[r]
+    cwr <- tryCatch(kc_class_weights(arg("class.weights"), d$y[train]), error = function(e) NULL)
+    if (is.null(cwr)) return(NULL)
+    held <- tapply(wt[train] * cwr[as.integer(d$y[train])] > 0, d$y[train], any)
+    if (!all(held %in% TRUE)) return(NULL)  # a class left with no weight: kernel_svm says so
+    cw[, r] <- cwr
+    counts <- tabulate(d$y[train], L)
+    largest <- max(largest, max(outer(counts, counts, "+")[upper.tri(diag(L))]))
+  }
+  # the coded inputs, scaled per fold as each fold's fit scales them; the
+  # kernel, a pair's block and the inputs' copies within the budget
+  design <- tryCatch(kc_design_xy(d$x, d$y, kernel = kernel), error = function(e) NULL)
+  if (is.null(design) || !is.matrix(design$x) || !is.numeric(design$x)) return(NULL)
+  storage.mode(design$x) <- "double"
+  copies <- if (scale) length(runs) else 1
+  budget <- getOption("kernclass.tune.store_mb", 512) * 2^20
+  if (kc_svm_bytes(n, largest)[2L] + 8 * copies * length(design$x) > budget) return(NULL)
+  # (a constant column warns: the folds then run as before, and warn)
+  x <- if (!scale) list(design$x) else tryCatch(lapply(runs, function(f) {
+    s <- kc_scaling(design$x[fold != f, , drop = FALSE], design$scalable)
+    unname(kc_apply_scaling(design$x, s))
+  }), warning = function(w) NULL, error = function(e) NULL)
+  if (is.null(x)) return(NULL)
+  k <- tryCatch(kc_kernel(kernel, arg("gamma"), arg("degree"), arg("coef0"), x[[1L]]),
+                error = function(e) NULL)
+  if (is.null(k)) return(NULL)
+  list(x = x, y = as.integer(d$y), levels = levels(d$y), cost = cost, spec = kc_kernel_code(k),
+       w = as.double(wt), cw = cw, tolerance = as.numeric(tolerance),
+       max_iter = as.numeric(max_iter), shrinking = arg("shrinking"))
+}
+
+# One unit of work of the shared path: task$plan on the folds task$folds
+# for the cells task$cells, as kc_run_task() returns a fold's (warnings
+# collected, an error returned as a value).
+kc_svm_path_task <- function(task, fit, d, w, fold, cells, args, needs) {
+  warnings <- list()
+  rows <- which(fold %in% task$folds)
+  result <- withCallingHandlers(
+    tryCatch(kc_svm_shared_fits(task, fit, d, w, fold, cells[task$cells], args, needs, rows),
+             error = function(e) e),
+    warning = function(wn) {
+      wn$call <- NULL
+      warnings[[length(warnings) + 1L]] <<- wn
+      invokeRestart("muffleWarning")
+    })
+  list(task = task, rows = rows, result = result, warnings = warnings)
+}
+
+# The held-out classes (and decision values) of every cell on the rows
+# `rows` (the task's folds), per cell as kc_fold_fits() gives them. Fits
+# the solver could not finish (not separable with cost = Inf, not finite)
+# are refitted fold by fold as before, which reports them.
+kc_svm_shared_fits <- function(task, fit, d, w, fold, cells, args, needs, rows) {
+  p <- task$plan
+  ord <- order(p$cost)
+  r <- .Call(ffi_svm_path, p$x, p$y, length(p$levels), as.integer(fold),
+             as.integer(task$folds), p$cost[ord], p$w, p$cw, p$spec, p$tolerance,
+             p$max_iter, p$shrinking, kc_threads())
+  if (!all(r$status %in% c(0L, 1L))) {
+    return(kc_svm_fold_fits(fit, d, w, fold, task$folds, cells, args, needs, rows))
+  }
+  pairs <- rownames(kc_ovo_pairs(p$levels))
+  nrun <- length(task$folds)
+  status <- array(r$status, c(nrun, length(pairs), length(ord)))
+  for (f in seq_len(nrun)) for (c in seq_along(ord)) {
+    stopped <- status[f, , c] == 1L
+    if (any(stopped)) kc_svm_warn_max_iter(p$max_iter, pairs[stopped])
+  }
+  dec <- array(r$decision, c(length(p$y), length(pairs), length(ord)))
+  # the votes and decision values as predict() makes them from the scores
+  model <- structure(list(levels = p$levels), class = c("kernel_svm", "kernclass_ovo",
+                                                        "kernclass"))
+  lapply(seq_along(cells), function(j) {
+    sc <- matrix(dec[rows, , match(j, ord)], length(rows), length(pairs))
+    out <- list(predicted = as.character(kc_classify(model, sc)))
+    if (needs == "decision") out$decision <- as.vector(kc_decision(model, sc))
+    out
+  })
+}
+
+# The cells on each of `folds` by kc_fold_fits(), joined on `rows`.
+kc_svm_fold_fits <- function(fit, d, w, fold, folds, cells, args, needs, rows) {
+  out <- lapply(cells, function(a) list(predicted = rep(NA_character_, length(rows)),
+                                        decision = if (needs == "decision") rep(NA_real_, length(rows))))
+  for (f in folds) {
+    test <- which(fold == f)
+    at <- match(test, rows)
+    got <- kc_fold_fits(fit, d, w, test, cells, args, needs)
+    for (j in seq_along(cells)) {
+      out[[j]]$predicted[at] <- got[[j]]$predicted
+      if (needs == "decision") out[[j]]$decision[at] <- got[[j]]$decision
+    }
+  }
+  out
+}
 
 # ---- model selection: screen loosely, decide exactly ---------------------------
 

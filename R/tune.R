@@ -33,16 +33,36 @@
 #'   deprecated: it warns and is ignored.
 #'
 #' @section Shared work across costs: For [kernel_svm()], the grid rows that
-#'   differ only in `cost` are fitted on each fold as one path, in increasing
-#'   `cost`: the kernel rows of the fold's training points are computed once
-#'   and kept for every cost (while they fit in
-#'   `getOption("kernclass.tune.store_mb", 512)` megabytes per fold), each fit
-#'   starts from the previous solution moved into the new box (variables at
-#'   the bound to the new bound, the rest kept, then made feasible), and the
-#'   held-out decision values of all costs come from one kernel expansion.
-#'   Each fit still runs until the KKT conditions hold within its tolerance
-#'   (below), so its solution is a cold start's within that tolerance. Not
-#'   with `probability = TRUE` or probability metrics.
+#'   differ only in `cost` are fitted as one path, in increasing `cost`: each
+#'   fit starts from the previous solution moved into the new box (variables
+#'   at the bound to the new bound, the rest kept, then made feasible) and
+#'   runs until the KKT conditions hold within its tolerance (below), so its
+#'   solution is a cold start's within that tolerance. Not with
+#'   `probability = TRUE` or probability metrics.
+#'
+#'   With dense inputs (a matrix or data frame), the `"rbf"` or `"laplace"`
+#'   kernel and C-classification, one unit of work (and one call into C)
+#'   runs a kernel setting's costs on all the folds: the kernel matrix of
+#'   all \eqn{n} rows is computed once, in double (once per fold with
+#'   `scale = TRUE`: each fold's rows scaled by its training rows'
+#'   statistics, as that fold's own fit scales them), every fold's class
+#'   pairs are blocks of it, copied as the solver's single-precision rows,
+#'   and the held-out decision values come from it without further kernel
+#'   work. The fits, classes and decision values are those of fitting each
+#'   fold on its own.
+#'
+#'   Memory: this takes \eqn{8 n^2 + 4 m^2} bytes (\eqn{m} the training rows
+#'   of the largest class pair), and with `scale = TRUE` a scaled copy of the
+#'   inputs per fold (\eqn{8 n p} bytes each), and runs only within the
+#'   budget `getOption("kernclass.tune.store_mb", 512)` megabytes: with the
+#'   default, up to about 7,000 rows of two classes with 5 folds. Beyond it, and for
+#'   other kernels, sparse rows, kernel values or functions, `approx`, the nu
+#'   types and probabilities, each fold is fitted on its own, keeping the
+#'   kernel rows of its training points (\eqn{4 m^2} bytes) for every cost
+#'   while they fit in the same budget, and the held-out decision values of
+#'   all costs come from one kernel expansion. Weights and class weights
+#'   are taken either way. Under [future::plan()] with workers, each worker
+#'   holds the memory of the unit it runs.
 #'
 #' @section Screen loosely, decide exactly: With `search = "screen"` (the
 #'   default) and [kernel_svm()], every grid row is cross-validated with the

@@ -279,7 +279,8 @@ SEXP ffi_loo_sums(SEXP train, SEXP group, SEXP ngroups, SEXP spec, SEXP threads)
 /* SVM dual by SMO: y in {-1, +1}, C the per-point upper bounds (> 0 or Inf);
  * linear the linear term, alpha0 NULL or a start within the bounds (the nu
  * problems' feasible start, or a warm start), nsets 1 or 2 (see kc_smo).
- * store: NULL, TRUE (a new one) or a raw vector of n * n * 4 + n bytes,
+ * store: NULL, TRUE (a new one), "whole" (a new one, every row computed
+ * first: the solver then reads it directly) or a raw vector of n * n * 4 + n bytes,
  * kernel rows and their flags that the solver fills in place and the caller
  * keeps for the next solve on the same x and kernel (returned as `store`). */
 SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
@@ -323,18 +324,19 @@ SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
     float *rows = NULL;
     unsigned char *filled = NULL;
     int nprot = 0;
-    if (isLogical(store) && XLENGTH(store) == 1 && LOGICAL(store)[0] == TRUE) {
+    double need = kc_svm_store_bytes((double) a.n);
+    int whole = isString(store) && XLENGTH(store) == 1 && !strcmp(CHAR(STRING_ELT(store, 0)), "whole");
+    if (whole || (isLogical(store) && XLENGTH(store) == 1 && LOGICAL(store)[0] == TRUE)) {
         /* a new store, returned: only its flags need clearing */
-        double need = (double) a.n * a.n * sizeof(float) + a.n;
         if (need > (double) R_XLEN_T_MAX) kc_internal("the store is too large");
         store = PROTECT(allocVector(RAWSXP, (R_xlen_t) need));
         nprot++;
         memset(RAW(store) + (size_t) a.n * a.n * sizeof(float), 0, (size_t) a.n);
+        kc_advise_huge_pages(RAW(store), (size_t) need);
     }
     if (!isNull(store)) {
-        double need = (double) a.n * a.n * sizeof(float) + a.n;
         if (TYPEOF(store) != RAWSXP || (double) XLENGTH(store) != need)
-            kc_internal("store must be NULL, TRUE or raw(n * n * 4 + n)");
+            kc_internal("store must be NULL, TRUE, \"whole\" or raw(n * n * 4 + n)");
         /* the rows first: RAW() is aligned for any type */
         rows = (float *) (void *) RAW(store);
         filled = RAW(store) + (size_t) a.n * a.n * sizeof(float);
@@ -343,7 +345,7 @@ SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
     kc_smo_result res;
     res.alpha = REAL(alpha);
     kc_smo(&k, &a, yy, cc, p, a0, INTEGER(nsets)[0], eps,
-           it >= (double) LONG_MAX ? LONG_MAX : (long) it, mb, shr, nt, rows, filled, &res);
+           it >= (double) LONG_MAX ? LONG_MAX : (long) it, mb, shr, nt, rows, filled, whole, &res);
 
     const char *names[] = {"alpha", "rho", "objective", "iterations", "status", "gap",
                            "rows_computed", "r", "store", ""};
@@ -358,6 +360,91 @@ SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
     SET_VECTOR_ELT(out, 7, ScalarReal(res.r));
     SET_VECTOR_ELT(out, 8, store);
     UNPROTECT(2 + nprot);
+    return out;
+}
+
+/* The costs of one kernel setting over the folds run (1-based) of a
+ * cross-validation, in one call (kc_svm_path): x a list of dense double
+ * matrices of all n points, one, or one per fold of run (scaled as its
+ * training rows scale them), y their classes 1..nclass, fold their folds 1..nfold,
+ * cost increasing, w the n weights, cw the nclass x length(run) class
+ * weights.  Returns list(decision = n x pairs x costs, rho, iterations,
+ * status = length(run) x pairs x costs). */
+SEXP ffi_svm_path(SEXP x, SEXP y, SEXP nclass, SEXP fold, SEXP run, SEXP cost, SEXP w,
+                  SEXP cw, SEXP spec, SEXP tolerance, SEXP max_iter, SEXP shrinking,
+                  SEXP threads)
+{
+    kc_kernel k = kernel_from(spec);
+    int nt = threads_from(threads);
+    R_xlen_t nrun = XLENGTH(run);
+    if (!isNewList(x) || (XLENGTH(x) != 1 && XLENGTH(x) != nrun) || nrun < 1)
+        kc_internal("x must be a list of one double matrix or one per fold run");
+    int nx = (int) XLENGTH(x);
+    kc_points *xs = (kc_points *) R_alloc(nx, sizeof(kc_points));
+    for (int i = 0; i < nx; i++) {
+        SEXP xi = VECTOR_ELT(x, i);
+        if (!isReal(xi) || !isMatrix(xi)) kc_internal("x must hold double matrices");
+        xs[i] = points_from(xi, "x");
+        check_pair(&k, &xs[i], &xs[i], "x", "x");
+        if (xs[i].n != xs[0].n) kc_internal("the matrices of x must have the same rows");
+    }
+    kc_points a = xs[0];
+    if (!isInteger(nclass) || XLENGTH(nclass) != 1 || INTEGER(nclass)[0] < 2 ||
+        INTEGER(nclass)[0] > 65535)
+        kc_internal("nclass must be one integer from 2 to 65535");
+    int L = INTEGER(nclass)[0], npairs = L * (L - 1) / 2;
+    const int *yy = index_from(y, a.n, L, "y");
+    const int *ff = index_from(fold, a.n, INT_MAX, "fold");
+    const int *rr = index_from(run, nrun, INT_MAX, "run");
+    if (!isReal(cost) || XLENGTH(cost) < 1) kc_internal("cost must be a double vector");
+    R_xlen_t ncost = XLENGTH(cost);
+    for (R_xlen_t c = 0; c < ncost; c++)
+        if (!(REAL(cost)[c] > 0) || (c > 0 && !(REAL(cost)[c] >= REAL(cost)[c - 1])))
+            kc_internal("cost must be increasing and > 0");
+    if (!isReal(w) || XLENGTH(w) != a.n) kc_internal("w must be a double vector, one per row");
+    for (R_xlen_t i = 0; i < a.n; i++)
+        if (!(REAL(w)[i] >= 0) || !R_FINITE(REAL(w)[i])) kc_internal("w must be finite and >= 0");
+    if (!isReal(cw) || XLENGTH(cw) != (R_xlen_t) L * nrun)
+        kc_internal("cw must be a double nclass x length(run) matrix");
+    for (R_xlen_t i = 0; i < XLENGTH(cw); i++)
+        if (!(REAL(cw)[i] >= 0) || !R_FINITE(REAL(cw)[i])) kc_internal("cw must be finite and >= 0");
+    double eps = asReal(tolerance), it = asReal(max_iter);
+    if (!R_FINITE(eps) || eps <= 0) kc_internal("tolerance must be > 0");
+    if (ISNAN(it) || it < 1) kc_internal("max_iter must be >= 1");
+    int shr = asLogical(shrinking);
+    if (shr == NA_LOGICAL) kc_internal("shrinking must be TRUE or FALSE");
+    double len = (double) a.n * npairs * ncost, fits = (double) nrun * npairs * ncost;
+    if (len > (double) R_XLEN_T_MAX || fits > (double) R_XLEN_T_MAX)
+        kc_error("size", "kernclass: the path's decision values are too many for R");
+
+    kc_svm_path_job job = {&k, xs, nx, yy, ff, rr, L, (int) nrun, (int) ncost, REAL(cost), REAL(w),
+                           REAL(cw), eps, it >= (double) LONG_MAX ? LONG_MAX : (long) it, shr, nt};
+    SEXP dec = PROTECT(allocVector(REALSXP, (R_xlen_t) len));
+    SEXP rho = PROTECT(allocVector(REALSXP, (R_xlen_t) fits));
+    SEXP iter = PROTECT(allocVector(REALSXP, (R_xlen_t) fits));
+    SEXP status = PROTECT(allocVector(INTSXP, (R_xlen_t) fits));
+    kc_svm_path(&job, REAL(dec), REAL(rho), REAL(iter), INTEGER(status));
+    const char *names[] = {"decision", "rho", "iterations", "status", ""};
+    SEXP out = PROTECT(mkNamed(VECSXP, names));
+    SET_VECTOR_ELT(out, 0, dec);
+    SET_VECTOR_ELT(out, 1, rho);
+    SET_VECTOR_ELT(out, 2, iter);
+    SET_VECTOR_ELT(out, 3, status);
+    UNPROTECT(5);
+    return out;
+}
+
+/* The bytes of the SVM's memory for n points: c(store, path), the solver's
+ * kept row store and the shared path's kernel with a pair block of m. */
+SEXP ffi_svm_bytes(SEXP n, SEXP m)
+{
+    double nn = asReal(n), mm = asReal(m);
+    if (!(nn >= 0) || !(mm >= 0) || !R_FINITE(nn) || !R_FINITE(mm))
+        kc_internal("n and m must be numbers >= 0");
+    SEXP out = PROTECT(allocVector(REALSXP, 2));
+    REAL(out)[0] = kc_svm_store_bytes(nn);
+    REAL(out)[1] = kc_svm_path_bytes(nn, mm);
+    UNPROTECT(1);
     return out;
 }
 

@@ -202,11 +202,45 @@ typedef struct {
  * nsets: 1, or 2 for nu-SVC (pairs chosen within a class).  store, filled:
  * n x n floats and n flags kept by the caller across solves on the same
  * points and kernel (rows computed once for a path of costs), or NULL for an
- * LRU cache of cache_mb. */
+ * LRU cache of cache_mb; whole: fill the store with every row first.  A
+ * store holding every row is read directly (no cache bookkeeping); the
+ * iterates are the same in every mode. */
 void kc_smo(const kc_kernel *k, const kc_points *x, const int *y, const double *C,
             double linear, const double *alpha0, int nsets,
             double eps, long max_iter, double cache_mb, int shrinking, int nthreads,
-            float *store, unsigned char *filled, kc_smo_result *res);
+            float *store, unsigned char *filled, int whole, kc_smo_result *res);
+
+/* The costs of one kernel setting over the folds of a cross-validation
+ * (svm-path.c): x[0..nx) all n points (dense; nx = 1, or nrun: as fold
+ * run[r]'s training rows scale them), y their classes 0..nclass-1, fold
+ * their folds; the folds run[0..nrun) are each held out in turn, every
+ * class pair fitted on the other folds' rows for the costs cost[0..ncost)
+ * (increasing), with bounds cw[class + nclass r] * (cost * w[t]).  Out:
+ * decision (n x pairs x ncost: the held-out rows' decision values, NA
+ * elsewhere), and per fit (nrun x pairs x ncost) rho, iterations and
+ * status (KC_SMO_*, or the two below). */
+enum { KC_PATH_NOT_FINITE = 3, KC_PATH_EMPTY = 4 };
+typedef struct {
+    const kc_kernel *k;
+    const kc_points *x;
+    int nx;
+    const int *y, *fold, *run;
+    int nclass, nrun, ncost;
+    const double *cost, *w, *cw;
+    double eps;
+    long max_iter;
+    int shrinking, nthreads;
+} kc_svm_path_job;
+void kc_svm_path(const kc_svm_path_job *job, double *decision, double *rho,
+                 double *iterations, int *status);
+/* Bytes of the solver's kept row store for n points (n x n floats, n
+ * flags), and of the shared path for n points whose largest pair block
+ * has m. */
+double kc_svm_store_bytes(double n);
+double kc_svm_path_bytes(double n, double m);
+/* Asks the kernel for huge pages on a large buffer that is written once
+ * and read often (smo.c). */
+void kc_advise_huge_pages(void *p, size_t bytes);
 
 /* The threshold search (threshold.c) on n scores with labels +1 / -1: out gets
  * c(b, split, consistency, sign), the decision being sign * (score + b). */

@@ -81,11 +81,12 @@ typedef struct {
     long computed;        /* rows computed */
     unsigned char *filled; /* a kept store (row i in slot i, never evicted): row i
                             * computed; NULL for the LRU cache */
+    int dense;            /* a kept store holding every row: nothing to compute */
 } row_cache;
 
 /* The cache is written row by row as it fills: with 4 KiB pages every 4 KiB
  * costs a page fault (measured: 40% of the training time at n = 20,000). */
-static void advise_huge_pages(void *p, size_t bytes)
+void kc_advise_huge_pages(void *p, size_t bytes)
 {
 #ifdef MADV_HUGEPAGE
     size_t page = (size_t) 2 << 20;
@@ -95,6 +96,14 @@ static void advise_huge_pages(void *p, size_t bytes)
 #else
     (void) p; (void) bytes;
 #endif
+}
+
+/* Whether a kept store holds every row. */
+static int store_whole(const unsigned char *filled, int n)
+{
+    if (!filled) return 0;
+    for (int i = 0; i < n; i++) if (!filled[i]) return 0;
+    return 1;
 }
 
 /* store: NULL for an LRU cache of megabytes; else room for all n rows
@@ -108,27 +117,56 @@ static void cache_init(row_cache *c, const kc_kernel *k, const kc_points *x,
     double fit = megabytes * 1048576.0 / ((double) n * sizeof(float));
     c->slots = store ? n : (fit < 2 ? 2 : (fit > n ? n : (int) fit));
     c->filled = store ? filled : NULL;
+    c->dense = store_whole(c->filled, n);
     /* Batches pay only when the cache holds most rows; in a small cache the
      * extra rows evict ones still needed (measured: n = 20,000, 200 MB, 8x
-     * more rows computed).  A batch never evicts the row fetched before it. */
+     * more rows computed).  A batch never evicts the row fetched before it.
+     * With every row kept there is nothing to fetch. */
     c->batch = 2 * (double) c->slots < n ? 1 : (c->slots / 2 < BATCH ? c->slots / 2 : BATCH);
-    if (c->batch < 1) c->batch = 1;
+    if (c->batch < 1 || c->dense) c->batch = 1;
     c->k = k; c->x = x; c->n = n; c->used = 0;
     if (store) {
         c->rows = store;
     } else {
         c->rows = (float *) R_alloc((size_t) c->slots * n, sizeof(float));
-        advise_huge_pages(c->rows, (size_t) c->slots * n * sizeof(float));
+        kc_advise_huge_pages(c->rows, (size_t) c->slots * n * sizeof(float));
     }
     c->slot_of = (int *) R_alloc(n, sizeof(int));
     c->row_in = (int *) R_alloc(c->slots, sizeof(int));
     c->prev = (int *) R_alloc(c->slots, sizeof(int));
     c->next = (int *) R_alloc(c->slots, sizeof(int));
-    c->work = (double *) R_alloc(kc_rows_work_size(x, nthreads), sizeof(double));
+    c->work = c->dense ? NULL : (double *) R_alloc(kc_rows_work_size(x, nthreads), sizeof(double));
     for (int i = 0; i < n; i++) c->slot_of[i] = store && filled[i] ? i : -1;
     c->head = c->tail = -1;
     c->computed = 0;
     kc_tuner_init(&c->tuner, nthreads);
+}
+
+/* Every row missing from a kept store, KC_TILE at a time, on all threads. */
+static void cache_fill_whole(row_cache *c, int nthreads)
+{
+    int n = c->n, rows[KC_TILE];
+    float *dst[KC_TILE];
+    int nr = 0;
+    for (int i = 0; i <= n; i++) {
+        if (i < n && c->filled[i]) continue;
+        if (i < n) {
+            rows[nr] = i;
+            dst[nr++] = c->rows + (size_t) i * n;
+        }
+        if (nr == KC_TILE || (i == n && nr > 0)) {
+            kc_rows(c->k, c->x, rows, nr, dst, nthreads, c->work);
+            for (int r = 0; r < nr; r++) {
+                c->filled[rows[r]] = 1;
+                c->slot_of[rows[r]] = rows[r];
+            }
+            c->computed += nr;
+            nr = 0;
+            R_CheckUserInterrupt();
+        }
+    }
+    c->dense = 1;
+    c->batch = 1;
 }
 
 static void lru_unlink(row_cache *c, int s)
@@ -347,6 +385,18 @@ static void chunk_bounds(const smo *s, int c, int nc, int *u0, int *u1)
         if ((s)->nsets == 2) { const int nsets_ = 2; call_with_nsets; }      \
         else { const int nsets_ = 1; call_with_nsets; }                      \
     } while (0)
+/* And whether the active set is every variable (then active[u] = u: the
+ * passes run over the arrays directly, without the index list; the same
+ * variables in the same order). */
+#define SETS_FULL(s, call_with_nsets_full)                                   \
+    do {                                                                     \
+        if ((s)->nactive == (s)->n) {                                        \
+            const int full_ = 1; SETS(s, call_with_nsets_full);              \
+        } else {                                                             \
+            const int full_ = 0; SETS(s, call_with_nsets_full);              \
+        }                                                                    \
+    } while (0)
+#define ACTIVE(s, u, full) ((full) ? (u) : (s)->active[u])
 
 /* The first index of the pair, one per set: the maximal violation from
  * below (">=": of equal candidates the last wins, as in LIBSVM).  One
@@ -399,7 +449,7 @@ static void combine_i(const chunk_result *r, int nc, int k, chunk_result *out)
  * its own set.  A set without an i has Gmax = -Inf, so its t never pair. */
 SPECIALISED void scan_j_sets(const smo *s, int u0, int u1, const int *i,
                              const float *const *K, const double *Gmax, chunk_result *r,
-                             int nsets)
+                             int nsets, int full)
 {
     /* local copies, which the compiler keeps in registers (no aliasing) */
     const double gm[2] = {Gmax[0], Gmax[1]};
@@ -409,7 +459,7 @@ SPECIALISED void scan_j_sets(const smo *s, int u0, int u1, const int *i,
     int j = -1;
     r->nnear = 0;
     for (int u = u0; u < u1; u++) {
-        int t = s->active[u];
+        int t = ACTIVE(s, u, full);
         unsigned char m = s->moves[t];
         if (!(m & MOVES_DOWN)) continue;
         int c = SET_IN(m, nsets);
@@ -433,17 +483,18 @@ SPECIALISED void scan_j_sets(const smo *s, int u0, int u1, const int *i,
 static void scan_j(const smo *s, int u0, int u1, const int *i, const float *const *K,
                    const double *Gmax, chunk_result *r)
 {
-    SETS(s, scan_j_sets(s, u0, u1, i, K, Gmax, r, nsets_));
+    SETS_FULL(s, scan_j_sets(s, u0, u1, i, K, Gmax, r, nsets_, full_));
 }
 
 /* G_t += y_t (ci K_it + cj K_jt) on a chunk, each t then considered for i
  * (the next iteration's first pass, fused into this one). */
 SPECIALISED void update_scan_i_sets(smo *s, int u0, int u1, double ci, const float *Ki,
-                                    double cj, const float *Kj, chunk_result *r, int nsets)
+                                    double cj, const float *Kj, chunk_result *r, int nsets,
+                                    int full)
 {
     start_i(r);
     for (int u = u0; u < u1; u++) {
-        int t = s->active[u];
+        int t = ACTIVE(s, u, full);
         s->G[t] += s->y[t] * (ci * Ki[t] + cj * Kj[t]);
         consider_i(s, r, t, u, nsets);
     }
@@ -452,7 +503,7 @@ SPECIALISED void update_scan_i_sets(smo *s, int u0, int u1, double ci, const flo
 static void update_scan_i(smo *s, int u0, int u1, double ci, const float *Ki,
                           double cj, const float *Kj, chunk_result *r)
 {
-    SETS(s, update_scan_i_sets(s, u0, u1, ci, Ki, cj, Kj, r, nsets_));
+    SETS_FULL(s, update_scan_i_sets(s, u0, u1, ci, Ki, cj, Kj, r, nsets_, full_));
 }
 
 /* Runs body(c) for the chunks c = 0..nc-1, in parallel when nc > 1. */
@@ -757,10 +808,14 @@ static void init_gradient(smo *s)
         next_nonzero(s, i + 1, &hint);
         const float *Ki = kernel_row(s, i, &hint);
         double ai = s->alpha[i] * s->y[i];
-        for (int t = 0; t < n; t++) s->G[t] += ai * s->y[t] * Ki[t];
+        double *G = s->G, *Gbar = s->Gbar;
+        const double *ys = s->ysign;  /* y as doubles: the same products */
+#pragma omp simd
+        for (int t = 0; t < n; t++) G[t] += ai * ys[t] * Ki[t];
         if (at_upper(s, i)) {
             double ci = s->C[i] * s->y[i];
-            for (int t = 0; t < n; t++) s->Gbar[t] += ci * s->y[t] * Ki[t];
+#pragma omp simd
+            for (int t = 0; t < n; t++) Gbar[t] += ci * ys[t] * Ki[t];
         }
         since_check += 3.0 * n + (double) (s->cache.computed - before) * n * (s->x->p + 10);
         if (since_check >= INTERRUPT_WORK) {
@@ -777,18 +832,22 @@ static void update_gbar(smo *s, int t, int was_upper, const float *Kt)
 {
     if (was_upper == at_upper(s, t)) return;
     double d = (was_upper ? -s->C[t] : s->C[t]) * s->y[t];
-    for (int u = 0; u < s->n; u++) s->Gbar[u] += d * s->y[u] * Kt[u];
+    double *Gbar = s->Gbar;
+    const double *ys = s->ysign;
+#pragma omp simd
+    for (int u = 0; u < s->n; u++) Gbar[u] += d * ys[u] * Kt[u];
 }
 
 void kc_smo(const kc_kernel *k, const kc_points *x_in, const int *y, const double *C,
             double linear, const double *alpha0, int nsets,
             double eps, long max_iter, double cache_mb, int shrinking, int nthreads,
-            float *store, unsigned char *filled, kc_smo_result *res)
+            float *store, unsigned char *filled, int whole, kc_smo_result *res)
 {
     if (x_in->n < 2 || x_in->n > KC_MAX_ROWS)
         kc_internal("the SMO takes 2 to %d rows", KC_MAX_ROWS);
-    /* every kernel row is computed against all the points: packed once */
-    kc_points xp = kc_prepare_points(k, x_in, 1);
+    /* every kernel row is computed against all the points: packed once
+     * (unless a store holds them all already) */
+    kc_points xp = kc_prepare_points(k, x_in, !store_whole(store ? filled : NULL, (int) x_in->n));
     const kc_points *x = &xp;
     int n = (int) x->n;
     smo s;
@@ -804,6 +863,7 @@ void kc_smo(const kc_kernel *k, const kc_points *x_in, const int *y, const doubl
     s.active = (int *) R_alloc(n, sizeof(int));
     s.is_active = (char *) R_alloc(n, sizeof(char));
     cache_init(&s.cache, k, x, cache_mb, nthreads, store, filled);
+    if (store && whole && !s.cache.dense) cache_fill_whole(&s.cache, nthreads);
     kc_tuner_init(&s.pass_tuner[SELECT_PASS], nthreads);
     kc_tuner_init(&s.pass_tuner[UPDATE_PASS], nthreads);
 

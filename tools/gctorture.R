@@ -28,6 +28,12 @@ cases <- list(
                        predict(kernel_svm(x, y3, type = "nu-classification", nu = 0.5), new),
                        predict(kernel_svm(x, type = "one-classification", nu = 0.3), new,
                                type = "decision"))),
+  ffi_svm_path = quote({
+    set.seed(4)  # the folds
+    kernel_tune(kernel_svm, x, y3, grid = list(cost = c(1, 10)), folds = 3,
+                search = "exhaustive")$results
+  }),
+  ffi_svm_bytes = quote(kernclass:::kc_svm_bytes(16, 10)),
   ffi_threshold_search = quote(list(threshold_search(x[, 1], y2),
                                     predict(kernel_bayes(x, y2, type = 3), new,
                                             type = "decision"))),
@@ -79,6 +85,9 @@ bad <- list(
   quote(.Call(kernclass:::ffi_loo_sums, x, rep(9L, 16), 2L, c(3, 1, 3, 0), 1L)),
   quote(.Call(kernclass:::ffi_smo, x, rep(1L, 15), rep(1, 16), c(3, 1, 3, 0),
               1e-3, 100, 1, TRUE, 1L, -1, NULL, 1L, NULL)),
+  quote(.Call(kernclass:::ffi_svm_path, x, rep(1L, 16), 2L, rep(1L, 16), 1L, 1, rep(1, 16),
+              matrix(1, 2, 1), c(3, 1, 3, 0), 1e-3, 100, TRUE, 1L)),
+  quote(.Call(kernclass:::ffi_svm_bytes, -1, 0)),
   quote(.Call(kernclass:::ffi_threshold_search, c(1, 2), 1L)),
   quote(.Call(kernclass:::ffi_pairwise_coupling, matrix(2, 2, 3), 3L, 1L)),
   quote(.Call(kernclass:::ffi_feature_sums, x, rep(1L, 16), 1L, list(type = 3L), c(3, 1, 3, 0), 1L)),

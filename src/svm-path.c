@@ -1,0 +1,182 @@
+/* The costs of one kernel setting over the folds of a cross-validation, in
+ * one call (kernel_tune() and kernel_cv() for kernel_svm(), R/svm-path.R).
+ *
+ * The kernel of all n points is computed once, in double (once per fold
+ * where the inputs are scaled by each fold's training rows, as each fold's
+ * kernel_svm() scales them); every fold's class pairs are sub-blocks of it.  For each fold and pair the training
+ * block is copied out as the floats the solver's row store holds (the same
+ * values as the rows it would compute: each is the double kernel value
+ * rounded to float), and the costs are solved in increasing order, each
+ * warm-started from the last solution moved into its box (the rule of
+ * kc_svm_path_start and kc_svm_feasible_start in R/svm-path.R, which the
+ * per-fold path uses).  The held-out rows' decision values come from the
+ * same double kernel: no new kernel work.  Copying the block keeps the
+ * solver's passes on contiguous rows (indexing the n x n kernel instead
+ * would add a gather to every pass).
+ *
+ * All memory is R_alloc'd on the calling thread, freed on return or by an
+ * interrupt, which is checked between the fits (and inside them, by kc_smo).
+ */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+#include <R_ext/Arith.h>
+#include <R_ext/Memory.h>
+#include <R_ext/Utils.h>
+#include "kernclass.h"
+
+/* The bytes of a kept row store of the solver for n points (n x n floats
+ * and n flags): its one home; ffi_smo allocates it, R budgets it. */
+double kc_svm_store_bytes(double n)
+{
+    return n * n * (double) sizeof(float) + n;
+}
+
+/* The bytes the shared path holds for n points whose largest training
+ * block of a pair is m: the double kernel, the float block and its flags. */
+double kc_svm_path_bytes(double n, double m)
+{
+    return n * n * (double) sizeof(double) + kc_svm_store_bytes(m);
+}
+
+/* The warm start, as kc_svm_path_start() and kc_svm_feasible_start() in
+ * R/svm-path.R: the last solution a (in its box Cprev) moved to the new box
+ * C (at its bound: to the new bound, where that is finite; free: kept),
+ * then clipped to the box and, where y'a != 0, the larger side's excess
+ * taken off its free variables if they hold it, else off the whole side in
+ * proportion.  Sums in double in index order, as R's Reduce there. */
+static void warm_start(const double *prev, const double *Cprev, const double *C,
+                       const int *y, int m, double *a)
+{
+    for (int t = 0; t < m; t++) {
+        double v = prev[t];
+        if (prev[t] >= Cprev[t] && R_FINITE(C[t])) v = C[t];
+        if (!(v > 0)) v = 0;
+        if (v > C[t]) v = C[t];
+        a[t] = v;
+    }
+    double pos = 0, neg = 0;
+    for (int t = 0; t < m; t++) if (y[t] == 1) pos += a[t];
+    for (int t = 0; t < m; t++) if (y[t] == -1) neg += a[t];
+    if (pos == neg) return;
+    int side = pos > neg ? 1 : -1;
+    double excess = fabs(pos - neg), held = 0;
+    for (int t = 0; t < m; t++) if (y[t] == side && a[t] < C[t]) held += a[t];
+    if (held > excess) {
+        double f = (held - excess) / held;
+        for (int t = 0; t < m; t++) if (y[t] == side && a[t] < C[t]) a[t] *= f;
+    } else {
+        double f = (pos < neg ? pos : neg) / (pos > neg ? pos : neg);
+        for (int t = 0; t < m; t++) if (y[t] == side) a[t] *= f;
+    }
+}
+
+/* See kernclass.h.  status per fit: the solver's (KC_SMO_*), or
+ * KC_PATH_NOT_FINITE (a solution that is not finite numbers) or
+ * KC_PATH_EMPTY (a class of the pair without a row of weight > 0); the
+ * caller refits those the ordinary way, which reports them. */
+void kc_svm_path(const kc_svm_path_job *job, double *decision, double *rho,
+                 double *iterations, int *status)
+{
+    int n = (int) job->x[0].n, L = job->nclass, npairs = L * (L - 1) / 2;
+    if (n < 2 || (double) n * n > (double) PTRDIFF_MAX / sizeof(double))
+        kc_error("size", "kernclass: the shared kernel of %d points is too large", n);
+    double *K = (double *) R_alloc((size_t) n * n, sizeof(double));
+    kc_advise_huge_pages(K, (size_t) n * n * sizeof(double));
+
+    int *rows = (int *) R_alloc(n, sizeof(int)), *prev_rows = (int *) R_alloc(n, sizeof(int));
+    int *yb = (int *) R_alloc(n, sizeof(int)), *test = (int *) R_alloc(n, sizeof(int));
+    double *C = (double *) R_alloc(n, sizeof(double)), *Cprev = (double *) R_alloc(n, sizeof(double));
+    double *alpha = (double *) R_alloc(n, sizeof(double)), *a0 = (double *) R_alloc(n, sizeof(double));
+    double *prev = (double *) R_alloc(n, sizeof(double));
+    int *sv = (int *) R_alloc(n, sizeof(int));
+    double *coef = (double *) R_alloc(n, sizeof(double));
+    kc_points xb = *job->x;
+    float *block = NULL;
+    unsigned char *filled = NULL;
+    size_t block_room = 0;
+    for (ptrdiff_t i = 0; i < (ptrdiff_t) n * npairs * job->ncost; i++) decision[i] = NA_REAL;
+
+    for (int r = 0; r < job->nrun; r++) {
+        const kc_points *x = &job->x[job->nx > 1 ? r : 0];
+        if (r == 0 || job->nx > 1) kc_gram(job->k, x, x, 1, K, job->nthreads);
+        int f = job->run[r], ntest = 0;
+        for (int t = 0; t < n; t++) if (job->fold[t] == f) test[ntest++] = t;
+        const double *cw = job->cw + (size_t) r * L;
+        int pair = 0;
+        for (int a = 0; a < L; a++) for (int b = a + 1; b < L; b++, pair++) {
+            int mprev = -1;
+            for (int c = 0; c < job->ncost; c++) {
+                size_t out = (size_t) r + (size_t) job->nrun * (pair + (size_t) npairs * c);
+                double cost = job->cost[c];
+                /* the bounds as kernel_svm makes them: class weight times
+                 * (cost times weight); 0 and NaN (0 x Inf) leave the row out */
+                int m = 0, npos = 0;
+                for (int t = 0; t < n; t++) {
+                    if (job->fold[t] == f || (job->y[t] != a && job->y[t] != b)) continue;
+                    double bound = cw[job->y[t]] * (cost * job->w[t]);
+                    if (!(bound > 0)) continue;
+                    rows[m] = t;
+                    C[m] = bound;
+                    yb[m] = job->y[t] == a ? 1 : -1;
+                    npos += yb[m] == 1;
+                    m++;
+                }
+                iterations[out] = 0;
+                rho[out] = NA_REAL;
+                if (npos == 0 || npos == m) { status[out] = KC_PATH_EMPTY; mprev = -1; continue; }
+                int same = m == mprev && !memcmp(rows, prev_rows, (size_t) m * sizeof(int));
+                if (!same) {
+                    size_t need = (size_t) m * m;
+                    if (need > block_room) {
+                        block = (float *) R_alloc(need, sizeof(float));
+                        kc_advise_huge_pages(block, need * sizeof(float));
+                        filled = (unsigned char *) R_alloc(m, 1);
+                        block_room = need;
+                    }
+                    for (int i = 0; i < m; i++) {
+                        const double *Ki = K + (size_t) rows[i] * n;
+                        float *dst = block + (size_t) i * m;
+                        for (int j = 0; j < m; j++) dst[j] = (float) Ki[rows[j]];
+                    }
+                    memset(filled, 1, (size_t) m);
+                    memcpy(prev_rows, rows, (size_t) m * sizeof(int));
+                    xb = kc_points_subset(x, rows, m);  /* for all the costs of the block */
+                } else {
+                    warm_start(prev, Cprev, C, yb, m, a0);
+                }
+                R_CheckUserInterrupt();
+                const void *vmax = vmaxget();
+                kc_smo_result res;
+                res.alpha = alpha;
+                kc_smo(job->k, &xb, yb, C, -1.0, same ? a0 : NULL, 1, job->eps, job->max_iter,
+                       1.0, job->shrinking, job->nthreads, block, filled, 0, &res);
+                vmaxset(vmax);
+                int finite = R_FINITE(res.rho) && R_FINITE(res.objective);
+                for (int t = 0; t < m && finite; t++) finite = R_FINITE(alpha[t]);
+                iterations[out] = (double) res.iterations;
+                status[out] = finite ? res.status : KC_PATH_NOT_FINITE;
+                memcpy(prev, alpha, (size_t) m * sizeof(double));
+                memcpy(Cprev, C, (size_t) m * sizeof(double));
+                mprev = m;
+                if (status[out] != KC_SMO_CONVERGED && status[out] != KC_SMO_MAX_ITER) continue;
+                rho[out] = res.rho;
+                /* the held-out rows: sum over the support vectors of
+                 * alpha_i y_i k(x, x_i), less rho */
+                double *dec = decision + (size_t) n * (pair + (size_t) npairs * c);
+                int nsv = 0;
+                for (int i = 0; i < m; i++) {
+                    if (!(alpha[i] > 0)) continue;
+                    sv[nsv] = rows[i];
+                    coef[nsv++] = alpha[i] * yb[i];
+                }
+                for (int u = 0; u < ntest; u++) {
+                    const double *Kt = K + (size_t) test[u] * n;
+                    double s = 0;
+                    for (int i = 0; i < nsv; i++) s += coef[i] * Kt[sv[i]];
+                    dec[test[u]] = s - res.rho;
+                }
+            }
+        }
+    }
+}

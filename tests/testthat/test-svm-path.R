@@ -1,0 +1,288 @@
+# kernel_tune()'s shared SVM path (R/svm-path.R, src/svm-path.c): the costs of
+# one kernel setting on all the folds in one call, one kernel for them. It
+# must give the fits and predictions of the per-fold path (kc_fold_fits(),
+# kernel_svm() per cost with warm starts): the same iterates, the same
+# classes, the same decision values up to rounding; and fall back to it
+# wherever it does not apply.
+
+ns <- asNamespace("kernclass")
+
+path_data <- function(n = 150, classes = 2, p = 4, seed = 1) {
+  set.seed(seed)
+  x <- matrix(rnorm(n * p), n, p)
+  y <- factor(sample(letters[seq_len(classes)], n, TRUE))
+  x[, 1] <- x[, 1] + as.integer(y)
+  list(x = x, y = y)
+}
+
+# The out-of-fold results of the shared path (kc_grid_cv) and of the
+# per-fold path (kc_fold_fits on each fold), for a path of costs.
+path_both <- function(dat, args, w = NULL, metric = "accuracy", run_folds = NULL, k = 5L,
+                      costs = c(0.1, 1, 10, 100), gamma = 0.5) {
+  d <- ns$kc_cv_data(dat$x, dat$y)
+  kk <- ns$kc_check_folds(k, d$y)
+  set.seed(3)
+  fold <- ns$kc_cv_folds(d$y, kk)
+  cells <- lapply(costs, function(cc) list(cost = cc, gamma = gamma))
+  needs <- ns$kc_metrics[[metric]]$needs
+  runs <- if (is.null(run_folds)) seq_len(k) else run_folds
+  plan <- ns$kc_svm_shared_plan(kernel_svm, d, w, fold, runs, cells, args, needs)
+  new <- ns$kc_grid_cv(kernel_svm, d, w, fold, kk, cells, args, metric, run_folds = run_folds)
+  old <- lapply(cells, function(cl) list(predicted = rep(NA_character_, length(d$y)),
+                                         decision = rep(NA_real_, length(d$y))))
+  for (f in runs) {
+    te <- which(fold == f)
+    got <- ns$kc_fold_fits(kernel_svm, d, w, te, cells, args, needs)
+    for (j in seq_along(cells)) {
+      old[[j]]$predicted[te] <- got[[j]]$predicted
+      if (needs == "decision") old[[j]]$decision[te] <- got[[j]]$decision
+    }
+  }
+  list(plan = plan, new = new, old = old, fold = fold)
+}
+
+expect_same_path <- function(b, decision = FALSE) {
+  for (j in seq_along(b$old)) {
+    expect_identical(as.character(b$new[[j]]$predicted), b$old[[j]]$predicted, info = j)
+    if (decision) {
+      rel <- abs(b$new[[j]]$decision - b$old[[j]]$decision) /
+        pmax(1, abs(b$old[[j]]$decision))
+      expect_lt(max(rel, na.rm = TRUE), 1e-6)
+      expect_identical(is.na(b$new[[j]]$decision), is.na(b$old[[j]]$decision))
+    }
+  }
+}
+
+test_that("the shared path predicts as the per-fold path: binary, 3 classes, scaled or not", {
+  for (classes in 2:3) for (scale in c(FALSE, TRUE)) {
+    b <- path_both(path_data(classes = classes, seed = classes), list(scale = scale))
+    expect_false(is.null(b$plan))
+    expect_length(b$plan$x, if (scale) 5L else 1L)
+    expect_same_path(b)
+  }
+  # decision values (auc) within 1e-6 of the per-fold path's
+  b <- path_both(path_data(seed = 9), list(scale = FALSE), metric = "auc")
+  expect_false(is.null(b$plan))
+  expect_same_path(b, decision = TRUE)
+  b <- path_both(path_data(seed = 10, p = 6), list(scale = TRUE, kernel = "laplace"),
+                 metric = "auc", gamma = 0.2)
+  expect_false(is.null(b$plan))
+  expect_same_path(b, decision = TRUE)
+})
+
+test_that("the shared path's pairs are the per-fold path's fits: same iterations, b, decisions", {
+  for (classes in 2:3) for (weighted in c(FALSE, TRUE)) {
+    dat <- path_data(n = 160, classes = classes, seed = 20 + classes)
+    n <- nrow(dat$x)
+    w <- if (weighted) runif(n, 0.2, 2) else rep(1, n)
+    fold <- rep_len(1:4, n)
+    costs <- c(0.3, 3, 30)
+    spec <- ns$kc_kernel_code(ns$kc_kernel("rbf", 0.4, 3, 0, dat$x))
+    r <- .Call(ns$ffi_svm_path, list(dat$x), as.integer(dat$y), as.integer(classes), fold, 1:4,
+               costs, w, matrix(1, classes, 4), spec, 1e-3, 1e7, TRUE, 1L)
+    np <- classes * (classes - 1) / 2
+    dec <- array(r$decision, c(n, np, 3))
+    its <- array(r$iterations, c(4, np, 3))
+    rho <- array(r$rho, c(4, np, 3))
+    for (f in 1:4) {
+      te <- fold == f
+      path <- ns$kc_svm_path_new()
+      for (c in 1:3) {
+        m <- kernel_svm(dat$x[!te, ], dat$y[!te], cost = costs[c], gamma = 0.4, scale = FALSE,
+                        weights = if (weighted) w[!te], .path = path)
+        expect_equal(unname(m$iterations), its[f, , c])
+        expect_equal(unname(m$b), -rho[f, , c], tolerance = 1e-12)
+        dv <- as.matrix(predict(m, dat$x[te, ], type = "decision"))
+        expect_equal(unname(dv), matrix(dec[te, , c], sum(te)), tolerance = 1e-10)
+      }
+    }
+    expect_true(all(is.finite(dec)))
+  }
+})
+
+test_that("weights, class weights, a race's folds and a fold missing a class", {
+  dat <- path_data(n = 140, classes = 3, seed = 5)
+  w <- runif(140, 0, 2)
+  w[1:5] <- 0
+  b <- path_both(dat, list(scale = TRUE), w = w)
+  expect_false(is.null(b$plan))
+  expect_same_path(b)
+  b <- path_both(dat, list(scale = FALSE, class.weights = "inverse"))
+  expect_false(is.null(b$plan))
+  expect_same_path(b)
+  b <- path_both(dat, list(scale = FALSE, class.weights = c(a = 2, c = 0.5)), w = w)
+  expect_same_path(b)
+  # a race runs some folds: the others stay NA
+  b <- path_both(dat, list(scale = TRUE), run_folds = c(2L, 4L))
+  expect_false(is.null(b$plan))
+  expect_same_path(b)
+  expect_true(all(is.na(b$new[[1]]$predicted[!b$fold %in% c(2, 4)])))
+  # a class of 3 rows in 5 folds: two test folds lack it
+  y <- dat$y
+  y[which(y == "c")[-(1:3)]] <- "b"
+  b <- path_both(list(x = dat$x, y = y), list(scale = FALSE))
+  expect_false(is.null(b$plan))
+  expect_same_path(b)
+})
+
+test_that("kernel_tune and kernel_cv give the same results through the shared path", {
+  dat <- path_data(n = 120, classes = 3, seed = 8)
+  grid <- list(cost = c(0.5, 5, 50), gamma = c(0.1, 1))
+  run <- function(mb) {
+    old <- options(kernclass.tune.store_mb = mb)
+    on.exit(options(old))
+    set.seed(4)
+    kernel_tune(kernel_svm, dat$x, dat$y, grid = grid, folds = 4, search = "exhaustive")
+  }
+  # a budget too small for the shared kernel: the per-fold path, no error
+  expect_null(local({
+    old <- options(kernclass.tune.store_mb = 0.01)
+    on.exit(options(old))
+    d <- ns$kc_cv_data(dat$x, dat$y)
+    ns$kc_svm_shared_plan(kernel_svm, d, NULL, rep_len(1:4, 120), 1:4,
+                          list(list(cost = 1, gamma = 1)), list(), "class")
+  }))
+  shared <- run(512)
+  per_fold <- run(0.01)
+  expect_identical(shared$results, per_fold$results)
+  expect_identical(shared$best_index, per_fold$best_index)
+  set.seed(2)
+  a <- kernel_cv(kernel_svm, dat$x, dat$y, folds = 5, cost = 3, gamma = 0.5)
+  set.seed(2)
+  b <- local({
+    old <- options(kernclass.tune.store_mb = 0.01)
+    on.exit(options(old))
+    kernel_cv(kernel_svm, dat$x, dat$y, folds = 5, cost = 3, gamma = 0.5)
+  })
+  expect_identical(a$predicted, b$predicted)
+})
+
+test_that("the shared path does not apply where it would not reproduce the fits", {
+  dat <- path_data(n = 80, seed = 2)
+  d <- ns$kc_cv_data(dat$x, dat$y)
+  fold <- rep_len(1:4, 80)
+  cells <- list(list(cost = 1), list(cost = 10))
+  plan <- function(args, needs = "class", dd = d, w = NULL) {
+    ns$kc_svm_shared_plan(kernel_svm, dd, w, fold, 1:4, cells, args, needs)
+  }
+  expect_false(is.null(plan(list())))
+  expect_null(plan(list(kernel = "linear")))
+  expect_null(plan(list(kernel = "polynomial")))
+  expect_null(plan(list(gamma = "median")))
+  expect_null(plan(list(probability = TRUE)))
+  expect_null(plan(list(), needs = "prob"))
+  expect_null(plan(list(type = "nu-classification")))
+  expect_null(plan(list(approx = nystrom(m = 10))))
+  expect_null(plan(list(tolerance = -1)))
+  expect_null(plan(list(max_iter = 0.5)))
+  expect_null(plan(list(unknown = 1)))
+  expect_null(plan(list(class.weights = c(zz = 1))))
+  # a class whose rows all weigh 0 in a training fold: kernel_svm says so
+  expect_null(plan(list(), w = ifelse(dat$y == "a", 0, 1)))
+  # sparse rows and kernel values
+  skip_if_not_installed("Matrix")
+  ds <- ns$kc_cv_data(Matrix::Matrix(dat$x, sparse = TRUE), dat$y)
+  expect_null(plan(list(), dd = ds))
+  K <- kernel_matrix(dat$x, kernel = "rbf")
+  dk <- ns$kc_cv_data(K, dat$y, kernel = "precomputed")
+  expect_null(plan(list(kernel = "precomputed"), dd = dk))
+})
+
+test_that("solver trouble reaches the user as from the per-fold path", {
+  dat <- path_data(n = 100, seed = 6)
+  # max_iter: kernel_svm's warning, once (the folds stop alike)
+  ws <- list()
+  withCallingHandlers({
+    set.seed(1)
+    kernel_cv(kernel_svm, dat$x, dat$y, folds = 3, cost = 10, max_iter = 3)
+  }, warning = function(w) {
+    expect_s3_class(w, "kernclass_convergence_warning")
+    ws[[length(ws) + 1L]] <<- conditionMessage(w)
+    invokeRestart("muffleWarning")
+  })
+  expect_length(ws, 1L)
+  expect_identical(anyDuplicated(unlist(ws)), 0L)
+  expect_match(ws[[1]], "max_iter")
+  # cost = Inf on classes that are not separable: kernel_svm's error, naming the row
+  expect_error(
+    kernel_tune(kernel_svm, dat$x, dat$y, grid = list(cost = c(1, Inf)), folds = 3,
+                gamma = 0.01, search = "exhaustive"),
+    "Grid row 2", class = "kernclass_not_separable_error")
+})
+
+test_that("the entry point checks its arguments and stops at an interrupt", {
+  x <- matrix(rnorm(20), 10)
+  y <- rep(1:2, 5)
+  spec <- c(3, 1, 3, 0)
+  call <- function(...) {
+    a <- list(list(x), y, 2L, rep(1:2, 5), 1L, c(1, 2), rep(1, 10), matrix(1, 2, 1), spec,
+              1e-3, 100, TRUE, 1L)
+    b <- list(...)
+    a[as.integer(names(b))] <- b
+    do.call(.Call, c(list(ns$ffi_svm_path), a))
+  }
+  expect_type(call(), "list")
+  expect_error(call(`1` = x), "kernclass internal", class = "kernclass_internal_error")
+  expect_error(call(`2` = rep(3L, 10)), "kernclass internal")
+  expect_error(call(`6` = c(2, 1)), "increasing")
+  expect_error(call(`7` = rep(-1, 10)), "kernclass internal")
+  expect_error(call(`8` = matrix(1, 2, 2)), "kernclass internal")
+  expect_error(call(`4` = rep(0L, 10)), "kernclass internal")
+  expect_equal(ns$kc_svm_bytes(10, 8), c(4 * 100 + 10, 8 * 100 + 4 * 64 + 8))
+  set.seed(11)
+  n <- 6000
+  xb <- matrix(rnorm(n * 20), n)
+  yb <- ifelse(xb[, 1] + rnorm(n) > 0, 1L, 2L)
+  msg <- run_until_limit(.Call(ns$ffi_svm_path, list(xb), yb, 2L, rep_len(1:5, n), 1:5,
+                               c(1, 10, 100, 1000), rep(1, n), matrix(1, 2, 5),
+                               c(3, 0.05, 3, 0), 1e-6, 1e9, TRUE, 1L))
+  expect_match(msg, "time limit")
+  expect_equal(kernel_matrix(x[1:3, ], kernel = "linear"), tcrossprod(x[1:3, ]),
+               tolerance = 1e-12)
+})
+
+test_that("the solver reading a whole store takes the cache's iterates exactly", {
+  # store = "whole": every row computed first, then read directly; NULL: the
+  # LRU cache (a small one evicts rows); TRUE: a store filled as rows are asked.
+  # A store rebuilds the gradient of shrunk variables from its float rows,
+  # the cache by a double expansion: the objective (from the gradient) then
+  # differs at the floats' rounding (1e-7 relative), the iterates not.
+  set.seed(13)
+  for (rep in 1:4) {
+    n <- c(200, 700)[(rep - 1) %% 2 + 1]
+    x <- matrix(rnorm(n * 5), n)
+    yb <- ifelse(x[, 1] + 0.5 * rnorm(n) > 0, 1L, -1L)
+    C <- if (rep > 2) runif(n, 0.1, 5) else rep(3, n)
+    for (shrinking in c(TRUE, FALSE)) {
+      fit <- function(store, mb = 100, linear = -1, alpha0 = NULL, nsets = 1L) {
+        .Call(ns$ffi_smo, x, yb, C, c(3, 0.3, 3, 0), 1e-3, 1e6, mb, shrinking, 1L, linear,
+              alpha0, nsets, store)
+      }
+      whole <- fit("whole")
+      expect_identical(whole$rows_computed, as.numeric(n))
+      same <- function(a, b, store = FALSE) {
+        expect_identical(a$alpha, b$alpha)
+        expect_identical(a$rho, b$rho)
+        expect_identical(a$iterations, b$iterations)
+        expect_identical(a$status, b$status)
+        if (store || !shrinking) expect_identical(a$objective, b$objective)
+        else expect_equal(a$objective, b$objective, tolerance = 1e-6)
+      }
+      same(whole, fit(NULL))
+      same(whole, fit(NULL, mb = 0.5))
+      same(whole, fit(TRUE), store = TRUE)
+      # nu-SVC (two sets) from LIBSVM's start
+      a0 <- ns$kc_svm_start(C, yb, 0.3 * sum(C) / 2)
+      same(fit("whole", linear = 0, alpha0 = a0, nsets = 2L),
+           fit(NULL, mb = 0.5, linear = 0, alpha0 = a0, nsets = 2L))
+    }
+  }
+  # kernel_svm reads a whole store where its cache would hold every row: the
+  # same model as with a small cache
+  dat <- path_data(n = 300, classes = 3, seed = 14)
+  a <- kernel_svm(dat$x, dat$y, cost = 20)
+  b <- kernel_svm(dat$x, dat$y, cost = 20, cachesize = 0.2)
+  expect_identical(a$eta, b$eta)
+  expect_identical(a$b, b$b)
+  expect_identical(a$iterations, b$iterations)
+})
