@@ -7,24 +7,26 @@
 
 # ---- the path: costs of one kernel setting share work -------------------------
 
-# Groups of cells (indices) that one SVM path serves: kernel_svm cells that
-# differ in `cost` only; every other cell alone. Not with probability = TRUE,
+# Groups of cells (indices) that one SVM path serves: cells of a fitter with
+# a path in the registry (kernel_svm's: `cost`) that differ in that
+# parameter only; every other cell alone. Not with probability = TRUE,
 # whose Platt folds draw random numbers per fit.
 kc_svm_path_groups <- function(fit, cells, args, needs) {
   single <- as.list(seq_along(cells))
   def <- kc_fitter_default(fit)
-  if (is.null(def) || def$name != "kernel_svm" || length(cells) < 2L) return(single)
+  if (is.null(def$path) || length(cells) < 2L) return(single)
   # probability = TRUE (in args or a cell) and approximate SVMs (approx = ...,
   # linear solves on features: no kernel rows to share) fit alone
   alone <- vapply(c(list(args), cells), function(a) isTRUE(a$probability) || !is.null(a$approx),
                   logical(1))
   if (needs == "prob" || any(alone)) return(single)
-  has_cost <- vapply(cells, function(a) {
-    is.numeric(a$cost) && length(a$cost) == 1L && !is.na(a$cost) && a$cost > 0
+  has_value <- vapply(cells, function(a) {
+    v <- a[[def$path]]
+    is.numeric(v) && length(v) == 1L && !is.na(v) && v > 0
   }, logical(1))
-  if (!all(has_cost)) return(single)
+  if (!all(has_value)) return(single)
   key <- vapply(cells, function(a) {
-    a$cost <- NULL
+    a[[def$path]] <- NULL
     paste(deparse(a[order(names(a))], control = "digits17"), collapse = "")
   }, character(1))
   unname(split(seq_along(cells), factor(key, levels = unique(key))))
@@ -292,7 +294,7 @@ kc_svm_fold_fits <- function(fit, d, w, fold, folds, cells, args, needs, rows) {
 # one. A race (successive halving over the folds) runs for any fitter with
 # k folds, not with leave-one-out.
 kc_tune_search <- function(search, screen_tolerance, fit, grid, args, k) {
-  search <- kc_match_arg(search, c("screen", "exhaustive", "race"), "search")
+  search <- kc_match_arg(search, kc_formal(kernel_tune.default, "search"), "search")
   kc_check_number(screen_tolerance, "screen_tolerance", lower = 0, lower_open = TRUE)
   race <- search == "race" && !isTRUE(attr(k, "loo")) && as.integer(k) > 2L
   def <- kc_fitter_default(fit)
