@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Deep checks of kernclass, one command each (run from anywhere):
 #   bash tools/check.sh as-cran     R CMD build + R CMD check --as-cran: no ERROR, WARNING or NOTE
+#                                   (KERNCLASS_CHECK_NO_TESTS=1: without its test run, for
+#                                   .ci/run, which has just run the same tests)
 #   bash tools/check.sh depends-only the same with only the packages kernclass depends on
 #                                   and imports (_R_CHECK_DEPENDS_ONLY_=true): every use
 #                                   of a Suggests package is conditional
@@ -65,7 +67,7 @@ keep_digest() {
 }
 
 # cran_check_once [VAR=value...]: R CMD check --as-cran on the built tarball
-# with those settings added; passes on "Status: OK", else writes
+# with those settings added (and $check_flags); passes on "Status: OK", else writes
 # $work/digest: every step not "OK" with its lines, and the end of a failed
 # test run's output.
 cran_check_once() {
@@ -77,7 +79,7 @@ cran_check_once() {
   # and CI=true, as CI sets it: without it knitr takes the check for CRAN's
   # and replaces a vignette whose engine package is missing by an empty one.
   (cd "$work" && env _R_CHECK_CRAN_INCOMING_REMOTE_=false _R_CHECK_SYSTEM_CLOCK_=false \
-    R_RD4PDF="times,hyper" CI=true "$@" R CMD check --as-cran kernclass_*.tar.gz >check.log 2>&1)
+    R_RD4PDF="times,hyper" CI=true "$@" R CMD check --as-cran ${check_flags:-} kernclass_*.tar.gz >check.log 2>&1)
   cat "$work/check.log"
   grep -qx 'Status: OK' "$work/check.log" && return 0
   awk '/^\* /{show = ($0 !~ /\.\.\. (OK|SKIPPED|NONE)$/ && $0 !~ /^\* (using|this is|checking extension type|DONE)/)}
@@ -104,6 +106,8 @@ cran_check() {
 }
 
 check_as_cran() {
+  local check_flags=
+  [ "${KERNCLASS_CHECK_NO_TESTS:-}" = 1 ] && check_flags=--no-tests
   cran_check _R_CHECK_FORCE_SUGGESTS_=true
 }
 
