@@ -1,9 +1,10 @@
 kc_method_label <- function(object) {
   approx <- inherits(object, "kernclass_approx")
-  switch(setdiff(class(object), "kernclass_approx")[1L],
+  switch(setdiff(class(object), c("kernclass_approx", "kernclass_cells"))[1L],
     kernel_means = "Kernel nearest-means classifier",
     kernel_parzen = "Parzen-window Bayes classifier",
     kernel_svm = if (approx) "Support vector machine (linear, on kernel features)" else
+      if (inherits(object, "kernclass_cells")) "Localized support vector machine (cells)" else
       if (is.null(object$nu)) "Support vector machine (SMO)" else
       "nu-support vector machine (SMO)",
     kernel_svm_oneclass = "One-class support vector machine (SMO)",

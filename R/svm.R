@@ -385,6 +385,10 @@ kc_fit_svm <- function(d, kernel, gamma, degree, coef0, cost, class.weights, wei
 
   control <- list(kernel = k, type = type, nu = nu, tolerance = tolerance, max_iter = max_iter,
                   cachesize = cachesize, shrinking = shrinking)
+  if (!is.null(approx) && approx$method == "cells") {
+    return(kc_fit_svm_cells(d, k, approx, C, weights, cost, class.weights, control, probability,
+                            names(call), call))
+  }
   if (!is.null(approx)) {
     return(kc_fit_svm_approx(d, k, approx, C, cost, class.weights, control, probability,
                              names(call), call))
