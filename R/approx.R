@@ -95,7 +95,8 @@
 #'   The cells are independent problems: under a [future::plan()] with
 #'   workers they run side by side as futures (with `probability = TRUE`
 #'   each draws its random numbers from a stream of its own, so the model
-#'   does not depend on the plan). A cell whose rows are all of one class
+#'   does not depend on the plan), and so do the cells' scores of the rows
+#'   `predict()` routes to them. A cell whose rows are all of one class
 #'   predicts that class. `predict(type = "decision")` gives a column per
 #'   class pair as the exact model: the values of the row's cell's SVM where
 #'   the cell has both classes of the pair, +1 (-1) where it has only the

@@ -31,6 +31,14 @@
 #'   ([kernel_bayes()]).
 #' @param kernel The kernel, as the fitters take it (`"rbf"`, `"laplace"`,
 #'   `"polynomial"`, `"linear"`, `"sigmoid"`).
+#' @param approx `NULL` (the exact models), or an approximation
+#'   ([nystrom()], [random_fourier()], or [cells()] for `"svm"`) for every
+#'   fit, whose size is then a tuning parameter: `m` for the features,
+#'   `size` for the cells. caret's default grid takes `len` values of it,
+#'   the given one and its halvings (\eqn{m 2^{1 - len}, \ldots, m}{m
+#'   2^(1 - len), ..., m}); `search = "random"` draws from \eqn{m 2^{U(-3,
+#'   0)}}{m 2^U(-3, 0)}. (An approximation given to `train()` itself is
+#'   passed on as it is, untuned.)
 #' @return A list with the elements caret's custom models have: `label`,
 #'   `library`, `type`, `parameters`, `grid`, `loop`, `fit`, `predict`,
 #'   `prob`, `predictors`, `levels`, `sort` and `tags`.
@@ -46,13 +54,25 @@
 #'   tuned$results
 #'   predict(tuned, iris[c(1, 51, 101), 1:4])
 #' }
-kernclass_caret <- function(method = c("svm", "means", "parzen", "bayes"), kernel = "rbf") {
+kernclass_caret <- function(method = c("svm", "means", "parzen", "bayes"), kernel = "rbf",
+                            approx = NULL) {
   method <- kc_match_arg(method, c("svm", "means", "parzen", "bayes"), "method")
   kernel <- kc_kernel_name(kernel)
   fitter <- paste0("kernel_", method)
   uses <- kc_kernels[[kernel]]$label
-  tuned <- c(if (method == "svm") "cost", intersect(c("gamma", "degree"), uses))
-  labels <- c(cost = "Cost", gamma = "Kernel scale (gamma)", degree = "Polynomial degree")
+  # the approximation's size: m features, or the cells' size
+  sized <- NULL
+  if (!is.null(approx)) {
+    if (!inherits(approx, "kernclass_approximation")) {
+      kc_abort("`approx` must be NULL, nystrom(...), random_fourier(...) or cells(...).",
+               arg = "approx")
+    }
+    if (method != "svm") kc_cells_unsupported(approx, fitter)
+    sized <- if (approx$method == "cells") "size" else "m"
+  }
+  tuned <- c(if (method == "svm") "cost", intersect(c("gamma", "degree"), uses), sized)
+  labels <- c(cost = "Cost", gamma = "Kernel scale (gamma)", degree = "Polynomial degree",
+              m = "Features (m)", size = "Rows per cell (size)")
   parameters <- if (length(tuned)) {
     data.frame(parameter = tuned, class = "numeric", label = unname(labels[tuned]))
   } else {
@@ -67,13 +87,18 @@ kernclass_caret <- function(method = c("svm", "means", "parzen", "bayes"), kerne
       expand.grid(c(
         if ("cost" %in% tuned) list(cost = 2^(seq_len(len) - 3)),
         if ("gamma" %in% tuned) list(gamma = g0 * 4^(seq_len(len) - (len + 1) / 2)),
-        if ("degree" %in% tuned) list(degree = seq_len(min(len, 3L)))),
+        if ("degree" %in% tuned) list(degree = seq_len(min(len, 3L))),
+        if (!is.null(sized)) stats::setNames(list(kc_caret_sizes(approx[[sized]], len)), sized)),
         KEEP.OUT.ATTRS = FALSE)
     } else {
       data.frame(c(
         if ("cost" %in% tuned) list(cost = 2^stats::runif(len, -5, 10)),
         if ("gamma" %in% tuned) list(gamma = g0 * 10^stats::runif(len, -1.5, 1.5)),
-        if ("degree" %in% tuned) list(degree = sample.int(3L, len, replace = TRUE))))
+        if ("degree" %in% tuned) list(degree = sample.int(3L, len, replace = TRUE)),
+        if (!is.null(sized)) {
+          stats::setNames(list(pmax(1, round(approx[[sized]] * 2^stats::runif(len, -3, 0)))),
+                          sized)
+        }))
     }
     values[tuned]
   }
@@ -83,7 +108,15 @@ kernclass_caret <- function(method = c("svm", "means", "parzen", "bayes"), kerne
     if ("kernel" %in% names(dots)) {
       kc_abort("Give `kernel` to kernclass_caret(), not to train().", arg = "kernel")
     }
-    args <- c(as.list(param)[intersect(names(param), tuned)], list(kernel = kernel))
+    args <- c(as.list(param)[intersect(names(param), setdiff(tuned, sized))],
+              list(kernel = kernel))
+    if (!is.null(sized)) {
+      if ("approx" %in% names(dots)) {
+        kc_abort("Give `approx` to kernclass_caret() or to train(), not to both.", arg = "approx")
+      }
+      args$approx <- approx
+      args$approx[[sized]] <- as.integer(param[[sized]])
+    }
     if (method == "svm") {
       if (!"probability" %in% names(dots)) args$probability <- isTRUE(classProbs)
       if (!is.null(wts)) args$weights <- wts
@@ -114,9 +147,15 @@ kernclass_caret <- function(method = c("svm", "means", "parzen", "bayes"), kerne
     levels = function(x) x$levels,
     # the simplest models first: small cost, low degree, small gamma
     sort = function(x) {
-      by <- intersect(c("cost", "degree", "gamma"), names(x))
+      by <- intersect(c("cost", "degree", "gamma", "m", "size"), names(x))
       if (length(by)) x[do.call(order, unname(as.list(x[by]))), , drop = FALSE] else x
     },
     tags = c("Kernel Method", if (method == "svm") "Support Vector Machines",
              kc_kernels[[kernel]]$tags))
+}
+
+# The default grid of an approximation's size: the given value and its
+# halvings, `len` values in all.
+kc_caret_sizes <- function(top, len) {
+  unique(pmax(1L, as.integer(round(top * 2^(seq_len(len) - len)))))
 }

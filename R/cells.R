@@ -162,26 +162,34 @@ kc_fit_cell <- function(p) {
 # first (second), 0 where it has neither; the last column, ".cell", is the
 # row's cell. Votes of these values give the class the cell's model votes
 # for (every class of the cell beats every class it lacks).
+# The cells' SVMs score their rows as independent problems: futures under a
+# plan with workers (each carries its cell's model and rows only).
 #' @export
 kc_scores.kernclass_cells <- function(object, x) {
   lv <- object$levels
   pairs <- kc_ovo_pairs(lv)
   M <- nrow(pairs)
+  models <- object$approx$models
   cell <- kc_nearest_centre(x, object$approx$centres)
   s <- matrix(0, nrow(x), M + 1L, dimnames = list(rownames(x), c(rownames(pairs), ".cell")))
   s[, M + 1L] <- cell
-  for (rows in split(seq_len(nrow(x)), factor(cell, seq_along(object$approx$models)))) {
-    if (!length(rows)) next
-    m <- object$approx$models[[cell[rows[1L]]]]
-    present <- seq_along(lv) %in% match(m$levels, lv)
+  groups <- split(seq_len(nrow(x)), factor(cell, seq_along(models)))
+  for (j in which(lengths(groups) > 0L)) {
+    present <- seq_along(lv) %in% match(models[[j]]$levels, lv)
     sign <- present[pairs[, "first"]] - present[pairs[, "second"]]
-    s[rows, seq_len(M)] <- rep(sign, each = length(rows))
-    if (inherits(m, "kernel_svm")) {
-      s[rows, kc_cell_pairs(m, lv)] <- kc_scores(m, x[rows, , drop = FALSE])
-    }
+    s[groups[[j]], seq_len(M)] <- rep(sign, each = length(groups[[j]]))
+  }
+  scored <- which(lengths(groups) > 0L & vapply(models, inherits, logical(1), "kernel_svm"))
+  tasks <- lapply(scored, function(j) list(model = models[[j]], x = x[groups[[j]], , drop = FALSE]))
+  values <- kc_problems_lapply(tasks, kc_cell_scores)
+  for (t in seq_along(scored)) {
+    j <- scored[t]
+    s[groups[[j]], kc_cell_pairs(models[[j]], lv)] <- values[[t]]
   }
   s
 }
+
+kc_cell_scores <- function(task) kc_scores(task$model, task$x)
 
 # The columns of the whole model's pairs that a cell's model scores.
 kc_cell_pairs <- function(m, levels) {

@@ -172,10 +172,13 @@ test_that("the cells run as futures; the model does not depend on the plan", {
     kernel_svm(d$x, d$y, probability = TRUE, approx = cells(size = 100))
   }
   a <- fit()
+  pa <- predict(a, d$x, type = "prob")
   old <- future::plan(future::multisession, workers = 2)
   on.exit(future::plan(old))
   b <- fit()
-  expect_identical(predict(b, d$x, type = "prob"), predict(a, d$x, type = "prob"))
+  # fitted and predicted under the plan (the cells' scores as futures too)
+  expect_identical(predict(b, d$x, type = "prob"), pa)
+  expect_identical(predict(a, d$x, type = "decision"), predict(b, d$x, type = "decision"))
   expect_identical(b$approx$centres, a$approx$centres)
 })
 
@@ -249,4 +252,48 @@ test_that("print, summary and check state the cells; the model plugs in", {
   # broom's glance names the method
   skip_if_not_installed("generics")
   expect_equal(generics::glance(fit)$method, "kernel_svm")
+})
+
+test_that("parsnip and caret take the approximations; caret tunes m and size", {
+  local_tz()
+  skip_if_not_installed("caret")
+  set.seed(1)
+  ctrl <- caret::trainControl(method = "cv", number = 3)
+  tr <- caret::train(iris[, 1:4], iris$Species, tuneLength = 2, trControl = ctrl,
+                     method = kernclass_caret("svm", approx = cells(size = 100)))
+  expect_setequal(names(tr$bestTune), c("cost", "gamma", "size"))
+  expect_setequal(unique(tr$results$size), c(50, 100))
+  expect_s3_class(tr$finalModel, "kernclass_cells")
+  expect_equal(tr$finalModel$approx$spec$size, tr$bestTune$size)
+  set.seed(1)
+  tm <- caret::train(iris[, 1:4], iris$Species, tuneLength = 3, trControl = ctrl,
+                     method = kernclass_caret("means", approx = nystrom(m = 40)))
+  expect_setequal(unique(tm$results$m), c(10, 20, 40))
+  expect_equal(tm$finalModel$approx$spec$m, tm$bestTune$m)
+  g <- kernclass_caret("parzen", approx = random_fourier(m = 64))$grid(iris[, 1:4], iris$Species,
+                                                                       len = 2, search = "random")
+  expect_true(all(g$m >= 8 & g$m <= 64))
+  expect_error(kernclass_caret("means", approx = cells()),
+               class = "kernclass_approx_unsupported_error")
+  expect_error(kernclass_caret("svm", approx = 300), class = "kernclass_input_error")
+  # an approximation given to train() is passed on as it is
+  set.seed(1)
+  tp <- caret::train(iris[, 1:4], iris$Species, method = kernclass_caret("svm"), tuneLength = 1,
+                     trControl = ctrl, approx = nystrom(m = 20))
+  expect_s3_class(tp$finalModel, "kernclass_approx")
+  fit_both <- kernclass_caret("svm", approx = cells(size = 50))$fit
+  expect_error(fit_both(iris[, 1:4], iris$Species, NULL, data.frame(cost = 1, gamma = 1, size = 50),
+                        approx = cells(size = 50)), "not to both")
+
+  skip_if_not_installed("parsnip", "1.2.0")
+  suppressMessages(library(parsnip))
+  set.seed(1)
+  m <- svm_rbf(cost = 1) |> set_mode("classification") |>
+    set_engine("kernclass", approx = cells(size = 60)) |> fit(Species ~ ., data = iris)
+  expect_s3_class(extract_fit_engine(m), "kernclass_cells")
+  p <- predict(m, iris, type = "prob")
+  expect_equal(rowSums(as.matrix(p)), rep(1, 150))
+  k <- kernel_classifier(method = "parzen") |>
+    set_engine("kernclass", approx = nystrom(m = 20)) |> fit(Species ~ ., data = iris)
+  expect_s3_class(extract_fit_engine(k), "kernclass_approx")
 })
