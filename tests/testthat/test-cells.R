@@ -297,3 +297,28 @@ test_that("parsnip and caret take the approximations; caret tunes m and size", {
     set_engine("kernclass", approx = nystrom(m = 20)) |> fit(Species ~ ., data = iris)
   expect_s3_class(extract_fit_engine(k), "kernclass_approx")
 })
+
+test_that("broom's tidy, glance and augment read a model with cells", {
+  skip_if_not_installed("generics")
+  set.seed(1)
+  fit <- kernel_svm(Species ~ ., data = iris, probability = TRUE, approx = cells(size = 50))
+  cf <- coef(fit)
+  fun <- generics::tidy(fit)
+  expect_equal(fun$term, c("setosa/versicolor", "setosa/virginica", "versicolor/virginica"))
+  expect_equal(fun$n_coef, unname(colSums(cf$alpha != 0)))
+  expect_equal(fun$cells, unname(colSums(!is.na(cf$b))))
+  co <- generics::tidy(fit, component = "coefficients")
+  expect_equal(nrow(co), sum(cf$alpha != 0))
+  g <- generics::glance(fit)
+  expect_true(g$probability)
+  expect_equal(g$n_support, length(fit$index))
+  a <- generics::augment(fit)
+  expect_equal(a$.fitted, unname(predict(fit)))
+  # coef(): each training row's coefficient is that of its cell's SVM
+  m <- fit$approx$models
+  j <- which(vapply(m, inherits, logical(1), "kernel_svm"))[1]
+  own <- ns$kc_cell_pairs(m[[j]], fit$levels)
+  expect_equal(unname(cf$alpha[m[[j]]$index, own, drop = FALSE]), unname(m[[j]]$coefs))
+  expect_equal(unname(cf$b[j, own]), unname(m[[j]]$b))
+  expect_identical(cf$cell, fit$approx$cell)
+})
