@@ -88,9 +88,13 @@
 #'   least the number of rows) the model is the exact one, without random
 #'   numbers. The default `size = 2000` is liquidSVM's: an exact SVM on
 #'   2000 rows takes well under a second and its whole kernel matrix (16 MB
-#'   as floats) fits the solver's cache, while cells of that size still see
-#'   enough of the data around them; time grows as \eqn{n \cdot
-#'   \mathrm{size}}{n size} instead of \eqn{n^2}.
+#'   as floats) fits the solver's cache; time grows as \eqn{n \cdot
+#'   \mathrm{size}}{n size} instead of \eqn{n^2}. With the same `cost`
+#'   and `gamma`, each cell learns from its own rows only: where the classes
+#'   follow one smooth rule across the whole input space, larger cells (or
+#'   [nystrom()]) come closer to the exact model; where the rule changes from
+#'   region to region, cells lose little (measure with `check`, or tune
+#'   `size` with [kernel_tune()]).
 #'
 #'   The cells are independent problems: under a [future::plan()] with
 #'   workers they run side by side as futures (with `probability = TRUE`
