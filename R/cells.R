@@ -5,10 +5,16 @@
 #'   kernel values, so the whole fit grows as \eqn{n \cdot \mathrm{size}}{n size}; larger
 #'   cells are closer to the exact model.
 #' @export
-cells <- function(size = 2000, check = 0) {
+#' @param scale_cost For `cells()`: if `TRUE` (default), the SVM of a cell
+#'   of \eqn{n_c} rows takes cost \eqn{C n / n_c}{C n / n_c}, which keeps the
+#'   exact model's regularisation per row (see below); if `FALSE`, `cost` as
+#'   it is.
+cells <- function(size = 2000, scale_cost = TRUE, check = 0) {
   kc_check_number(size, "size", lower = 1, whole = TRUE)
+  kc_check_flag(scale_cost, "scale_cost")
   kc_check_number(check, "check", lower = 0, whole = TRUE)
-  structure(list(method = "cells", size = as.integer(size), check = as.integer(check)),
+  structure(list(method = "cells", size = as.integer(size), scale_cost = scale_cost,
+                 check = as.integer(check)),
             class = "kernclass_approximation")
 }
 
@@ -101,6 +107,7 @@ kc_fit_svm_cells <- function(d, k, spec, C, weights, cost, class.weights, contro
   problems <- lapply(seq_len(nrow(centres)), function(j) {
     rows <- which(cell == j & used)
     y <- droplevels(d$y[rows])
+    args$cost <- if (isFALSE(spec$scale_cost)) cost else cost * sum(used) / length(rows)
     list(x = d$x[rows, , drop = FALSE], y = y, rows = rows,
          weights = if (!is.null(weights)) weights[rows],
          args = c(args, list(class.weights = if (!is.null(cw)) cw[levels(y)])))
@@ -265,6 +272,7 @@ kc_cells_table <- function(fit) {
   data.frame(
     rows = vapply(models, function(m) sum(m$counts), numeric(1)),
     classes = vapply(models, function(m) length(m$levels), integer(1)),
+    cost = vapply(models, function(m) if (is.null(m$cost)) NA_real_ else m$cost, numeric(1)),
     support_vectors = vapply(models, function(m) length(m$index), integer(1)),
     converged = vapply(models, function(m) is.null(m$converged) || m$converged, logical(1)))
 }
@@ -274,7 +282,9 @@ kc_cells_lines <- function(fit) {
   t <- kc_cells_table(fit)
   cat(sprintf("Approximation: localized: %d cell%s of about %d points (k-means)\n", nrow(t),
               if (nrow(t) == 1L) "" else "s", a$spec$size))
-  cat(sprintf("  an exact SVM in each cell; rows per cell %s to %s, median %s%s\n",
+  cat(sprintf("  an exact SVM in each cell, %s; rows per cell %s to %s, median %s%s\n",
+              if (isFALSE(a$spec$scale_cost)) "at `cost`" else
+                "at cost x n / rows of the cell (the regularisation per row of the exact model)",
               format(min(t$rows)), format(max(t$rows)), format(stats::median(t$rows)),
               if (any(t$classes == 1L)) sprintf("; %d cell(s) with one class, which predict it",
                                                 sum(t$classes == 1L)) else ""))
@@ -314,7 +324,7 @@ print.summary.kernclass_cells <- function(x, ...) {
               nrow(t), if (nrow(t) == 1L) "" else "s", x$approx$spec$size))
   if (!is.null(x$approx$check)) kc_approx_check_line(x$approx$check)
   cat("Per cell:\n")
-  print(summary(t[c("rows", "classes", "support_vectors")]))
+  print(summary(t[c("rows", "classes", "cost", "support_vectors")]))
   if (!all(t$converged)) {
     cat(sprintf("The solver did not converge within max_iter in %d cell(s).\n",
                 sum(!t$converged)))

@@ -129,6 +129,7 @@ for (nm in names(numeric_bad)) {
 }
 add("cells", "size not whole", quote(cells(size = 2.5)), arg = "size")
 add("cells", "check negative", quote(cells(check = -1)), arg = "check")
+add("cells", "scale_cost NA", quote(cells(scale_cost = NA)), arg = "scale_cost")
 add("cells", "defaults", quote(cells()),
     expect = function(r) expect_s3_class(r, "kernclass_approximation"))
 add("kernel_means", "cells() (kernel_svm's only)", quote(kernel_means(x, y, approx = cells())),

@@ -24,6 +24,7 @@ test_that("cells() checks its arguments and prints", {
   expect_error(cells(check = -1), class = "kernclass_input_error")
   expect_s3_class(cells(), "kernclass_approximation")
   expect_equal(cells()$size, 2000L)
+  expect_error(cells(scale_cost = NA), class = "kernclass_input_error")
   expect_output(print(cells(size = 300)), "cells of about 300 points")
 })
 
@@ -84,7 +85,9 @@ test_that("the cells' models are kernel_svm() fitted by hand on each cell, route
       cls[at] <- levels(yj)
       next
     }
-    mj <- kernel_svm(fit$x[rows, ], yj, cost = 3, gamma = 0.7, weights = w[rows],
+    # the cost keeps the regularisation per row: 3 x 600 / rows of the cell
+    mj <- kernel_svm(fit$x[rows, ], yj, cost = 3 * 600 / length(rows), gamma = 0.7,
+                     weights = w[rows],
                      class.weights = c(a = 2)[intersect("a", levels(yj))], scale = FALSE)
     cls[at] <- as.character(predict(mj, xs_new[at, , drop = FALSE]))
     dj <- as.matrix(predict(mj, xs_new[at, , drop = FALSE], type = "decision"))
@@ -103,6 +106,17 @@ test_that("the cells' models are kernel_svm() fitted by hand on each cell, route
   # the training rows are routed to their own cells
   expect_equal(fit$approx$cell, cell)
   expect_equal(fit$index, sort(unlist(lapply(fit$approx$models, `[[`, "index"))))
+  # scale_cost = FALSE: every cell at `cost`
+  set.seed(7)
+  same <- kernel_svm(d$x, d$y, cost = 3, gamma = 0.7,
+                     approx = cells(size = 150, scale_cost = FALSE))
+  j <- which(vapply(same$approx$models, inherits, logical(1), "kernel_svm"))[1]
+  rows <- which(same$approx$cell == j)
+  mj <- kernel_svm(same$x[rows, ], droplevels(d$y[rows]), cost = 3, gamma = 0.7, scale = FALSE)
+  expect_equal(unname(same$approx$models[[j]]$coefs), unname(mj$coefs))
+  expect_equal(ns$kc_cells_table(fit)$cost,
+               vapply(fit$approx$models, function(m) if (is.null(m$cost)) NA else 3 * 600 /
+                        sum(m$counts), numeric(1)))
 })
 
 test_that("one cell is the exact kernel_svm, probabilities, weights and class weights too", {
