@@ -831,7 +831,9 @@ if (run_section("approx")) {
     if (length(rows_r)) c(
       "Real data:", "", knitr::kable(do.call(rbind, rows_r), format = "pipe"), "",
       paste("Test accuracy of the exact models on 10,000 random test rows of each set, and the",
-            "difference of each approximation to it (the same kernel, gamma = 1/d and cost),",
+            "difference of each approximation to it (the same kernel, gamma = 1/d and cost;",
+            "cells() gives a cell of n_c of the n rows cost x n / n_c, the same regularisation",
+            "per row),",
             "with the seconds of fit + predict.", paste(about_r, collapse = " ")), ""))
 }
 
