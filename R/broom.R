@@ -82,7 +82,8 @@ kc_tibble <- function(df) {
 kc_coef_matrix <- function(x) {
   if (inherits(x, "kernclass_scores")) return(kc_expansion_weights(x))
   cf <- stats::coef(x)$alpha
-  terms <- if (inherits(x, "kernel_svm")) names(x$b) else names(x$pairs)
+  terms <- if (inherits(x, "kernclass_cells")) rownames(kc_ovo_pairs(x$levels)) else
+    if (inherits(x, "kernel_svm")) names(x$b) else names(x$pairs)
   if (is.null(terms)) terms <- "decision"  # the one-class SVM's single function
   matrix(cf, nrow = nrow(x$x), dimnames = list(NULL, terms))
 }
@@ -108,6 +109,9 @@ tidy.kernclass <- function(x, component = c("functions", "coefficients"), ...) {
     out$count <- as.integer(x$counts)
     if (inherits(x, "kernel_means")) out$center_norm <- unname(x$center_norms)
     if (inherits(x, "kernel_parzen")) out$prior <- unname(x$prior)
+  } else if (inherits(x, "kernclass_cells")) {
+    # an offset per cell (coef()$b): here how many cells fit each pair
+    out$cells <- as.integer(colSums(!is.na(as.matrix(stats::coef(x)$b))))
   } else if (inherits(x, "kernel_svm")) {
     out$offset <- unname(x$b)
     out$at_bound <- as.integer(x$n_at_bound)
@@ -137,7 +141,8 @@ glance.kernclass <- function(x, ...) {
   k <- x$kernel
   uses <- kc_kernel_info(k)$label
   pick <- function(p) if (p %in% uses) as.numeric(k[[p]]) else NA_real_
-  out <- data.frame(method = setdiff(class(x), "kernclass_approx")[1L], kernel = k$name, gamma = pick("gamma"),
+  out <- data.frame(method = setdiff(class(x), c("kernclass_approx", "kernclass_cells"))[1L],
+                    kernel = k$name, gamma = pick("gamma"),
                     degree = pick("degree"), coef0 = pick("coef0"), nobs = nrow(x$x),
                     n_inputs = ncol(x$x), n_classes = length(x$levels),
                     scaled = !is.null(x$scaling),
@@ -150,7 +155,7 @@ glance.kernclass <- function(x, ...) {
     out$n_support <- length(x$index)
     out$iterations <- sum(x$iterations)
     out$converged <- x$converged
-    out$probability <- !is.null(x$probA)
+    out$probability <- !is.null(x$probA) || isTRUE(x$probability)
   } else if (inherits(x, "kernel_bayes")) {
     out$type <- as.integer(x$type)
   } else if (!is.null(x$threshold)) {

@@ -31,6 +31,14 @@
 #'   ([kernel_bayes()]).
 #' @param kernel The kernel, as the fitters take it (`"rbf"`, `"laplace"`,
 #'   `"polynomial"`, `"linear"`, `"sigmoid"`).
+#' @param approx `NULL` (the exact models), or an approximation
+#'   ([nystrom()], [random_fourier()], or [cells()] for `"svm"`) for every
+#'   fit, whose size is then a tuning parameter: `m` for the features,
+#'   `size` for the cells. caret's default grid takes `len` values of it,
+#'   the given one and its halvings (\eqn{m 2^{1 - len}, \ldots, m}{m
+#'   2^(1 - len), ..., m}); `search = "random"` draws from \eqn{m 2^{U(-3,
+#'   0)}}{m 2^U(-3, 0)}. (An approximation given to `train()` itself is
+#'   passed on as it is, untuned.)
 #' @return A list with the elements caret's custom models have: `label`,
 #'   `library`, `type`, `parameters`, `grid`, `loop`, `fit`, `predict`,
 #'   `prob`, `predictors`, `levels`, `sort` and `tags`.
@@ -46,15 +54,30 @@
 #'   tuned$results
 #'   predict(tuned, iris[c(1, 51, 101), 1:4])
 #' }
-kernclass_caret <- function(method = c("svm", "means", "parzen", "bayes"), kernel = "rbf") {
+kernclass_caret <- function(method = c("svm", "means", "parzen", "bayes"), kernel = "rbf",
+                            approx = NULL) {
   method <- kc_match_arg(method, arg = "method")
   kernel <- kc_kernel_name(kernel)
   fitter <- paste0("kernel_", method)
   def <- kc_fitter(fitter)
-  tuned <- kc_fitter_tunable(def, kernel)
+  # the approximation's size, tuned after the fitter's parameters: m
+  # features, or the cells' size
+  sized <- NULL
+  if (!is.null(approx)) {
+    if (!inherits(approx, "kernclass_approximation")) {
+      kc_abort("`approx` must be NULL, nystrom(...), random_fourier(...) or cells(...).",
+               arg = "approx")
+    }
+    if (method != "svm") kc_cells_unsupported(approx, fitter)
+    sized <- if (approx$method == "cells") "size" else "m"
+  }
+  fitted <- kc_fitter_tunable(def, kernel)
+  tuned <- c(fitted, sized)
+  labels <- c(vapply(kc_tunables[fitted], `[[`, character(1), "label"),
+              m = "Features (m)", size = "Rows per cell (size)")[tuned]
   parameters <- if (length(tuned)) {
     data.frame(parameter = tuned, class = "numeric",
-               label = unname(vapply(kc_tunables[tuned], `[[`, character(1), "label")))
+               label = unname(labels))
   } else {
     data.frame(parameter = "parameter", class = "character", label = "parameter")
   }
@@ -63,9 +86,15 @@ kernclass_caret <- function(method = c("svm", "means", "parzen", "bayes"), kerne
     if (!length(tuned)) return(data.frame(parameter = "none"))
     if (is.null(len)) len <- 3L
     g0 <- if ("gamma" %in% tuned) estimate_gamma(x, kernel = kernel)
-    # each parameter's values from its kc_tunables row, in the registry's order
+    # each parameter's values from its kc_tunables row, in the registry's
+    # order; the approximation's size: the given value and its halvings
+    # (grid), or random fractions of it down to an eighth
     how <- if (search == "grid") "grid" else "random"
-    values <- lapply(kc_tunables[tuned], function(p) p[[how]](len, g0))
+    values <- lapply(kc_tunables[fitted], function(p) p[[how]](len, g0))
+    if (!is.null(sized)) {
+      values[[sized]] <- if (search == "grid") kc_caret_sizes(approx[[sized]], len) else
+        pmax(1, round(approx[[sized]] * 2^stats::runif(len, -3, 0)))
+    }
     if (search == "grid") expand.grid(values, KEEP.OUT.ATTRS = FALSE) else data.frame(values)
   }
 
@@ -74,7 +103,14 @@ kernclass_caret <- function(method = c("svm", "means", "parzen", "bayes"), kerne
     if ("kernel" %in% names(dots)) {
       kc_abort("Give `kernel` to kernclass_caret(), not to train().", arg = "kernel")
     }
-    args <- c(as.list(param)[intersect(names(param), tuned)], list(kernel = kernel))
+    args <- c(as.list(param)[intersect(names(param), fitted)], list(kernel = kernel))
+    if (!is.null(sized)) {
+      if ("approx" %in% names(dots)) {
+        kc_abort("Give `approx` to kernclass_caret() or to train(), not to both.", arg = "approx")
+      }
+      args$approx <- approx
+      args$approx[[sized]] <- as.integer(param[[sized]])
+    }
     if (!is.null(def$prob_arg) && !def$prob_arg %in% names(dots)) {
       args[[def$prob_arg]] <- isTRUE(classProbs)
     }
@@ -107,9 +143,15 @@ kernclass_caret <- function(method = c("svm", "means", "parzen", "bayes"), kerne
     levels = function(x) x$levels,
     # the simplest models first: small cost, low degree, small gamma
     sort = function(x) {
-      by <- intersect(c("cost", "degree", "gamma"), names(x))
+      by <- intersect(c("cost", "degree", "gamma", "m", "size"), names(x))
       if (length(by)) x[do.call(order, unname(as.list(x[by]))), , drop = FALSE] else x
     },
     tags = c("Kernel Method", if (method == "svm") "Support Vector Machines",
              kc_kernels[[kernel]]$tags))
+}
+
+# The default grid of an approximation's size: the given value and its
+# halvings, `len` values in all.
+kc_caret_sizes <- function(top, len) {
+  unique(pmax(1L, as.integer(round(top * 2^(seq_len(len) - len)))))
 }

@@ -41,6 +41,7 @@ kc_fitters <- list(
   }, c("gamma", "degree")),
   kernel_svm = kc_fitter_row("svm", function(object) {
     if (inherits(object, "kernel_svm_oneclass")) "One-class support vector machine (SMO)"
+    else if (inherits(object, "kernclass_cells")) "Localized support vector machine (cells)"
     else if (inherits(object, "kernclass_approx")) "Support vector machine (linear, on kernel features)"
     else if (is.null(object$nu)) "Support vector machine (SMO)"
     else "nu-support vector machine (SMO)"

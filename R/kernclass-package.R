@@ -11,6 +11,17 @@
 #' (default: the cores this process may use; see [kernclass_threads()]).
 #' Results do not depend on it.
 #'
+#' `kernclass.memory_limit`, in MB: the memory the exact routes may take
+#' (default: what the system reports as available, on Linux `MemAvailable`
+#' and a cgroup's limit; no limit elsewhere). Where an exact computation
+#' would need more (the n x m result of [kernel_matrix()], the exact SVM's
+#' n x pairs coefficients or a `cachesize` beyond it, centring given kernel
+#' values, the n x classes expansion weights of [kernel_means()] and
+#' [kernel_parzen()]) it stops before allocating, with an error of class
+#' `"kernclass_memory_error"` that names the approximate routes
+#' ([approximations]); the default `cachesize` of [kernel_svm()] takes at
+#' most a quarter of it.
+#'
 #' @keywords internal
 #' @useDynLib kernclass, .registration = TRUE
 "_PACKAGE"

@@ -94,6 +94,9 @@ kc_check_result_size <- function(n, m) {
     kc_abort(sprintf("The %.0f x %.0f kernel matrix of `x` is too large for R (over 2^52 values).",
                      as.numeric(n), as.numeric(m)), arg = "x", class = "memory")
   }
+  kc_check_memory(8 * as.numeric(n) * as.numeric(m),
+                  sprintf("The %.0f x %.0f kernel matrix of `x`", as.numeric(n), as.numeric(m)),
+                  paste("The classifiers never form it: give them the inputs.", kc_memory_route))
   invisible(TRUE)
 }
 

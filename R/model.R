@@ -75,6 +75,9 @@ kc_scores.kernclass_scores <- function(object, x) {
 # The n x G matrix of expansion weights: w_i in the column of x_i's class.
 kc_expansion_weights <- function(object) {
   n <- length(object$y)
+  kc_check_memory(8 * n * length(object$levels),
+                  sprintf("The expansion weights of %d classes over %d training rows",
+                          length(object$levels), n), kc_memory_route, arg = "object")
   w <- matrix(0, n, length(object$levels), dimnames = list(NULL, object$levels))
   w[cbind(seq_len(n), as.integer(object$y))] <- object$weight
   w

@@ -154,6 +154,12 @@ kc_register_parsnip_family <- function() {
 #'   engine argument the chosen method does not take is an error. These
 #'   classifiers take no case weights.
 #'
+#' The approximations for large data ([approximations]) are engine
+#' arguments, passed on to the fitter: `set_engine("kernclass", approx =
+#' nystrom(m = 500))` for any model, `approx = cells(size = 2000)` for the
+#' SVMs (their size is not a parsnip tuning parameter; [kernclass_caret()]
+#' and [kernel_tune()] tune it).
+#'
 #' Every engine takes the predictors as a data frame and codes factors
 #' itself (one indicator per level), and `scale = TRUE` (kernclass's
 #' default) scales the numeric inputs with the training statistics, so a

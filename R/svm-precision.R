@@ -125,8 +125,12 @@ kc_precision_centre <- function(x, sample, k) {
 # come (in double, before the cache).
 kc_centred_source <- function(x, u, g) {
   if (inherits(x, "kc_precomputed")) {
+    n <- length(x$cols)
+    kc_check_memory(32 * as.numeric(n)^2,
+                    sprintf("Centring the %d x %d given kernel values (in double)", n, n),
+                    paste("Give kernel values with smaller common parts (centred), or the",
+                          "inputs themselves.", kc_memory_route))
     K <- x$K[x$cols, x$rows, drop = FALSE]
-    n <- nrow(K)
     return(structure(list(K = K - u - rep(u, each = n) + g, rows = seq_len(n), cols = seq_len(n),
                           rownames = NULL), class = c("kc_precomputed", "kc_kernel_data")))
   }

@@ -151,7 +151,8 @@
 #'   reached, a warning is given and `converged` is `FALSE`.
 #' @param cachesize Size of the kernel-row cache in MB (rows are stored as
 #'   float). Default: enough for the whole kernel matrix of the largest binary
-#'   problem, at most 1024 MB. A cache that holds at least half of the rows
+#'   problem, at most 1024 MB and at most a quarter of the memory available
+#'   (see [kernclass-package]). A cache that holds at least half of the rows
 #'   also lets the solver compute rows 4 at a time.
 #' @param shrinking Whether to use the shrinking heuristic.
 #' @param type `"C-classification"` (default), `"nu-classification"` or
@@ -353,11 +354,18 @@ kc_fit_svm <- function(d, call, .path = NULL) {
   }
   kc_check_number(tolerance, "tolerance", lower = 0, lower_open = TRUE)
   kc_check_number(max_iter, "max_iter", lower = 1, whole = TRUE)
+  cache_given <- !is.null(cachesize)
   if (is.null(cachesize)) {
     largest <- if (one) nrow(d$x) else sum(utils::head(sort(tabulate(d$y), decreasing = TRUE), 2L))
-    cachesize <- min(1024, 4 * largest^2 / 2^20 + 1)
+    # the cache is speed, not need: at most a quarter of the memory available
+    cachesize <- min(1024, 4 * largest^2 / 2^20 + 1, max(1, kc_memory_limit() / 2^22))
   }
   kc_check_number(cachesize, "cachesize", lower = 0, lower_open = TRUE)
+  if (cache_given) {
+    kc_check_memory(cachesize * 2^20, sprintf("`cachesize` = %s MB", format(cachesize)),
+                    "Give a smaller `cachesize`: the kernel rows it keeps save time only.",
+                    arg = "cachesize")
+  }
   kc_check_flag(shrinking, "shrinking")
   kc_check_flag(probability, "probability")
   # the upper bounds: cost times the weights; for the nu types the weights
@@ -381,6 +389,10 @@ kc_fit_svm <- function(d, call, .path = NULL) {
 
   control <- list(kernel = k, type = type, nu = nu, tolerance = tolerance, max_iter = max_iter,
                   cachesize = cachesize, shrinking = shrinking)
+  if (!is.null(approx) && approx$method == "cells") {
+    return(kc_fit_svm_cells(d, k, approx, C, weights, cost, class.weights, control, probability,
+                            names(call), call))
+  }
   if (!is.null(approx)) {
     return(kc_fit_svm_approx(d, k, approx, C, cost, class.weights, control, probability,
                              names(call), call))
@@ -393,6 +405,10 @@ kc_fit_svm <- function(d, call, .path = NULL) {
     pairs <- kc_ovo_pairs(levels(d$y))
     problems <- lapply(seq_len(nrow(pairs)), function(m) which(as.integer(d$y) %in% pairs[m, ]))
   }
+  # eta, its signs and the coefficients: n x pairs each
+  kc_check_memory(32 * nrow(d$x) * nrow(pairs),
+                  sprintf("The exact SVM's coefficients of %d class pair(s) over %d rows",
+                          nrow(pairs), nrow(d$x)), kc_memory_route)
   if (type == "nu-classification") kc_svm_check_nu(nu, C, d$y, pairs)
   path <- if (type == "C-classification") .path
   fit_pair <- function(m) {

@@ -16,7 +16,9 @@
 #   Rscript inst/benchmarks/run.R --only approx --approx-n 100000,1000000 --exact-n 20000
 #       (n of the approximate fits, n of the comparison with the exact models;
 #       0: none; --approx-specs nystrom and --approx-fitters kernel_svm,... a
-#       subset of the maps and classifiers)
+#       subset of the maps and classifiers; --approx-real mlbench::Shuttle
+#       (or 0: none) and --approx-real-fitters kernel_svm,... the real data
+#       sets and their classifiers)
 #
 # contention: every large task on one thread and on the default number,
 #   idle and beside one busy process that the suite starts and stops itself;
@@ -27,9 +29,11 @@
 #   default 10 x 10 grid screened against exhaustive, and kernel_tune()'s exact
 #   leave-one-out of kernel_means and kernel_parzen over 10 gammas;
 # latency: how soon a Ctrl-C (SIGINT) stops each long computation;
-# approx: the four classifiers with approx = random_fourier() and nystrom() at
-#   10^5 and 10^6 rows (fit, then predict 10^5 rows), and their test
-#   accuracy against the exact models at 20,000 rows, over m.
+# approx: the four classifiers with approx = random_fourier() and nystrom(),
+#   and kernel_svm with cells(), at 10^5 and 10^6 rows (fit, then predict
+#   10^5 rows), and their test accuracy against the exact models at 20,000
+#   synthetic rows and on real data of 50,000-60,000 rows (mlbench's Shuttle,
+#   ggplot2's diamonds), over m and the cell size.
 #
 # Prints a table (seconds, ratio of each peer's time to kernclass's, GFLOP/s,
 # test accuracy, support vectors, dual objective, peak memory) and writes it,
@@ -725,7 +729,10 @@ if (run_section("approx")) {
     "kernel_bayes (type 1)" = function(x, y, approx) kernel_bayes(x, y, type = 1, approx = approx),
     kernel_svm = function(x, y, approx) kernel_svm(x, y, approx = approx))
   te <- make_data(size(1e5, 2e4), 20, 2)
-  specs <- list("random_fourier(m = 300)" = random_fourier(m = 300), "nystrom(m = 200)" = nystrom(m = 200))
+  specs <- list("random_fourier(m = 300)" = random_fourier(m = 300), "nystrom(m = 200)" = nystrom(m = 200),
+                "cells(size = 2000)" = cells(size = 2000))
+  # cells() is kernel_svm's alone
+  applies <- function(spec, f) spec$method != "cells" || f == "kernel_svm"
   pick <- function(flag, all) {  # by name, or by the name before its "("
     if (!flag %in% args) return(all)
     want <- strsplit(args[which(args == flag) + 1L], ",")[[1]]
@@ -737,6 +744,7 @@ if (run_section("approx")) {
   for (n in setdiff(sizes_of("--approx-n", size(c(1e5, 1e6), c(2e4, 1e5))), 0)) {
     tr <- make_data(n, 20, 1)
     for (sp in names(specs)) for (f in names(fitters)) {
+      if (!applies(specs[[sp]], f)) next
       set.seed(1)
       m <- measure({
         fit <- fitters[[f]](tr$x, tr$y, specs[[sp]])
@@ -749,7 +757,8 @@ if (run_section("approx")) {
         classifier = f, n = format(n, big.mark = ",", scientific = FALSE), approx = sp,
         "fit + predict s" = sprintf("%.1f", m$seconds), "peak MB" = sprintf("%.0f", m$peak_mb),
         "test accuracy" = sprintf("%.4f", acc),
-        "kernel rel. error" = sprintf("%.3f", m$value$fit$approx$error[["rel_frobenius"]]),
+        "kernel rel. error" = if (specs[[sp]]$method == "cells") "" else
+          sprintf("%.3f", m$value$fit$approx$error[["rel_frobenius"]]),
         check.names = FALSE)
       rm(m)
     }
@@ -779,12 +788,15 @@ if (run_section("approx")) {
     te2 <- make_data(10000, 20, 4)
     grid <- list("random_fourier(m = 300)" = random_fourier(m = 300), "random_fourier(m = 1500)" = random_fourier(m = 1500),
                  "nystrom(m = 100)" = nystrom(m = 100), "nystrom(m = 400)" = nystrom(m = 400),
-                 "nystrom(m = 1000)" = nystrom(m = 1000))
+                 "nystrom(m = 1000)" = nystrom(m = 1000), "cells(size = 500)" = cells(size = 500),
+                 "cells(size = 2000)" = cells(size = 2000), "cells(size = 5000)" = cells(size = 5000))
     for (f in names(fitters)) {
       set.seed(1)
       ex <- measure(mean(predict(fitters[[f]](tr$x, tr$y, NULL), te2$x) == te2$y))
       row <- list(classifier = f, exact = sprintf("%.4f (%.0f s)", ex$value, ex$seconds))
       for (g in names(grid)) {
+        row[[g]] <- ""
+        if (!applies(grid[[g]], f)) next
         set.seed(1)
         ap <- measure(mean(predict(fitters[[f]](tr$x, tr$y, grid[[g]]), te2$x) == te2$y))
         row[[g]] <- sprintf("%+.4f (%.0f s)", ap$value - ex$value, ap$seconds)
@@ -794,9 +806,65 @@ if (run_section("approx")) {
       rows_e[[length(rows_e) + 1L]] <- as.data.frame(row, check.names = FALSE)
     }
   }
+  # real data where the exact models are feasible (50,000-60,000 rows): each
+  # set split at random into 10,000 test rows and the rest for training
+  real_sets <- list(
+    "mlbench::Shuttle" = function() {
+      if (!requireNamespace("mlbench", quietly = TRUE)) return(NULL)
+      e <- new.env()
+      utils::data("Shuttle", package = "mlbench", envir = e)
+      list(x = as.matrix(e$Shuttle[, 1:9]), y = e$Shuttle$Class,
+           about = "58,000 rows, 9 numeric inputs, 7 classes (80% Rad.Flow)")
+    },
+    "ggplot2::diamonds" = function() {
+      if (!requireNamespace("ggplot2", quietly = TRUE)) return(NULL)
+      d <- as.data.frame(ggplot2::diamonds)
+      list(x = cbind(carat = d$carat, color = as.integer(d$color),
+                     clarity = as.integer(d$clarity), depth = d$depth, table = d$table,
+                     log_price = log(d$price), x = d$x, y = d$y, z = d$z),
+           y = factor(d$cut, ordered = FALSE),
+           about = paste("53,940 rows, `cut` (5 classes) from the other 9 columns (color and",
+                         "clarity as their level numbers, log price)"))
+    })
+  real_sets <- pick("--approx-real", real_sets)
+  if ("--approx-real" %in% args && identical(args[which(args == "--approx-real") + 1L], "0")) {
+    real_sets <- list()
+  }
+  real_grid <- list("nystrom(m = 200)" = nystrom(m = 200), "nystrom(m = 1000)" = nystrom(m = 1000),
+                    "cells(size = 500)" = cells(size = 500), "cells(size = 2000)" = cells(size = 2000),
+                    "cells(size = 5000)" = cells(size = 5000))
+  real_fitters <- pick("--approx-real-fitters", fitters)
+  rows_r <- list()
+  about_r <- character()
+  for (set in names(real_sets)) {
+    r <- real_sets[[set]]()
+    if (is.null(r)) next
+    set.seed(1)
+    test <- sample.int(nrow(r$x), 10000)
+    xtr <- r$x[-test, , drop = FALSE]
+    ytr <- droplevels(r$y[-test])
+    xte <- r$x[test, , drop = FALSE]
+    yte <- factor(r$y[test], levels(ytr))
+    about_r <- c(about_r, sprintf("%s: %s; %d training rows.", set, r$about, nrow(xtr)))
+    for (f in names(real_fitters)) {
+      set.seed(1)
+      ex <- measure(mean(predict(real_fitters[[f]](xtr, ytr, NULL), xte) == yte))
+      row <- list(data = set, classifier = f, exact = sprintf("%.4f (%.0f s)", ex$value, ex$seconds))
+      cat(sprintf("%-48s %-20s %.4f %6.1f s\n", paste(set, f), "exact", ex$value, ex$seconds))
+      for (g in names(real_grid)) {
+        row[[g]] <- ""
+        if (!applies(real_grid[[g]], f)) next
+        set.seed(1)
+        ap <- measure(mean(predict(real_fitters[[f]](xtr, ytr, real_grid[[g]]), xte) == yte))
+        row[[g]] <- sprintf("%+.4f (%.0f s)", ap$value - ex$value, ap$seconds)
+        cat(sprintf("%-48s %-20s %.4f %6.1f s\n", paste(set, f), g, ap$value, ap$seconds))
+      }
+      rows_r[[length(rows_r) + 1L]] <- as.data.frame(row, check.names = FALSE)
+    }
+  }
   approx_lines <- c(
-    paste("### Approximate classifiers (approx = random_fourier() or nystrom(), RBF,",
-          "gamma = 1/d, scale = TRUE)"), "",
+    paste("### Approximate classifiers (approx = random_fourier(), nystrom() or, for",
+          "kernel_svm, cells(); RBF, gamma = 1/d, cost = 1, scale = TRUE)"), "",
     if (length(rows_a)) knitr::kable(do.call(rbind, rows_a), format = "pipe"), "",
     paste0("Synthetic data (make_data(): a linear rule plus 0.5 sin(3 x_1), label noise sd 0.5), ",
            "d = 20; the time fits the model and predicts ", format(nrow(te$x), big.mark = ","),
@@ -808,7 +876,14 @@ if (run_section("approx")) {
     if (length(rows_e)) c(knitr::kable(do.call(rbind, rows_e), format = "pipe"), "",
       sprintf(paste0("Test accuracy of the exact models at n = %d (10,000 test rows) and the ",
                      "difference of each approximation to it, with the seconds of fit + predict."),
-              ne), ""))
+              ne), ""),
+    if (length(rows_r)) c(
+      "Real data:", "", knitr::kable(do.call(rbind, rows_r), format = "pipe"), "",
+      paste("Test accuracy of the exact models on 10,000 random test rows of each set, and the",
+            "difference of each approximation to it (the same kernel, gamma = 1/d and cost;",
+            "cells() gives a cell of n_c of the n rows cost x n / n_c, the same regularisation",
+            "per row),",
+            "with the seconds of fit + predict.", paste(about_r, collapse = " ")), ""))
 }
 
 # ---- the table ----------------------------------------------------------

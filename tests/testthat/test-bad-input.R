@@ -125,7 +125,17 @@ for (nm in names(numeric_bad)) {
   v <- numeric_bad[[nm]]
   add("nystrom", paste("m", nm), bquote(nystrom(m = .(v))), arg = "m")
   add("random_fourier", paste("m", nm), bquote(random_fourier(m = .(v))), arg = "m")
+  add("cells", paste("size", nm), bquote(cells(size = .(v))), arg = "size")
 }
+add("cells", "size not whole", quote(cells(size = 2.5)), arg = "size")
+add("cells", "check negative", quote(cells(check = -1)), arg = "check")
+add("cells", "scale_cost NA", quote(cells(scale_cost = NA)), arg = "scale_cost")
+add("cells", "defaults", quote(cells()),
+    expect = function(r) expect_s3_class(r, "kernclass_approximation"))
+add("kernel_means", "cells() (kernel_svm's only)", quote(kernel_means(x, y, approx = cells())),
+    arg = "approx")
+add("kernel_svm", "cells() with nu-classification",
+    quote(kernel_svm(x, y, type = "nu-classification", approx = cells())), arg = "approx")
 add("nystrom", "m not whole", quote(nystrom(m = 2.5)), arg = "m")
 add("nystrom", "unknown landmarks", quote(nystrom(landmarks = "random")), arg = "landmarks")
 add("nystrom", "tol 0", quote(nystrom(tol = 0)), arg = "tol")

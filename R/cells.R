@@ -1,0 +1,336 @@
+#' @rdname approximations
+#' @param size The number of training rows a cell should hold on average:
+#'   the data are cut into \eqn{\lceil n / \mathrm{size} \rceil}{ceiling(n /
+#'   size)} cells. Each cell's exact SVM costs about \eqn{O(\mathrm{size}^2)}{O(size^2)}
+#'   kernel values, so the whole fit grows as \eqn{n \cdot \mathrm{size}}{n size}; larger
+#'   cells are closer to the exact model.
+#' @export
+#' @param scale_cost For `cells()`: if `TRUE` (default), the SVM of a cell
+#'   of \eqn{n_c} rows takes cost \eqn{C n / n_c}{C n / n_c}, which keeps the
+#'   exact model's regularisation per row (see below); if `FALSE`, `cost` as
+#'   it is.
+cells <- function(size = 2000, scale_cost = TRUE, check = 0) {
+  kc_check_number(size, "size", lower = 1, whole = TRUE)
+  kc_check_flag(scale_cost, "scale_cost")
+  kc_check_number(check, "check", lower = 0, whole = TRUE)
+  structure(list(method = "cells", size = as.integer(size), scale_cost = scale_cost,
+                 check = as.integer(check)),
+            class = "kernclass_approximation")
+}
+
+# Only kernel_svm() has cells: the other fitters' approximations are features.
+kc_cells_unsupported <- function(spec, fitter) {
+  if (spec$method != "cells") return(invisible())
+  kc_abort(sprintf(paste0("`approx`: cells() localizes kernel_svm() (an exact SVM in each cell); ",
+                          "%s() takes approx = nystrom(...) or random_fourier(...)."), fitter),
+           arg = "approx", class = "approx_unsupported")
+}
+
+# ---- the partition -----------------------------------------------------------
+
+kc_linear_kernel <- list(name = "linear", gamma = 1, degree = 1L, coef0 = 0)
+
+# The index of the nearest centre (Euclidean) of each row of x, ties to the
+# first: the largest x'c - |c|^2 / 2, x and c moved by the centres' mean (so
+# that the inner products keep the differences), in row blocks of at most
+# 2^20 values.
+kc_nearest_centre <- function(x, centres) {
+  n <- nrow(x)
+  out <- integer(n)
+  if (n == 0L) return(out)
+  mu <- colMeans(centres)
+  cc <- sweep(centres, 2L, mu)
+  half <- rowSums(cc^2) / 2
+  block <- max(1L, floor(2^20 / nrow(cc)))
+  for (start in seq(1L, n, by = block)) {
+    i <- start:min(n, start + block - 1L)
+    g <- kc_gram(sweep(x[i, , drop = FALSE], 2L, mu), cc, kc_linear_kernel)
+    out[i] <- max.col(g - rep(half, each = length(i)), ties.method = "first")
+  }
+  out
+}
+
+# k cell centres: Lloyd's k-means, started from k-means++ seeds, on a
+# uniform subsample of max(10000, 50 k) rows; a centre that loses all its
+# rows stays where it was.
+kc_cell_centres <- function(x, k, iter = 20L) {
+  n <- nrow(x)
+  s <- min(n, max(10000L, 50L * k))
+  sub <- if (s < n) sample.int(n, s) else seq_len(n)
+  xs <- x[sub, , drop = FALSE]
+  centres <- xs[kc_kmeanspp(xs, kc_linear_kernel, k), , drop = FALSE]
+  a <- NULL
+  for (it in seq_len(iter)) {
+    a_new <- kc_nearest_centre(xs, centres)
+    if (identical(a_new, a)) break
+    a <- a_new
+    sums <- rowsum(xs, a, reorder = TRUE)
+    g <- as.integer(rownames(sums))
+    centres[g, ] <- sums / tabulate(a, k)[g]
+  }
+  rownames(centres) <- NULL
+  centres
+}
+
+# ---- the fit -----------------------------------------------------------------
+
+# The localized SVM: C the per-row bounds (0: left out), weights the
+# observation weights as given, control as kc_fit_svm's; `given`: the
+# names of the arguments the user gave.
+kc_fit_svm_cells <- function(d, k, spec, C, weights, cost, class.weights, control, probability,
+                             given, call) {
+  if (control$type != "C-classification") {
+    kc_abort(sprintf(paste0("`approx`: cells() supports type = \"C-classification\" only; ",
+                            "type = \"%s\" needs the whole data (approx = NULL)."), control$type),
+             arg = "approx", class = "approx_unsupported")
+  }
+  n <- nrow(d$x)
+  used <- unname(C > 0)
+  ncell <- ceiling(n / spec$size)
+  if (ncell == 1L) {
+    centres <- matrix(colMeans(d$x), 1L)
+  } else {
+    centres <- kc_cell_centres(d$x, ncell)
+  }
+  cell <- kc_nearest_centre(d$x, centres)
+  # a cell without rows of weight > 0 has nothing to learn: its centre goes
+  keep <- sort(unique(cell[used]))
+  if (length(keep) < nrow(centres)) {
+    centres <- centres[keep, , drop = FALSE]
+    cell <- kc_nearest_centre(d$x, centres)
+  }
+  cw <- if (!is.null(class.weights)) kc_class_weights(class.weights, d$y)
+  args <- list(kernel = k$name, gamma = k$gamma, degree = k$degree, coef0 = k$coef0,
+               cost = cost, tolerance = control$tolerance, max_iter = control$max_iter,
+               cachesize = if ("cachesize" %in% given) control$cachesize,
+               shrinking = control$shrinking, probability = probability)
+  problems <- lapply(seq_len(nrow(centres)), function(j) {
+    rows <- which(cell == j & used)
+    y <- droplevels(d$y[rows])
+    args$cost <- if (isFALSE(spec$scale_cost)) cost else cost * sum(used) / length(rows)
+    list(x = d$x[rows, , drop = FALSE], y = y, rows = rows,
+         weights = if (!is.null(weights)) weights[rows],
+         args = c(args, list(class.weights = if (!is.null(cw)) cw[levels(y)])))
+  })
+  # the cells' probability models draw random numbers: from streams of
+  # their own (as kernel_cv's folds), so that the plan does not change them
+  models <- if (length(problems) == 1L) list(kc_fit_cell(problems[[1L]])) else
+    if (probability) kc_future_lapply(problems, kc_fit_cell, seed = TRUE) else
+    kc_problems_lapply(problems, kc_fit_cell)
+  for (j in seq_along(models)) {
+    e <- models[[j]]
+    if (inherits(e, "condition")) {
+      if (length(models) > 1L) {
+        e$message <- sprintf("Cell %d of %d (%d rows): %s", j, length(models),
+                             length(problems[[j]]$rows), conditionMessage(e))
+      }
+      stop(e)
+    }
+  }
+  converged <- vapply(models, function(m) is.null(m$converged) || m$converged, logical(1))
+  if (!all(converged)) {
+    kc_warn(sprintf(paste0("The SMO solver reached `max_iter` (%s) before the KKT conditions ",
+                           "held within `tolerance` in %d of %d cells (%s); the solution is ",
+                           "approximate."), format(control$max_iter), sum(!converged),
+                    length(models), kc_enum(which(!converged))), class = "convergence")
+  }
+  fit <- new_kernclass(d, k, call = call,
+                       class = c("kernclass_cells", "kernel_svm", "kernclass_ovo"),
+                       type = control$type, cost = cost, C = C, class.weights = class.weights,
+                       tolerance = control$tolerance,
+                       index = sort(as.integer(unlist(lapply(models, `[[`, "index")))),
+                       converged = all(converged), probability = probability,
+                       approx = list(spec = spec, centres = centres, cell = cell,
+                                     models = models))
+  kc_approx_checked(fit, d, spec)
+}
+
+# One cell's model: the exact SVM on its rows (stripped of what the whole
+# model holds: its data, and index as rows of the whole training data), or
+# its one class; an error as a value, for the caller to name the cell.
+kc_fit_cell <- function(p) {
+  lv <- levels(p$y)
+  if (length(lv) == 1L) return(list(levels = lv, counts = stats::setNames(length(p$rows), lv)))
+  tryCatch(withCallingHandlers({
+    m <- do.call(kc_fit_svm, c(list(d = list(x = p$x, y = p$y), weights = p$weights,
+                                    scale = FALSE, type = "C-classification", nu = 0.5,
+                                    call = NULL), p$args))
+    m$index <- p$rows[m$index]
+    m[c("x", "y", "C", "eta", "call")] <- NULL
+    m
+  }, kernclass_convergence_warning = function(w) invokeRestart("muffleWarning")),
+  error = function(e) e)
+}
+
+# ---- prediction ----------------------------------------------------------------
+
+# Each row's decision values in the whole model's pairs: those of its
+# cell's SVM where the cell has both classes, +1 (-1) where it has only the
+# first (second), 0 where it has neither; the last column, ".cell", is the
+# row's cell. Votes of these values give the class the cell's model votes
+# for (every class of the cell beats every class it lacks).
+# The cells' SVMs score their rows as independent problems: futures under a
+# plan with workers (each carries its cell's model and rows only).
+#' @export
+kc_scores.kernclass_cells <- function(object, x) {
+  lv <- object$levels
+  pairs <- kc_ovo_pairs(lv)
+  M <- nrow(pairs)
+  models <- object$approx$models
+  cell <- kc_nearest_centre(x, object$approx$centres)
+  s <- matrix(0, nrow(x), M + 1L, dimnames = list(rownames(x), c(rownames(pairs), ".cell")))
+  s[, M + 1L] <- cell
+  groups <- split(seq_len(nrow(x)), factor(cell, seq_along(models)))
+  for (j in which(lengths(groups) > 0L)) {
+    present <- seq_along(lv) %in% match(models[[j]]$levels, lv)
+    sign <- present[pairs[, "first"]] - present[pairs[, "second"]]
+    s[groups[[j]], seq_len(M)] <- rep(sign, each = length(groups[[j]]))
+  }
+  scored <- which(lengths(groups) > 0L & vapply(models, inherits, logical(1), "kernel_svm"))
+  tasks <- lapply(scored, function(j) list(model = models[[j]], x = x[groups[[j]], , drop = FALSE]))
+  values <- kc_problems_lapply(tasks, kc_cell_scores)
+  for (t in seq_along(scored)) {
+    j <- scored[t]
+    s[groups[[j]], kc_cell_pairs(models[[j]], lv)] <- values[[t]]
+  }
+  s
+}
+
+kc_cell_scores <- function(task) kc_scores(task$model, task$x)
+
+# The columns of the whole model's pairs that a cell's model scores.
+kc_cell_pairs <- function(m, levels) {
+  all <- kc_ovo_pairs(levels)
+  own <- kc_ovo_pairs(m$levels)
+  g <- match(m$levels, levels)
+  match(paste(g[own[, "first"]], g[own[, "second"]]), paste(all[, "first"], all[, "second"]))
+}
+
+#' @export
+kc_decision.kernclass_cells <- function(object, scores) {
+  kc_decision.kernclass_ovo(object, scores[, -ncol(scores), drop = FALSE])
+}
+
+#' @export
+kc_classify.kernclass_cells <- function(object, scores) {
+  kc_ovo_vote(scores[, -ncol(scores), drop = FALSE], object$levels)
+}
+
+# Each row's class probabilities are its cell's: those of the cell's model
+# for the classes it has, 0 for the classes it lacks (1 for a cell's only
+# class).
+#' @export
+kc_posterior.kernclass_cells <- function(object, scores) {
+  if (!isTRUE(object$probability)) {
+    kc_abort("type = \"prob\" needs a model fitted with `probability = TRUE`.", arg = "type",
+             class = "prob_unavailable")
+  }
+  lv <- object$levels
+  cell <- scores[, ncol(scores)]
+  p <- matrix(0, nrow(scores), length(lv), dimnames = list(rownames(scores), lv))
+  for (rows in split(seq_len(nrow(scores)), factor(cell, seq_along(object$approx$models)))) {
+    if (!length(rows)) next
+    m <- object$approx$models[[cell[rows[1L]]]]
+    g <- match(m$levels, lv)
+    p[rows, g] <- if (inherits(m, "kernel_svm")) {
+      kc_posterior(m, scores[rows, kc_cell_pairs(m, lv), drop = FALSE])
+    } else 1
+  }
+  p
+}
+
+# The expansion of each row's own cell: alpha (a row per training row, a
+# column per class pair; a vector for two classes) holds y_i eta_i of the
+# row in its cell's SVM, b the offsets (a row per cell, NA where the cell
+# lacks a class of the pair), cell each training row's cell.
+#' @export
+coef.kernclass_cells <- function(object, ...) {
+  kc_check_dots(...)
+  lv <- object$levels
+  pairs <- kc_ovo_pairs(lv)
+  models <- object$approx$models
+  alpha <- matrix(0, nrow(object$x), nrow(pairs), dimnames = list(NULL, rownames(pairs)))
+  b <- matrix(NA_real_, length(models), nrow(pairs), dimnames = list(NULL, rownames(pairs)))
+  for (j in seq_along(models)) {
+    m <- models[[j]]
+    if (!inherits(m, "kernel_svm")) next
+    cols <- kc_cell_pairs(m, lv)
+    alpha[m$index, cols] <- m$coefs
+    b[j, cols] <- m$b
+  }
+  if (nrow(pairs) == 1L) {
+    return(list(alpha = alpha[, 1L], b = b[, 1L], cell = object$approx$cell))
+  }
+  list(alpha = alpha, b = b, cell = object$approx$cell)
+}
+
+# ---- print and summary ----------------------------------------------------------
+
+# Per cell: its training rows (weight > 0), classes, support vectors.
+kc_cells_table <- function(fit) {
+  models <- fit$approx$models
+  data.frame(
+    rows = vapply(models, function(m) sum(m$counts), numeric(1)),
+    classes = vapply(models, function(m) length(m$levels), integer(1)),
+    cost = vapply(models, function(m) if (is.null(m$cost)) NA_real_ else m$cost, numeric(1)),
+    support_vectors = vapply(models, function(m) length(m$index), integer(1)),
+    converged = vapply(models, function(m) is.null(m$converged) || m$converged, logical(1)))
+}
+
+kc_cells_lines <- function(fit) {
+  a <- fit$approx
+  t <- kc_cells_table(fit)
+  cat(sprintf("Approximation: localized: %d cell%s of about %d points (k-means)\n", nrow(t),
+              if (nrow(t) == 1L) "" else "s", a$spec$size))
+  cat(sprintf("  an exact SVM in each cell, %s; rows per cell %s to %s, median %s%s\n",
+              if (isFALSE(a$spec$scale_cost)) "at `cost`" else
+                "at cost x n / rows of the cell (the regularisation per row of the exact model)",
+              format(min(t$rows)), format(max(t$rows)), format(stats::median(t$rows)),
+              if (any(t$classes == 1L)) sprintf("; %d cell(s) with one class, which predict it",
+                                                sum(t$classes == 1L)) else ""))
+  if (!is.null(a$check)) kc_approx_check_line(a$check)
+}
+
+#' @export
+print.kernclass_cells <- function(x, ...) {
+  print.kernclass(x)
+  kc_svm_print_tradeoff(x)
+  cat("Support vectors: ", length(x$index), " in all cells\n", sep = "")
+  if (!x$converged) cat("Warning: the solver did not converge in some cells (max_iter reached)\n")
+  kc_cells_lines(x)
+  invisible(x)
+}
+
+#' @export
+summary.kernclass_cells <- function(object, ...) {
+  s <- summary.kernclass(object, ...)
+  s$cost <- object$cost
+  s$b <- NULL
+  s$cells <- kc_cells_table(object)
+  s$approx <- object$approx[c("spec", "check")]
+  s$converged <- object$converged
+  class(s) <- c("summary.kernclass_cells", class(s))
+  s
+}
+
+#' @export
+print.summary.kernclass_cells <- function(x, ...) {
+  kc_print_head(x$method, x$call, x$kernel, x$n, x$inputs, x$scaled)
+  cat("\nClass sizes:\n")
+  print(x$counts)
+  cat(sprintf("\nCost: %s\n", format(x$cost)))
+  t <- x$cells
+  cat(sprintf("\nLocalized: %d cell%s of about %d points (k-means), an exact SVM in each\n",
+              nrow(t), if (nrow(t) == 1L) "" else "s", x$approx$spec$size))
+  if (!is.null(x$approx$check)) kc_approx_check_line(x$approx$check)
+  cat("Per cell:\n")
+  print(summary(t[c("rows", "classes", "cost", "support_vectors")]))
+  if (!all(t$converged)) {
+    cat(sprintf("The solver did not converge within max_iter in %d cell(s).\n",
+                sum(!t$converged)))
+  }
+  cat(sprintf("\nTraining accuracy: %.2f%%\n\nConfusion table (training data):\n",
+              100 * x$accuracy))
+  print(x$confusion)
+  invisible(x)
+}
