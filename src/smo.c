@@ -396,7 +396,6 @@ static void chunk_bounds(const smo *s, int c, int nc, int *u0, int *u1)
             const int full_ = 0; SETS(s, call_with_nsets_full);              \
         }                                                                    \
     } while (0)
-#define ACTIVE(s, u, full) ((full) ? (u) : (s)->active[u])
 
 /* The first index of the pair, one per set: the maximal violation from
  * below (">=": of equal candidates the last wins, as in LIBSVM).  One
