@@ -196,7 +196,7 @@ NULL
 #' @export
 nystrom <- function(m = 300, landmarks = c("kmeans++", "uniform"), tol = 1e-8, check = 0) {
   kc_check_number(m, "m", lower = 1, whole = TRUE)
-  landmarks <- kc_match_arg(landmarks, c("kmeans++", "uniform"), "landmarks")
+  landmarks <- kc_match_arg(landmarks, arg = "landmarks")
   kc_check_number(tol, "tol", lower = 0, lower_open = TRUE)
   kc_check_number(check, "check", lower = 0, whole = TRUE)
   structure(list(method = "nystrom", m = as.integer(m), landmarks = landmarks, tol = tol,

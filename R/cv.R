@@ -289,7 +289,9 @@ kc_grid_cv <- function(fit, d, w, fold, k, cells, args, metric, run_folds = NULL
   })
   shared <- !vapply(plans, is.null, logical(1))
   for (f in runs) {
-    for (g in groups[!shared]) tasks[[length(tasks) + 1L]] <- list(kind = "fold", fold = f, cells = rest[g])
+    for (g in groups[!shared]) {
+      tasks[[length(tasks) + 1L]] <- list(kind = "fold", fold = f, cells = rest[g])
+    }
   }
   for (i in which(shared)) {
     tasks[[length(tasks) + 1L]] <- list(kind = "path", folds = runs, cells = rest[groups[[i]]],
@@ -297,8 +299,7 @@ kc_grid_cv <- function(fit, d, w, fold, k, cells, args, metric, run_folds = NULL
   }
   run <- function(task) {
     p()
-    if (task$kind == "path") kc_svm_path_task(task, fit, d, w, fold, cells, args, needs)
-    else kc_run_task(task, fit, d, w, fold, cells, args, needs)
+    kc_run_task(task, fit, d, w, fold, cells, args, needs)
   }
   # silent unless the user enables a progressr handler
   p <- progressr::progressor(steps = length(tasks))

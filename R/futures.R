@@ -35,20 +35,20 @@ kc_problems_lapply <- function(x, f) {
   else lapply(x, f)
 }
 
-# One unit of work, with its warnings collected and an error returned as a
-# value, so that the caller reports each once and names the grid row.
+# One unit of work (a fold of cells, an SVM path over its folds, a cell's
+# exact leave-one-out), with its warnings collected and an error returned
+# as a value, so that the caller reports each once and names the grid row.
 kc_run_task <- function(task, fit, d, w, fold, cells, args, needs) {
   warnings <- list()
-  rows <- if (task$kind == "exact") seq_along(d$y) else which(fold == task$fold)
+  rows <- switch(task$kind, exact = seq_along(d$y), path = which(fold %in% task$folds),
+                 which(fold == task$fold))
   result <- withCallingHandlers(
-    tryCatch({
-      if (task$kind == "exact") {
-        list(list(predicted = as.character(kc_loo_exact(fit, d$x, d$y,
-                                                        c(cells[[task$cells]], args)))))
-      } else {
-        kc_fold_fits(fit, d, w, rows, cells[task$cells], args, needs)
-      }
-    }, error = function(e) e),
+    tryCatch(switch(task$kind,
+      exact = list(list(predicted = as.character(kc_loo_exact(fit, d$x, d$y,
+                                                              c(cells[[task$cells]], args))))),
+      path = kc_svm_shared_fits(task, fit, d, w, fold, cells[task$cells], args, needs, rows),
+      kc_fold_fits(fit, d, w, rows, cells[task$cells], args, needs)
+    ), error = function(e) e),
     warning = function(wn) {
       wn$call <- NULL
       warnings[[length(warnings) + 1L]] <<- wn

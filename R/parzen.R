@@ -104,7 +104,7 @@ formals(kc_fit_parzen) <- c(formals(kc_fit_parzen)[1L], formals(kernel_parzen.de
                             formals(kc_fit_parzen)[-1L])
 
 # The class priors: `prior` as given (checked), or with threshold = "search"
-# the prior that seed 002's search on log p_+(x) - log p_-(x) places (dens():
+# the prior that the threshold search on log p_+(x) - log p_-(x) places (dens():
 # the training rows' densities of the two classes, n x 2); with the search.
 kc_parzen_prior <- function(prior, threshold, k, y, counts, dens) {
   search <- NULL

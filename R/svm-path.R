@@ -135,7 +135,7 @@ kc_path_predict <- function(models, xte, needs) {
 # training rows' statistics, as its kernel_svm() would, and the kernel is
 # computed once per fold. Anything else (sparse rows, kernel data,
 # probabilities, other types or arguments, over the memory budget) runs each
-# fold as before.
+# fold on its own (kc_fold_fits()).
 
 # kernel_svm()'s arguments the shared path reproduces.
 kc_svm_shared_args <- c("kernel", "gamma", "degree", "coef0", "cost", "class.weights", "scale",
@@ -204,7 +204,7 @@ kc_svm_shared_plan <- function(fit, d, w, fold, runs, cells, args, needs) {
   copies <- if (scale) length(runs) else 1
   budget <- getOption("kernclass.tune.store_mb", 512) * 2^20
   if (kc_svm_bytes(n, largest)[2L] + 8 * copies * length(design$x) > budget) return(NULL)
-  # (a constant column warns: the folds then run as before, and warn)
+  # (a constant column warns: the folds then run one by one, and warn)
   x <- if (!scale) list(design$x) else tryCatch(lapply(runs, function(f) {
     s <- kc_scaling(design$x[fold != f, , drop = FALSE], design$scalable)
     unname(kc_apply_scaling(design$x, s))
@@ -218,27 +218,10 @@ kc_svm_shared_plan <- function(fit, d, w, fold, runs, cells, args, needs) {
        max_iter = as.numeric(max_iter), shrinking = arg("shrinking"))
 }
 
-# One unit of work of the shared path: task$plan on the folds task$folds
-# for the cells task$cells, as kc_run_task() returns a fold's (warnings
-# collected, an error returned as a value).
-kc_svm_path_task <- function(task, fit, d, w, fold, cells, args, needs) {
-  warnings <- list()
-  rows <- which(fold %in% task$folds)
-  result <- withCallingHandlers(
-    tryCatch(kc_svm_shared_fits(task, fit, d, w, fold, cells[task$cells], args, needs, rows),
-             error = function(e) e),
-    warning = function(wn) {
-      wn$call <- NULL
-      warnings[[length(warnings) + 1L]] <<- wn
-      invokeRestart("muffleWarning")
-    })
-  list(task = task, rows = rows, result = result, warnings = warnings)
-}
-
 # The held-out classes (and decision values) of every cell on the rows
 # `rows` (the task's folds), per cell as kc_fold_fits() gives them. Fits
 # the solver could not finish (not separable with cost = Inf, not finite)
-# are refitted fold by fold as before, which reports them.
+# are refitted fold by fold (kc_fold_fits()), which reports them.
 kc_svm_shared_fits <- function(task, fit, d, w, fold, cells, args, needs, rows) {
   p <- task$plan
   ord <- order(p$cost)

@@ -392,7 +392,7 @@ SEXP ffi_svm_path(SEXP x, SEXP y, SEXP nclass, SEXP fold, SEXP run, SEXP cost, S
     if (!isInteger(nclass) || XLENGTH(nclass) != 1 || INTEGER(nclass)[0] < 2 ||
         INTEGER(nclass)[0] > 65535)
         kc_internal("nclass must be one integer from 2 to 65535");
-    int L = INTEGER(nclass)[0], npairs = L * (L - 1) / 2;
+    int L = INTEGER(nclass)[0], npairs = (int) ((double) L * (L - 1) / 2);  /* < INT_MAX */
     const int *yy = index_from(y, a.n, L, "y");
     const int *ff = index_from(fold, a.n, INT_MAX, "fold");
     const int *rr = index_from(run, nrun, INT_MAX, "run");

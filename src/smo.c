@@ -1,4 +1,4 @@
-/* SMO solver for the SVM dual (seed 004):
+/* SMO solver for the SVM dual:
  *
  *   minimise  f(a) = 1/2 a'Qa + p sum(a),  Q_ij = y_i y_j k(x_i, x_j),
  *   subject to 0 <= a_i <= C_i and y'a = 0,
@@ -692,7 +692,7 @@ static double dual_objective(const smo *s)
         w[f++] = s->alpha[t] * s->y[t];
     }
     kc_points ps = kc_points_subset(s->x, sv, nsv);
-    ps.sqnorm = NULL;  /* recomputed from the rows, as before */
+    ps.sqnorm = NULL;  /* recomputed from the subset's rows */
     kc_expansion(s->k, &ps, &ps, w, 1, out, s->nthreads);
     double obj = 0.0;
     for (int u = 0; u < nsv; u++) obj += w[u] * out[u] / 2 + s->p * fabs(w[u]);

@@ -78,8 +78,9 @@ static void warm_start(const double *prev, const double *Cprev, const double *C,
 void kc_svm_path(const kc_svm_path_job *job, double *decision, double *rho,
                  double *iterations, int *status)
 {
-    int n = (int) job->x[0].n, L = job->nclass, npairs = L * (L - 1) / 2;
-    if (n < 2 || (double) n * n > (double) PTRDIFF_MAX / sizeof(double))
+    int n = (int) job->x[0].n, L = job->nclass, npairs = (int) ((double) L * (L - 1) / 2);
+    if (n < 2) kc_internal("the shared path needs at least 2 points");
+    if ((double) n * n > (double) PTRDIFF_MAX / sizeof(double))
         kc_error("size", "kernclass: the shared kernel of %d points is too large", n);
     double *K = (double *) R_alloc((size_t) n * n, sizeof(double));
     kc_advise_huge_pages(K, (size_t) n * n * sizeof(double));
@@ -92,9 +93,20 @@ void kc_svm_path(const kc_svm_path_job *job, double *decision, double *rho,
     int *sv = (int *) R_alloc(n, sizeof(int));
     double *coef = (double *) R_alloc(n, sizeof(double));
     kc_points xb = *job->x;
-    float *block = NULL;
-    unsigned char *filled = NULL;
-    size_t block_room = 0;
+    /* the largest training block of a pair (every row of its two classes
+     * outside the fold): one block and its flags serve every fit, the
+     * memory kc_svm_path_bytes() counts */
+    int *count = (int *) R_alloc((size_t) L, sizeof(int));
+    size_t mmax = 0;
+    for (int r = 0; r < job->nrun; r++) {
+        memset(count, 0, (size_t) L * sizeof(int));
+        for (int t = 0; t < n; t++) if (job->fold[t] != job->run[r]) count[job->y[t]]++;
+        for (int a = 0; a < L; a++) for (int b = a + 1; b < L; b++)
+            if ((size_t) (count[a] + count[b]) > mmax) mmax = (size_t) (count[a] + count[b]);
+    }
+    float *block = (float *) R_alloc(mmax * mmax, sizeof(float));
+    kc_advise_huge_pages(block, mmax * mmax * sizeof(float));
+    unsigned char *filled = (unsigned char *) R_alloc(mmax, 1);
     for (ptrdiff_t i = 0; i < (ptrdiff_t) n * npairs * job->ncost; i++) decision[i] = NA_REAL;
 
     for (int r = 0; r < job->nrun; r++) {
@@ -106,6 +118,7 @@ void kc_svm_path(const kc_svm_path_job *job, double *decision, double *rho,
         int pair = 0;
         for (int a = 0; a < L; a++) for (int b = a + 1; b < L; b++, pair++) {
             int mprev = -1;
+            const void *pair_vmax = vmaxget();  /* the pair's points, freed after it */
             for (int c = 0; c < job->ncost; c++) {
                 size_t out = (size_t) r + (size_t) job->nrun * (pair + (size_t) npairs * c);
                 double cost = job->cost[c];
@@ -127,13 +140,6 @@ void kc_svm_path(const kc_svm_path_job *job, double *decision, double *rho,
                 if (npos == 0 || npos == m) { status[out] = KC_PATH_EMPTY; mprev = -1; continue; }
                 int same = m == mprev && !memcmp(rows, prev_rows, (size_t) m * sizeof(int));
                 if (!same) {
-                    size_t need = (size_t) m * m;
-                    if (need > block_room) {
-                        block = (float *) R_alloc(need, sizeof(float));
-                        kc_advise_huge_pages(block, need * sizeof(float));
-                        filled = (unsigned char *) R_alloc(m, 1);
-                        block_room = need;
-                    }
                     for (int i = 0; i < m; i++) {
                         const double *Ki = K + (size_t) rows[i] * n;
                         float *dst = block + (size_t) i * m;
@@ -177,6 +183,7 @@ void kc_svm_path(const kc_svm_path_job *job, double *decision, double *rho,
                     dec[test[u]] = s - res.rho;
                 }
             }
+            vmaxset(pair_vmax);
         }
     }
 }
