@@ -28,8 +28,6 @@ kc_cells_unsupported <- function(spec, fitter) {
 
 # ---- the partition -----------------------------------------------------------
 
-kc_linear_kernel <- list(name = "linear", gamma = 1, degree = 1L, coef0 = 0)
-
 # The index of the nearest centre (Euclidean) of each row of x, ties to the
 # first: the largest x'c - |c|^2 / 2, x and c moved by the centres' mean (so
 # that the inner products keep the differences), in row blocks of at most
@@ -44,7 +42,7 @@ kc_nearest_centre <- function(x, centres) {
   block <- max(1L, floor(2^20 / nrow(cc)))
   for (start in seq(1L, n, by = block)) {
     i <- start:min(n, start + block - 1L)
-    g <- kc_gram(sweep(x[i, , drop = FALSE], 2L, mu), cc, kc_linear_kernel)
+    g <- kc_gram(sweep(x[i, , drop = FALSE], 2L, mu), cc, kc_plain_kernel())
     out[i] <- max.col(g - rep(half, each = length(i)), ties.method = "first")
   }
   out
@@ -58,7 +56,7 @@ kc_cell_centres <- function(x, k, iter = 20L) {
   s <- min(n, max(10000L, 50L * k))
   sub <- if (s < n) sample.int(n, s) else seq_len(n)
   xs <- x[sub, , drop = FALSE]
-  centres <- xs[kc_kmeanspp(xs, kc_linear_kernel, k), , drop = FALSE]
+  centres <- xs[kc_kmeanspp(xs, kc_plain_kernel(), k), , drop = FALSE]
   a <- NULL
   for (it in seq_len(iter)) {
     a_new <- kc_nearest_centre(xs, centres)

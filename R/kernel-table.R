@@ -89,6 +89,11 @@ kc_plain_code <- function() {
   c(unname(which(vapply(kc_kernels, `[[`, NA, "plain"))), 1, 1, 0)
 }
 
+# The same kernel, x'y, as a kernel object (kc_gram(), kc_kmeanspp()).
+kc_plain_kernel <- function() {
+  list(name = names(Filter(function(r) r$plain, kc_kernels)), gamma = 1, degree = 1L, coef0 = 0)
+}
+
 # The names of the kernels that are densities (kernel_parzen's probabilities).
 kc_density_kernels <- function() names(Filter(function(r) r$density, kc_kernels))
 

@@ -35,7 +35,7 @@ test_that("the cells are k-means from k-means++ seeds, as stats::kmeans (Lloyd) 
   k <- ceiling(600 / 100)
   # the same random numbers: no subsample below 10000 rows, then the seeds
   set.seed(5)
-  seeds <- ns$kc_kmeanspp(fit$x, ns$kc_linear_kernel, k)
+  seeds <- ns$kc_kmeanspp(fit$x, ns$kc_plain_kernel(), k)
   # (stopped after 20 iterations: kmeans() warns; its clusters are those
   # before the last update of the centres, the model's are after)
   km <- suppressWarnings(stats::kmeans(fit$x, fit$x[seeds, ], iter.max = 20, algorithm = "Lloyd"))
@@ -52,7 +52,7 @@ test_that("the cells are k-means from k-means++ seeds, as stats::kmeans (Lloyd) 
   centres <- ns$kc_cell_centres(big, 5)
   set.seed(3)
   sub <- sample.int(12000, 10000)
-  seeds <- ns$kc_kmeanspp(big[sub, ], ns$kc_linear_kernel, 5)
+  seeds <- ns$kc_kmeanspp(big[sub, ], ns$kc_plain_kernel(), 5)
   km <- suppressWarnings(stats::kmeans(big[sub, ], big[sub, ][seeds, ], iter.max = 20,
                                        algorithm = "Lloyd"))
   expect_equal(centres, unname(km$centers), tolerance = 1e-10)
