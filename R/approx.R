@@ -11,6 +11,12 @@
 #' The model says so: `print()` and `summary()` name the approximation, its
 #' size and its measured error.
 #'
+#' Fits of more than \eqn{10^5} rows report their progress through
+#' \pkg{progressr} (a step per \eqn{10^5} rows of the features' class sums,
+#' per stage of the SVM on features, per cell of `cells()`), shown only where
+#' a handler is on: `progressr::with_progress(kernel_svm(x, y, approx =
+#' nystrom()))`, or `progressr::handlers(global = TRUE)` for the session.
+#'
 #' @section Nystrom features: `nystrom()` picks \eqn{m} landmark rows
 #'   \eqn{x_1, \dots, x_m}{x_1, ..., x_m} of the (scaled) training data and
 #'   maps \eqn{z(x) = \Lambda^{-1/2} V' k_m(x)}{z(x) = L^(-1/2) V' k_m(x)},
@@ -332,10 +338,36 @@ kc_approx_fit <- function(spec, x, k, pairs = 1000L) {
   fa
 }
 
-# Class sums and means of the features of the training rows (one pass).
+# The rows of one block of a streaming pass (a fixed number, so that the
+# sums do not depend on threads or plan; the option only for the tests).
+kc_block_rows <- function() {
+  as.integer(getOption("kernclass.block_rows", 100000L))
+}
+
+# A progressr progressor of `steps` steps for a fit of n rows past one row
+# block, else a no-op: small fits (and the many inside kernel_cv() and
+# kernel_tune()) stay quiet and pay nothing. Silent unless the user enables
+# a progressr handler.
+kc_progressor <- function(n, steps, envir = parent.frame()) {
+  if (n <= kc_block_rows()) return(function(...) invisible(NULL))
+  progressr::progressor(steps = steps, envir = envir)
+}
+
+# Class sums and means of the features of the training rows (one pass), a
+# row block per call, the blocks' sums added in order.
 kc_feature_means <- function(fa, x, y) {
-  sums <- .Call(ffi_feature_sums, x, as.integer(y), nlevels(y), fa$map,
-                kc_kernel_code(fa$kernel), kc_threads())
+  n <- nrow(x)
+  block <- kc_block_rows()
+  starts <- seq(1L, n, by = block)
+  p <- kc_progressor(n, length(starts))
+  sums <- 0
+  for (start in starts) {
+    i <- start:min(n, start + block - 1L)
+    xi <- if (length(starts) == 1L) x else x[i, , drop = FALSE]
+    sums <- sums + .Call(ffi_feature_sums, xi, as.integer(y)[i], nlevels(y), fa$map,
+                         kc_kernel_code(fa$kernel), kc_threads())
+    p(message = "feature sums")
+  }
   sums / tabulate(y, nlevels(y))
 }
 
@@ -461,8 +493,12 @@ kc_fit_svm_approx <- function(d, k, spec, C, cost, class.weights, control, proba
   }
   tolerance <- if ("tolerance" %in% given) control$tolerance else 0.1
   passes <- if ("max_iter" %in% given) control$max_iter else 1000
+  # the store is one call over all rows: progress by steps around it
+  p <- kc_progressor(nrow(d$x), 3L + probability)
   fa <- kc_approx_fit(spec, d$x, k)
+  p(message = "feature map")
   store <- .Call(ffi_feature_store, d$x, fa$map, kc_kernel_code(k), kc_threads())
+  p(message = "feature store")
   lev <- levels(d$y)
   pairs <- kc_ovo_pairs(lev)
   code <- as.integer(d$y)
@@ -477,6 +513,7 @@ kc_fit_svm_approx <- function(d, k, spec, C, cost, class.weights, control, proba
     f$rows <- rows[C[rows] > 0]
     f
   })
+  p(message = "linear SVM")
   r <- fa$rank
   fa$w <- vapply(fits, function(f) f$w[seq_len(r)], numeric(r))
   fa$w <- matrix(fa$w, r, nrow(pairs), dimnames = list(NULL, rownames(pairs)))
@@ -501,6 +538,7 @@ kc_fit_svm_approx <- function(d, k, spec, C, cost, class.weights, control, proba
     ab <- kc_linear_platt(store, r, code, pairs, solve)
     fit$probA <- stats::setNames(ab[1L, ], rownames(pairs))
     fit$probB <- stats::setNames(ab[2L, ], rownames(pairs))
+    p(message = "probability model")
   }
   kc_approx_checked(fit, d, spec)
 }

@@ -112,9 +112,12 @@ kc_fit_svm_cells <- function(d, k, spec, C, weights, cost, class.weights, contro
   })
   # the cells' probability models draw random numbers: from streams of
   # their own (as kernel_cv's folds), so that the plan does not change them
-  models <- if (length(problems) == 1L) list(kc_fit_cell(problems[[1L]])) else
-    if (probability) kc_future_lapply(problems, kc_fit_cell, seed = TRUE) else
-    kc_problems_lapply(problems, kc_fit_cell)
+  # a progress step per cell, signalled from the future that fits it
+  p <- kc_progressor(n, length(problems))
+  fit_cell <- kc_with_progress(kc_fit_cell, p, "cell")
+  models <- if (length(problems) == 1L) list(fit_cell(problems[[1L]])) else
+    if (probability) kc_future_lapply(problems, fit_cell, seed = TRUE) else
+    kc_problems_lapply(problems, fit_cell)
   for (j in seq_along(models)) {
     e <- models[[j]]
     if (inherits(e, "condition")) {
@@ -141,6 +144,19 @@ kc_fit_svm_cells <- function(d, k, spec, C, weights, cost, class.weights, contro
                        approx = list(spec = spec, centres = centres, cell = cell,
                                      models = models))
   kc_approx_checked(fit, d, spec)
+}
+
+# f(task) followed by a progress step p(message): a closure over f, p and
+# message only, so that a future carries nothing else to its worker.
+kc_with_progress <- function(f, p, message) {
+  force(f)
+  force(p)
+  force(message)
+  function(task) {
+    out <- f(task)
+    p(message = message)
+    out
+  }
 }
 
 # One cell's model: the exact SVM on its rows (stripped of what the whole
