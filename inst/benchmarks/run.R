@@ -167,7 +167,8 @@ sklearn_run <- function(script, tr, te, extra, read) {
   writeBin(as.vector(te$x), file.path(dir, "xt.bin"), endian = "little")
   path <- system.file("benchmarks", script, package = "kernclass")
   if (!nzchar(path)) path <- file.path("inst/benchmarks", script)
-  status <- system2(python, c(path, dir, nrow(tr$x), ncol(tr$x), nrow(te$x), extra))
+  # (-B: no __pycache__ of sklearn_peer.py beside the scripts)
+  status <- system2(python, c("-B", path, dir, nrow(tr$x), ncol(tr$x), nrow(te$x), extra))
   if (!identical(status, 0L)) return(NULL)
   read(dir)
 }

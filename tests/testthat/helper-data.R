@@ -8,3 +8,12 @@ pima_data <- function() {
   skip_if_not_installed("MASS")
   rbind(MASS::Pima.tr, MASS::Pima.te)
 }
+
+# Two classes in p standard normal inputs, separated by a curved boundary
+# with noise (the approximations' tests): list(x, y).
+two_class <- function(n = 120, p = 3, seed = 1) {
+  set.seed(seed)
+  x <- matrix(rnorm(n * p), n, p)
+  y <- factor(ifelse(x[, 1] + 0.5 * x[, 2]^2 + rnorm(n, sd = 0.5) > 0.4, "a", "b"))
+  list(x = x, y = y)
+}

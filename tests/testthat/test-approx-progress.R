@@ -4,13 +4,6 @@
 
 ns <- asNamespace("kernclass")
 
-two_class <- function(n = 600, p = 3, seed = 1) {
-  set.seed(seed)
-  x <- matrix(rnorm(n * p), n, p)
-  y <- factor(ifelse(x[, 1] + 0.5 * x[, 2]^2 + rnorm(n, sd = 0.5) > 0.4, "a", "b"))
-  list(x = x, y = y)
-}
-
 # The value of `expr` and the messages of the progress updates it signals
 # (progressr's "progression" conditions), with progress enabled (progressr
 # disables it in non-interactive sessions) and blocks of `block` rows.

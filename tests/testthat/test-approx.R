@@ -5,13 +5,6 @@
 
 ns <- asNamespace("kernclass")
 
-two_class <- function(n = 120, p = 3, seed = 1) {
-  set.seed(seed)
-  x <- matrix(rnorm(n * p), n, p)
-  y <- factor(ifelse(x[, 1] + 0.5 * x[, 2]^2 + rnorm(n, sd = 0.5) > 0.4, "a", "b"))
-  list(x = x, y = y)
-}
-
 # Plain-R features of a fitted model's map, on scaled rows xs.
 r_features <- function(fit, xs) {
   map <- fit$approx$map
