@@ -127,24 +127,29 @@ kc_path_predict <- function(models, xte, needs) {
 
 # For kernel_svm() (C-classification, dense inputs, a shift-invariant kernel:
 # rbf, laplace), the costs of one kernel setting on all the folds it runs are
-# one unit of work and one .Call (src/svm-path.c): the kernel of all the rows
-# once, every fold's class pairs blocks of it, the costs solved in
-# increasing order with the warm starts of kc_svm_path_start(), the held-out
-# decision values from the same kernel: the fits and predictions of the
-# per-fold path. With scale = TRUE every fold's rows are scaled by its
-# training rows' statistics, as its kernel_svm() would, and the kernel is
-# computed once per fold. Anything else (sparse rows, kernel data,
-# probabilities, other types or arguments, over the memory budget) runs each
-# fold on its own (kc_fold_fits()).
+# one unit of work and one .Call (src/svm-path.c): with scale = FALSE and
+# several folds the kernel of all the rows once, every fold's class pairs
+# blocks of it; else every fold's rows scaled by its training rows'
+# statistics (scale = TRUE), as its kernel_svm() would, and each pair's
+# block computed for its fold;
+# the costs solved in increasing order with the warm starts of
+# kc_svm_path_start(), the held-out decision values from the kernel of the
+# held-out rows kept beside the block: the fits and predictions of the
+# per-fold path. Anything else (sparse rows, kernel data, probabilities,
+# other types or arguments, over the memory budget) runs each fold on its
+# own (kc_fold_fits()).
 
 # kernel_svm()'s arguments the shared path reproduces.
 kc_svm_shared_args <- c("kernel", "gamma", "degree", "coef0", "cost", "class.weights", "scale",
                         "probability", "tolerance", "max_iter", "cachesize", "shrinking", "type")
 
 # The bytes of the SVM's memory for n points: c(store, path), the solver's
-# kept row store and the shared path's with a largest pair block of m
+# kept row store and the shared path's with a largest pair block of m,
+# folds of at most t rows and, where shared, one kernel of all the points
 # (their home: src/svm-path.c).
-kc_svm_bytes <- function(n, m = 0) .Call(ffi_svm_bytes, as.double(n), as.double(m))
+kc_svm_bytes <- function(n, m = 0, t = 0, shared = FALSE) {
+  .Call(ffi_svm_bytes, as.double(n), as.double(m), as.double(t), shared)
+}
 
 # What the shared path needs to run `cells` (one path group: the same
 # kernel setting, their costs) on the folds `runs`; NULL where it does not
@@ -186,6 +191,7 @@ kc_svm_shared_plan <- function(fit, d, w, fold, runs, cells, args, needs) {
   wt <- if (is.null(w)) rep(1, n) else w
   cw <- matrix(0, L, length(runs))
   largest <- 0
+  held_out <- max(tabulate(fold)[runs])
   for (r in seq_along(runs)) {
     train <- fold != runs[r]
     cwr <- tryCatch(kc_class_weights(arg("class.weights"), d$y[train]), error = function(e) NULL)
@@ -203,7 +209,8 @@ kc_svm_shared_plan <- function(fit, d, w, fold, runs, cells, args, needs) {
   storage.mode(design$x) <- "double"
   copies <- if (scale) length(runs) else 1
   budget <- getOption("kernclass.tune.store_mb", 512) * 2^20
-  if (kc_svm_bytes(n, largest)[2L] + 8 * copies * length(design$x) > budget) return(NULL)
+  if (kc_svm_bytes(n, largest, held_out, shared = !scale && length(runs) > 1L)[2L] + 8 * copies * length(design$x) >
+      budget) return(NULL)
   # (a constant column warns: the folds then run one by one, and warn)
   x <- if (!scale) list(design$x) else tryCatch(lapply(runs, function(f) {
     s <- kc_scaling(design$x[fold != f, , drop = FALSE], design$scalable)

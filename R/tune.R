@@ -42,20 +42,24 @@
 #'
 #'   With dense inputs (a matrix or data frame), the `"rbf"` or `"laplace"`
 #'   kernel and C-classification, one unit of work (and one call into C)
-#'   runs a kernel setting's costs on all the folds: the kernel matrix of
-#'   all \eqn{n} rows is computed once, in double (once per fold with
-#'   `scale = TRUE`: each fold's rows scaled by its training rows'
-#'   statistics, as that fold's own fit scales them), every fold's class
-#'   pairs are blocks of it, copied as the solver's single-precision rows,
-#'   and the held-out decision values come from it without further kernel
-#'   work. The fits, classes and decision values are those of fitting each
+#'   runs a kernel setting's costs on all the folds. With `scale = FALSE`
+#'   the kernel matrix of all \eqn{n} rows is computed once, in double, and
+#'   every fold's class pairs are blocks of it; with `scale = TRUE` (or a
+#'   single fold, as a race runs them) each fold's rows are scaled by its
+#'   training rows' statistics, as that fold's own fit scales them, and each
+#'   class pair's block is computed for its fold. The block is held as the solver's single-precision rows, and the
+#'   held-out rows' kernel beside it gives their decision values for every
+#'   cost. The fits, classes and decision values are those of fitting each
 #'   fold on its own.
 #'
-#'   Memory: this takes \eqn{8 n^2 + 4 m^2} bytes (\eqn{m} the training rows
-#'   of the largest class pair), and with `scale = TRUE` a scaled copy of the
-#'   inputs per fold (\eqn{8 n p} bytes each), and runs only within the
-#'   budget `getOption("kernclass.tune.store_mb", 512)` megabytes: with the
-#'   default, up to about 7,000 rows of two classes with 5 folds. Beyond it, and for
+#'   Memory: this takes \eqn{4 m^2 + 8 t m} bytes (\eqn{m} the training rows
+#'   of the largest class pair, \eqn{t} the rows of the largest fold), with
+#'   `scale = FALSE` on several folds also \eqn{8 n^2} for the whole kernel, and with
+#'   `scale = TRUE` a scaled copy of the inputs per fold (\eqn{8 n p} bytes
+#'   each); it runs only within the budget
+#'   `getOption("kernclass.tune.store_mb", 512)` megabytes: with the default
+#'   and 5 folds, up to about 6,700 rows of two classes with `scale = FALSE`
+#'   and about 11,000 with `scale = TRUE` (20 inputs). Beyond it, and for
 #'   other kernels, sparse rows, kernel values or functions, `approx`, the nu
 #'   types and probabilities, each fold is fitted on its own, keeping the
 #'   kernel rows of its training points (\eqn{4 m^2} bytes) for every cost

@@ -435,15 +435,18 @@ SEXP ffi_svm_path(SEXP x, SEXP y, SEXP nclass, SEXP fold, SEXP run, SEXP cost, S
 }
 
 /* The bytes of the SVM's memory for n points: c(store, path), the solver's
- * kept row store and the shared path's kernel with a pair block of m. */
-SEXP ffi_svm_bytes(SEXP n, SEXP m)
+ * kept row store and the shared path's with a pair block of m, folds of at
+ * most t rows, and one kernel of all the points for every fold (shared). */
+SEXP ffi_svm_bytes(SEXP n, SEXP m, SEXP t, SEXP shared)
 {
-    double nn = asReal(n), mm = asReal(m);
-    if (!(nn >= 0) || !(mm >= 0) || !R_FINITE(nn) || !R_FINITE(mm))
-        kc_internal("n and m must be numbers >= 0");
+    double nn = asReal(n), mm = asReal(m), tt = asReal(t);
+    int sh = asLogical(shared);
+    if (!(nn >= 0) || !(mm >= 0) || !(tt >= 0) || !R_FINITE(nn) || !R_FINITE(mm) ||
+        !R_FINITE(tt) || sh == NA_LOGICAL)
+        kc_internal("n, m and t must be numbers >= 0, shared TRUE or FALSE");
     SEXP out = PROTECT(allocVector(REALSXP, 2));
     REAL(out)[0] = kc_svm_store_bytes(nn);
-    REAL(out)[1] = kc_svm_path_bytes(nn, mm);
+    REAL(out)[1] = kc_svm_path_bytes(nn, mm, tt, sh);
     UNPROTECT(1);
     return out;
 }

@@ -162,6 +162,8 @@ void kc_rows(const kc_kernel *k, const kc_points *b, const int *rows, int nr,
  * parallel chunks on the calling thread.  nthreads >= 1. */
 void kc_gram(const kc_kernel *k, const kc_points *a, const kc_points *b,
              int symmetric, double *out, int nthreads);
+/* K(a, a) rounded to floats: the rows the solver's store would hold. */
+void kc_gram_float(const kc_kernel *k, const kc_points *a, float *out, int nthreads);
 
 /* out = K(a, b) w: w is b->n x ncols, out a->n x ncols, both column-major. */
 void kc_expansion(const kc_kernel *k, const kc_points *a, const kc_points *b,
@@ -235,9 +237,9 @@ void kc_svm_path(const kc_svm_path_job *job, double *decision, double *rho,
                  double *iterations, int *status);
 /* Bytes of the solver's kept row store for n points (n x n floats, n
  * flags), and of the shared path for n points whose largest pair block
- * has m. */
+ * has m and largest fold t (shared: one kernel of all the points). */
 double kc_svm_store_bytes(double n);
-double kc_svm_path_bytes(double n, double m);
+double kc_svm_path_bytes(double n, double m, double t, int shared);
 /* Asks the kernel for huge pages on a large buffer that is written once
  * and read often (smo.c). */
 void kc_advise_huge_pages(void *p, size_t bytes);

@@ -515,8 +515,10 @@ static int tiles_per_chunk(double cost)
     return tiles < 1 ? 1 : (tiles > 4096 ? 4096 : (int) tiles);
 }
 
-void kc_gram(const kc_kernel *k, const kc_points *a, const kc_points *b,
-             int symmetric, double *out, int nthreads)
+/* The Gram matrix into out (doubles) or outf (the same values rounded to
+ * floats, as the solver's row store holds them), column-major. */
+static void gram(const kc_kernel *k, const kc_points *a, const kc_points *b,
+                 int symmetric, double *out, float *outf, int nthreads)
 {
     kc_points pa = kc_prepare_points(k, a, 0);
     kc_points pb = symmetric ? pa : kc_prepare_points(k, b, 0);
@@ -548,13 +550,29 @@ void kc_gram(const kc_kernel *k, const kc_points *a, const kc_points *b,
                     /* on a diagonal tile keep the upper triangle, mirror it */
                     if (symmetric && I == J && i > j) continue;
                     double v = tile[(size_t) i * nb + j];
-                    out[(a0 + i) + (b0 + j) * lda] = v;
-                    if (symmetric) out[(b0 + j) + (a0 + i) * lda] = v;
+                    if (outf) {
+                        outf[(a0 + i) + (b0 + j) * lda] = (float) v;
+                        if (symmetric) outf[(b0 + j) + (a0 + i) * lda] = (float) v;
+                    } else {
+                        out[(a0 + i) + (b0 + j) * lda] = v;
+                        if (symmetric) out[(b0 + j) + (a0 + i) * lda] = v;
+                    }
                 }
         }
         kc_callback_raise();
         R_CheckUserInterrupt();
     }
+}
+
+void kc_gram(const kc_kernel *k, const kc_points *a, const kc_points *b,
+             int symmetric, double *out, int nthreads)
+{
+    gram(k, a, b, symmetric, out, NULL, nthreads);
+}
+
+void kc_gram_float(const kc_kernel *k, const kc_points *a, float *out, int nthreads)
+{
+    gram(k, a, a, 1, NULL, out, nthreads);
 }
 
 void kc_expansion(const kc_kernel *k, const kc_points *a, const kc_points *b,

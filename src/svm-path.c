@@ -1,18 +1,22 @@
 /* The costs of one kernel setting over the folds of a cross-validation, in
  * one call (kernel_tune() and kernel_cv() for kernel_svm(), R/svm-path.R).
  *
- * The kernel of all n points is computed once, in double (once per fold
- * where the inputs are scaled by each fold's training rows, as each fold's
- * kernel_svm() scales them); every fold's class pairs are sub-blocks of it.  For each fold and pair the training
- * block is copied out as the floats the solver's row store holds (the same
- * values as the rows it would compute: each is the double kernel value
+ * Where several folds see the same inputs (scale = FALSE) the kernel of all
+ * n points is computed once, in double, and every fold's class pairs are
+ * sub-blocks of it.  Where each fold scales the inputs by its own training
+ * rows (scale = TRUE, as each fold's kernel_svm() does), or one fold runs
+ * (a race's step), a pair's training block and its held-out rows' kernel
+ * are computed directly for that fold: less work and memory traffic than
+ * the n x n kernel and the copies out of it (measured: a 5 x 5 grid at
+ * n = 2,000, 12% of the search's time).  Either way the block is the floats the solver's row store holds (the
+ * same values as the rows it would compute: each is the double kernel value
  * rounded to float), and the costs are solved in increasing order, each
  * warm-started from the last solution moved into its box (the rule of
  * kc_svm_path_start and kc_svm_feasible_start in R/svm-path.R, which the
  * per-fold path uses).  The held-out rows' decision values come from the
- * same double kernel: no new kernel work.  Copying the block keeps the
- * solver's passes on contiguous rows (indexing the n x n kernel instead
- * would add a gather to every pass).
+ * double kernel of those rows and the block's rows, kept for all the costs.
+ * The solver's passes run on the block's contiguous rows (indexing an
+ * n x n kernel instead would add a gather to every pass).
  *
  * All memory is R_alloc'd on the calling thread, freed on return or by an
  * interrupt, which is checked between the fits (and inside them, by kc_smo).
@@ -33,10 +37,13 @@ double kc_svm_store_bytes(double n)
 }
 
 /* The bytes the shared path holds for n points whose largest training
- * block of a pair is m: the double kernel, the float block and its flags. */
-double kc_svm_path_bytes(double n, double m)
+ * block of a pair is m and largest fold t: the block and its flags, the
+ * held-out rows' kernel (t x m doubles), and the kernel of all n points
+ * where one serves every fold (shared). */
+double kc_svm_path_bytes(double n, double m, double t, int shared)
 {
-    return n * n * (double) sizeof(double) + kc_svm_store_bytes(m);
+    return (shared ? n * n * (double) sizeof(double) : 0) + kc_svm_store_bytes(m) +
+           t * m * (double) sizeof(double);
 }
 
 /* The warm start, as kc_svm_path_start() and kc_svm_feasible_start() in
@@ -80,40 +87,51 @@ void kc_svm_path(const kc_svm_path_job *job, double *decision, double *rho,
 {
     int n = (int) job->x[0].n, L = job->nclass, npairs = (int) ((double) L * (L - 1) / 2);
     if (n < 2) kc_internal("the shared path needs at least 2 points");
-    if ((double) n * n > (double) PTRDIFF_MAX / sizeof(double))
-        kc_error("size", "kernclass: the shared kernel of %d points is too large", n);
-    double *K = (double *) R_alloc((size_t) n * n, sizeof(double));
-    kc_advise_huge_pages(K, (size_t) n * n * sizeof(double));
+    /* one kernel for every fold where several folds share the inputs */
+    int shared = job->nx == 1 && job->nrun > 1;
+    double *K = NULL;
+    if (shared) {
+        if ((double) n * n > (double) PTRDIFF_MAX / sizeof(double))
+            kc_error("size", "kernclass: the shared kernel of %d points is too large", n);
+        K = (double *) R_alloc((size_t) n * n, sizeof(double));
+        kc_advise_huge_pages(K, (size_t) n * n * sizeof(double));
+    }
 
     int *rows = (int *) R_alloc(n, sizeof(int)), *prev_rows = (int *) R_alloc(n, sizeof(int));
     int *yb = (int *) R_alloc(n, sizeof(int)), *test = (int *) R_alloc(n, sizeof(int));
     double *C = (double *) R_alloc(n, sizeof(double)), *Cprev = (double *) R_alloc(n, sizeof(double));
     double *alpha = (double *) R_alloc(n, sizeof(double)), *a0 = (double *) R_alloc(n, sizeof(double));
-    double *prev = (double *) R_alloc(n, sizeof(double));
-    int *sv = (int *) R_alloc(n, sizeof(int));
-    double *coef = (double *) R_alloc(n, sizeof(double));
+    double *prev = (double *) R_alloc(n, sizeof(double)), *acc = (double *) R_alloc(n, sizeof(double));
     kc_points xb = *job->x;
     /* the largest training block of a pair (every row of its two classes
-     * outside the fold): one block and its flags serve every fit, the
-     * memory kc_svm_path_bytes() counts */
+     * outside the fold) and the largest fold: one block, its flags and one
+     * held-out kernel serve every fit, the memory kc_svm_path_bytes() counts */
     int *count = (int *) R_alloc((size_t) L, sizeof(int));
-    size_t mmax = 0;
+    size_t mmax = 0, tmax = 0;
     for (int r = 0; r < job->nrun; r++) {
         memset(count, 0, (size_t) L * sizeof(int));
-        for (int t = 0; t < n; t++) if (job->fold[t] != job->run[r]) count[job->y[t]]++;
+        size_t held = 0;
+        for (int t = 0; t < n; t++) {
+            if (job->fold[t] != job->run[r]) count[job->y[t]]++;
+            else held++;
+        }
+        if (held > tmax) tmax = held;
         for (int a = 0; a < L; a++) for (int b = a + 1; b < L; b++)
             if ((size_t) (count[a] + count[b]) > mmax) mmax = (size_t) (count[a] + count[b]);
     }
     float *block = (float *) R_alloc(mmax * mmax, sizeof(float));
     kc_advise_huge_pages(block, mmax * mmax * sizeof(float));
     unsigned char *filled = (unsigned char *) R_alloc(mmax, 1);
+    double *strip = (double *) R_alloc(tmax * mmax + 1, sizeof(double));  /* ntest x m */
     for (ptrdiff_t i = 0; i < (ptrdiff_t) n * npairs * job->ncost; i++) decision[i] = NA_REAL;
 
     for (int r = 0; r < job->nrun; r++) {
         const kc_points *x = &job->x[job->nx > 1 ? r : 0];
-        if (r == 0 || job->nx > 1) kc_gram(job->k, x, x, 1, K, job->nthreads);
+        if (r == 0 && shared) kc_gram(job->k, x, x, 1, K, job->nthreads);
         int f = job->run[r], ntest = 0;
         for (int t = 0; t < n; t++) if (job->fold[t] == f) test[ntest++] = t;
+        const void *fold_vmax = vmaxget();  /* the fold's points, freed after it */
+        kc_points xt = kc_points_subset(x, test, ntest);
         const double *cw = job->cw + (size_t) r * L;
         int pair = 0;
         for (int a = 0; a < L; a++) for (int b = a + 1; b < L; b++, pair++) {
@@ -140,14 +158,25 @@ void kc_svm_path(const kc_svm_path_job *job, double *decision, double *rho,
                 if (npos == 0 || npos == m) { status[out] = KC_PATH_EMPTY; mprev = -1; continue; }
                 int same = m == mprev && !memcmp(rows, prev_rows, (size_t) m * sizeof(int));
                 if (!same) {
-                    for (int i = 0; i < m; i++) {
-                        const double *Ki = K + (size_t) rows[i] * n;
-                        float *dst = block + (size_t) i * m;
-                        for (int j = 0; j < m; j++) dst[j] = (float) Ki[rows[j]];
+                    vmaxset(pair_vmax);
+                    xb = kc_points_subset(x, rows, m);  /* for all the costs of the block */
+                    if (shared) {
+                        for (int i = 0; i < m; i++) {
+                            const double *Ki = K + (size_t) rows[i] * n;
+                            float *dst = block + (size_t) i * m;
+                            for (int j = 0; j < m; j++) dst[j] = (float) Ki[rows[j]];
+                        }
+                        for (int i = 0; i < m; i++) {
+                            const double *Ki = K + (size_t) rows[i] * n;
+                            double *dst = strip + (size_t) i * ntest;
+                            for (int u = 0; u < ntest; u++) dst[u] = Ki[test[u]];
+                        }
+                    } else {
+                        kc_gram_float(job->k, &xb, block, job->nthreads);
+                        if (ntest > 0) kc_gram(job->k, &xt, &xb, 0, strip, job->nthreads);
                     }
                     memset(filled, 1, (size_t) m);
                     memcpy(prev_rows, rows, (size_t) m * sizeof(int));
-                    xb = kc_points_subset(x, rows, m);  /* for all the costs of the block */
                 } else {
                     warm_start(prev, Cprev, C, yb, m, a0);
                 }
@@ -167,23 +196,21 @@ void kc_svm_path(const kc_svm_path_job *job, double *decision, double *rho,
                 mprev = m;
                 if (status[out] != KC_SMO_CONVERGED && status[out] != KC_SMO_MAX_ITER) continue;
                 rho[out] = res.rho;
-                /* the held-out rows: sum over the support vectors of
-                 * alpha_i y_i k(x, x_i), less rho */
+                /* the held-out rows: sum over the support vectors (in their
+                 * order) of alpha_i y_i k(x, x_i), less rho; a column of the
+                 * held-out kernel at a time, all rows at once */
                 double *dec = decision + (size_t) n * (pair + (size_t) npairs * c);
-                int nsv = 0;
+                memset(acc, 0, (size_t) ntest * sizeof(double));
                 for (int i = 0; i < m; i++) {
                     if (!(alpha[i] > 0)) continue;
-                    sv[nsv] = rows[i];
-                    coef[nsv++] = alpha[i] * yb[i];
+                    double coef = alpha[i] * yb[i];
+                    const double *col = strip + (size_t) i * ntest;
+                    for (int u = 0; u < ntest; u++) acc[u] += coef * col[u];
                 }
-                for (int u = 0; u < ntest; u++) {
-                    const double *Kt = K + (size_t) test[u] * n;
-                    double s = 0;
-                    for (int i = 0; i < nsv; i++) s += coef[i] * Kt[sv[i]];
-                    dec[test[u]] = s - res.rho;
-                }
+                for (int u = 0; u < ntest; u++) dec[test[u]] = acc[u] - res.rho;
             }
             vmaxset(pair_vmax);
         }
+        vmaxset(fold_vmax);
     }
 }

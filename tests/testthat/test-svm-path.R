@@ -71,14 +71,17 @@ test_that("the shared path predicts as the per-fold path: binary, 3 classes, sca
 })
 
 test_that("the shared path's pairs are the per-fold path's fits: same iterations, b, decisions", {
-  for (classes in 2:3) for (weighted in c(FALSE, TRUE)) {
+  # one x for all folds: blocks of one kernel; one x per fold (as scale = TRUE
+  # gives): each pair's block computed for its fold
+  for (classes in 2:3) for (weighted in c(FALSE, TRUE)) for (per_fold in c(FALSE, TRUE)) {
     dat <- path_data(n = 160, classes = classes, seed = 20 + classes)
     n <- nrow(dat$x)
     w <- if (weighted) runif(n, 0.2, 2) else rep(1, n)
     fold <- rep_len(1:4, n)
     costs <- c(0.3, 3, 30)
     spec <- ns$kc_kernel_code(ns$kc_kernel("rbf", 0.4, 3, 0, dat$x))
-    r <- .Call(ns$ffi_svm_path, list(dat$x), as.integer(dat$y), as.integer(classes), fold, 1:4,
+    xs <- if (per_fold) rep(list(dat$x), 4) else list(dat$x)
+    r <- .Call(ns$ffi_svm_path, xs, as.integer(dat$y), as.integer(classes), fold, 1:4,
                costs, w, matrix(1, classes, 4), spec, 1e-3, 1e7, TRUE, 1L)
     np <- classes * (classes - 1) / 2
     dec <- array(r$decision, c(n, np, 3))
@@ -228,7 +231,13 @@ test_that("the entry point checks its arguments and stops at an interrupt", {
   expect_error(call(`7` = rep(-1, 10)), "kernclass internal")
   expect_error(call(`8` = matrix(1, 2, 2)), "kernclass internal")
   expect_error(call(`4` = rep(0L, 10)), "kernclass internal")
-  expect_equal(ns$kc_svm_bytes(10, 8), c(4 * 100 + 10, 8 * 100 + 4 * 64 + 8))
+  # the store: n x n floats and n flags; the path: a pair block of m x m
+  # floats and m flags, the held-out kernel t x m doubles, and where shared
+  # the n x n kernel in doubles
+  expect_equal(ns$kc_svm_bytes(10, 8, 2, shared = TRUE),
+               c(4 * 100 + 10, 8 * 100 + 4 * 64 + 8 + 8 * 2 * 8))
+  expect_equal(ns$kc_svm_bytes(10, 8, 2, shared = FALSE)[2L], 4 * 64 + 8 + 8 * 2 * 8)
+  expect_error(.Call(ns$ffi_svm_bytes, 10, 8, 2, NA), class = "kernclass_internal_error")
   set.seed(11)
   n <- 6000
   xb <- matrix(rnorm(n * 20), n)
