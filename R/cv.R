@@ -261,7 +261,8 @@ kc_tune_frame <- function(mc, env) {
 # of all the costs of one kernel setting of kernel_svm, sharing kernel rows
 # and warm starts; a whole cell's exact leave-one-out) are futures:
 # future::plan() decides where they run, each with its own parallel-safe
-# seed, so that results do not depend on the plan. Returns, per cell, the
+# seed (the SVM paths, which draw no random numbers, without), so that
+# results do not depend on the plan. Returns, per cell, the
 # out-of-fold `predicted` classes (and `prob`, `decision` where the metric
 # needs them) and the `method`. run_folds: only these folds (the other
 # rows' predictions NA).
@@ -303,7 +304,9 @@ kc_grid_cv <- function(fit, d, w, fold, k, cells, args, metric, run_folds = NULL
   }
   # silent unless the user enables a progressr handler
   p <- progressr::progressor(steps = length(tasks))
-  out <- kc_future_lapply(tasks, run)
+  # the SVM paths draw no random numbers (no probability models): no streams
+  paths <- all(vapply(tasks, function(t) t$kind == "path", logical(1)))
+  out <- kc_future_lapply(tasks, run, seed = !paths)
   kc_relay(out, cells)
 
   res <- lapply(seq_along(cells), function(i) {

@@ -10,7 +10,9 @@
 #'   then gets its own parallel-safe random-number stream from the future
 #'   framework (`future.seed = TRUE`), so fitters that use random numbers
 #'   (`kernel_svm(probability = TRUE)`) give the same results under every
-#'   [future::plan()] and number of workers. `set.seed()` before the call
+#'   [future::plan()] and number of workers. (The shared SVM paths below
+#'   draw no random numbers and get no streams; under the sequential plan
+#'   they run without futures around them.) `set.seed()` before the call
 #'   reproduces everything.
 #'
 #' @section Where it runs: The units of work are the folds of each grid row
