@@ -256,3 +256,30 @@ test_that("a race gives identical results under plan(sequential) and plan(multis
   expect_true(any(startsWith(a$results$status, "dropped")))
   expect_identical(predict(a$model, d$x, type = "prob"), predict(b$model, d$x, type = "prob"))
 })
+
+test_that("the shared SVM paths give identical results and RNG state under every plan", {
+  # no probability model: the paths draw no random numbers, run as a plain
+  # loop under the sequential plan and as futures without streams otherwise
+  skip_if_not_installed("future")
+  d <- select_data(90)
+  run <- function(...) {
+    old <- future::plan(...)
+    on.exit(future::plan(old))
+    set.seed(3)
+    r <- kernel_tune(kernel_svm, d$x, d$y, grid = list(cost = c(0.5, 4), gamma = c(0.1, 1, 10)),
+                     folds = 3, search = "race")
+    list(r = r, after = runif(1))
+  }
+  a <- run(future::sequential)
+  b <- run(future::multisession, workers = 2)
+  expect_identical(a$r$results, b$r$results)
+  expect_identical(a$after, b$after)
+  expect_identical(predict(a$r$model, d$x, type = "decision"),
+                   predict(b$r$model, d$x, type = "decision"))
+  # the folds are the search's only random numbers: the screened search,
+  # also all paths, leaves the stream where the race does
+  set.seed(3)
+  kernel_tune(kernel_svm, d$x, d$y, grid = list(cost = c(0.5, 4), gamma = c(0.1, 1, 10)),
+              folds = 3)
+  expect_identical(a$after, runif(1))
+})
