@@ -285,8 +285,9 @@ kc_grid_cv <- function(fit, d, w, fold, k, cells, args, metric, run_folds = NULL
   groups <- kc_svm_path_groups(fit, cells[rest], args, needs)
   runs <- if (is.null(run_folds)) seq_len(as.integer(k)) else run_folds
   # a kernel_svm path on all its folds at once where it can (R/svm-path.R)
+  inputs <- new.env(parent = emptyenv())  # the coded, scaled inputs, made once
   plans <- lapply(groups, function(g) {
-    kc_svm_shared_plan(fit, d, w, fold, runs, cells[rest[g]], args, needs)
+    kc_svm_shared_plan(fit, d, w, fold, runs, cells[rest[g]], args, needs, inputs)
   })
   shared <- !vapply(plans, is.null, logical(1))
   for (f in runs) {

@@ -153,8 +153,10 @@ kc_svm_bytes <- function(n, m = 0, t = 0, shared = FALSE) {
 
 # What the shared path needs to run `cells` (one path group: the same
 # kernel setting, their costs) on the folds `runs`; NULL where it does not
-# apply.
-kc_svm_shared_plan <- function(fit, d, w, fold, runs, cells, args, needs) {
+# apply. `inputs`: an environment that keeps the coded and scaled inputs
+# for the other kernel settings of the same call (they differ in gamma).
+kc_svm_shared_plan <- function(fit, d, w, fold, runs, cells, args, needs,
+                               inputs = new.env(parent = emptyenv())) {
   def <- kc_fitter_default(fit)
   if (is.null(def) || def$name != "kernel_svm" || needs == "prob") return(NULL)
   if (!is.matrix(d$x) && !is.data.frame(d$x)) return(NULL)  # sparse rows, kernel data
@@ -204,19 +206,27 @@ kc_svm_shared_plan <- function(fit, d, w, fold, runs, cells, args, needs) {
   }
   # the coded inputs, scaled per fold as each fold's fit scales them; the
   # kernel, a pair's block and the inputs' copies within the budget
-  design <- tryCatch(kc_design_xy(d$x, d$y, kernel = kernel), error = function(e) NULL)
-  if (is.null(design) || !is.matrix(design$x) || !is.numeric(design$x)) return(NULL)
-  storage.mode(design$x) <- "double"
+  if (is.null(inputs$design)) {
+    design <- tryCatch(kc_design_xy(d$x, d$y, kernel = kernel), error = function(e) NULL)
+    if (is.null(design) || !is.matrix(design$x) || !is.numeric(design$x)) return(NULL)
+    storage.mode(design$x) <- "double"
+    inputs$design <- design
+  }
+  design <- inputs$design
   copies <- if (scale) length(runs) else 1
   budget <- getOption("kernclass.tune.store_mb", 512) * 2^20
-  if (kc_svm_bytes(n, largest, held_out, shared = !scale && length(runs) > 1L)[2L] + 8 * copies * length(design$x) >
-      budget) return(NULL)
+  bytes <- kc_svm_bytes(n, largest, held_out, shared = !scale && length(runs) > 1L)[2L]
+  if (bytes + 8 * copies * length(design$x) > budget) return(NULL)
   # (a constant column warns: the folds then run one by one, and warn)
-  x <- if (!scale) list(design$x) else tryCatch(lapply(runs, function(f) {
-    s <- kc_scaling(design$x[fold != f, , drop = FALSE], design$scalable)
-    unname(kc_apply_scaling(design$x, s))
-  }), warning = function(w) NULL, error = function(e) NULL)
-  if (is.null(x)) return(NULL)
+  key <- if (scale) "scaled" else "unscaled"
+  if (is.null(inputs[[key]])) {
+    inputs[[key]] <- if (!scale) list(design$x) else tryCatch(lapply(runs, function(f) {
+      s <- kc_scaling(design$x[fold != f, , drop = FALSE], design$scalable)
+      unname(kc_apply_scaling(design$x, s))
+    }), warning = function(w) FALSE, error = function(e) FALSE)
+  }
+  x <- inputs[[key]]
+  if (isFALSE(x)) return(NULL)
   k <- tryCatch(kc_kernel(kernel, arg("gamma"), arg("degree"), arg("coef0"), x[[1L]]),
                 error = function(e) NULL)
   if (is.null(k)) return(NULL)

@@ -605,7 +605,9 @@ if (run_section("tune")) {
     kr <- timed_search("race", dat, grid)
     kx <- timed_search("exhaustive", dat, grid)
     km <- timed_search("screen", dat, grid, multisession = TRUE)
-    same_plan <- identical(km$value$results, k$value$results)
+    kmr <- timed_search("race", dat, grid, multisession = TRUE)
+    same_plan <- identical(km$value$results, k$value$results) &&
+      identical(kmr$value$results, kr$value$results)
     e <- measure(e1071_cells(dat$x, dat$y, k$value$fold))
     set.seed(1)
     ts <- measure(tune.svm(dat$x, dat$y, cost = grid$cost, gamma = grid$gamma,
@@ -624,6 +626,9 @@ if (run_section("tune")) {
                                            if (same_plan) "" else ", results differ!"),
       "raced s" = sprintf("%.2f (%.1fx / %.1fx)", kr$seconds, e$seconds / kr$seconds,
                           ts$seconds / kr$seconds),
+      "raced, multisession s" = sprintf("%.2f (%.1fx / %.1fx)%s", kmr$seconds,
+                                        e$seconds / kmr$seconds, ts$seconds / kmr$seconds,
+                                        if (same_plan) "" else ", results differ!"),
       "exhaustive s" = sprintf("%.2f (%.1fx / %.1fx)", kx$seconds, e$seconds / kx$seconds,
                                ts$seconds / kx$seconds),
       "e1071::svm, same folds s" = sprintf("%.2f", e$seconds),
@@ -637,8 +642,9 @@ if (run_section("tune")) {
       "load before / after" = paste(before, load_avg(), sep = " / "),
       check.names = FALSE)
     cat(sprintf(paste0("%-40s screened %.2f s, raced %.2f s, exhaustive %.2f s, multisession ",
-                       "%.2f s, e1071 same folds %.2f s (%.1fx), tune.svm %.2f s (%.1fx)\n"),
-                task, k$seconds, kr$seconds, kx$seconds, km$seconds, e$seconds,
+                       "%.2f s (raced %.2f s), e1071 same folds %.2f s (%.1fx), tune.svm %.2f s ",
+                       "(%.1fx)\n"),
+                task, k$seconds, kr$seconds, kx$seconds, km$seconds, kmr$seconds, e$seconds,
                 e$seconds / k$seconds, ts$seconds, ts$seconds / k$seconds))
   }
   # the default grid (10 x 10 around the median heuristic), screened and
