@@ -98,7 +98,10 @@
 #'   figures and the `status` "dropped after f of k folds", never numbers
 #'   from fewer folds. With 5 folds and 25 rows, 51 of the 125 fits run (more
 #'   where rows tie). Not with leave-one-out or fewer than 3 folds (then the
-#'   search is `"screen"`).
+#'   search is `"screen"`). The folds run one after another, each a short
+#'   round of work: on small data a race is fastest on the sequential plan,
+#'   where futures would cost more than they share out (the README's
+#'   model-selection benchmark times both).
 #'
 #' @section Default grid: With `grid = NULL` (the default) and [kernel_svm()]
 #'   (C-classification), the grid is made from the data: 10 costs,
