@@ -37,6 +37,9 @@ typedef struct {
     int (*sqdist_row)(double *row, double asq, const double *bsq, int nb);
     /* acc[i] += sum_j tile[i, j] w[j] over an na x nb row-major tile */
     void (*tile_times_weights)(const double *tile, int na, int nb, const double *w, double *acc);
+    /* g[t] += a ys[t] k[t] over n: a kernel row's share of the SMO
+     * solver's gradient (smo.c) */
+    void (*row_update)(double *g, const double *ys, const float *k, double a, int n);
     const char *name;  /* "c", "avx2" or "avx512" */
 } kc_isa_kernels;
 

@@ -43,6 +43,7 @@
 #include <omp.h>
 #endif
 #include "kernclass.h"
+#include "isa.h"
 
 #define TAU 1e-12
 /* Interrupt checks by work done, about every 10^7 element operations (a few
@@ -838,16 +839,9 @@ static void init_gradient(smo *s)
         long before = s->cache.computed;
         next_nonzero(s, i + 1, &hint);
         const float *Ki = kernel_row(s, i, &hint);
-        double ai = s->alpha[i] * s->y[i];
-        double *G = s->G, *Gbar = s->Gbar;
-        const double *ys = s->ysign;  /* y as doubles: the same products */
-#pragma omp simd
-        for (int t = 0; t < n; t++) G[t] += ai * ys[t] * Ki[t];
-        if (at_upper(s, i)) {
-            double ci = s->C[i] * s->y[i];
-#pragma omp simd
-            for (int t = 0; t < n; t++) Gbar[t] += ci * ys[t] * Ki[t];
-        }
+        /* (y as doubles: the same products) */
+        kc_isa.row_update(s->G, s->ysign, Ki, s->alpha[i] * s->y[i], n);
+        if (at_upper(s, i)) kc_isa.row_update(s->Gbar, s->ysign, Ki, s->C[i] * s->y[i], n);
         since_check += 3.0 * n + (double) (s->cache.computed - before) * n * (s->x->p + 10);
         if (since_check >= INTERRUPT_WORK) {
             since_check = 0;
@@ -862,11 +856,7 @@ static void init_gradient(smo *s)
 static void update_gbar(smo *s, int t, int was_upper, const float *Kt)
 {
     if (was_upper == at_upper(s, t)) return;
-    double d = (was_upper ? -s->C[t] : s->C[t]) * s->y[t];
-    double *Gbar = s->Gbar;
-    const double *ys = s->ysign;
-#pragma omp simd
-    for (int u = 0; u < s->n; u++) Gbar[u] += d * ys[u] * Kt[u];
+    kc_isa.row_update(s->Gbar, s->ysign, Kt, (was_upper ? -s->C[t] : s->C[t]) * s->y[t], s->n);
 }
 
 void kc_smo(const kc_kernel *k, const kc_points *x_in, const int *y, const double *C,
