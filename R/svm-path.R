@@ -131,13 +131,12 @@ kc_path_predict <- function(models, xte, needs) {
 # several folds the kernel of all the rows once, every fold's class pairs
 # blocks of it; else every fold's rows scaled by its training rows'
 # statistics (scale = TRUE), as its kernel_svm() would, and each pair's
-# block computed for its fold;
-# the costs solved in increasing order with the warm starts of
-# kc_svm_path_start(), the held-out decision values from the kernel of the
-# held-out rows kept beside the block: the fits and predictions of the
-# per-fold path. Anything else (sparse rows, kernel data, probabilities,
-# other types or arguments, over the memory budget) runs each fold on its
-# own (kc_fold_fits()).
+# block computed for its fold; the costs solved in increasing order with
+# the warm starts of kc_svm_path_start(), the held-out decision values from
+# the kernel of the held-out rows kept beside the block: the fits and
+# predictions of the per-fold path. Anything else (sparse rows, kernel
+# data, probabilities, other types or arguments, over the memory budget)
+# runs each fold on its own (kc_fold_fits()).
 
 # kernel_svm()'s arguments the shared path reproduces.
 kc_svm_shared_args <- c("kernel", "gamma", "degree", "coef0", "cost", "class.weights", "scale",

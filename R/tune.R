@@ -49,16 +49,16 @@
 #'   every fold's class pairs are blocks of it; with `scale = TRUE` (or a
 #'   single fold, as a race runs them) each fold's rows are scaled by its
 #'   training rows' statistics, as that fold's own fit scales them, and each
-#'   class pair's block is computed for its fold. The block is held as the solver's single-precision rows, and the
-#'   held-out rows' kernel beside it gives their decision values for every
-#'   cost. The fits, classes and decision values are those of fitting each
-#'   fold on its own.
+#'   class pair's block is computed for its fold. The block is held as the
+#'   solver's single-precision rows, and the held-out rows' kernel beside it
+#'   gives their decision values for every cost. The fits, classes and
+#'   decision values are those of fitting each fold on its own.
 #'
 #'   Memory: this takes \eqn{4 m^2 + 8 t m} bytes (\eqn{m} the training rows
 #'   of the largest class pair, \eqn{t} the rows of the largest fold), with
-#'   `scale = FALSE` on several folds also \eqn{8 n^2} for the whole kernel, and with
-#'   `scale = TRUE` a scaled copy of the inputs per fold (\eqn{8 n p} bytes
-#'   each); it runs only within the budget
+#'   `scale = FALSE` on several folds also \eqn{8 n^2} for the whole
+#'   kernel, and with `scale = TRUE` a scaled copy of the inputs per fold
+#'   (\eqn{8 n p} bytes each); it runs only within the budget
 #'   `getOption("kernclass.tune.store_mb", 512)` megabytes: with the default
 #'   and 5 folds, up to about 6,700 rows of two classes with `scale = FALSE`
 #'   and about 11,000 with `scale = TRUE` (20 inputs). Beyond it, and for

@@ -65,7 +65,9 @@ static void tile_times_weights_c(const double *tile, int na, int nb, const doubl
 /* g[t] += a ys[t] k[t]: the solver's gradient from one float kernel row
  * (its initial gradient and the part due to bounded variables: a row per
  * variable, which the baseline's two doubles at a time made a tenth of a
- * tuning path's time). */
+ * tuning path's time).  The AVX versions may fuse the multiply and add, as
+ * the engine's kernels do: the last bit can differ from the portable one's,
+ * never between two fits on one machine. */
 #define ROW_UPDATE_BODY                                                     \
     _Pragma("omp simd")                                                     \
     for (int t = 0; t < n; t++) g[t] += a * ys[t] * k[t];
