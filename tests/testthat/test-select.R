@@ -239,19 +239,23 @@ test_that("a race halves the rows fold by fold; dropped rows are NA, never numbe
                                search = "race")$search, "screen")
 })
 
+# A race under a future plan (restored after), from set.seed(3): the result
+# and the next random number of the session after it.
+race_under <- function(d, ..., probability = FALSE) {
+  old <- future::plan(...)
+  on.exit(future::plan(old))
+  set.seed(3)
+  r <- kernel_tune(kernel_svm, d$x, d$y, grid = list(cost = c(0.5, 4), gamma = c(0.1, 1, 10)),
+                   folds = 3, search = "race", probability = probability)
+  list(r = r, after = runif(1))
+}
+
 test_that("a race gives identical results under plan(sequential) and plan(multisession)", {
   skip_if_not_installed("future")
   d <- select_data(90)
-  run <- function(...) {
-    old <- future::plan(...)
-    on.exit(future::plan(old))
-    set.seed(3)
-    # probability = TRUE: Platt's folds draw random numbers inside every fit
-    kernel_tune(kernel_svm, d$x, d$y, grid = list(cost = c(0.5, 4), gamma = c(0.1, 1, 10)),
-                folds = 3, search = "race", probability = TRUE)
-  }
-  a <- run(future::sequential)
-  b <- run(future::multisession, workers = 2)
+  # probability = TRUE: Platt's folds draw random numbers inside every fit
+  a <- race_under(d, future::sequential, probability = TRUE)$r
+  b <- race_under(d, future::multisession, workers = 2, probability = TRUE)$r
   expect_identical(a$results, b$results)
   expect_true(any(startsWith(a$results$status, "dropped")))
   expect_identical(predict(a$model, d$x, type = "prob"), predict(b$model, d$x, type = "prob"))
@@ -262,16 +266,8 @@ test_that("the shared SVM paths give identical results and RNG state under every
   # loop under the sequential plan and as futures without streams otherwise
   skip_if_not_installed("future")
   d <- select_data(90)
-  run <- function(...) {
-    old <- future::plan(...)
-    on.exit(future::plan(old))
-    set.seed(3)
-    r <- kernel_tune(kernel_svm, d$x, d$y, grid = list(cost = c(0.5, 4), gamma = c(0.1, 1, 10)),
-                     folds = 3, search = "race")
-    list(r = r, after = runif(1))
-  }
-  a <- run(future::sequential)
-  b <- run(future::multisession, workers = 2)
+  a <- race_under(d, future::sequential)
+  b <- race_under(d, future::multisession, workers = 2)
   expect_identical(a$r$results, b$r$results)
   expect_identical(a$after, b$after)
   expect_identical(predict(a$r$model, d$x, type = "decision"),
