@@ -75,7 +75,10 @@ test_that("SIGINT stops each long computation early and frees its memory", {
   for (nm in phases) {
     for (try in seq_len(tries)) {
       take_from_child(child, paste0(nm, ".ready"))
-      Sys.sleep(0.4)  # well inside the C code
+      # well inside the C code: a signal that came after the call had
+      # returned would reach the child's top level and end it (the threshold
+      # search takes about 0.4 s, as long as the wait once was)
+      Sys.sleep(min(0.4, full[[nm]] / 4))
       sent <- Sys.time()
       tools::pskill(child$pid, tools::SIGINT)
       res <- take_from_child(child, paste0(nm, ".done"))
