@@ -144,10 +144,11 @@ kc_svm_shared_args <- c("kernel", "gamma", "degree", "coef0", "cost", "class.wei
 
 # The bytes of the SVM's memory for n points: c(store, path), the solver's
 # kept row store and the shared path's with a largest pair block of m,
-# folds of at most t rows and, where shared, one kernel of all the points
-# (their home: src/svm-path.c).
-kc_svm_bytes <- function(n, m = 0, t = 0, shared = FALSE) {
-  .Call(ffi_svm_bytes, as.double(n), as.double(m), as.double(t), shared)
+# folds of at most t rows and nx input matrices for nrun folds (their home,
+# and whether one kernel serves every fold: src/svm-path.c).
+kc_svm_bytes <- function(n, m = 0, t = 0, nx = 1L, nrun = 1L) {
+  .Call(ffi_svm_bytes, as.double(n), as.double(m), as.double(t), as.integer(nx),
+        as.integer(nrun))
 }
 
 # What the shared path needs to run `cells` (one path group: the same
@@ -214,7 +215,7 @@ kc_svm_shared_plan <- function(fit, d, w, fold, runs, cells, args, needs,
   design <- inputs$design
   copies <- if (scale) length(runs) else 1
   budget <- getOption("kernclass.tune.store_mb", 512) * 2^20
-  bytes <- kc_svm_bytes(n, largest, held_out, shared = !scale && length(runs) > 1L)[2L]
+  bytes <- kc_svm_bytes(n, largest, held_out, nx = copies, nrun = length(runs))[2L]
   if (bytes + 8 * copies * length(design$x) > budget) return(NULL)
   # (a constant column warns: the folds then run one by one, and warn)
   key <- if (scale) "scaled" else "unscaled"

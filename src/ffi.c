@@ -436,17 +436,17 @@ SEXP ffi_svm_path(SEXP x, SEXP y, SEXP nclass, SEXP fold, SEXP run, SEXP cost, S
 
 /* The bytes of the SVM's memory for n points: c(store, path), the solver's
  * kept row store and the shared path's with a pair block of m, folds of at
- * most t rows, and one kernel of all the points for every fold (shared). */
-SEXP ffi_svm_bytes(SEXP n, SEXP m, SEXP t, SEXP shared)
+ * most t rows, and nx input matrices for nrun folds. */
+SEXP ffi_svm_bytes(SEXP n, SEXP m, SEXP t, SEXP nx, SEXP nrun)
 {
     double nn = asReal(n), mm = asReal(m), tt = asReal(t);
-    int sh = asLogical(shared);
+    int nxx = asInteger(nx), nr = asInteger(nrun);
     if (!(nn >= 0) || !(mm >= 0) || !(tt >= 0) || !R_FINITE(nn) || !R_FINITE(mm) ||
-        !R_FINITE(tt) || sh == NA_LOGICAL)
-        kc_internal("n, m and t must be numbers >= 0, shared TRUE or FALSE");
+        !R_FINITE(tt) || nxx == NA_INTEGER || nxx < 1 || nr == NA_INTEGER || nr < 1)
+        kc_internal("n, m and t must be numbers >= 0, nx and nrun integers >= 1");
     SEXP out = PROTECT(allocVector(REALSXP, 2));
     REAL(out)[0] = kc_svm_store_bytes(nn);
-    REAL(out)[1] = kc_svm_path_bytes(nn, mm, tt, sh);
+    REAL(out)[1] = kc_svm_path_bytes(nn, mm, tt, nxx, nr);
     UNPROTECT(1);
     return out;
 }

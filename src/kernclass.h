@@ -237,9 +237,9 @@ void kc_svm_path(const kc_svm_path_job *job, double *decision, double *rho,
                  double *iterations, int *status);
 /* Bytes of the solver's kept row store for n points (n x n floats, n
  * flags), and of the shared path for n points whose largest pair block
- * has m and largest fold t (shared: one kernel of all the points). */
+ * has m and largest fold t, with nx input matrices for nrun folds. */
 double kc_svm_store_bytes(double n);
-double kc_svm_path_bytes(double n, double m, double t, int shared);
+double kc_svm_path_bytes(double n, double m, double t, int nx, int nrun);
 /* Asks the kernel for huge pages on a large buffer that is written once
  * and read often (smo.c). */
 void kc_advise_huge_pages(void *p, size_t bytes);

@@ -8,9 +8,10 @@
  * (a race's step), a pair's training block and its held-out rows' kernel
  * are computed directly for that fold: less work and memory traffic than
  * the n x n kernel and the copies out of it (measured: a 5 x 5 grid at
- * n = 2,000, 12% of the search's time).  Either way the block is the floats the solver's row store holds (the
- * same values as the rows it would compute: each is the double kernel value
- * rounded to float), and the costs are solved in increasing order, each
+ * n = 2,000, 12% of the search's time).  Either way the block is the floats
+ * the solver's row store holds (the same values as the rows it would
+ * compute: each is the double kernel value rounded to float), and the
+ * costs are solved in increasing order, each
  * warm-started from the last solution moved into its box (the rule of
  * kc_svm_path_start and kc_svm_feasible_start in R/svm-path.R, which the
  * per-fold path uses).  The held-out rows' decision values come from the
@@ -36,14 +37,21 @@ double kc_svm_store_bytes(double n)
     return n * n * (double) sizeof(float) + n;
 }
 
-/* The bytes the shared path holds for n points whose largest training
- * block of a pair is m and largest fold t: the block and its flags, the
- * held-out rows' kernel (t x m doubles), and the kernel of all n points
- * where one serves every fold (shared). */
-double kc_svm_path_bytes(double n, double m, double t, int shared)
+/* Whether one kernel of all the points serves every fold: where several
+ * folds run on the same inputs (nx = 1 input matrix for nrun folds). */
+static int one_kernel(int nx, int nrun)
 {
-    return (shared ? n * n * (double) sizeof(double) : 0) + kc_svm_store_bytes(m) +
-           t * m * (double) sizeof(double);
+    return nx == 1 && nrun > 1;
+}
+
+/* The bytes the shared path holds for n points whose largest training
+ * block of a pair is m and largest fold t, with nx input matrices for nrun
+ * folds: the block and its flags, the held-out rows' kernel (t x m
+ * doubles), and the kernel of all n points where one serves every fold. */
+double kc_svm_path_bytes(double n, double m, double t, int nx, int nrun)
+{
+    return (one_kernel(nx, nrun) ? n * n * (double) sizeof(double) : 0) +
+           kc_svm_store_bytes(m) + t * m * (double) sizeof(double);
 }
 
 /* The warm start, as kc_svm_path_start() and kc_svm_feasible_start() in
@@ -87,8 +95,7 @@ void kc_svm_path(const kc_svm_path_job *job, double *decision, double *rho,
 {
     int n = (int) job->x[0].n, L = job->nclass, npairs = (int) ((double) L * (L - 1) / 2);
     if (n < 2) kc_internal("the shared path needs at least 2 points");
-    /* one kernel for every fold where several folds share the inputs */
-    int shared = job->nx == 1 && job->nrun > 1;
+    int shared = one_kernel(job->nx, job->nrun);
     double *K = NULL;
     if (shared) {
         if ((double) n * n > (double) PTRDIFF_MAX / sizeof(double))
@@ -131,7 +138,8 @@ void kc_svm_path(const kc_svm_path_job *job, double *decision, double *rho,
         int f = job->run[r], ntest = 0;
         for (int t = 0; t < n; t++) if (job->fold[t] == f) test[ntest++] = t;
         const void *fold_vmax = vmaxget();  /* the fold's points, freed after it */
-        kc_points xt = kc_points_subset(x, test, ntest);
+        /* the held-out points, whose kernel is computed where blocks are */
+        kc_points xt = shared ? *x : kc_points_subset(x, test, ntest);
         const double *cw = job->cw + (size_t) r * L;
         int pair = 0;
         for (int a = 0; a < L; a++) for (int b = a + 1; b < L; b++, pair++) {

@@ -51,7 +51,7 @@ calls <- list(
   ffi_linear_svm = list(store, 2L, 1:6, y, rep(1, 6), 0.1, 100, TRUE),
   ffi_svm_path = list(list(x, x * 2), rep(1:2, 3), 2L, rep(1:2, 3), 1:2, c(1, 10), rep(1, 6),
                       matrix(1, 2, 2), rbf, 1e-3, 1e4, TRUE, 1L),
-  ffi_svm_bytes = list(6, 4, 2, TRUE)
+  ffi_svm_bytes = list(6, 4, 2, 1L, 3L)
 )
 
 # The other data sources (R/sources.R): sparse rows, given kernel values, an

@@ -232,12 +232,13 @@ test_that("the entry point checks its arguments and stops at an interrupt", {
   expect_error(call(`8` = matrix(1, 2, 2)), "kernclass internal")
   expect_error(call(`4` = rep(0L, 10)), "kernclass internal")
   # the store: n x n floats and n flags; the path: a pair block of m x m
-  # floats and m flags, the held-out kernel t x m doubles, and where shared
-  # the n x n kernel in doubles
-  expect_equal(ns$kc_svm_bytes(10, 8, 2, shared = TRUE),
+  # floats and m flags, the held-out kernel t x m doubles, and where one
+  # input matrix serves several folds the n x n kernel in doubles
+  expect_equal(ns$kc_svm_bytes(10, 8, 2, nx = 1, nrun = 5),
                c(4 * 100 + 10, 8 * 100 + 4 * 64 + 8 + 8 * 2 * 8))
-  expect_equal(ns$kc_svm_bytes(10, 8, 2, shared = FALSE)[2L], 4 * 64 + 8 + 8 * 2 * 8)
-  expect_error(.Call(ns$ffi_svm_bytes, 10, 8, 2, NA), class = "kernclass_internal_error")
+  expect_equal(ns$kc_svm_bytes(10, 8, 2, nx = 5, nrun = 5)[2L], 4 * 64 + 8 + 8 * 2 * 8)
+  expect_equal(ns$kc_svm_bytes(10, 8, 2, nx = 1, nrun = 1)[2L], 4 * 64 + 8 + 8 * 2 * 8)
+  expect_error(.Call(ns$ffi_svm_bytes, 10, 8, 2, NA, 5L), class = "kernclass_internal_error")
   set.seed(11)
   n <- 6000
   xb <- matrix(rnorm(n * 20), n)
