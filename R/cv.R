@@ -295,10 +295,21 @@ kc_grid_cv <- function(fit, d, w, fold, k, cells, args, metric, run_folds = NULL
       tasks[[length(tasks) + 1L]] <- list(kind = "fold", fold = f, cells = rest[g])
     }
   }
-  for (i in which(shared)) {
-    tasks[[length(tasks) + 1L]] <- list(kind = "path", folds = runs, cells = rest[groups[[i]]],
-                                        plan = plans[[i]])
+  # one task per kernel setting, for the workers of a future plan; or, run
+  # here, one task for all (their class pairs side by side on the threads)
+  path_tasks <- lapply(which(shared), function(i) {
+    list(kind = "path", folds = runs, cells = rest[groups[[i]]], plans = plans[i],
+         groups = list(seq_along(groups[[i]])))
+  })
+  if (length(path_tasks) > 1L && inherits(future::plan(), "sequential")) {
+    sizes <- lengths(lapply(path_tasks, `[[`, "cells"))
+    path_tasks <- list(list(kind = "path", folds = runs,
+                            cells = unlist(lapply(path_tasks, `[[`, "cells")),
+                            plans = plans[shared],
+                            groups = unname(split(seq_len(sum(sizes)),
+                                                  rep(seq_along(sizes), sizes)))))
   }
+  tasks <- c(tasks, path_tasks)
   run <- function(task) {
     p()
     kc_run_task(task, fit, d, w, fold, cells, args, needs)

@@ -142,10 +142,11 @@ kc_path_predict <- function(models, xte, needs) {
 kc_svm_shared_args <- c("kernel", "gamma", "degree", "coef0", "cost", "class.weights", "scale",
                         "probability", "tolerance", "max_iter", "cachesize", "shrinking", "type")
 
-# The bytes of the SVM's memory for n points: c(store, path), the solver's
-# kept row store and the shared path's with a largest pair block of m,
-# folds of at most t rows and nx input matrices for nrun folds (their home,
-# and whether one kernel serves every fold: src/svm-path.c).
+# The bytes of the SVM's memory for n points: c(store, once, thread), the
+# solver's kept row store, and the shared path's: kept once (the kernel of
+# all n points where one serves every fold, with nx input matrices for nrun
+# folds) and per thread fitting (for a largest pair block of m rows and
+# folds of at most t rows); their home: src/svm-path.c.
 kc_svm_bytes <- function(n, m = 0, t = 0, nx = 1L, nrun = 1L) {
   .Call(ffi_svm_bytes, as.double(n), as.double(m), as.double(t), as.integer(nx),
         as.integer(nrun))
@@ -214,9 +215,9 @@ kc_svm_shared_plan <- function(fit, d, w, fold, runs, cells, args, needs,
   }
   design <- inputs$design
   copies <- if (scale) length(runs) else 1
-  budget <- getOption("kernclass.tune.store_mb", 512) * 2^20
-  bytes <- kc_svm_bytes(n, largest, held_out, nx = copies, nrun = length(runs))[2L]
-  if (bytes + 8 * copies * length(design$x) > budget) return(NULL)
+  bytes <- kc_svm_bytes(n, largest, held_out, nx = copies, nrun = length(runs))
+  inputs_bytes <- 8 * copies * length(design$x)
+  if (sum(bytes[2:3]) + inputs_bytes > kc_svm_path_budget()) return(NULL)
   # (a constant column warns: the folds then run one by one, and warn)
   key <- if (scale) "scaled" else "unscaled"
   if (is.null(inputs[[key]])) {
@@ -230,26 +231,56 @@ kc_svm_shared_plan <- function(fit, d, w, fold, runs, cells, args, needs,
   k <- tryCatch(kc_kernel(kernel, arg("gamma"), arg("degree"), arg("coef0"), x[[1L]]),
                 error = function(e) NULL)
   if (is.null(k)) return(NULL)
-  list(x = x, y = as.integer(d$y), levels = levels(d$y), cost = cost, spec = kc_kernel_code(k),
-       w = as.double(wt), cw = cw, tolerance = as.numeric(tolerance),
-       max_iter = as.numeric(max_iter), shrinking = arg("shrinking"))
+  list(x = x, y = as.integer(d$y), nclass = L, levels = levels(d$y), cost = cost,
+       spec = kc_kernel_code(k), w = as.double(wt), cw = cw, tolerance = as.numeric(tolerance),
+       max_iter = as.numeric(max_iter), shrinking = arg("shrinking"),
+       bytes = c(once = bytes[[2L]], thread = bytes[[3L]], inputs = inputs_bytes))
 }
 
-# The held-out classes (and decision values) of every cell on the rows
-# `rows` (the task's folds), per cell as kc_fold_fits() gives them. Fits
-# the solver could not finish (not separable with cost = Inf, not finite)
-# are refitted fold by fold (kc_fold_fits()), which reports them.
+# The shared path's memory budget in bytes (option kernclass.tune.store_mb).
+kc_svm_path_budget <- function() getOption("kernclass.tune.store_mb", 512) * 2^20
+
+# The threads that run the class pairs of `plans` side by side: the
+# engine's, as many as the budget holds a fit's memory for (at least one:
+# each plan alone is within it).
+kc_svm_path_threads <- function(plans) {
+  b <- vapply(plans, `[[`, numeric(3), "bytes")
+  fits <- floor((kc_svm_path_budget() - max(b["once", ]) - max(b["inputs", ])) /
+                  max(b["thread", ]))
+  as.integer(max(1, min(kc_threads(), fits)))
+}
+
+# The held-out classes (and decision values) of every cell of the task on
+# the rows `rows` (the task's folds), per cell as kc_fold_fits() gives them:
+# the task's plans (each a group of cells, task$groups their positions in
+# `cells`) in one call, their class pairs side by side on the threads. A
+# group the solver could not finish (not separable with cost = Inf, not
+# finite) is refitted fold by fold (kc_fold_fits()), which reports it.
 kc_svm_shared_fits <- function(task, fit, d, w, fold, cells, args, needs, rows) {
-  p <- task$plan
-  ord <- order(p$cost)
-  r <- .Call(ffi_svm_path, p$x, p$y, length(p$levels), as.integer(fold),
-             as.integer(task$folds), p$cost[ord], p$w, p$cw, p$spec, p$tolerance,
-             p$max_iter, p$shrinking, kc_threads())
-  if (!all(r$status %in% c(0L, 1L))) {
-    return(kc_svm_fold_fits(fit, d, w, fold, task$folds, cells, args, needs, rows))
+  ord <- lapply(task$plans, function(p) order(p$cost))
+  plans <- Map(function(p, o) {
+    p$cost <- p$cost[o]
+    p
+  }, task$plans, ord)
+  r <- .Call(ffi_svm_path, plans, as.integer(fold), as.integer(task$folds),
+             kc_svm_path_threads(plans))
+  out <- vector("list", length(cells))
+  for (g in seq_along(plans)) {
+    at <- task$groups[[g]]
+    out[at] <- if (all(r[[g]]$status %in% c(0L, 1L))) {
+      kc_svm_path_cells(r[[g]], plans[[g]], ord[[g]], task$folds, needs, rows)
+    } else {
+      kc_svm_fold_fits(fit, d, w, fold, task$folds, cells[at], args, needs, rows)
+    }
   }
+  out
+}
+
+# The cells of one plan from its path's result `r` (costs in the order
+# `ord` of the plan's cells).
+kc_svm_path_cells <- function(r, p, ord, folds, needs, rows) {
   pairs <- rownames(kc_ovo_pairs(p$levels))
-  nrun <- length(task$folds)
+  nrun <- length(folds)
   status <- array(r$status, c(nrun, length(pairs), length(ord)))
   for (f in seq_len(nrun)) for (c in seq_along(ord)) {
     stopped <- status[f, , c] == 1L
@@ -259,7 +290,7 @@ kc_svm_shared_fits <- function(task, fit, d, w, fold, cells, args, needs, rows) 
   # the votes and decision values as predict() makes them from the scores
   model <- structure(list(levels = p$levels), class = c("kernel_svm", "kernclass_ovo",
                                                         "kernclass"))
-  lapply(seq_along(cells), function(j) {
+  lapply(seq_along(ord), function(j) {
     sc <- matrix(dec[rows, , match(j, ord)], length(rows), length(pairs))
     out <- list(predicted = as.character(kc_classify(model, sc)))
     if (needs == "decision") out$decision <- as.vector(kc_decision(model, sc))

@@ -54,14 +54,22 @@
 #'   gives their decision values for every cost. The fits, classes and
 #'   decision values are those of fitting each fold on its own.
 #'
-#'   Memory: this takes \eqn{4 m^2 + 8 t m} bytes (\eqn{m} the training rows
-#'   of the largest class pair, \eqn{t} the rows of the largest fold), with
-#'   `scale = FALSE` on several folds also \eqn{8 n^2} for the whole
-#'   kernel, and with `scale = TRUE` a scaled copy of the inputs per fold
-#'   (\eqn{8 n p} bytes each); it runs only within the budget
+#'   Run in the session (the sequential plan), all the kernel settings are
+#'   one call: each class pair of each kernel setting on each fold is a unit
+#'   of work (its costs one chain of warm starts), and the units run side by
+#'   side on the engine's threads (`options(kernclass.threads =)`), each on
+#'   one thread. The results are the same for any number of threads.
+#'
+#'   Memory: this takes \eqn{4 m^2 + 8 t m} bytes per thread fitting
+#'   (\eqn{m} the training rows of the largest class pair, \eqn{t} the rows
+#'   of the largest fold), with `scale = FALSE` on several folds also
+#'   \eqn{8 n^2} for the whole kernel, and with `scale = TRUE` a scaled
+#'   copy of the inputs per fold (\eqn{8 n p} bytes each); it runs only
+#'   within the budget
 #'   `getOption("kernclass.tune.store_mb", 512)` megabytes: with the default
 #'   and 5 folds, up to about 6,700 rows of two classes with `scale = FALSE`
-#'   and about 11,000 with `scale = TRUE` (20 inputs). Beyond it, and for
+#'   and about 11,000 with `scale = TRUE` (20 inputs), and with as many
+#'   threads fitting as the budget holds. Beyond it, and for
 #'   other kernels, sparse rows, kernel values or functions, `approx`, the nu
 #'   types and probabilities, each fold is fitted on its own, keeping the
 #'   kernel rows of its training points (\eqn{4 m^2} bytes) for every cost

@@ -68,8 +68,49 @@ int kc_callback_tile(const void *ctx_a, const int *ra, int na,
     return failed;
 }
 
+/* An interrupt stays one (handlers of "interrupt", not "error", see it; a
+ * loop of fits stops), as R answers Ctrl-C, through R's API: an interrupt
+ * condition signalled (tryCatch(interrupt = ) unwinds here, calling
+ * handlers run), then, when no handler took it, the jump to the top level
+ * that an unhandled interrupt makes (the "abort" restart, always there). */
+void kc_raise_interrupt(void)
+{
+    const char *names[] = {"message", "call", ""};
+    SEXP cond = PROTECT(mkNamed(VECSXP, names));
+    SET_VECTOR_ELT(cond, 0, mkString(""));
+    SEXP classes = PROTECT(allocVector(STRSXP, 2));
+    SET_STRING_ELT(classes, 0, mkChar("interrupt"));
+    SET_STRING_ELT(classes, 1, mkChar("condition"));
+    setAttrib(cond, R_ClassSymbol, classes);
+    SEXP signal = PROTECT(lang2(install("signalCondition"), cond));
+    eval(signal, R_BaseEnv);
+    SEXP abort = PROTECT(lang2(install("invokeRestart"), mkString("abort")));
+    eval(abort, R_BaseEnv);
+    UNPROTECT(4);
+    kc_internal("interrupted");  /* not reached */
+}
+
+static SEXP check_body(void *data)
+{
+    (void) data;
+    R_CheckUserInterrupt();
+    return R_NilValue;
+}
+
+int kc_callback_poll(void)
+{
+    if (pending || pending_msg) return 1;
+    SEXP conds = PROTECT(allocVector(STRSXP, 2));
+    SET_STRING_ELT(conds, 0, mkChar("error"));
+    SET_STRING_ELT(conds, 1, mkChar("interrupt"));
+    R_tryCatch(check_body, NULL, conds, on_condition, NULL, NULL, NULL);
+    UNPROTECT(1);
+    return pending != NULL;
+}
+
 void kc_callback_raise(void)
 {
+    if (kc_in_unit()) return;  /* raised by the units' caller (units.c) */
     if (pending_msg) {
         const char *msg = pending_msg;
         kc_callback_reset();
@@ -79,18 +120,8 @@ void kc_callback_raise(void)
     SEXP cond = PROTECT(pending);
     kc_callback_reset();
     if (inherits(cond, "interrupt")) {
-        /* An interrupt stays one (handlers of "interrupt", not "error", see
-         * it; a loop of fits stops), as R answers Ctrl-C, through R's API:
-         * the caught condition signalled again (tryCatch(interrupt = )
-         * unwinds here, calling handlers run), then, when no handler took
-         * it, the jump to the top level that an unhandled interrupt makes
-         * (the "abort" restart, always there). */
-        SEXP signal = PROTECT(lang2(install("signalCondition"), cond));
-        eval(signal, R_BaseEnv);
-        SEXP abort = PROTECT(lang2(install("invokeRestart"), mkString("abort")));
-        eval(abort, R_BaseEnv);
-        UNPROTECT(3);
-        kc_internal("interrupted in the kernel function");  /* not reached */
+        UNPROTECT(1);
+        kc_raise_interrupt();
     }
     SEXP call = PROTECT(lang2(install("stop"), cond));
     eval(call, R_BaseEnv);  /* signals the user's condition, classes kept */

@@ -363,80 +363,95 @@ SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
     return out;
 }
 
-/* The costs of one kernel setting over the folds run (1-based) of a
- * cross-validation, in one call (kc_svm_path): x a list of dense double
- * matrices of all n points, one, or one per fold of run (scaled as its
- * training rows scale them), y their classes 1..nclass, fold their folds 1..nfold,
- * cost increasing, w the n weights, cw the nclass x length(run) class
- * weights.  Returns list(decision = n x pairs x costs, rho, iterations,
+/* The costs of kernel settings over the folds run (1-based) of a
+ * cross-validation, in one call (kc_svm_path).  plans: one list per kernel
+ * setting (R/svm-path.R) of x (a list of dense double matrices of all n
+ * points: one, or one per fold of run, scaled as its training rows scale
+ * them), y (their classes 1..nclass), nclass, cost (increasing), w (the n
+ * weights), cw (the nclass x length(run) class weights), spec, tolerance,
+ * max_iter and shrinking; fold: the n points' folds 1..nfold.  Returns per
+ * plan list(decision = n x pairs x costs, rho, iterations,
  * status = length(run) x pairs x costs). */
-SEXP ffi_svm_path(SEXP x, SEXP y, SEXP nclass, SEXP fold, SEXP run, SEXP cost, SEXP w,
-                  SEXP cw, SEXP spec, SEXP tolerance, SEXP max_iter, SEXP shrinking,
-                  SEXP threads)
+SEXP ffi_svm_path(SEXP plans, SEXP fold, SEXP run, SEXP threads)
 {
-    kc_kernel k = kernel_from(spec);
     int nt = threads_from(threads);
     R_xlen_t nrun = XLENGTH(run);
-    if (!isNewList(x) || (XLENGTH(x) != 1 && XLENGTH(x) != nrun) || nrun < 1)
-        kc_internal("x must be a list of one double matrix or one per fold run");
-    int nx = (int) XLENGTH(x);
-    kc_points *xs = (kc_points *) R_alloc(nx, sizeof(kc_points));
-    for (int i = 0; i < nx; i++) {
-        SEXP xi = VECTOR_ELT(x, i);
-        if (!isReal(xi) || !isMatrix(xi)) kc_internal("x must hold double matrices");
-        xs[i] = points_from(xi, "x");
-        check_pair(&k, &xs[i], &xs[i], "x", "x");
-        if (xs[i].n != xs[0].n) kc_internal("the matrices of x must have the same rows");
+    if (!isNewList(plans) || XLENGTH(plans) < 1 || XLENGTH(plans) > INT_MAX || nrun < 1)
+        kc_internal("plans must be a list of one or more plans, run not empty");
+    int njobs = (int) XLENGTH(plans);
+    kc_svm_path_job *jobs = (kc_svm_path_job *) R_alloc(njobs, sizeof(kc_svm_path_job));
+    kc_kernel *ks = (kc_kernel *) R_alloc(njobs, sizeof(kc_kernel));
+    SEXP out = PROTECT(allocVector(VECSXP, njobs));
+    const int *ff = NULL, *rr = NULL;
+    R_xlen_t n = -1;
+    for (int j = 0; j < njobs; j++) {
+        SEXP plan = VECTOR_ELT(plans, j);
+        SEXP x = list_elt(plan, "x"), y = list_elt(plan, "y"), nclass = list_elt(plan, "nclass"),
+             cost = list_elt(plan, "cost"), w = list_elt(plan, "w"), cw = list_elt(plan, "cw");
+        ks[j] = kernel_from(list_elt(plan, "spec"));
+        if (!isNewList(x) || (XLENGTH(x) != 1 && XLENGTH(x) != nrun))
+            kc_internal("x must be a list of one double matrix or one per fold run");
+        int nx = (int) XLENGTH(x);
+        kc_points *xs = (kc_points *) R_alloc(nx, sizeof(kc_points));
+        for (int i = 0; i < nx; i++) {
+            SEXP xi = VECTOR_ELT(x, i);
+            if (!isReal(xi) || !isMatrix(xi)) kc_internal("x must hold double matrices");
+            xs[i] = points_from(xi, "x");
+            check_pair(&ks[j], &xs[i], &xs[i], "x", "x");
+            if (xs[i].n != xs[0].n) kc_internal("the matrices of x must have the same rows");
+        }
+        if (n < 0) {
+            n = xs[0].n;
+            ff = index_from(fold, n, INT_MAX, "fold");
+            rr = index_from(run, nrun, INT_MAX, "run");
+        }
+        if (xs[0].n != n) kc_internal("every plan's x must have the same rows");
+        if (!isInteger(nclass) || XLENGTH(nclass) != 1 || INTEGER(nclass)[0] < 2 ||
+            INTEGER(nclass)[0] > 65535)
+            kc_internal("nclass must be one integer from 2 to 65535");
+        int L = INTEGER(nclass)[0], npairs = (int) ((double) L * (L - 1) / 2);  /* < INT_MAX */
+        const int *yy = index_from(y, n, L, "y");
+        if (!isReal(cost) || XLENGTH(cost) < 1) kc_internal("cost must be a double vector");
+        R_xlen_t ncost = XLENGTH(cost);
+        for (R_xlen_t c = 0; c < ncost; c++)
+            if (!(REAL(cost)[c] > 0) || (c > 0 && !(REAL(cost)[c] >= REAL(cost)[c - 1])))
+                kc_internal("cost must be increasing and > 0");
+        if (!isReal(w) || XLENGTH(w) != n) kc_internal("w must be a double vector, one per row");
+        for (R_xlen_t i = 0; i < n; i++)
+            if (!(REAL(w)[i] >= 0) || !R_FINITE(REAL(w)[i])) kc_internal("w must be finite and >= 0");
+        if (!isReal(cw) || XLENGTH(cw) != (R_xlen_t) L * nrun)
+            kc_internal("cw must be a double nclass x length(run) matrix");
+        for (R_xlen_t i = 0; i < XLENGTH(cw); i++)
+            if (!(REAL(cw)[i] >= 0) || !R_FINITE(REAL(cw)[i])) kc_internal("cw must be finite and >= 0");
+        double eps = asReal(list_elt(plan, "tolerance")), it = asReal(list_elt(plan, "max_iter"));
+        if (!R_FINITE(eps) || eps <= 0) kc_internal("tolerance must be > 0");
+        if (ISNAN(it) || it < 1) kc_internal("max_iter must be >= 1");
+        int shr = asLogical(list_elt(plan, "shrinking"));
+        if (shr == NA_LOGICAL) kc_internal("shrinking must be TRUE or FALSE");
+        double len = (double) n * npairs * ncost, fits = (double) nrun * npairs * ncost;
+        if (len > (double) R_XLEN_T_MAX || fits > (double) R_XLEN_T_MAX)
+            kc_error("size", "kernclass: the path's decision values are too many for R");
+        const char *names[] = {"decision", "rho", "iterations", "status", ""};
+        SEXP res = mkNamed(VECSXP, names);
+        SET_VECTOR_ELT(out, j, res);
+        SET_VECTOR_ELT(res, 0, allocVector(REALSXP, (R_xlen_t) len));
+        SET_VECTOR_ELT(res, 1, allocVector(REALSXP, (R_xlen_t) fits));
+        SET_VECTOR_ELT(res, 2, allocVector(REALSXP, (R_xlen_t) fits));
+        SET_VECTOR_ELT(res, 3, allocVector(INTSXP, (R_xlen_t) fits));
+        jobs[j] = (kc_svm_path_job) {&ks[j], xs, nx, yy, L, (int) ncost, REAL(cost), REAL(w),
+                                     REAL(cw), eps, it >= (double) LONG_MAX ? LONG_MAX : (long) it,
+                                     shr, REAL(VECTOR_ELT(res, 0)), REAL(VECTOR_ELT(res, 1)),
+                                     REAL(VECTOR_ELT(res, 2)), INTEGER(VECTOR_ELT(res, 3))};
     }
-    kc_points a = xs[0];
-    if (!isInteger(nclass) || XLENGTH(nclass) != 1 || INTEGER(nclass)[0] < 2 ||
-        INTEGER(nclass)[0] > 65535)
-        kc_internal("nclass must be one integer from 2 to 65535");
-    int L = INTEGER(nclass)[0], npairs = (int) ((double) L * (L - 1) / 2);  /* < INT_MAX */
-    const int *yy = index_from(y, a.n, L, "y");
-    const int *ff = index_from(fold, a.n, INT_MAX, "fold");
-    const int *rr = index_from(run, nrun, INT_MAX, "run");
-    if (!isReal(cost) || XLENGTH(cost) < 1) kc_internal("cost must be a double vector");
-    R_xlen_t ncost = XLENGTH(cost);
-    for (R_xlen_t c = 0; c < ncost; c++)
-        if (!(REAL(cost)[c] > 0) || (c > 0 && !(REAL(cost)[c] >= REAL(cost)[c - 1])))
-            kc_internal("cost must be increasing and > 0");
-    if (!isReal(w) || XLENGTH(w) != a.n) kc_internal("w must be a double vector, one per row");
-    for (R_xlen_t i = 0; i < a.n; i++)
-        if (!(REAL(w)[i] >= 0) || !R_FINITE(REAL(w)[i])) kc_internal("w must be finite and >= 0");
-    if (!isReal(cw) || XLENGTH(cw) != (R_xlen_t) L * nrun)
-        kc_internal("cw must be a double nclass x length(run) matrix");
-    for (R_xlen_t i = 0; i < XLENGTH(cw); i++)
-        if (!(REAL(cw)[i] >= 0) || !R_FINITE(REAL(cw)[i])) kc_internal("cw must be finite and >= 0");
-    double eps = asReal(tolerance), it = asReal(max_iter);
-    if (!R_FINITE(eps) || eps <= 0) kc_internal("tolerance must be > 0");
-    if (ISNAN(it) || it < 1) kc_internal("max_iter must be >= 1");
-    int shr = asLogical(shrinking);
-    if (shr == NA_LOGICAL) kc_internal("shrinking must be TRUE or FALSE");
-    double len = (double) a.n * npairs * ncost, fits = (double) nrun * npairs * ncost;
-    if (len > (double) R_XLEN_T_MAX || fits > (double) R_XLEN_T_MAX)
-        kc_error("size", "kernclass: the path's decision values are too many for R");
-
-    kc_svm_path_job job = {&k, xs, nx, yy, ff, rr, L, (int) nrun, (int) ncost, REAL(cost), REAL(w),
-                           REAL(cw), eps, it >= (double) LONG_MAX ? LONG_MAX : (long) it, shr, nt};
-    SEXP dec = PROTECT(allocVector(REALSXP, (R_xlen_t) len));
-    SEXP rho = PROTECT(allocVector(REALSXP, (R_xlen_t) fits));
-    SEXP iter = PROTECT(allocVector(REALSXP, (R_xlen_t) fits));
-    SEXP status = PROTECT(allocVector(INTSXP, (R_xlen_t) fits));
-    kc_svm_path(&job, REAL(dec), REAL(rho), REAL(iter), INTEGER(status));
-    const char *names[] = {"decision", "rho", "iterations", "status", ""};
-    SEXP out = PROTECT(mkNamed(VECSXP, names));
-    SET_VECTOR_ELT(out, 0, dec);
-    SET_VECTOR_ELT(out, 1, rho);
-    SET_VECTOR_ELT(out, 2, iter);
-    SET_VECTOR_ELT(out, 3, status);
-    UNPROTECT(5);
+    kc_svm_path(jobs, njobs, ff, rr, (int) nrun, nt);
+    UNPROTECT(1);
     return out;
 }
 
-/* The bytes of the SVM's memory for n points: c(store, path), the solver's
- * kept row store and the shared path's with a pair block of m, folds of at
- * most t rows, and nx input matrices for nrun folds. */
+/* The bytes of the SVM's memory for n points: c(the solver's kept row
+ * store; the shared path's kept once and per thread fitting, for a largest
+ * pair block of m rows, folds of at most t rows and nx input matrices for
+ * nrun folds) (kc_svm_store_bytes, kc_svm_path_bytes_*). */
 SEXP ffi_svm_bytes(SEXP n, SEXP m, SEXP t, SEXP nx, SEXP nrun)
 {
     double nn = asReal(n), mm = asReal(m), tt = asReal(t);
@@ -444,9 +459,10 @@ SEXP ffi_svm_bytes(SEXP n, SEXP m, SEXP t, SEXP nx, SEXP nrun)
     if (!(nn >= 0) || !(mm >= 0) || !(tt >= 0) || !R_FINITE(nn) || !R_FINITE(mm) ||
         !R_FINITE(tt) || nxx == NA_INTEGER || nxx < 1 || nr == NA_INTEGER || nr < 1)
         kc_internal("n, m and t must be numbers >= 0, nx and nrun integers >= 1");
-    SEXP out = PROTECT(allocVector(REALSXP, 2));
+    SEXP out = PROTECT(allocVector(REALSXP, 3));
     REAL(out)[0] = kc_svm_store_bytes(nn);
-    REAL(out)[1] = kc_svm_path_bytes(nn, mm, tt, nxx, nr);
+    REAL(out)[1] = kc_svm_path_bytes_once(nn, nxx, nr);
+    REAL(out)[2] = kc_svm_path_bytes_thread(mm, tt);
     UNPROTECT(1);
     return out;
 }

@@ -100,6 +100,32 @@ void kc_internal(const char *fmt, ...)
 #endif
     ;
 void kc_callback_reset(void);
+/* Signals an interrupt as R's Ctrl-C does (callback.c); does not return. */
+void kc_raise_interrupt(void);
+/* On R's thread while other threads work: R's check for an interrupt (or
+ * an error it raises, as a time limit's) run with the condition caught and
+ * kept for kc_callback_raise(); 1 if there is one.  Nothing jumps. */
+int kc_callback_poll(void);
+
+/* Scratch memory and interrupt checks (units.c): R_alloc, vmaxget,
+ * vmaxset and R_CheckUserInterrupt on R's thread; inside a unit of
+ * kc_units their thread-safe stand-ins (a stopped unit ends at the check). */
+void *kc_alloc(size_t n, size_t size);
+const void *kc_mark(void);
+void kc_release(const void *mark);
+void kc_check_interrupt(void);
+/* Whether this thread runs a unit of kc_units in unit mode. */
+int kc_in_unit(void);
+
+/* Runs fn(ctx, u, thread) for the units u = 0..nunits-1 on up to nthreads
+ * threads (thread: 0..nthreads-1, each thread's own workspace); with one
+ * thread on R's thread as any code.  fn calls no R API but the four above.
+ * Returns KC_UNITS_DONE, or why the units stopped: the caller frees what it
+ * must, then kc_units_raise() signals it. */
+enum { KC_UNITS_DONE = 0, KC_UNITS_INTERRUPTED = 1, KC_UNITS_MEMORY = 2 };
+typedef void (*kc_unit_fn)(void *ctx, int u, int thread);
+int kc_units(int nunits, int nthreads, kc_unit_fn fn, void *ctx);
+void kc_units_raise(int why);
 
 /* Side of a square tile: rows and columns of kernel values computed at once. */
 #define KC_TILE 128
@@ -212,34 +238,41 @@ void kc_smo(const kc_kernel *k, const kc_points *x, const int *y, const double *
             double eps, long max_iter, double cache_mb, int shrinking, int nthreads,
             float *store, unsigned char *filled, int whole, kc_smo_result *res);
 
-/* The costs of one kernel setting over the folds of a cross-validation
- * (svm-path.c): x[0..nx) all n points (dense; nx = 1, or nrun: as fold
- * run[r]'s training rows scale them), y their classes 0..nclass-1, fold
- * their folds; the folds run[0..nrun) are each held out in turn, every
- * class pair fitted on the other folds' rows for the costs cost[0..ncost)
- * (increasing), with bounds cw[class + nclass r] * (cost * w[t]).  Out:
- * decision (n x pairs x ncost: the held-out rows' decision values, NA
- * elsewhere), and per fit (nrun x pairs x ncost) rho, iterations and
- * status (KC_SMO_*, or the two below). */
+/* The costs of kernel settings over the folds of a cross-validation
+ * (svm-path.c).  A job is one kernel setting: x[0..nx) all n points (dense;
+ * nx = 1, or nrun: as fold run[r]'s training rows scale them), y their
+ * classes 0..nclass-1; the folds run[0..nrun) (of the n points' fold) are
+ * each held out in turn, every class pair fitted on the other folds' rows
+ * for the costs cost[0..ncost) (increasing), with bounds
+ * cw[class + nclass r] * (cost * w[t]).  Out: decision (n x pairs x ncost:
+ * the held-out rows' decision values, NA elsewhere), and per fit
+ * (nrun x pairs x ncost) rho, iterations and status (KC_SMO_*, or the two
+ * below).  The jobs' class pairs on each fold run side by side on up to
+ * nthreads threads (each pair's costs are one chain of warm starts). */
 enum { KC_PATH_NOT_FINITE = 3, KC_PATH_EMPTY = 4 };
 typedef struct {
     const kc_kernel *k;
     const kc_points *x;
     int nx;
-    const int *y, *fold, *run;
-    int nclass, nrun, ncost;
+    const int *y;
+    int nclass, ncost;
     const double *cost, *w, *cw;
     double eps;
     long max_iter;
-    int shrinking, nthreads;
+    int shrinking;
+    double *decision, *rho, *iterations;
+    int *status;
 } kc_svm_path_job;
-void kc_svm_path(const kc_svm_path_job *job, double *decision, double *rho,
-                 double *iterations, int *status);
+void kc_svm_path(const kc_svm_path_job *jobs, int njobs, const int *fold, const int *run,
+                 int nrun, int nthreads);
 /* Bytes of the solver's kept row store for n points (n x n floats, n
- * flags), and of the shared path for n points whose largest pair block
- * has m and largest fold t, with nx input matrices for nrun folds. */
+ * flags); of the shared path for n points, with nx input matrices for nrun
+ * folds: kept once (the kernel of all n points where one serves every
+ * fold), and per thread fitting, whose largest pair block has m rows and
+ * largest fold t. */
 double kc_svm_store_bytes(double n);
-double kc_svm_path_bytes(double n, double m, double t, int nx, int nrun);
+double kc_svm_path_bytes_once(double n, int nx, int nrun);
+double kc_svm_path_bytes_thread(double m, double t);
 /* Asks the kernel for huge pages on a large buffer that is written once
  * and read often (smo.c). */
 void kc_advise_huge_pages(void *p, size_t bytes);

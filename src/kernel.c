@@ -11,8 +11,9 @@
  * data alone (never by the thread that computed it), so results are
  * identical for any number of threads.
  *
- * Memory: all buffers come from R_alloc on the calling thread, before any
- * parallel region, so an error or a user interrupt frees them.
+ * Memory: all buffers come from kc_alloc (R_alloc) on the calling thread,
+ * before any parallel region, so an error or a user interrupt frees them;
+ * inside a unit of kc_units from the unit's own scratch (units.c).
  */
 #include <limits.h>
 #include <math.h>
@@ -81,8 +82,8 @@ void kc_row_sqnorms(const kc_points *a, double *out)
             out[i] = a->x[a->colmap[i] + src_row(a, i) * a->ld];
         break;
     case KC_SRC_CALLBACK: {  /* the diagonals of the diagonal tiles */
-        double *tile = (double *) R_alloc((size_t) KC_TILE * KC_TILE, sizeof(double));
-        int *idx = (int *) R_alloc(2 * KC_TILE, sizeof(int));
+        double *tile = (double *) kc_alloc((size_t) KC_TILE * KC_TILE, sizeof(double));
+        int *idx = (int *) kc_alloc(2 * KC_TILE, sizeof(int));
         for (ptrdiff_t i0 = 0; i0 < a->n; i0 += KC_TILE) {
             int cnt = a->n - i0 < KC_TILE ? (int) (a->n - i0) : KC_TILE;
             callback_tile(a, NULL, i0, cnt, a, NULL, i0, cnt, idx, tile);
@@ -167,7 +168,7 @@ static void pack_rows(const kc_points *a, const int *idx, ptrdiff_t start,
  * columns of many tiles (instead of once per tile). */
 static void pack_points(kc_points *a)
 {
-    double *buf = (double *) R_alloc((size_t) round_up((int) a->n, NR) * a->p + 1, sizeof(double));
+    double *buf = (double *) kc_alloc((size_t) round_up((int) a->n, NR) * a->p + 1, sizeof(double));
     for (ptrdiff_t r0 = 0; r0 < a->n; r0 += KC_TILE) {
         int cnt = a->n - r0 < KC_TILE ? (int) (a->n - r0) : KC_TILE;
         pack_rows(a, NULL, r0, cnt, NR, buf + (size_t) r0 * a->p);
@@ -310,12 +311,12 @@ static void apply_kernel(const kc_kernel *k,
 
 /* The points as the tiles read them: a copy of *a with the squared row
  * norms a distance kernel needs and, when pack is set, packed (pack_points;
- * unless too many rows for the panels' int arithmetic).  R_alloc'd. */
+ * unless too many rows for the panels' int arithmetic).  kc_alloc'd. */
 kc_points kc_prepare_points(const kc_kernel *k, const kc_points *a, int pack)
 {
     kc_points out = *a;
     if (kernel_def_of(k->type).distance && !out.sqnorm) {
-        double *norms = (double *) R_alloc((size_t) a->n + 1, sizeof(double));
+        double *norms = (double *) kc_alloc((size_t) a->n + 1, sizeof(double));
         kc_row_sqnorms(a, norms);
         out.sqnorm = norms;
     }
@@ -329,23 +330,23 @@ kc_points kc_points_subset(const kc_points *a, const int *map, int m)
     out.n = m;
     out.packed = NULL;
     if (a->sqnorm) {
-        double *sq = (double *) R_alloc((size_t) m + 1, sizeof(double));
+        double *sq = (double *) kc_alloc((size_t) m + 1, sizeof(double));
         for (int i = 0; i < m; i++) sq[i] = a->sqnorm[map[i]];
         out.sqnorm = sq;
     }
     if (a->src == KC_SRC_DENSE) {
-        double *x = (double *) R_alloc((size_t) m * a->p + 1, sizeof(double));
+        double *x = (double *) kc_alloc((size_t) m * a->p + 1, sizeof(double));
         for (int c = 0; c < a->p; c++)
             for (int i = 0; i < m; i++)
                 x[i + (size_t) c * m] = a->x[map[i] + (ptrdiff_t) c * a->n];
         out.x = x;
         return out;
     }
-    int *rows = (int *) R_alloc((size_t) m + 1, sizeof(int));
+    int *rows = (int *) kc_alloc((size_t) m + 1, sizeof(int));
     for (int i = 0; i < m; i++) rows[i] = (int) src_row(a, map[i]);
     out.rowmap = rows;
     if (a->colmap) {
-        int *cols = (int *) R_alloc((size_t) m + 1, sizeof(int));
+        int *cols = (int *) kc_alloc((size_t) m + 1, sizeof(int));
         for (int i = 0; i < m; i++) cols[i] = a->colmap[map[i]];
         out.colmap = cols;
     }
@@ -481,7 +482,7 @@ static scratch scratch_alloc(int nthreads, size_t doubles_per_thread)
     double total = (double) nthreads * (double) doubles_per_thread;
     if (total * sizeof(double) > (double) PTRDIFF_MAX)
         kc_error("size", "kernclass: scratch space of %.0f doubles is too large", total);
-    s.base = (double *) R_alloc((size_t) nthreads * doubles_per_thread, sizeof(double));
+    s.base = (double *) kc_alloc((size_t) nthreads * doubles_per_thread, sizeof(double));
     return s;
 }
 
@@ -560,7 +561,7 @@ static void gram(const kc_kernel *k, const kc_points *a, const kc_points *b,
                 }
         }
         kc_callback_raise();
-        R_CheckUserInterrupt();
+        kc_check_interrupt();
     }
 }
 
@@ -595,7 +596,7 @@ void kc_expansion(const kc_kernel *k, const kc_points *a, const kc_points *b,
     if (nslots_max > bi_n) nslots_max = bi_n;
     size_t pack_n = a->src == KC_SRC_DENSE ? (size_t) round_up(KC_TILE, MR) * a->p : 0;
     size_t slot_n = pack_n + (size_t) ncols * KC_TILE;
-    double *slots = (double *) R_alloc((size_t) nslots_max * slot_n, sizeof(double));
+    double *slots = (double *) kc_alloc((size_t) nslots_max * slot_n, sizeof(double));
     scratch s = scratch_alloc(nthreads, work_n + TILE_DOUBLES);
     zero_scatter(a, s.base, s.per_thread, nthreads);
 
@@ -631,7 +632,7 @@ void kc_expansion(const kc_kernel *k, const kc_points *a, const kc_points *b,
                             out[(a0 + i) + (ptrdiff_t) c * a->n] = acc[(size_t) c * na + i];
             }
             kc_callback_raise();
-            R_CheckUserInterrupt();
+            kc_check_interrupt();
         }
     }
 }
@@ -703,12 +704,12 @@ void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
     b = &pb;
     ptrdiff_t n = b->n;
     /* stable counting sort of the rows by group */
-    ptrdiff_t *start = (ptrdiff_t *) R_alloc((size_t) ngroups + 1, sizeof(ptrdiff_t));
+    ptrdiff_t *start = (ptrdiff_t *) kc_alloc((size_t) ngroups + 1, sizeof(ptrdiff_t));
     for (int g = 0; g <= ngroups; g++) start[g] = 0;
     for (ptrdiff_t i = 0; i < n; i++) start[group[i] + 1]++;
     for (int g = 0; g < ngroups; g++) start[g + 1] += start[g];
-    int *order = (int *) R_alloc((size_t) n, sizeof(int));
-    ptrdiff_t *fill = (ptrdiff_t *) R_alloc((size_t) ngroups, sizeof(ptrdiff_t));
+    int *order = (int *) kc_alloc((size_t) n, sizeof(int));
+    ptrdiff_t *fill = (ptrdiff_t *) kc_alloc((size_t) ngroups, sizeof(ptrdiff_t));
     for (int g = 0; g < ngroups; g++) fill[g] = start[g];
     for (ptrdiff_t i = 0; i < n; i++) order[fill[group[i]]++] = (int) i;
 
@@ -726,7 +727,7 @@ void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
     kc_points sorted = *b;
     ptrdiff_t *gstart = NULL;
     if (dense) {
-        gstart = (ptrdiff_t *) R_alloc((size_t) ngroups + 1, sizeof(ptrdiff_t));
+        gstart = (ptrdiff_t *) kc_alloc((size_t) ngroups + 1, sizeof(ptrdiff_t));
         gstart[0] = 0;
         int any_big = 0;
         for (int g = 0; g < ngroups; g++) {
@@ -741,8 +742,8 @@ void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
         ptrdiff_t total = gstart[ngroups];
         if ((double) total * p * sizeof(double) > (double) PTRDIFF_MAX / 2 || total > KC_MAX_ROWS)
             kc_error("size", "kernclass: the data are too large (%.0f rows)", (double) total);
-        double *xs = (double *) R_alloc((size_t) total * p + 1, sizeof(double));
-        double *ns = (double *) R_alloc((size_t) total + 1, sizeof(double));
+        double *xs = (double *) kc_alloc((size_t) total * p + 1, sizeof(double));
+        double *ns = (double *) kc_alloc((size_t) total + 1, sizeof(double));
         for (ptrdiff_t r = 0; r < total; r++) ns[r] = 0.0;
         for (int c = 0; c < p; c++) {
             double *dst = xs + (ptrdiff_t) c * total;
@@ -779,10 +780,10 @@ void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
     size_t ntiles = (size_t) ntiles_d;
     double cost = pair_cost(b);
     nthreads = threads_for_source(b, b, kc_threads_for(ntiles_d * KC_TILE * KC_TILE * cost, nthreads));
-    int *task = (int *) R_alloc(ntiles * 4 + 1, sizeof(int));  /* g, I, J0, J1 */
-    size_t *first = (size_t *) R_alloc(ntiles + 1, sizeof(size_t));  /* its first tile */
-    double *partial = (double *) R_alloc(ntiles + 1, sizeof(double));
-    int *group_of = (int *) R_alloc(ntiles + 1, sizeof(int));
+    int *task = (int *) kc_alloc(ntiles * 4 + 1, sizeof(int));  /* g, I, J0, J1 */
+    size_t *first = (size_t *) kc_alloc(ntiles + 1, sizeof(size_t));  /* its first tile */
+    double *partial = (double *) kc_alloc(ntiles + 1, sizeof(double));
+    int *group_of = (int *) kc_alloc(ntiles + 1, sizeof(int));
     size_t ntasks = 0, t = 0;
     for (int g = 0; g < ngroups; g++) {
         int m = nblocks(start[g + 1] - start[g]);
@@ -825,7 +826,7 @@ void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
             }
         }
         kc_callback_raise();
-        R_CheckUserInterrupt();
+        kc_check_interrupt();
         u0 = u1;
     }
     for (int g = 0; g < ngroups; g++) out[g] = 0.0;
@@ -878,6 +879,6 @@ void kc_loo_group_sums(const kc_kernel *k, const kc_points *b, const int *group,
                     out[(a0 + i) + (ptrdiff_t) g * n] = acc[(size_t) i * ngroups + g];
         }
         kc_callback_raise();
-        R_CheckUserInterrupt();
+        kc_check_interrupt();
     }
 }

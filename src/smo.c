@@ -25,8 +25,9 @@
  * candidate is combined in chunk order with the same tie rules, so the
  * iterates are the same for any number of threads.
  *
- * All memory is R_alloc'd on the calling thread: an interrupt, checked every
- * few milliseconds of work, frees it.
+ * All memory is kc_alloc'd on the calling thread (R_alloc, or a unit's
+ * scratch inside kc_units): an interrupt, checked every few milliseconds of
+ * work, frees it.
  */
 #include <math.h>
 #include <float.h>
@@ -129,14 +130,14 @@ static void cache_init(row_cache *c, const kc_kernel *k, const kc_points *x,
     if (store) {
         c->rows = store;
     } else {
-        c->rows = (float *) R_alloc((size_t) c->slots * n, sizeof(float));
+        c->rows = (float *) kc_alloc((size_t) c->slots * n, sizeof(float));
         kc_advise_huge_pages(c->rows, (size_t) c->slots * n * sizeof(float));
     }
-    c->slot_of = (int *) R_alloc(n, sizeof(int));
-    c->row_in = (int *) R_alloc(c->slots, sizeof(int));
-    c->prev = (int *) R_alloc(c->slots, sizeof(int));
-    c->next = (int *) R_alloc(c->slots, sizeof(int));
-    c->work = c->dense ? NULL : (double *) R_alloc(kc_rows_work_size(x, nthreads), sizeof(double));
+    c->slot_of = (int *) kc_alloc(n, sizeof(int));
+    c->row_in = (int *) kc_alloc(c->slots, sizeof(int));
+    c->prev = (int *) kc_alloc(c->slots, sizeof(int));
+    c->next = (int *) kc_alloc(c->slots, sizeof(int));
+    c->work = c->dense ? NULL : (double *) kc_alloc(kc_rows_work_size(x, nthreads), sizeof(double));
     for (int i = 0; i < n; i++) c->slot_of[i] = store && filled[i] ? i : -1;
     c->head = c->tail = -1;
     c->computed = 0;
@@ -163,7 +164,7 @@ static void cache_fill_whole(row_cache *c, int nthreads)
             }
             c->computed += nr;
             nr = 0;
-            R_CheckUserInterrupt();
+            kc_check_interrupt();
         }
     }
     c->dense = 1;
@@ -630,17 +631,17 @@ static void reconstruct_gradient(smo *s)
         }
         return;
     }
-    const void *vmax = vmaxget();  /* the scratch below is freed on return */
+    const void *vmax = kc_mark();  /* the scratch below is freed on return */
     if (nfree == 0) {
         for (int t = 0; t < n; t++) if (!s->is_active[t]) s->G[t] = s->Gbar[t] + s->p;
-        vmaxset(vmax);
+        kc_release(vmax);
         return;
     }
     /* inactive points against free points, as one tiled expansion */
-    int *freei = (int *) R_alloc(nfree, sizeof(int));
-    double *w = (double *) R_alloc(nfree, sizeof(double));
-    double *out = (double *) R_alloc(ninact, sizeof(double));
-    int *inact = (int *) R_alloc(ninact, sizeof(int));
+    int *freei = (int *) kc_alloc(nfree, sizeof(int));
+    double *w = (double *) kc_alloc(nfree, sizeof(double));
+    double *out = (double *) kc_alloc(ninact, sizeof(double));
+    int *inact = (int *) kc_alloc(ninact, sizeof(int));
     int a = 0, f = 0;
     for (int t = 0; t < n; t++) {
         if (!s->is_active[t]) inact[a++] = t;
@@ -655,7 +656,7 @@ static void reconstruct_gradient(smo *s)
         int t = inact[u];
         s->G[t] = s->Gbar[t] + s->p + s->y[t] * out[u];
     }
-    vmaxset(vmax);
+    kc_release(vmax);
 }
 
 /* The dual objective 1/2 alpha'Q alpha + p sum alpha of the alpha returned.
@@ -682,10 +683,10 @@ static double dual_objective(const smo *s)
     int n = s->n, nsv = 0;
     for (int t = 0; t < n; t++) if (s->alpha[t] > 0) nsv++;
     if (nsv == 0) return 0.0;
-    const void *vmax = vmaxget();
-    int *sv = (int *) R_alloc(nsv, sizeof(int));
-    double *w = (double *) R_alloc(nsv, sizeof(double));
-    double *out = (double *) R_alloc(nsv, sizeof(double));
+    const void *vmax = kc_mark();
+    int *sv = (int *) kc_alloc(nsv, sizeof(int));
+    double *w = (double *) kc_alloc(nsv, sizeof(double));
+    double *out = (double *) kc_alloc(nsv, sizeof(double));
     int f = 0;
     for (int t = 0; t < n; t++) {
         if (!(s->alpha[t] > 0)) continue;
@@ -697,7 +698,7 @@ static double dual_objective(const smo *s)
     kc_expansion(s->k, &ps, &ps, w, 1, out, s->nthreads);
     double obj = 0.0;
     for (int u = 0; u < nsv; u++) obj += w[u] * out[u] / 2 + s->p * fabs(w[u]);
-    vmaxset(vmax);
+    kc_release(vmax);
     return obj;
 }
 
@@ -845,7 +846,7 @@ static void init_gradient(smo *s)
         since_check += 3.0 * n + (double) (s->cache.computed - before) * n * (s->x->p + 10);
         if (since_check >= INTERRUPT_WORK) {
             since_check = 0;
-            R_CheckUserInterrupt();
+            kc_check_interrupt();
         }
     }
 }
@@ -876,13 +877,13 @@ void kc_smo(const kc_kernel *k, const kc_points *x_in, const int *y, const doubl
     s.n = n; s.y = y; s.C = C; s.k = k; s.x = x; s.nthreads = nthreads;
     s.p = linear; s.nsets = nsets;
     s.alpha = res->alpha;
-    s.G = (double *) R_alloc(n, sizeof(double));
-    s.Gbar = (double *) R_alloc(n, sizeof(double));
-    s.QD = (double *) R_alloc(n, sizeof(double));
-    s.ysign = (double *) R_alloc(n, sizeof(double));
-    s.moves = (unsigned char *) R_alloc(n, 1);
-    s.active = (int *) R_alloc(n, sizeof(int));
-    s.is_active = (char *) R_alloc(n, sizeof(char));
+    s.G = (double *) kc_alloc(n, sizeof(double));
+    s.Gbar = (double *) kc_alloc(n, sizeof(double));
+    s.QD = (double *) kc_alloc(n, sizeof(double));
+    s.ysign = (double *) kc_alloc(n, sizeof(double));
+    s.moves = (unsigned char *) kc_alloc(n, 1);
+    s.active = (int *) kc_alloc(n, sizeof(int));
+    s.is_active = (char *) kc_alloc(n, sizeof(char));
     cache_init(&s.cache, k, x, cache_mb, nthreads, store, filled);
     if (store && whole && !s.cache.dense) cache_fill_whole(&s.cache, nthreads);
     kc_tuner_init(&s.pass_tuner[SELECT_PASS], nthreads);
@@ -920,7 +921,7 @@ void kc_smo(const kc_kernel *k, const kc_points *x_in, const int *y, const doubl
         computed_before = s.cache.computed;
         if (since_check >= INTERRUPT_WORK) {
             since_check = 0;
-            R_CheckUserInterrupt();
+            kc_check_interrupt();
         }
         if (hard && iter % 1000 == 0 && iter > 0 && margin_too_small(&s, radius2)) {
             status = KC_SMO_UNBOUNDED;

@@ -1,4 +1,4 @@
-/* The costs of one kernel setting over the folds of a cross-validation, in
+/* The costs of kernel settings over the folds of a cross-validation, in
  * one call (kernel_tune() and kernel_cv() for kernel_svm(), R/svm-path.R).
  *
  * Where several folds see the same inputs (scale = FALSE) the kernel of all
@@ -19,9 +19,20 @@
  * The solver's passes run on the block's contiguous rows (indexing an
  * n x n kernel instead would add a gather to every pass).
  *
- * All memory is R_alloc'd on the calling thread, freed on return or by an
- * interrupt, which is checked between the fits (and inside them, by kc_smo).
- */
+ * One call takes several kernel settings (a race's step, a grid's gammas).
+ * Each class pair of each setting on each fold is a unit of work (its costs
+ * one chain of warm starts), and the units run side by side on the threads
+ * (kc_units), each on one thread with its own block: the solver's passes at
+ * these sizes are too short to share (measured: a 5 x 5 grid at n = 2,000,
+ * raced, 0.41 s on one thread, 0.28 s on two this way).  A unit computes
+ * exactly what it computes alone, so the results do not depend on the
+ * threads.
+ *
+ * Memory: the workspaces and the shared kernel are R_alloc'd on the calling
+ * thread, freed on return or by an interrupt; a unit's own scratch is
+ * kc_alloc'd (units.c).  Interrupts are checked between the fits and inside
+ * them (kc_smo, kc_gram). */
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -44,14 +55,19 @@ static int one_kernel(int nx, int nrun)
     return nx == 1 && nrun > 1;
 }
 
-/* The bytes the shared path holds for n points whose largest training
- * block of a pair is m and largest fold t, with nx input matrices for nrun
- * folds: the block and its flags, the held-out rows' kernel (t x m
- * doubles), and the kernel of all n points where one serves every fold. */
-double kc_svm_path_bytes(double n, double m, double t, int nx, int nrun)
+/* The bytes the shared path holds for n points, with nx input matrices
+ * for nrun folds: the kernel of all n points where one serves every fold;
+ * and per thread fitting, for a largest training block of a pair of m rows
+ * and a largest fold of t: the block and its flags, and the held-out rows'
+ * kernel (t x m doubles). */
+double kc_svm_path_bytes_once(double n, int nx, int nrun)
 {
-    return (one_kernel(nx, nrun) ? n * n * (double) sizeof(double) : 0) +
-           kc_svm_store_bytes(m) + t * m * (double) sizeof(double);
+    return one_kernel(nx, nrun) ? n * n * (double) sizeof(double) : 0;
+}
+
+double kc_svm_path_bytes_thread(double m, double t)
+{
+    return kc_svm_store_bytes(m) + t * m * (double) sizeof(double);
 }
 
 /* The warm start, as kc_svm_path_start() and kc_svm_feasible_start() in
@@ -86,139 +102,225 @@ static void warm_start(const double *prev, const double *Cprev, const double *C,
     }
 }
 
+/* The buffers of one fit at a time: one set per thread fitting. */
+typedef struct {
+    int *rows, *prev_rows, *yb, *test;
+    double *C, *Cprev, *alpha, *a0, *prev, *acc;
+    float *block;            /* mmax x mmax */
+    unsigned char *filled;   /* mmax */
+    double *strip;           /* tmax x mmax: the held-out rows' kernel */
+} workspace;
+
+/* A unit of work: the costs of one class pair (a, b) of one job on one
+ * fold run. */
+typedef struct {
+    int job, run, pair, a, b;
+} unit;
+
+typedef struct {
+    const kc_svm_path_job *jobs;
+    const int *fold, *run;
+    int n, nrun;
+    const unit *units;
+    const double *K;         /* the kernel of all n points, where one serves the folds */
+    workspace *ws;
+    int inner;               /* threads inside a unit: all, where units run one at a time */
+} path_ctx;
+
+/* The costs of one unit, in increasing order, each warm-started from the
+ * last; the held-out rows' decision values per cost. */
+static void fit_unit(void *data, int u, int thread)
+{
+    const path_ctx *ctx = (const path_ctx *) data;
+    const unit *un = &ctx->units[u];
+    const kc_svm_path_job *job = &ctx->jobs[un->job];
+    workspace *ws = &ctx->ws[thread];
+    int n = ctx->n, r = un->run, f = ctx->run[r], a = un->a, b = un->b, pair = un->pair;
+    int L = job->nclass, npairs = (int) ((double) L * (L - 1) / 2), nrun = ctx->nrun;
+    const double *K = ctx->K;
+    const kc_points *x = &job->x[job->nx > 1 ? r : 0];
+    int *rows = ws->rows, *prev_rows = ws->prev_rows, *yb = ws->yb, *test = ws->test;
+    double *C = ws->C, *alpha = ws->alpha, *acc = ws->acc, *strip = ws->strip;
+    int ntest = 0;
+    for (int t = 0; t < n; t++) if (ctx->fold[t] == f) test[ntest++] = t;
+    const void *unit_mark = kc_mark();  /* the unit's points, freed after it */
+    /* the held-out points, whose kernel is computed where blocks are */
+    kc_points xt = K ? *x : kc_points_subset(x, test, ntest), xb = *x;
+    const double *cw = job->cw + (size_t) r * L;
+    int mprev = -1;
+    const void *pair_mark = kc_mark();  /* the block's points */
+    for (int c = 0; c < job->ncost; c++) {
+        size_t out = (size_t) r + (size_t) nrun * (pair + (size_t) npairs * c);
+        double cost = job->cost[c];
+        /* the bounds as kernel_svm makes them: class weight times (cost
+         * times weight); 0 and NaN (0 x Inf) leave the row out */
+        int m = 0, npos = 0;
+        for (int t = 0; t < n; t++) {
+            if (ctx->fold[t] == f || (job->y[t] != a && job->y[t] != b)) continue;
+            double bound = cw[job->y[t]] * (cost * job->w[t]);
+            if (!(bound > 0)) continue;
+            rows[m] = t;
+            C[m] = bound;
+            yb[m] = job->y[t] == a ? 1 : -1;
+            npos += yb[m] == 1;
+            m++;
+        }
+        job->iterations[out] = 0;
+        job->rho[out] = NA_REAL;
+        if (npos == 0 || npos == m) { job->status[out] = KC_PATH_EMPTY; mprev = -1; continue; }
+        int same = m == mprev && !memcmp(rows, prev_rows, (size_t) m * sizeof(int));
+        if (!same) {
+            kc_release(pair_mark);
+            xb = kc_points_subset(x, rows, m);  /* for all the costs of the block */
+            if (K) {
+                for (int i = 0; i < m; i++) {
+                    const double *Ki = K + (size_t) rows[i] * n;
+                    float *dst = ws->block + (size_t) i * m;
+                    for (int j = 0; j < m; j++) dst[j] = (float) Ki[rows[j]];
+                }
+                for (int i = 0; i < m; i++) {
+                    const double *Ki = K + (size_t) rows[i] * n;
+                    double *dst = strip + (size_t) i * ntest;
+                    for (int v = 0; v < ntest; v++) dst[v] = Ki[test[v]];
+                }
+            } else {
+                kc_gram_float(job->k, &xb, ws->block, ctx->inner);
+                if (ntest > 0) kc_gram(job->k, &xt, &xb, 0, strip, ctx->inner);
+            }
+            memset(ws->filled, 1, (size_t) m);
+            memcpy(prev_rows, rows, (size_t) m * sizeof(int));
+        } else {
+            warm_start(ws->prev, ws->Cprev, C, yb, m, ws->a0);
+        }
+        kc_check_interrupt();
+        const void *mark = kc_mark();
+        kc_smo_result res;
+        res.alpha = alpha;
+        kc_smo(job->k, &xb, yb, C, -1.0, same ? ws->a0 : NULL, 1, job->eps, job->max_iter,
+               1.0, job->shrinking, ctx->inner, ws->block, ws->filled, 0, &res);
+        kc_release(mark);
+        int finite = R_FINITE(res.rho) && R_FINITE(res.objective);
+        for (int t = 0; t < m && finite; t++) finite = R_FINITE(alpha[t]);
+        job->iterations[out] = (double) res.iterations;
+        job->status[out] = finite ? res.status : KC_PATH_NOT_FINITE;
+        memcpy(ws->prev, alpha, (size_t) m * sizeof(double));
+        memcpy(ws->Cprev, C, (size_t) m * sizeof(double));
+        mprev = m;
+        if (job->status[out] != KC_SMO_CONVERGED && job->status[out] != KC_SMO_MAX_ITER) continue;
+        job->rho[out] = res.rho;
+        /* the held-out rows: sum over the support vectors (in their order)
+         * of alpha_i y_i k(x, x_i), less rho; a column of the held-out
+         * kernel at a time, all rows at once */
+        double *dec = job->decision + (size_t) n * (pair + (size_t) npairs * c);
+        memset(acc, 0, (size_t) ntest * sizeof(double));
+        for (int i = 0; i < m; i++) {
+            if (!(alpha[i] > 0)) continue;
+            double coef = alpha[i] * yb[i];
+            const double *col = strip + (size_t) i * ntest;
+            for (int v = 0; v < ntest; v++) acc[v] += coef * col[v];
+        }
+        for (int v = 0; v < ntest; v++) dec[test[v]] = acc[v] - res.rho;
+    }
+    kc_release(unit_mark);
+}
+
+/* Runs units[0..nunits) on up to nthreads threads, then raises what
+ * stopped them, if anything. */
+static void run_units(path_ctx *ctx, const unit *units, int nunits, int nthreads)
+{
+    int outer = nthreads < nunits ? nthreads : nunits;
+    ctx->units = units;
+    ctx->inner = outer > 1 ? 1 : nthreads;
+    int why = kc_units(nunits, outer, fit_unit, ctx);
+    if (why != KC_UNITS_DONE) kc_units_raise(why);
+}
+
 /* See kernclass.h.  status per fit: the solver's (KC_SMO_*), or
  * KC_PATH_NOT_FINITE (a solution that is not finite numbers) or
  * KC_PATH_EMPTY (a class of the pair without a row of weight > 0); the
  * caller refits those the ordinary way, which reports them. */
-void kc_svm_path(const kc_svm_path_job *job, double *decision, double *rho,
-                 double *iterations, int *status)
+void kc_svm_path(const kc_svm_path_job *jobs, int njobs, const int *fold, const int *run,
+                 int nrun, int nthreads)
 {
-    int n = (int) job->x[0].n, L = job->nclass, npairs = (int) ((double) L * (L - 1) / 2);
+    int n = (int) jobs[0].x[0].n;
     if (n < 2) kc_internal("the shared path needs at least 2 points");
-    int shared = one_kernel(job->nx, job->nrun);
-    double *K = NULL;
-    if (shared) {
+    /* the largest training block of a pair (every row of its two classes
+     * outside the fold) and the largest fold, over the jobs: one block, its
+     * flags and one held-out kernel per thread serve every fit, the memory
+     * kc_svm_path_bytes() counts; and the units */
+    size_t mmax = 0, tmax = 0;
+    int nunits = 0;
+    for (int j = 0; j < njobs; j++) {
+        const kc_svm_path_job *job = &jobs[j];
+        int L = job->nclass, npairs = (int) ((double) L * (L - 1) / 2);
+        if (job->x[0].n != n) kc_internal("the jobs of a path must have the same points");
+        int *count = (int *) R_alloc((size_t) L, sizeof(int));
+        for (int r = 0; r < nrun; r++) {
+            memset(count, 0, (size_t) L * sizeof(int));
+            size_t held = 0;
+            for (int t = 0; t < n; t++) {
+                if (fold[t] != run[r]) count[job->y[t]]++;
+                else held++;
+            }
+            if (held > tmax) tmax = held;
+            for (int a = 0; a < L; a++) for (int b = a + 1; b < L; b++)
+                if ((size_t) (count[a] + count[b]) > mmax) mmax = (size_t) (count[a] + count[b]);
+        }
+        if ((double) nunits + (double) nrun * npairs > INT_MAX)
+            kc_error("size", "kernclass: too many fits in one path (%d runs)", nrun);
+        nunits += nrun * npairs;
+        for (ptrdiff_t i = 0; i < (ptrdiff_t) n * npairs * job->ncost; i++) job->decision[i] = NA_REAL;
+    }
+    unit *units = (unit *) R_alloc((size_t) nunits + 1, sizeof(unit));
+    int *first = (int *) R_alloc((size_t) njobs + 1, sizeof(int));  /* a job's first unit */
+    nunits = 0;
+    for (int j = 0; j < njobs; j++) {
+        first[j] = nunits;
+        int L = jobs[j].nclass;
+        for (int r = 0; r < nrun; r++) {
+            int pair = 0;
+            for (int a = 0; a < L; a++) for (int b = a + 1; b < L; b++, pair++)
+                units[nunits++] = (unit) {j, r, pair, a, b};
+        }
+    }
+    first[njobs] = nunits;
+
+    int nws = nthreads < nunits ? nthreads : nunits;
+    workspace *ws = (workspace *) R_alloc((size_t) nws, sizeof(workspace));
+    for (int t = 0; t < nws; t++) {
+        workspace *w = &ws[t];
+        w->rows = (int *) R_alloc(n, sizeof(int));
+        w->prev_rows = (int *) R_alloc(n, sizeof(int));
+        w->yb = (int *) R_alloc(n, sizeof(int));
+        w->test = (int *) R_alloc(n, sizeof(int));
+        double **d[] = {&w->C, &w->Cprev, &w->alpha, &w->a0, &w->prev, &w->acc};
+        for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) *d[i] = (double *) R_alloc(n, sizeof(double));
+        w->block = (float *) R_alloc(mmax * mmax, sizeof(float));
+        kc_advise_huge_pages(w->block, mmax * mmax * sizeof(float));
+        w->filled = (unsigned char *) R_alloc(mmax, 1);
+        w->strip = (double *) R_alloc(tmax * mmax + 1, sizeof(double));
+    }
+    path_ctx ctx = {jobs, fold, run, n, nrun, NULL, NULL, ws, 1};
+
+    /* the jobs whose folds share one kernel: each kernel computed on all
+     * the threads, then its units; then the other jobs' units together */
+    unit *rest = (unit *) R_alloc((size_t) nunits + 1, sizeof(unit));
+    int nrest = 0;
+    for (int j = 0; j < njobs; j++) {
+        if (!one_kernel(jobs[j].nx, nrun)) {
+            for (int u = first[j]; u < first[j + 1]; u++) rest[nrest++] = units[u];
+            continue;
+        }
         if ((double) n * n > (double) PTRDIFF_MAX / sizeof(double))
             kc_error("size", "kernclass: the shared kernel of %d points is too large", n);
-        K = (double *) R_alloc((size_t) n * n, sizeof(double));
+        const void *mark = vmaxget();
+        double *K = (double *) R_alloc((size_t) n * n, sizeof(double));
         kc_advise_huge_pages(K, (size_t) n * n * sizeof(double));
+        kc_gram(jobs[j].k, jobs[j].x, jobs[j].x, 1, K, nthreads);
+        ctx.K = K;
+        run_units(&ctx, units + first[j], first[j + 1] - first[j], nthreads);
+        ctx.K = NULL;
+        vmaxset(mark);
     }
-
-    int *rows = (int *) R_alloc(n, sizeof(int)), *prev_rows = (int *) R_alloc(n, sizeof(int));
-    int *yb = (int *) R_alloc(n, sizeof(int)), *test = (int *) R_alloc(n, sizeof(int));
-    double *C = (double *) R_alloc(n, sizeof(double)), *Cprev = (double *) R_alloc(n, sizeof(double));
-    double *alpha = (double *) R_alloc(n, sizeof(double)), *a0 = (double *) R_alloc(n, sizeof(double));
-    double *prev = (double *) R_alloc(n, sizeof(double)), *acc = (double *) R_alloc(n, sizeof(double));
-    kc_points xb = *job->x;
-    /* the largest training block of a pair (every row of its two classes
-     * outside the fold) and the largest fold: one block, its flags and one
-     * held-out kernel serve every fit, the memory kc_svm_path_bytes() counts */
-    int *count = (int *) R_alloc((size_t) L, sizeof(int));
-    size_t mmax = 0, tmax = 0;
-    for (int r = 0; r < job->nrun; r++) {
-        memset(count, 0, (size_t) L * sizeof(int));
-        size_t held = 0;
-        for (int t = 0; t < n; t++) {
-            if (job->fold[t] != job->run[r]) count[job->y[t]]++;
-            else held++;
-        }
-        if (held > tmax) tmax = held;
-        for (int a = 0; a < L; a++) for (int b = a + 1; b < L; b++)
-            if ((size_t) (count[a] + count[b]) > mmax) mmax = (size_t) (count[a] + count[b]);
-    }
-    float *block = (float *) R_alloc(mmax * mmax, sizeof(float));
-    kc_advise_huge_pages(block, mmax * mmax * sizeof(float));
-    unsigned char *filled = (unsigned char *) R_alloc(mmax, 1);
-    double *strip = (double *) R_alloc(tmax * mmax + 1, sizeof(double));  /* ntest x m */
-    for (ptrdiff_t i = 0; i < (ptrdiff_t) n * npairs * job->ncost; i++) decision[i] = NA_REAL;
-
-    for (int r = 0; r < job->nrun; r++) {
-        const kc_points *x = &job->x[job->nx > 1 ? r : 0];
-        if (r == 0 && shared) kc_gram(job->k, x, x, 1, K, job->nthreads);
-        int f = job->run[r], ntest = 0;
-        for (int t = 0; t < n; t++) if (job->fold[t] == f) test[ntest++] = t;
-        const void *fold_vmax = vmaxget();  /* the fold's points, freed after it */
-        /* the held-out points, whose kernel is computed where blocks are */
-        kc_points xt = shared ? *x : kc_points_subset(x, test, ntest);
-        const double *cw = job->cw + (size_t) r * L;
-        int pair = 0;
-        for (int a = 0; a < L; a++) for (int b = a + 1; b < L; b++, pair++) {
-            int mprev = -1;
-            const void *pair_vmax = vmaxget();  /* the pair's points, freed after it */
-            for (int c = 0; c < job->ncost; c++) {
-                size_t out = (size_t) r + (size_t) job->nrun * (pair + (size_t) npairs * c);
-                double cost = job->cost[c];
-                /* the bounds as kernel_svm makes them: class weight times
-                 * (cost times weight); 0 and NaN (0 x Inf) leave the row out */
-                int m = 0, npos = 0;
-                for (int t = 0; t < n; t++) {
-                    if (job->fold[t] == f || (job->y[t] != a && job->y[t] != b)) continue;
-                    double bound = cw[job->y[t]] * (cost * job->w[t]);
-                    if (!(bound > 0)) continue;
-                    rows[m] = t;
-                    C[m] = bound;
-                    yb[m] = job->y[t] == a ? 1 : -1;
-                    npos += yb[m] == 1;
-                    m++;
-                }
-                iterations[out] = 0;
-                rho[out] = NA_REAL;
-                if (npos == 0 || npos == m) { status[out] = KC_PATH_EMPTY; mprev = -1; continue; }
-                int same = m == mprev && !memcmp(rows, prev_rows, (size_t) m * sizeof(int));
-                if (!same) {
-                    vmaxset(pair_vmax);
-                    xb = kc_points_subset(x, rows, m);  /* for all the costs of the block */
-                    if (shared) {
-                        for (int i = 0; i < m; i++) {
-                            const double *Ki = K + (size_t) rows[i] * n;
-                            float *dst = block + (size_t) i * m;
-                            for (int j = 0; j < m; j++) dst[j] = (float) Ki[rows[j]];
-                        }
-                        for (int i = 0; i < m; i++) {
-                            const double *Ki = K + (size_t) rows[i] * n;
-                            double *dst = strip + (size_t) i * ntest;
-                            for (int u = 0; u < ntest; u++) dst[u] = Ki[test[u]];
-                        }
-                    } else {
-                        kc_gram_float(job->k, &xb, block, job->nthreads);
-                        if (ntest > 0) kc_gram(job->k, &xt, &xb, 0, strip, job->nthreads);
-                    }
-                    memset(filled, 1, (size_t) m);
-                    memcpy(prev_rows, rows, (size_t) m * sizeof(int));
-                } else {
-                    warm_start(prev, Cprev, C, yb, m, a0);
-                }
-                R_CheckUserInterrupt();
-                const void *vmax = vmaxget();
-                kc_smo_result res;
-                res.alpha = alpha;
-                kc_smo(job->k, &xb, yb, C, -1.0, same ? a0 : NULL, 1, job->eps, job->max_iter,
-                       1.0, job->shrinking, job->nthreads, block, filled, 0, &res);
-                vmaxset(vmax);
-                int finite = R_FINITE(res.rho) && R_FINITE(res.objective);
-                for (int t = 0; t < m && finite; t++) finite = R_FINITE(alpha[t]);
-                iterations[out] = (double) res.iterations;
-                status[out] = finite ? res.status : KC_PATH_NOT_FINITE;
-                memcpy(prev, alpha, (size_t) m * sizeof(double));
-                memcpy(Cprev, C, (size_t) m * sizeof(double));
-                mprev = m;
-                if (status[out] != KC_SMO_CONVERGED && status[out] != KC_SMO_MAX_ITER) continue;
-                rho[out] = res.rho;
-                /* the held-out rows: sum over the support vectors (in their
-                 * order) of alpha_i y_i k(x, x_i), less rho; a column of the
-                 * held-out kernel at a time, all rows at once */
-                double *dec = decision + (size_t) n * (pair + (size_t) npairs * c);
-                memset(acc, 0, (size_t) ntest * sizeof(double));
-                for (int i = 0; i < m; i++) {
-                    if (!(alpha[i] > 0)) continue;
-                    double coef = alpha[i] * yb[i];
-                    const double *col = strip + (size_t) i * ntest;
-                    for (int u = 0; u < ntest; u++) acc[u] += coef * col[u];
-                }
-                for (int u = 0; u < ntest; u++) dec[test[u]] = acc[u] - res.rho;
-            }
-            vmaxset(pair_vmax);
-        }
-        vmaxset(fold_vmax);
-    }
+    run_units(&ctx, rest, nrest, nthreads);
 }

@@ -554,10 +554,14 @@ if (run_section("tune")) {
   # the kernel_tune() search (median seconds of `reps` runs, the last run's
   # result), sequential or under the workers of plan(multisession) (started
   # before the clock, as in a session)
-  timed_search <- function(search, dat, grid, multisession = FALSE) {
+  timed_search <- function(search, dat, grid, multisession = FALSE, threads = NULL) {
+    if (!is.null(threads)) {
+      old_t <- options(kernclass.threads = threads)
+      on.exit(options(old_t), add = TRUE)
+    }
     if (multisession) {
       old_plan <- future::plan("multisession", workers = workers)
-      on.exit(future::plan(old_plan))
+      on.exit(future::plan(old_plan), add = TRUE)
       invisible(future::value(future::future(NULL)))
     }
     runs <- lapply(seq_len(reps), function(i) measure({
@@ -606,8 +610,12 @@ if (run_section("tune")) {
     kx <- timed_search("exhaustive", dat, grid)
     km <- timed_search("screen", dat, grid, multisession = TRUE)
     kmr <- timed_search("race", dat, grid, multisession = TRUE)
+    kt <- timed_search("screen", dat, grid, threads = workers)
+    ktr <- timed_search("race", dat, grid, threads = workers)
     same_plan <- identical(km$value$results, k$value$results) &&
-      identical(kmr$value$results, kr$value$results)
+      identical(kmr$value$results, kr$value$results) &&
+      identical(kt$value$results, k$value$results) &&
+      identical(ktr$value$results, kr$value$results)
     e <- measure(e1071_cells(dat$x, dat$y, k$value$fold))
     set.seed(1)
     ts <- measure(tune.svm(dat$x, dat$y, cost = grid$cost, gamma = grid$gamma,
@@ -629,6 +637,10 @@ if (run_section("tune")) {
       "raced, multisession s" = sprintf("%.2f (%.1fx / %.1fx)%s", kmr$seconds,
                                         e$seconds / kmr$seconds, ts$seconds / kmr$seconds,
                                         if (same_plan) "" else ", results differ!"),
+      "screened, 2 threads s" = sprintf("%.2f (%.1fx / %.1fx)", kt$seconds,
+                                        e$seconds / kt$seconds, ts$seconds / kt$seconds),
+      "raced, 2 threads s" = sprintf("%.2f (%.1fx / %.1fx)", ktr$seconds,
+                                     e$seconds / ktr$seconds, ts$seconds / ktr$seconds),
       "exhaustive s" = sprintf("%.2f (%.1fx / %.1fx)", kx$seconds, e$seconds / kx$seconds,
                                ts$seconds / kx$seconds),
       "e1071::svm, same folds s" = sprintf("%.2f", e$seconds),
@@ -642,10 +654,11 @@ if (run_section("tune")) {
       "load before / after" = paste(before, load_avg(), sep = " / "),
       check.names = FALSE)
     cat(sprintf(paste0("%-40s screened %.2f s, raced %.2f s, exhaustive %.2f s, multisession ",
-                       "%.2f s (raced %.2f s), e1071 same folds %.2f s (%.1fx), tune.svm %.2f s ",
-                       "(%.1fx)\n"),
-                task, k$seconds, kr$seconds, kx$seconds, km$seconds, kmr$seconds, e$seconds,
-                e$seconds / k$seconds, ts$seconds, ts$seconds / k$seconds))
+                       "%.2f s (raced %.2f s), %d threads %.2f s (raced %.2f s), e1071 same ",
+                       "folds %.2f s (%.1fx), tune.svm %.2f s (%.1fx; raced, %d threads: %.1fx)\n"),
+                task, k$seconds, kr$seconds, kx$seconds, km$seconds, kmr$seconds, workers,
+                kt$seconds, ktr$seconds, e$seconds, e$seconds / k$seconds, ts$seconds,
+                ts$seconds / k$seconds, workers, ts$seconds / ktr$seconds))
   }
   # the default grid (10 x 10 around the median heuristic), screened and
   # exhaustive; no e1071 (its 500 fits a size take too long to repeat)
@@ -655,18 +668,24 @@ if (run_section("tune")) {
     te <- make_data(10000, 20, n + 8)
     k <- timed_search("screen", dat, NULL)
     km <- timed_search("screen", dat, NULL, multisession = TRUE)
+    kt <- timed_search("screen", dat, NULL, threads = workers)
     kr <- timed_search("race", dat, NULL)
+    ktr <- timed_search("race", dat, NULL, threads = workers)
     kx <- timed_search("exhaustive", dat, NULL)
     rows_d[[length(rows_d) + 1L]] <- data.frame(
       task = sprintf("default 10 x 10 grid, 5-fold, n=%d, d=20", n),
       "screened s" = sprintf("%.2f", k$seconds),
       "screened, multisession s" = sprintf("%.2f", km$seconds),
+      "screened, 2 threads s" = sprintf("%.2f", kt$seconds),
       "raced s" = sprintf("%.2f", kr$seconds),
+      "raced, 2 threads s" = sprintf("%.2f", ktr$seconds),
       "exhaustive s" = sprintf("%.2f", kx$seconds),
       quality(k, kr, kx, te),
       load = load_avg(), check.names = FALSE)
-    cat(sprintf("%-40s screened %.2f s, multisession %.2f s, raced %.2f s, exhaustive %.2f s\n",
-                rows_d[[length(rows_d)]]$task, k$seconds, km$seconds, kr$seconds, kx$seconds))
+    cat(sprintf(paste0("%-40s screened %.2f s, multisession %.2f s, %d threads %.2f s, raced ",
+                       "%.2f s (%d threads %.2f s), exhaustive %.2f s\n"),
+                rows_d[[length(rows_d)]]$task, k$seconds, km$seconds, workers, kt$seconds,
+                kr$seconds, workers, ktr$seconds, kx$seconds))
   }
   nl <- sizes_arg("--loo-n", size(10000, 3000))
   dat <- make_data(nl, 20, 99)
@@ -700,8 +719,10 @@ if (run_section("tune")) {
     "load: the 1-minute load average of the machine before and after (other programs count);",
     "CPU s: the seconds of CPU this process used (e1071 runs on one thread).",
     paste0("multisession: the same search under future::plan(\"multisession\", workers = ",
-           workers, ") (workers started before the clock); it says so ",
-           "where its results are not identical to the sequential plan's."), "",
+           workers, ") (workers started before the clock); 2 threads: the sequential plan ",
+           "with options(kernclass.threads = ", workers, "), the kernel settings' fits side by ",
+           "side on the threads; it says so where the results of either are not identical to ",
+           "the sequential plan's on one thread."), "",
     if (length(rows_d)) c(knitr::kable(do.call(rbind, rows_d), format = "pipe"), "",
                           paste("The default grid: 10 costs from 50/n to 500 x 10 gammas 2^(-6, ..., 3)",
                                 "times estimate_gamma()'s median heuristic."), ""),

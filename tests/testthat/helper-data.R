@@ -17,3 +17,10 @@ two_class <- function(n = 120, p = 3, seed = 1) {
   y <- factor(ifelse(x[, 1] + 0.5 * x[, 2]^2 + rnorm(n, sd = 0.5) > 0.4, "a", "b"))
   list(x = x, y = y)
 }
+
+# One plan of the shared SVM path as its entry point (ffi_svm_path) takes it (kc_svm_shared_plan's fields).
+path_plan <- function(x, y, nclass, cost, w, cw, spec, tolerance = 1e-3, max_iter = 1e7,
+                      shrinking = TRUE) {
+  list(x = x, y = y, nclass = nclass, cost = cost, w = w, cw = cw, spec = spec,
+       tolerance = tolerance, max_iter = max_iter, shrinking = shrinking)
+}

@@ -49,8 +49,11 @@ calls <- list(
   ffi_feature_store = list(x, nystrom_map, rbf, 1L),
   ffi_store_product = list(store, 2L, 6:1, matrix(c(1, -1, 0.5, 2), 2, 2)),
   ffi_linear_svm = list(store, 2L, 1:6, y, rep(1, 6), 0.1, 100, TRUE),
-  ffi_svm_path = list(list(x, x * 2), rep(1:2, 3), 2L, rep(1:2, 3), 1:2, c(1, 10), rep(1, 6),
-                      matrix(1, 2, 2), rbf, 1e-3, 1e4, TRUE, 1L),
+  ffi_svm_path = list(list(path_plan(list(x, x * 2), rep(1:2, 3), 2L, c(1, 10), rep(1, 6),
+                                     matrix(1, 2, 2), rbf, 1e-3, 1e4),
+                           path_plan(list(x), rep(1:2, 3), 2L, 1, rep(1, 6), matrix(1, 2, 2),
+                                     rbf, 1e-3, 1e4)),
+                      rep(1:2, 3), 1:2, 2L),
   ffi_svm_bytes = list(6, 4, 2, 1L, 3L)
 )
 
@@ -120,7 +123,8 @@ test_that("errors in the .Call entry points unwind cleanly under gctorture", {
   expect_match(conditionMessage(err), "kernclass internal")
   err <- torture("ffi_smo", x, y, rep(1, 6), rbf, 1e-3, 10, 1, TRUE, 1L, -1, NULL, 1L, raw(3))
   expect_match(conditionMessage(err), "kernclass internal")
-  err <- torture("ffi_svm_path", list(x, x, x), rep(1:2, 3), 2L, rep(1:2, 3), 1:2, 1,
-                 rep(1, 6), matrix(1, 2, 2), rbf, 1e-3, 1e4, TRUE, 1L)
+  err <- torture("ffi_svm_path", list(path_plan(list(x, x, x), rep(1:2, 3), 2L, 1, rep(1, 6),
+                                                 matrix(1, 2, 2), rbf, 1e-3, 1e4)),
+                 rep(1:2, 3), 1:2, 1L)
   expect_match(conditionMessage(err), "kernclass internal")
 })

@@ -4,7 +4,8 @@
 # C code checks for interrupts by work done: between chunks of tiles (tens
 # of milliseconds of work, src/kernel.c), every 10^7 element operations of
 # the SMO (src/smo.c) and every 2^20 elements merged by the threshold search
-# (src/threshold.c). What matters to a user is asserted: the call stops long
+# (src/threshold.c); in kernel_tune()'s shared SVM path, whose fits run side
+# by side on threads, R's thread polls and the others stop (src/units.c). What matters to a user is asserted: the call stops long
 # before it would have finished (within a quarter of its uninterrupted time,
 # which the child measures first, so that load and instrumented builds, which
 # slow both alike, cannot break the bound; or within a quarter of a second,
@@ -40,7 +41,11 @@ child_lines <- c(child_write_lines,
   "  predict = function() predict(parzen, x[20001:40000, ], type = 'decision'),",
   "  kernel_svm = function() kernel_svm(x[1:20000, ], y[1:20000], gamma = 0.02, cost = 100,",
   "                                     tolerance = 1e-6, cachesize = 20),",
-  "  threshold_search = function() threshold_search(scores, labels))",
+  "  threshold_search = function() threshold_search(scores, labels),",
+  "  # the shared SVM path: kernel settings' fits side by side on the threads",
+  "  kernel_tune = function() kernel_tune(kernel_svm, x[1:5000, ], y[1:5000], folds = 5,",
+  "                                       grid = list(cost = c(1, 100), gamma = c(0.02, 0.05)),",
+  "                                       tolerance = 1e-6, search = 'exhaustive'))",
   "# uninterrupted times (the SVM's only up to 5 s: it runs for a minute)",
   "full <- vapply(phases, function(f) {",
   "  setTimeLimit(elapsed = 5, transient = TRUE)",

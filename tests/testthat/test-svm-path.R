@@ -81,8 +81,9 @@ test_that("the shared path's pairs are the per-fold path's fits: same iterations
     costs <- c(0.3, 3, 30)
     spec <- ns$kc_kernel_code(ns$kc_kernel("rbf", 0.4, 3, 0, dat$x))
     xs <- if (per_fold) rep(list(dat$x), 4) else list(dat$x)
-    r <- .Call(ns$ffi_svm_path, xs, as.integer(dat$y), as.integer(classes), fold, 1:4,
-               costs, w, matrix(1, classes, 4), spec, 1e-3, 1e7, TRUE, 1L)
+    r <- .Call(ns$ffi_svm_path, list(path_plan(xs, as.integer(dat$y), as.integer(classes),
+                                               costs, w, matrix(1, classes, 4), spec)),
+               fold, 1:4, 1L)[[1L]]
     np <- classes * (classes - 1) / 2
     dec <- array(r$decision, c(n, np, 3))
     its <- array(r$iterations, c(4, np, 3))
@@ -217,36 +218,45 @@ test_that("the entry point checks its arguments and stops at an interrupt", {
   x <- matrix(rnorm(20), 10)
   y <- rep(1:2, 5)
   spec <- c(3, 1, 3, 0)
-  call <- function(...) {
-    a <- list(list(x), y, 2L, rep(1:2, 5), 1L, c(1, 2), rep(1, 10), matrix(1, 2, 1), spec,
-              1e-3, 100, TRUE, 1L)
-    b <- list(...)
-    a[as.integer(names(b))] <- b
-    do.call(.Call, c(list(ns$ffi_svm_path), a))
+  call <- function(..., fold = rep(1:2, 5), run = 1L) {
+    p <- modifyList(path_plan(list(x), y, 2L, c(1, 2), rep(1, 10), matrix(1, 2, 1), spec,
+                              max_iter = 100), list(...))
+    .Call(ns$ffi_svm_path, list(p), fold, run, 1L)
   }
   expect_type(call(), "list")
-  expect_error(call(`1` = x), "kernclass internal", class = "kernclass_internal_error")
-  expect_error(call(`2` = rep(3L, 10)), "kernclass internal")
-  expect_error(call(`6` = c(2, 1)), "increasing")
-  expect_error(call(`7` = rep(-1, 10)), "kernclass internal")
-  expect_error(call(`8` = matrix(1, 2, 2)), "kernclass internal")
-  expect_error(call(`4` = rep(0L, 10)), "kernclass internal")
-  # the store: n x n floats and n flags; the path: a pair block of m x m
-  # floats and m flags, the held-out kernel t x m doubles, and where one
-  # input matrix serves several folds the n x n kernel in doubles
+  expect_error(call(x = x), "kernclass internal", class = "kernclass_internal_error")
+  expect_error(call(y = rep(3L, 10)), "kernclass internal")
+  expect_error(call(cost = c(2, 1)), "increasing")
+  expect_error(call(w = rep(-1, 10)), "kernclass internal")
+  expect_error(call(cw = matrix(1, 2, 2)), "kernclass internal")
+  expect_error(call(fold = rep(0L, 10)), "kernclass internal")
+  expect_error(.Call(ns$ffi_svm_path, list(path_plan(list(x), y, 2L, 1, rep(1, 10),
+                                                     matrix(1, 2, 1), spec),
+                                           path_plan(list(x[1:8, ]), y[1:8], 2L, 1, rep(1, 8),
+                                                     matrix(1, 2, 1), spec)),
+                     rep(1:2, 5), 1L, 1L), "same rows")
+  # the store: n x n floats and n flags; the path: kept once, where one
+  # input matrix serves several folds, the n x n kernel in doubles; per
+  # thread fitting, a pair block of m x m floats and m flags and the
+  # held-out kernel t x m doubles
   expect_equal(ns$kc_svm_bytes(10, 8, 2, nx = 1, nrun = 5),
-               c(4 * 100 + 10, 8 * 100 + 4 * 64 + 8 + 8 * 2 * 8))
-  expect_equal(ns$kc_svm_bytes(10, 8, 2, nx = 5, nrun = 5)[2L], 4 * 64 + 8 + 8 * 2 * 8)
-  expect_equal(ns$kc_svm_bytes(10, 8, 2, nx = 1, nrun = 1)[2L], 4 * 64 + 8 + 8 * 2 * 8)
+               c(4 * 100 + 10, 8 * 100, 4 * 64 + 8 + 8 * 2 * 8))
+  expect_equal(ns$kc_svm_bytes(10, 8, 2, nx = 5, nrun = 5)[2:3], c(0, 4 * 64 + 8 + 8 * 2 * 8))
+  expect_equal(ns$kc_svm_bytes(10, 8, 2, nx = 1, nrun = 1)[2:3], c(0, 4 * 64 + 8 + 8 * 2 * 8))
   expect_error(.Call(ns$ffi_svm_bytes, 10, 8, 2, NA, 5L), class = "kernclass_internal_error")
   set.seed(11)
   n <- 6000
   xb <- matrix(rnorm(n * 20), n)
   yb <- ifelse(xb[, 1] + rnorm(n) > 0, 1L, 2L)
-  msg <- run_until_limit(.Call(ns$ffi_svm_path, list(xb), yb, 2L, rep_len(1:5, n), 1:5,
-                               c(1, 10, 100, 1000), rep(1, n), matrix(1, 2, 5),
-                               c(3, 0.05, 3, 0), 1e-6, 1e9, TRUE, 1L))
-  expect_match(msg, "time limit")
+  # on one thread, and with the folds' pairs side by side on two (R's
+  # thread polls while the other fits; both stop)
+  for (threads in 1:2) {
+    msg <- run_until_limit(.Call(ns$ffi_svm_path,
+                                 list(path_plan(list(xb), yb, 2L, c(1, 10, 100, 1000), rep(1, n),
+                                                matrix(1, 2, 5), c(3, 0.05, 3, 0), 1e-6, 1e9)),
+                                 rep_len(1:5, n), 1:5, threads))
+    expect_match(msg, "time limit")
+  }
   expect_equal(kernel_matrix(x[1:3, ], kernel = "linear"), tcrossprod(x[1:3, ]),
                tolerance = 1e-12)
 })
@@ -295,4 +305,57 @@ test_that("the solver reading a whole store takes the cache's iterates exactly",
   expect_identical(a$eta, b$eta)
   expect_identical(a$b, b$b)
   expect_identical(a$iterations, b$iterations)
+})
+
+test_that("kernel settings in one call, their pairs side by side on threads, fit as alone", {
+  # one call of several plans (as a sequential search makes) on 1 and 2
+  # threads against each plan alone: identical decision values, iterations,
+  # rho; and kernel_tune() identical on 1 and 2 threads
+  for (classes in 2:3) for (per_fold in c(FALSE, TRUE)) {
+    dat <- path_data(n = 150, classes = classes, seed = 40 + classes)
+    n <- nrow(dat$x)
+    fold <- rep_len(1:3, n)
+    w <- runif(n, 0.5, 1.5)
+    xs <- if (per_fold) rep(list(dat$x), 3) else list(dat$x)
+    plans <- lapply(c(0.1, 0.5, 2), function(g) {
+      path_plan(xs, as.integer(dat$y), as.integer(classes), c(0.5, 5, 50), w,
+                matrix(1, classes, 3), ns$kc_kernel_code(ns$kc_kernel("rbf", g, 3, 0, dat$x)))
+    })
+    alone <- lapply(plans, function(p) .Call(ns$ffi_svm_path, list(p), fold, 1:3, 1L)[[1L]])
+    for (threads in 1:2) {
+      together <- .Call(ns$ffi_svm_path, plans, fold, 1:3, threads)
+      expect_identical(together, alone, info = paste(classes, per_fold, threads))
+    }
+  }
+  dat <- path_data(n = 240, classes = 3, seed = 50)
+  old <- options(kernclass.threads = 1L)
+  on.exit(options(old), add = TRUE)
+  tune <- function(threads, search, scale) {
+    options(kernclass.threads = threads)
+    set.seed(4)
+    kernel_tune(kernel_svm, dat$x, dat$y, grid = list(cost = c(0.5, 5, 50), gamma = c(0.1, 0.5, 2)),
+                folds = 4, search = search, scale = scale)
+  }
+  for (search in c("race", "screen", "exhaustive")) for (scale in c(TRUE, FALSE)) {
+    a <- tune(1L, search, scale)
+    b <- tune(2L, search, scale)
+    expect_identical(b$results, a$results, info = paste(search, scale))
+    expect_identical(b$model$coefs, a$model$coefs)
+  }
+})
+
+test_that("the threads fitting side by side are as many as the memory budget holds", {
+  plan <- function(once, thread, inputs = 0) {
+    list(bytes = c(once = once, thread = thread, inputs = inputs))
+  }
+  old <- options(kernclass.threads = 2L, kernclass.tune.store_mb = 1)
+  on.exit(options(old), add = TRUE)
+  expect_identical(ns$kc_svm_path_threads(list(plan(0, 2^19 - 1))), min(2L, ns$kc_threads()))
+  expect_identical(ns$kc_svm_path_threads(list(plan(0, 2^19 + 1))), 1L)
+  # the largest kept-once part and the largest per-thread part count
+  expect_identical(ns$kc_svm_path_threads(list(plan(2^19, 2^17), plan(0, 2^18 + 1))), 1L)
+  expect_identical(ns$kc_svm_path_threads(list(plan(2^19, 2^17), plan(0, 2^18))),
+                   min(2L, ns$kc_threads()))
+  # never fewer than one: each plan alone is within the budget
+  expect_identical(ns$kc_svm_path_threads(list(plan(2^20, 2^20))), 1L)
 })
