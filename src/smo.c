@@ -46,7 +46,7 @@
 #include "kernclass.h"
 #include "isa.h"
 
-#define TAU 1e-12
+#define TAU KC_TAU
 /* Interrupt checks by work done, about every 10^7 element operations (a few
  * milliseconds), not by iterations, whose cost grows with n. */
 #define INTERRUPT_WORK 1e7
@@ -267,7 +267,7 @@ static int at_lower(const smo *s, int t) { return s->alpha[t] <= 0.0; }
  * et al.), one byte per variable so that the scans read neither alpha nor C;
  * the byte also holds the variable's set (SET_OF: 0, or 1 for the negative
  * class of a nu-SVC). */
-enum { MOVES_UP = 1, MOVES_DOWN = 2, SECOND_SET = 4 };
+enum { MOVES_UP = KC_MOVES_UP, MOVES_DOWN = KC_MOVES_DOWN, SECOND_SET = 4 };
 #define SET_OF(m) ((m) >> 2)
 
 static void set_alpha(smo *s, int t, double value)
@@ -477,6 +477,12 @@ SPECIALISED void scan_j_sets(const smo *s, int u0, int u1, const int *i,
     const int *act = s->active, near = s->cache.batch > 1;
     const unsigned char *mv = s->moves;
     r->nnear = 0;
+    if (nsets == 1 && !near && kc_isa.smo_scan_j) {
+        kc_isa.smo_scan_j(G, ys, QD, mv, full ? NULL : act, u0, u1, gm[0], QDi[0], Kc[0],
+                          &r->best, &r->j, &r->gmax2[0]);
+        r->gmax2[1] = -INFINITY;
+        return;
+    }
     for (int u = u0; u < u1; u++) {
         int t = full ? u : act[u];
         unsigned char m = mv[t];
@@ -517,6 +523,11 @@ SPECIALISED void update_scan_i_sets(smo *s, int u0, int u1, double ci, const flo
     const int *y = s->y, *act = s->active, near = s->cache.batch > 1;
     const unsigned char *mv = s->moves;
     int best_i[2] = {-1, -1};
+    if (nsets == 1 && !near && kc_isa.smo_update_scan_i) {
+        kc_isa.smo_update_scan_i(G, ys, mv, full ? NULL : act, u0, u1, ci, Ki, cj, Kj,
+                                 &r->gmax[0], &r->i[0]);
+        return;
+    }
     for (int u = u0; u < u1; u++) {
         int t = full ? u : act[u];
         G[t] += y[t] * (ci * Ki[t] + cj * Kj[t]);
@@ -881,7 +892,7 @@ void kc_smo(const kc_kernel *k, const kc_points *x_in, const int *y, const doubl
     s.Gbar = (double *) kc_alloc(n, sizeof(double));
     s.QD = (double *) kc_alloc(n, sizeof(double));
     s.ysign = (double *) kc_alloc(n, sizeof(double));
-    s.moves = (unsigned char *) kc_alloc(n, 1);
+    s.moves = (unsigned char *) kc_alloc((size_t) n + 3, 1);  /* + 3: see isa.h */
     s.active = (int *) kc_alloc(n, sizeof(int));
     s.is_active = (char *) kc_alloc(n, sizeof(char));
     cache_init(&s.cache, k, x, cache_mb, nthreads, store, filled);

@@ -24,6 +24,14 @@ run_with_isa <- function(isa) {
     "  rows3 = kernel_matrix(x[1:3, ], z, kernel = 'rbf', gamma = 0.1),  # four-row kernel",
     "  means = predict(kernel_means(x, y, gamma = 0.1, scale = FALSE), z, type = 'decision'),",
     "  svm = kernel_svm(x, y, gamma = 0.1, scale = FALSE)$objective,",
+    "  # the solver's passes (AVX-512: eight variables at a time, then the",
+    "  # rest one by one; 299 rows, shrinking on): the iterates and values",
+    "  smo = lapply(c(0.1, 10, 1000), function(cost) {",
+    "    m <- kernel_svm(x[-1, ], y[-1], gamma = 0.5, cost = cost, scale = FALSE)",
+    "    list(m$iterations, m$b, m$coefs, predict(m, z, type = 'decision'))",
+    "  }),",
+    "  tune = { set.seed(1); kernel_tune(kernel_svm, x, y, folds = 3, search = 'race',",
+    "                                    grid = list(cost = c(1, 100), gamma = c(0.1, 1)))$results },",
     "  # distances that cancel (a large common offset): recomputed directly,",
     "  # in every lane of the vectorised rows",
     "  near = kernel_matrix(x / 100 + 1e4, z / 100 + 1e4, kernel = 'rbf', gamma = 10),",
@@ -52,12 +60,22 @@ test_that("every instruction-set path gives the reference kernel values", {
   expect_equal(engines[1], "c")
   expect_true(engines[2] %in% c("c", "avx2"))
   expect_true(engines[3] %in% c("c", "avx2", "avx512"))
+  # the solver's AVX-512 passes compute what its own loop computes, operation
+  # for operation: the same iterations, b and coefficients as the AVX2 build,
+  # whose row updates are the same (the portable build's may differ in the
+  # last bit; predictions go through each engine's own kernel expansion)
+  if (engines[2] == "avx2") {
+    solver <- function(r) lapply(r$smo, `[`, 1:3)
+    expect_identical(solver(results[[3]]), solver(results[[2]]))
+    expect_identical(results[[3]]$tune, results[[2]]$tune)
+  }
   for (res in results) {
     for (i in seq_along(kernels)) expect_equal(res$gram[[i]], reference[[i]], tolerance = 1e-12)
     expect_equal(res$row, reference[[3]][1, , drop = FALSE], tolerance = 1e-12)
     expect_equal(res$rows3, reference[[3]][1:3, ], tolerance = 1e-12)
     expect_equal(res$means, results[[1]]$means, tolerance = 1e-12)
     expect_equal(res$svm, results[[1]]$svm, tolerance = 1e-9)
+    expect_equal(lapply(res$smo, `[[`, 4), lapply(results[[1]]$smo, `[[`, 4), tolerance = 1e-6)
     expect_equal(res$near, ref_kernel(x / 100 + 1e4, z / 100 + 1e4, "rbf", gamma = 10),
                  tolerance = 1e-9)
     # every lane, the tails of rows included: within 4e-16 of R's exp() relative to
