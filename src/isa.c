@@ -351,8 +351,15 @@ static void exp_bulk_avx512(double *v, size_t n, double g, int root)
  * baseline, so the iterates are the same on every instruction set.  Each
  * lane keeps its best value and the last position that reached it; the
  * lanes then give the overall best and, among lanes holding it, the last
- * position: the variable the loop in order would keep.  The positions left
- * after the last eight go through the same rule one at a time (*_rest). */
+ * position: the variable the loop in order would keep.  The variables left
+ * after the last eight go through the same rule one at a time (*_rest).
+ * Over every variable only (no active list): on a shrunk set, gathering
+ * the scattered variables cost more than the loop's early skips (measured:
+ * the default grid at n = 5,000 screened, one thread: 20.0 s scalar,
+ * 21.9 s with gathers, 19.1 s vectorised on full sets only).  The upper
+ * halves of the registers are cleared before the baseline code runs: left
+ * dirty (the compiler did not clear them here), they slowed the solver's
+ * scalar SSE code after each pass by 10-25%. */
 #define KC_RN (_MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
 
 /* The positions u..u1 one at a time, continuing from best, j, gmax2 (and
@@ -360,12 +367,10 @@ static void exp_bulk_avx512(double *v, size_t n, double g, int root)
  * callers, where the compiler would fuse their multiply-adds. */
 __attribute__((noinline))
 static void smo_scan_j_rest(const double *G, const double *ys, const double *QD,
-                            const unsigned char *moves, const int *act, int u, int u1,
-                            double gm, double QDi, const float *Ki, double *best, int *j,
-                            double *gmax2)
+                            const unsigned char *moves, int t, int t1, double gm, double QDi,
+                            const float *Ki, double *best, int *j, double *gmax2)
 {
-    for (; u < u1; u++) {
-        int t = act ? act[u] : u;
+    for (; t < t1; t++) {
         if (!(moves[t] & KC_MOVES_DOWN)) continue;
         double yG = ys[t] * G[t];
         *gmax2 = yG > *gmax2 ? yG : *gmax2;
@@ -380,11 +385,10 @@ static void smo_scan_j_rest(const double *G, const double *ys, const double *QD,
 
 __attribute__((noinline))
 static void smo_update_scan_i_rest(double *G, const double *ys, const unsigned char *moves,
-                                   const int *act, int u, int u1, double ci, const float *Ki,
-                                   double cj, const float *Kj, double *gmax, int *i)
+                                   int t, int t1, double ci, const float *Ki, double cj,
+                                   const float *Kj, double *gmax, int *i)
 {
-    for (; u < u1; u++) {
-        int t = act ? act[u] : u;
+    for (; t < t1; t++) {
         G[t] += ys[t] * (ci * Ki[t] + cj * Kj[t]);
         if (!(moves[t] & KC_MOVES_UP)) continue;
         double v = -ys[t] * G[t];
@@ -392,31 +396,17 @@ static void smo_update_scan_i_rest(double *G, const double *ys, const unsigned c
     }
 }
 
-/* The variables t at positions u..u+7 and their flags. */
+/* The flags, doubles and floats (as doubles) of variables t..t+7. */
 __attribute__((target("avx512f")))
-static inline __m256i smo_positions(const int *act, int u)
+static inline __m512i smo_flags(const unsigned char *moves, int t)
 {
-    return act ? _mm256_loadu_si256((const __m256i *) (act + u))
-               : _mm256_add_epi32(_mm256_set1_epi32(u), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    return _mm512_cvtepu8_epi64(_mm_loadl_epi64((const __m128i *) (moves + t)));
 }
 
 __attribute__((target("avx512f")))
-static inline __m512i smo_flags(const unsigned char *moves, const int *act, int u, __m256i t)
+static inline __m512d smo_floats(const float *v, int t)
 {
-    if (!act) return _mm512_cvtepu8_epi64(_mm_loadl_epi64((const __m128i *) (moves + u)));
-    return _mm512_cvtepi32_epi64(_mm256_i32gather_epi32((const int *) moves, t, 1));
-}
-
-__attribute__((target("avx512f")))
-static inline __m512d smo_doubles(const double *v, const int *act, int u, __m256i t)
-{
-    return act ? _mm512_i32gather_pd(t, v, 8) : _mm512_loadu_pd(v + u);
-}
-
-__attribute__((target("avx512f")))
-static inline __m512d smo_floats(const float *v, const int *act, int u, __m256i t)
-{
-    return _mm512_cvtps_pd(act ? _mm256_i32gather_ps(v, t, 4) : _mm256_loadu_ps(v + u));
+    return _mm512_cvtps_pd(_mm256_loadu_ps(v + t));
 }
 
 /* The position of the lane holding the best value (in *best), the last
@@ -429,76 +419,72 @@ static inline int smo_last_best(__m512d v, __m512i pos, double best)
     return at ? (int) _mm512_mask_reduce_max_epi64(at, pos) : -1;
 }
 
-__attribute__((target("avx512f,avx2")))
+__attribute__((target("avx512f")))
 static void smo_scan_j_avx512(const double *G, const double *ys, const double *QD,
-                              const unsigned char *moves, const int *act, int u0, int u1,
-                              double gm, double QDi, const float *Ki, double *best_out,
-                              int *j_out, double *gmax2_out)
+                              const unsigned char *moves, int t0, int t1, double gm, double QDi,
+                              const float *Ki, double *best_out, int *j_out, double *gmax2_out)
 {
     const __m512d vgm = _mm512_set1_pd(gm), vqdi = _mm512_set1_pd(QDi), zero = _mm512_setzero_pd();
     const __m512d two = _mm512_set1_pd(2.0), tau = _mm512_set1_pd(KC_TAU);
     const __m512i down_flag = _mm512_set1_epi64(KC_MOVES_DOWN), lane = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
     __m512d vbest = _mm512_set1_pd(INFINITY), vg2 = _mm512_set1_pd(-INFINITY);
     __m512i vpos = _mm512_set1_epi64(-1);
-    int u = u0;
-    for (; u + 8 <= u1; u += 8) {
-        __m256i t = smo_positions(act, u);
-        __mmask8 down = _mm512_test_epi64_mask(smo_flags(moves, act, u, t), down_flag);
+    int t = t0;
+    for (; t + 8 <= t1; t += 8) {
+        __mmask8 down = _mm512_test_epi64_mask(smo_flags(moves, t), down_flag);
         if (!down) continue;
-        __m512d yG = _mm512_mul_round_pd(smo_doubles(ys, act, u, t), smo_doubles(G, act, u, t), KC_RN);
+        __m512d yG = _mm512_mul_round_pd(_mm512_loadu_pd(ys + t), _mm512_loadu_pd(G + t), KC_RN);
         vg2 = _mm512_mask_mov_pd(vg2, down & _mm512_cmp_pd_mask(yG, vg2, _CMP_GT_OQ), yG);
         __m512d gd = _mm512_add_round_pd(vgm, yG, KC_RN);
         __mmask8 pos = down & _mm512_cmp_pd_mask(gd, zero, _CMP_GT_OQ);
         if (!pos) continue;
         __m512d quad = _mm512_sub_round_pd(
-            _mm512_add_round_pd(vqdi, smo_doubles(QD, act, u, t), KC_RN),
-            _mm512_mul_round_pd(two, smo_floats(Ki, act, u, t), KC_RN), KC_RN);
+            _mm512_add_round_pd(vqdi, _mm512_loadu_pd(QD + t), KC_RN),
+            _mm512_mul_round_pd(two, smo_floats(Ki, t), KC_RN), KC_RN);
         quad = _mm512_mask_mov_pd(tau, _mm512_cmp_pd_mask(quad, zero, _CMP_GT_OQ), quad);
         __m512d obj = _mm512_div_round_pd(
             _mm512_mul_round_pd(_mm512_sub_pd(zero, gd), gd, KC_RN), quad, KC_RN);
         __mmask8 le = pos & _mm512_cmp_pd_mask(obj, vbest, _CMP_LE_OQ);
         vbest = _mm512_mask_mov_pd(vbest, le, obj);
-        vpos = _mm512_mask_mov_epi64(vpos, le, _mm512_add_epi64(_mm512_set1_epi64(u), lane));
+        vpos = _mm512_mask_mov_epi64(vpos, le, _mm512_add_epi64(_mm512_set1_epi64(t), lane));
     }
     double best = _mm512_reduce_min_pd(vbest), gmax2 = _mm512_reduce_max_pd(vg2);
     int j = smo_last_best(vbest, vpos, best);
-    if (j >= 0 && act) j = act[j];
-    smo_scan_j_rest(G, ys, QD, moves, act, u, u1, gm, QDi, Ki, &best, &j, &gmax2);
+    _mm256_zeroupper();
+    smo_scan_j_rest(G, ys, QD, moves, t, t1, gm, QDi, Ki, &best, &j, &gmax2);
     *best_out = best;
     *j_out = j;
     *gmax2_out = gmax2;
 }
 
-__attribute__((target("avx512f,avx2")))
+__attribute__((target("avx512f")))
 static void smo_update_scan_i_avx512(double *G, const double *ys, const unsigned char *moves,
-                                     const int *act, int u0, int u1, double ci, const float *Ki,
-                                     double cj, const float *Kj, double *gmax_out, int *i_out)
+                                     int t0, int t1, double ci, const float *Ki, double cj,
+                                     const float *Kj, double *gmax_out, int *i_out)
 {
     const __m512d vci = _mm512_set1_pd(ci), vcj = _mm512_set1_pd(cj), zero = _mm512_setzero_pd();
     const __m512i up_flag = _mm512_set1_epi64(KC_MOVES_UP), lane = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
     __m512d vmax = _mm512_set1_pd(-INFINITY);
     __m512i vpos = _mm512_set1_epi64(-1);
-    int u = u0;
-    for (; u + 8 <= u1; u += 8) {
-        __m256i t = smo_positions(act, u);
-        __m512d y = smo_doubles(ys, act, u, t);
-        __m512d step = _mm512_add_round_pd(_mm512_mul_round_pd(vci, smo_floats(Ki, act, u, t), KC_RN),
-                                           _mm512_mul_round_pd(vcj, smo_floats(Kj, act, u, t), KC_RN),
+    int t = t0;
+    for (; t + 8 <= t1; t += 8) {
+        __m512d y = _mm512_loadu_pd(ys + t);
+        __m512d step = _mm512_add_round_pd(_mm512_mul_round_pd(vci, smo_floats(Ki, t), KC_RN),
+                                           _mm512_mul_round_pd(vcj, smo_floats(Kj, t), KC_RN),
                                            KC_RN);
-        __m512d g = _mm512_add_round_pd(smo_doubles(G, act, u, t), _mm512_mul_round_pd(y, step, KC_RN),
+        __m512d g = _mm512_add_round_pd(_mm512_loadu_pd(G + t), _mm512_mul_round_pd(y, step, KC_RN),
                                         KC_RN);
-        if (act) _mm512_i32scatter_pd(G, t, g, 8);
-        else _mm512_storeu_pd(G + u, g);
-        __mmask8 up = _mm512_test_epi64_mask(smo_flags(moves, act, u, t), up_flag);
+        _mm512_storeu_pd(G + t, g);
+        __mmask8 up = _mm512_test_epi64_mask(smo_flags(moves, t), up_flag);
         __m512d v = _mm512_mul_round_pd(_mm512_sub_pd(zero, y), g, KC_RN);
         __mmask8 ge = up & _mm512_cmp_pd_mask(v, vmax, _CMP_GE_OQ);
         vmax = _mm512_mask_mov_pd(vmax, ge, v);
-        vpos = _mm512_mask_mov_epi64(vpos, ge, _mm512_add_epi64(_mm512_set1_epi64(u), lane));
+        vpos = _mm512_mask_mov_epi64(vpos, ge, _mm512_add_epi64(_mm512_set1_epi64(t), lane));
     }
     double gmax = _mm512_reduce_max_pd(vmax);
     int i = smo_last_best(vmax, vpos, gmax);
-    if (i >= 0 && act) i = act[i];
-    smo_update_scan_i_rest(G, ys, moves, act, u, u1, ci, Ki, cj, Kj, &gmax, &i);
+    _mm256_zeroupper();
+    smo_update_scan_i_rest(G, ys, moves, t, t1, ci, Ki, cj, Kj, &gmax, &i);
     *gmax_out = gmax;
     *i_out = i;
 }

@@ -40,28 +40,26 @@ typedef struct {
     /* g[t] += a ys[t] k[t] over n: a kernel row's share of the SMO
      * solver's gradient (smo.c) */
     void (*row_update)(double *g, const double *ys, const float *k, double a, int n);
-    /* The SMO solver's two passes over its variables (smo.c), for one set
-     * and no runner-up list, over the positions u0..u1 of the active list
-     * act (NULL: every variable, t = u); NULL where smo.c's own loop runs.
-     * They compute what that loop computes, operation for operation (no
-     * fused multiply-adds), and keep its ties (see smo.c). */
+    /* The SMO solver's two passes over its variables t0..t1 (smo.c), for
+     * one set, every variable active and no runner-up list; NULL where
+     * smo.c's own loop runs.  They compute what that loop computes,
+     * operation for operation (no fused multiply-adds), and keep its ties. */
     /* j: of the t that can move down (moves & KC_MOVES_DOWN) with
      * gd = gm + ys G > 0, the one of least -gd^2 / (QDi + QD - 2 Ki, or
      * KC_TAU where not > 0), the last on ties (-1: none); best that value
      * (Inf: none); gmax2 the largest ys G of those that can move down */
     void (*smo_scan_j)(const double *G, const double *ys, const double *QD,
-                       const unsigned char *moves, const int *act, int u0, int u1, double gm,
-                       double QDi, const float *Ki, double *best, int *j, double *gmax2);
+                       const unsigned char *moves, int t0, int t1, double gm, double QDi,
+                       const float *Ki, double *best, int *j, double *gmax2);
     /* G += ys (ci Ki + cj Kj), then i: of the t that can move up, the one
      * of largest -ys G, the last on ties (-1: none), gmax that value */
-    void (*smo_update_scan_i)(double *G, const double *ys, const unsigned char *moves,
-                              const int *act, int u0, int u1, double ci, const float *Ki,
-                              double cj, const float *Kj, double *gmax, int *i);
+    void (*smo_update_scan_i)(double *G, const double *ys, const unsigned char *moves, int t0,
+                              int t1, double ci, const float *Ki, double cj, const float *Kj,
+                              double *gmax, int *i);
     const char *name;  /* "c", "avx2" or "avx512" */
 } kc_isa_kernels;
 
-/* The solver's flags per variable (smo.c); the byte array holding them has
- * 3 bytes after its end (the AVX-512 passes read 4 bytes at a variable). */
+/* The solver's flags per variable (smo.c). */
 enum { KC_MOVES_UP = 1, KC_MOVES_DOWN = 2 };
 /* The curvature taken where the pair's is not positive (LIBSVM's TAU). */
 #define KC_TAU 1e-12

@@ -477,9 +477,9 @@ SPECIALISED void scan_j_sets(const smo *s, int u0, int u1, const int *i,
     const int *act = s->active, near = s->cache.batch > 1;
     const unsigned char *mv = s->moves;
     r->nnear = 0;
-    if (nsets == 1 && !near && kc_isa.smo_scan_j) {
-        kc_isa.smo_scan_j(G, ys, QD, mv, full ? NULL : act, u0, u1, gm[0], QDi[0], Kc[0],
-                          &r->best, &r->j, &r->gmax2[0]);
+    if (nsets == 1 && full && !near && kc_isa.smo_scan_j) {
+        kc_isa.smo_scan_j(G, ys, QD, mv, u0, u1, gm[0], QDi[0], Kc[0], &r->best, &r->j,
+                          &r->gmax2[0]);
         r->gmax2[1] = -INFINITY;
         return;
     }
@@ -523,9 +523,8 @@ SPECIALISED void update_scan_i_sets(smo *s, int u0, int u1, double ci, const flo
     const int *y = s->y, *act = s->active, near = s->cache.batch > 1;
     const unsigned char *mv = s->moves;
     int best_i[2] = {-1, -1};
-    if (nsets == 1 && !near && kc_isa.smo_update_scan_i) {
-        kc_isa.smo_update_scan_i(G, ys, mv, full ? NULL : act, u0, u1, ci, Ki, cj, Kj,
-                                 &r->gmax[0], &r->i[0]);
+    if (nsets == 1 && full && !near && kc_isa.smo_update_scan_i) {
+        kc_isa.smo_update_scan_i(G, ys, mv, u0, u1, ci, Ki, cj, Kj, &r->gmax[0], &r->i[0]);
         return;
     }
     for (int u = u0; u < u1; u++) {
@@ -892,7 +891,7 @@ void kc_smo(const kc_kernel *k, const kc_points *x_in, const int *y, const doubl
     s.Gbar = (double *) kc_alloc(n, sizeof(double));
     s.QD = (double *) kc_alloc(n, sizeof(double));
     s.ysign = (double *) kc_alloc(n, sizeof(double));
-    s.moves = (unsigned char *) kc_alloc((size_t) n + 3, 1);  /* + 3: see isa.h */
+    s.moves = (unsigned char *) kc_alloc(n, 1);
     s.active = (int *) kc_alloc(n, sizeof(int));
     s.is_active = (char *) kc_alloc(n, sizeof(char));
     cache_init(&s.cache, k, x, cache_mb, nthreads, store, filled);
