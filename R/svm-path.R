@@ -270,7 +270,12 @@ kc_svm_shared_fits <- function(task, fit, d, w, fold, cells, args, needs, rows) 
     out[at] <- if (all(r[[g]]$status %in% c(0L, 1L))) {
       kc_svm_path_cells(r[[g]], plans[[g]], ord[[g]], task$folds, needs, rows)
     } else {
-      kc_svm_fold_fits(fit, d, w, fold, task$folds, cells[at], args, needs, rows)
+      # an error names its cell among the task's (kc_relay), not the group's
+      tryCatch(kc_svm_fold_fits(fit, d, w, fold, task$folds, cells[at], args, needs, rows),
+               error = function(e) {
+                 if (!is.null(e$kc_cell)) e$kc_cell <- at[e$kc_cell]
+                 stop(e)
+               })
     }
   }
   out

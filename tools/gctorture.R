@@ -29,9 +29,15 @@ cases <- list(
                        predict(kernel_svm(x, type = "one-classification", nu = 0.3), new,
                                type = "decision"))),
   # (directly: through kernel_tune() its R code took 85 s under torture)
-  ffi_svm_path = quote(.Call(kernclass:::ffi_svm_path, list(x), as.integer(y3), 3L,
-                             rep(1:2, each = 8), 1:2, c(1, 10), rep(1, 16),
-                             matrix(1, 3, 2), c(3, 1, 3, 0), 1e-3, 100, TRUE, 1L)),
+  # two kernel settings in one call, their pairs side by side on two threads
+  ffi_svm_path = quote(.Call(kernclass:::ffi_svm_path,
+                             lapply(c(1, 0.5), function(g) {
+                               list(x = list(x), y = as.integer(y3), nclass = 3L,
+                                    cost = c(1, 10), w = rep(1, 16), cw = matrix(1, 3, 2),
+                                    spec = c(3, g, 3, 0), tolerance = 1e-3, max_iter = 100,
+                                    shrinking = TRUE)
+                             }),
+                             rep(1:2, each = 8), 1:2, 2L)),
   ffi_svm_bytes = quote(kernclass:::kc_svm_bytes(16, 10, 4, nx = 1, nrun = 3)),
   ffi_threshold_search = quote(list(threshold_search(x[, 1], y2),
                                     predict(kernel_bayes(x, y2, type = 3), new,
@@ -84,8 +90,11 @@ bad <- list(
   quote(.Call(kernclass:::ffi_loo_sums, x, rep(9L, 16), 2L, c(3, 1, 3, 0), 1L)),
   quote(.Call(kernclass:::ffi_smo, x, rep(1L, 15), rep(1, 16), c(3, 1, 3, 0),
               1e-3, 100, 1, TRUE, 1L, -1, NULL, 1L, NULL)),
-  quote(.Call(kernclass:::ffi_svm_path, x, rep(1L, 16), 2L, rep(1L, 16), 1L, 1, rep(1, 16),
-              matrix(1, 2, 1), c(3, 1, 3, 0), 1e-3, 100, TRUE, 1L)),
+  quote(.Call(kernclass:::ffi_svm_path, list(list(x = x, y = rep(1L, 16), nclass = 2L, cost = 1,
+                                                 w = rep(1, 16), cw = matrix(1, 2, 1),
+                                                 spec = c(3, 1, 3, 0), tolerance = 1e-3,
+                                                 max_iter = 100, shrinking = TRUE)),
+              rep(1L, 16), 1L, 1L)),
   quote(.Call(kernclass:::ffi_svm_bytes, -1, 0, 0, 1L, 1L)),
   quote(.Call(kernclass:::ffi_threshold_search, c(1, 2), 1L)),
   quote(.Call(kernclass:::ffi_pairwise_coupling, matrix(2, 2, 3), 3L, 1L)),

@@ -212,6 +212,12 @@ test_that("solver trouble reaches the user as from the per-fold path", {
     kernel_tune(kernel_svm, dat$x, dat$y, grid = list(cost = c(1, Inf)), folds = 3,
                 gamma = 0.01, search = "exhaustive"),
     "Grid row 2", class = "kernclass_not_separable_error")
+  # and where the kernel settings run in one call: the failing setting's row
+  # (gamma = 50 separates the classes, gamma = 0.01 does not)
+  expect_error(
+    kernel_tune(kernel_svm, dat$x, dat$y, grid = list(cost = c(1, Inf), gamma = c(50, 0.01)),
+                folds = 3, search = "exhaustive"),
+    "Grid row 4", class = "kernclass_not_separable_error")
 })
 
 test_that("the entry point checks its arguments and stops at an interrupt", {
