@@ -351,8 +351,9 @@ static void exp_bulk_avx512(double *v, size_t n, double g, int root)
  * baseline, so the iterates are the same on every instruction set.  Each
  * lane keeps its best value and the last position that reached it; the
  * lanes then give the overall best and, among lanes holding it, the last
- * position: the variable the loop in order would keep.  The variables left
- * after the last eight go through the same rule one at a time (*_rest).
+ * position: the variable the loop in order would keep.  They take whole
+ * eights of variables; smo.c's loop, compiled for the baseline, goes on
+ * from their result with the rest.
  * Over every variable only (no active list): on a shrunk set, gathering
  * the scattered variables cost more than the loop's early skips (measured:
  * the default grid at n = 5,000 screened, one thread: 20.0 s scalar,
@@ -361,40 +362,6 @@ static void exp_bulk_avx512(double *v, size_t n, double g, int root)
  * dirty (the compiler did not clear them here), they slowed the solver's
  * scalar SSE code after each pass by 10-25%. */
 #define KC_RN (_MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
-
-/* The positions u..u1 one at a time, continuing from best, j, gmax2 (and
- * gmax, i): compiled for the baseline and never inlined into the AVX-512
- * callers, where the compiler would fuse their multiply-adds. */
-__attribute__((noinline))
-static void smo_scan_j_rest(const double *G, const double *ys, const double *QD,
-                            const unsigned char *moves, int t, int t1, double gm, double QDi,
-                            const float *Ki, double *best, int *j, double *gmax2)
-{
-    for (; t < t1; t++) {
-        if (!(moves[t] & KC_MOVES_DOWN)) continue;
-        double yG = ys[t] * G[t];
-        *gmax2 = yG > *gmax2 ? yG : *gmax2;
-        double gd = gm + yG;
-        if (gd > 0) {
-            double quad = QDi + QD[t] - 2.0 * Ki[t];
-            double obj = -gd * gd / (quad > 0 ? quad : KC_TAU);
-            if (obj <= *best) { *best = obj; *j = t; }
-        }
-    }
-}
-
-__attribute__((noinline))
-static void smo_update_scan_i_rest(double *G, const double *ys, const unsigned char *moves,
-                                   int t, int t1, double ci, const float *Ki, double cj,
-                                   const float *Kj, double *gmax, int *i)
-{
-    for (; t < t1; t++) {
-        G[t] += ys[t] * (ci * Ki[t] + cj * Kj[t]);
-        if (!(moves[t] & KC_MOVES_UP)) continue;
-        double v = -ys[t] * G[t];
-        if (v >= *gmax) { *gmax = v; *i = t; }
-    }
-}
 
 /* The flags, doubles and floats (as doubles) of variables t..t+7. */
 __attribute__((target("avx512f")))
@@ -429,8 +396,7 @@ static void smo_scan_j_avx512(const double *G, const double *ys, const double *Q
     const __m512i down_flag = _mm512_set1_epi64(KC_MOVES_DOWN), lane = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
     __m512d vbest = _mm512_set1_pd(INFINITY), vg2 = _mm512_set1_pd(-INFINITY);
     __m512i vpos = _mm512_set1_epi64(-1);
-    int t = t0;
-    for (; t + 8 <= t1; t += 8) {
+    for (int t = t0; t < t1; t += 8) {
         __mmask8 down = _mm512_test_epi64_mask(smo_flags(moves, t), down_flag);
         if (!down) continue;
         __m512d yG = _mm512_mul_round_pd(_mm512_loadu_pd(ys + t), _mm512_loadu_pd(G + t), KC_RN);
@@ -448,13 +414,10 @@ static void smo_scan_j_avx512(const double *G, const double *ys, const double *Q
         vbest = _mm512_mask_mov_pd(vbest, le, obj);
         vpos = _mm512_mask_mov_epi64(vpos, le, _mm512_add_epi64(_mm512_set1_epi64(t), lane));
     }
-    double best = _mm512_reduce_min_pd(vbest), gmax2 = _mm512_reduce_max_pd(vg2);
-    int j = smo_last_best(vbest, vpos, best);
+    *best_out = _mm512_reduce_min_pd(vbest);
+    *j_out = smo_last_best(vbest, vpos, *best_out);
+    *gmax2_out = _mm512_reduce_max_pd(vg2);
     _mm256_zeroupper();
-    smo_scan_j_rest(G, ys, QD, moves, t, t1, gm, QDi, Ki, &best, &j, &gmax2);
-    *best_out = best;
-    *j_out = j;
-    *gmax2_out = gmax2;
 }
 
 __attribute__((target("avx512f")))
@@ -466,8 +429,7 @@ static void smo_update_scan_i_avx512(double *G, const double *ys, const unsigned
     const __m512i up_flag = _mm512_set1_epi64(KC_MOVES_UP), lane = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
     __m512d vmax = _mm512_set1_pd(-INFINITY);
     __m512i vpos = _mm512_set1_epi64(-1);
-    int t = t0;
-    for (; t + 8 <= t1; t += 8) {
+    for (int t = t0; t < t1; t += 8) {
         __m512d y = _mm512_loadu_pd(ys + t);
         __m512d step = _mm512_add_round_pd(_mm512_mul_round_pd(vci, smo_floats(Ki, t), KC_RN),
                                            _mm512_mul_round_pd(vcj, smo_floats(Kj, t), KC_RN),
@@ -481,12 +443,9 @@ static void smo_update_scan_i_avx512(double *G, const double *ys, const unsigned
         vmax = _mm512_mask_mov_pd(vmax, ge, v);
         vpos = _mm512_mask_mov_epi64(vpos, ge, _mm512_add_epi64(_mm512_set1_epi64(t), lane));
     }
-    double gmax = _mm512_reduce_max_pd(vmax);
-    int i = smo_last_best(vmax, vpos, gmax);
+    *gmax_out = _mm512_reduce_max_pd(vmax);
+    *i_out = smo_last_best(vmax, vpos, *gmax_out);
     _mm256_zeroupper();
-    smo_update_scan_i_rest(G, ys, moves, t, t1, ci, Ki, cj, Kj, &gmax, &i);
-    *gmax_out = gmax;
-    *i_out = i;
 }
 #endif
 

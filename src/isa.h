@@ -41,8 +41,9 @@ typedef struct {
      * solver's gradient (smo.c) */
     void (*row_update)(double *g, const double *ys, const float *k, double a, int n);
     /* The SMO solver's two passes over its variables t0..t1 (smo.c), for
-     * one set, every variable active and no runner-up list; NULL where
-     * smo.c's own loop runs.  They compute what that loop computes,
+     * one set, every variable active and no runner-up list; t1 - t0 a
+     * multiple of 8 (smo.c's loop goes on from their result with the
+     * rest); NULL where that loop does all.  They compute what it computes,
      * operation for operation (no fused multiply-adds), and keep its ties. */
     /* j: of the t that can move down (moves & KC_MOVES_DOWN) with
      * gd = gm + ys G > 0, the one of least -gd^2 / (QDi + QD - 2 Ki, or

@@ -477,13 +477,13 @@ SPECIALISED void scan_j_sets(const smo *s, int u0, int u1, const int *i,
     const int *act = s->active, near = s->cache.batch > 1;
     const unsigned char *mv = s->moves;
     r->nnear = 0;
+    int u = u0;
     if (nsets == 1 && full && !near && kc_isa.smo_scan_j) {
-        kc_isa.smo_scan_j(G, ys, QD, mv, u0, u1, gm[0], QDi[0], Kc[0], &r->best, &r->j,
-                          &r->gmax2[0]);
-        r->gmax2[1] = -INFINITY;
-        return;
+        /* whole eights at a time; the rest below */
+        u = u0 + (u1 - u0) / 8 * 8;
+        kc_isa.smo_scan_j(G, ys, QD, mv, u0, u, gm[0], QDi[0], Kc[0], &best, &j, &Gmax2[0]);
     }
-    for (int u = u0; u < u1; u++) {
+    for (; u < u1; u++) {
         int t = full ? u : act[u];
         unsigned char m = mv[t];
         if (!(m & MOVES_DOWN)) continue;
@@ -523,11 +523,13 @@ SPECIALISED void update_scan_i_sets(smo *s, int u0, int u1, double ci, const flo
     const int *y = s->y, *act = s->active, near = s->cache.batch > 1;
     const unsigned char *mv = s->moves;
     int best_i[2] = {-1, -1};
+    int u = u0;
     if (nsets == 1 && full && !near && kc_isa.smo_update_scan_i) {
-        kc_isa.smo_update_scan_i(G, ys, mv, u0, u1, ci, Ki, cj, Kj, &r->gmax[0], &r->i[0]);
-        return;
+        /* whole eights at a time; the rest below */
+        u = u0 + (u1 - u0) / 8 * 8;
+        kc_isa.smo_update_scan_i(G, ys, mv, u0, u, ci, Ki, cj, Kj, &gmax[0], &best_i[0]);
     }
-    for (int u = u0; u < u1; u++) {
+    for (; u < u1; u++) {
         int t = full ? u : act[u];
         G[t] += y[t] * (ci * Ki[t] + cj * Kj[t]);
         CONSIDER_I(t, u);
