@@ -297,17 +297,15 @@ kc_grid_cv <- function(fit, d, w, fold, k, cells, args, metric, run_folds = NULL
   }
   # one task per kernel setting, for the workers of a future plan; or, run
   # here, one task for all (their class pairs side by side on the threads)
-  path_tasks <- lapply(which(shared), function(i) {
-    list(kind = "path", folds = runs, cells = rest[groups[[i]]], plans = plans[i],
-         groups = list(seq_along(groups[[i]])))
-  })
-  if (length(path_tasks) > 1L && inherits(future::plan(), "sequential")) {
-    sizes <- lengths(lapply(path_tasks, `[[`, "cells"))
-    path_tasks <- list(list(kind = "path", folds = runs,
-                            cells = unlist(lapply(path_tasks, `[[`, "cells")),
-                            plans = plans[shared],
-                            groups = unname(split(seq_len(sum(sizes)),
-                                                  rep(seq_along(sizes), sizes)))))
+  path_task <- function(i) {
+    members <- unlist(groups[i])
+    list(kind = "path", folds = runs, cells = rest[members], plans = plans[i],
+         groups = unname(split(seq_along(members), rep(seq_along(i), lengths(groups[i])))))
+  }
+  path_tasks <- if (!any(shared)) list() else if (inherits(future::plan(), "sequential")) {
+    list(path_task(which(shared)))
+  } else {
+    lapply(which(shared), path_task)
   }
   tasks <- c(tasks, path_tasks)
   run <- function(task) {

@@ -21,6 +21,7 @@ kc_future_lapply <- function(x, f, seed = TRUE) {
 
 # Signals an interrupt as R's own Ctrl-C does: a condition of class
 # "interrupt" for the handlers that ask for one, then back to the top level.
+# C raises its interrupts through it too (kc_raise_interrupt, src/callback.c).
 kc_interrupt <- function() {
   signalCondition(structure(class = c("interrupt", "condition"),
                             list(message = "", call = NULL)))

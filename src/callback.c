@@ -68,25 +68,14 @@ int kc_callback_tile(const void *ctx_a, const int *ra, int na,
     return failed;
 }
 
-/* An interrupt stays one (handlers of "interrupt", not "error", see it; a
- * loop of fits stops), as R answers Ctrl-C, through R's API: an interrupt
- * condition signalled (tryCatch(interrupt = ) unwinds here, calling
- * handlers run), then, when no handler took it, the jump to the top level
- * that an unhandled interrupt makes (the "abort" restart, always there). */
+/* An interrupt as R's Ctrl-C makes it: kc_interrupt() in R/futures.R, its
+ * one home. */
 void kc_raise_interrupt(void)
 {
-    const char *names[] = {"message", "call", ""};
-    SEXP cond = PROTECT(mkNamed(VECSXP, names));
-    SET_VECTOR_ELT(cond, 0, mkString(""));
-    SEXP classes = PROTECT(allocVector(STRSXP, 2));
-    SET_STRING_ELT(classes, 0, mkChar("interrupt"));
-    SET_STRING_ELT(classes, 1, mkChar("condition"));
-    setAttrib(cond, R_ClassSymbol, classes);
-    SEXP signal = PROTECT(lang2(install("signalCondition"), cond));
-    eval(signal, R_BaseEnv);
-    SEXP abort = PROTECT(lang2(install("invokeRestart"), mkString("abort")));
-    eval(abort, R_BaseEnv);
-    UNPROTECT(4);
+    SEXP ns = PROTECT(R_FindNamespace(mkString("kernclass")));
+    SEXP call = PROTECT(lang1(install("kc_interrupt")));
+    eval(call, ns);
+    UNPROTECT(2);
     kc_internal("interrupted");  /* not reached */
 }
 

@@ -239,6 +239,19 @@ static void run_units(path_ctx *ctx, const unit *units, int nunits, int nthreads
  * KC_PATH_NOT_FINITE (a solution that is not finite numbers) or
  * KC_PATH_EMPTY (a class of the pair without a row of weight > 0); the
  * caller refits those the ordinary way, which reports them. */
+/* The units of job j (its class pairs on each fold run) into out; their
+ * number. */
+static int job_units(const kc_svm_path_job *jobs, int j, int nrun, unit *out)
+{
+    int L = jobs[j].nclass, nu = 0;
+    for (int r = 0; r < nrun; r++) {
+        int pair = 0;
+        for (int a = 0; a < L; a++) for (int b = a + 1; b < L; b++, pair++)
+            out[nu++] = (unit) {j, r, pair, a, b};
+    }
+    return nu;
+}
+
 void kc_svm_path(const kc_svm_path_job *jobs, int njobs, const int *fold, const int *run,
                  int nrun, int nthreads)
 {
@@ -247,7 +260,7 @@ void kc_svm_path(const kc_svm_path_job *jobs, int njobs, const int *fold, const 
     /* the largest training block of a pair (every row of its two classes
      * outside the fold) and the largest fold, over the jobs: one block, its
      * flags and one held-out kernel per thread serve every fit, the memory
-     * kc_svm_path_bytes() counts; and the units */
+     * kc_svm_path_bytes_thread() counts; and the number of units */
     size_t mmax = 0, tmax = 0;
     int nunits = 0;
     for (int j = 0; j < njobs; j++) {
@@ -271,19 +284,6 @@ void kc_svm_path(const kc_svm_path_job *jobs, int njobs, const int *fold, const 
         nunits += nrun * npairs;
         for (ptrdiff_t i = 0; i < (ptrdiff_t) n * npairs * job->ncost; i++) job->decision[i] = NA_REAL;
     }
-    unit *units = (unit *) R_alloc((size_t) nunits + 1, sizeof(unit));
-    int *first = (int *) R_alloc((size_t) njobs + 1, sizeof(int));  /* a job's first unit */
-    nunits = 0;
-    for (int j = 0; j < njobs; j++) {
-        first[j] = nunits;
-        int L = jobs[j].nclass;
-        for (int r = 0; r < nrun; r++) {
-            int pair = 0;
-            for (int a = 0; a < L; a++) for (int b = a + 1; b < L; b++, pair++)
-                units[nunits++] = (unit) {j, r, pair, a, b};
-        }
-    }
-    first[njobs] = nunits;
 
     int nws = nthreads < nunits ? nthreads : nunits;
     workspace *ws = (workspace *) R_alloc((size_t) nws, sizeof(workspace));
@@ -301,16 +301,12 @@ void kc_svm_path(const kc_svm_path_job *jobs, int njobs, const int *fold, const 
         w->strip = (double *) R_alloc(tmax * mmax + 1, sizeof(double));
     }
     path_ctx ctx = {jobs, fold, run, n, nrun, NULL, NULL, ws, 1};
+    unit *units = (unit *) R_alloc((size_t) nunits + 1, sizeof(unit));
 
     /* the jobs whose folds share one kernel: each kernel computed on all
      * the threads, then its units; then the other jobs' units together */
-    unit *rest = (unit *) R_alloc((size_t) nunits + 1, sizeof(unit));
-    int nrest = 0;
     for (int j = 0; j < njobs; j++) {
-        if (!one_kernel(jobs[j].nx, nrun)) {
-            for (int u = first[j]; u < first[j + 1]; u++) rest[nrest++] = units[u];
-            continue;
-        }
+        if (!one_kernel(jobs[j].nx, nrun)) continue;
         if ((double) n * n > (double) PTRDIFF_MAX / sizeof(double))
             kc_error("size", "kernclass: the shared kernel of %d points is too large", n);
         const void *mark = vmaxget();
@@ -318,9 +314,12 @@ void kc_svm_path(const kc_svm_path_job *jobs, int njobs, const int *fold, const 
         kc_advise_huge_pages(K, (size_t) n * n * sizeof(double));
         kc_gram(jobs[j].k, jobs[j].x, jobs[j].x, 1, K, nthreads);
         ctx.K = K;
-        run_units(&ctx, units + first[j], first[j + 1] - first[j], nthreads);
+        run_units(&ctx, units, job_units(jobs, j, nrun, units), nthreads);
         ctx.K = NULL;
         vmaxset(mark);
     }
-    run_units(&ctx, rest, nrest, nthreads);
+    int nrest = 0;
+    for (int j = 0; j < njobs; j++)
+        if (!one_kernel(jobs[j].nx, nrun)) nrest += job_units(jobs, j, nrun, units + nrest);
+    run_units(&ctx, units, nrest, nthreads);
 }
