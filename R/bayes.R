@@ -260,10 +260,13 @@ kc_check_bayes_type <- function(type) {
   invisible(type)
 }
 
-# Unbiased covariance matrix (as cov(), MATLAB's cov), always p x p.
+# Unbiased covariance matrix (as cov(), MATLAB's cov), always p x p; in
+# kernel_tune(), once for all the gammas of a fold (kc_gamma_free()).
 kc_cov <- function(x) {
-  centred <- sweep(x, 2L, colMeans(x), check.margin = FALSE)
-  crossprod(centred) / (nrow(x) - 1)
+  kc_gamma_free("cov", list(x), function() {
+    centred <- sweep(x, 2L, colMeans(x), check.margin = FALSE)
+    crossprod(centred) / (nrow(x) - 1)
+  })
 }
 
 # U with UU' = S^{-1} (pseudo-inverse for eigenvalues below the tolerance):
@@ -314,11 +317,13 @@ kc_bayes_pair <- function(coords, y, first, second, type, kernel, cov, outside =
 # Whitened points: a %*% U, and where U has an inverse eigenvalue outside
 # the span, one more coordinate for the distance to the span (0 for the
 # training points), so that inner products and distances are those of the
-# whitening in the full space.
+# whitening in the full space; in kernel_tune(), once for all the gammas.
 kc_whiten <- function(a, r2, U) {
-  out <- attr(U, "outside")
-  z <- a %*% U
-  if (!is.null(out) && out > 0) cbind(z, sqrt(out * r2)) else z
+  kc_gamma_free("whiten", list(a, r2, U), function() {
+    out <- attr(U, "outside")
+    z <- a %*% U
+    if (!is.null(out) && out > 0) cbind(z, sqrt(out * r2)) else z
+  })
 }
 
 # p(x) of one pair model for coded, scaled rows `new` (kc_bayes_coords();

@@ -282,7 +282,7 @@ kc_grid_cv <- function(fit, d, w, fold, k, cells, args, metric, run_folds = NULL
     }
   }
   rest <- which(!exact)
-  groups <- kc_svm_path_groups(fit, cells[rest], args, needs)
+  groups <- kc_path_groups(fit, cells[rest], args, needs)
   runs <- if (is.null(run_folds)) seq_len(as.integer(k)) else run_folds
   # a kernel_svm path on all its folds at once where it can (R/svm-path.R)
   inputs <- new.env(parent = emptyenv())  # the coded, scaled inputs, made once
@@ -338,15 +338,57 @@ kc_grid_cv <- function(fit, d, w, fold, k, cells, args, metric, run_folds = NULL
   res
 }
 
-# The fits of one fold for the cells `cells` (several only for an SVM path:
-# the same kernel setting, costs in any order), predicting the rows `test`.
-# A path runs its costs in increasing order, each fit warm-started from the
-# last and all sharing the kernel rows of the fold's training points.
+# Groups of cells (indices) that share work on a fold: cells of a fitter
+# with a path in the registry that differ in that parameter only, a positive
+# number in each (kernel_svm's costs: one SVM path, R/svm-path.R; the other
+# fitters' gammas: one pass of inner products or distances for all,
+# kc_with_gammas()); every other cell alone. Not approximate models (no
+# kernel sums), nor SVMs with probability = TRUE, whose Platt folds draw
+# random numbers per fit.
+kc_path_groups <- function(fit, cells, args, needs) {
+  single <- as.list(seq_along(cells))
+  def <- kc_fitter_default(fit)
+  if (is.null(def$path) || length(cells) < 2L) return(single)
+  alone <- vapply(c(list(args), cells), function(a) {
+    !is.null(a$approx) || (def$path == "cost" && isTRUE(a$probability))
+  }, logical(1))
+  if (any(alone) || (def$path == "cost" && needs == "prob")) return(single)
+  has_value <- vapply(cells, function(a) {
+    v <- a[[def$path]]
+    is.numeric(v) && length(v) == 1L && !is.na(v) && v > 0
+  }, logical(1))
+  if (!all(has_value)) return(single)
+  key <- vapply(cells, function(a) {
+    a[[def$path]] <- NULL
+    paste(deparse(a[order(names(a))], control = "digits17"), collapse = "")
+  }, character(1))
+  unname(split(seq_along(cells), factor(key, levels = unique(key))))
+}
+
+# The fits of one fold for the cells `cells` (several only for a path: the
+# same settings but for the registry's path parameter), predicting the rows
+# `test`. An SVM path runs its costs in increasing order, each fit
+# warm-started from the last and all sharing the kernel rows of the fold's
+# training points; the other fitters' gammas share their kernel sums.
 kc_fold_fits <- function(fit, d, w, test, cells, args, needs) {
   xtr <- kc_rows(d$x, -test)
   ytr <- d$y[-test]
   xte <- kc_rows(d$x, test)
   extra <- if (!is.null(w)) list(weights = w[-test])
+  # an error names its own cell (kc_relay), not the first of the path
+  fit_cell <- function(j, more = NULL) {
+    tryCatch(do.call(fit, c(list(xtr, ytr), cells[[j]], args, extra, more)),
+             error = function(e) {
+               e$kc_cell <- j
+               stop(e)
+             })
+  }
+  if (length(cells) > 1L && identical(kc_fitter_default(fit)$path, "gamma")) {
+    gammas <- vapply(cells, function(a) as.numeric(a$gamma), numeric(1))
+    return(kc_with_gammas(gammas, lapply(seq_along(cells), function(j) {
+      kc_fold_predict(fit_cell(j), xte, needs)
+    })))
+  }
   path <- NULL
   order <- seq_along(cells)
   if (length(cells) > 1L) {
@@ -354,14 +396,7 @@ kc_fold_fits <- function(fit, d, w, test, cells, args, needs) {
     order <- order(vapply(cells, function(a) a$cost, numeric(1)))
   }
   models <- vector("list", length(cells))
-  for (j in order) {
-    a <- c(list(xtr, ytr), cells[[j]], args, extra, if (!is.null(path)) list(.path = path))
-    # an error names its own cell (kc_relay), not the first of the path
-    models[[j]] <- tryCatch(do.call(fit, a), error = function(e) {
-      e$kc_cell <- j
-      stop(e)
-    })
-  }
+  for (j in order) models[[j]] <- fit_cell(j, if (!is.null(path)) list(.path = path))
   if (!is.null(path)) {
     out <- kc_path_predict(models, xte, needs)
     if (!is.null(out)) return(out)

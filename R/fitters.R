@@ -20,7 +20,8 @@
 # - loo: whether the exact leave-one-out of kernel_cv() exists (a kc_loo()
 #   method beside the classifier);
 # - path: the parameter along which kernel_tune() shares work between grid
-#   rows (R/svm-path.R), NULL for none;
+#   rows on a fold (kc_path_groups(): kernel_svm's cost path, R/svm-path.R;
+#   the gammas of the others, kc_with_gammas()), NULL for none;
 # - parsnip: the parsnip model that fits it ("kernel_classifier"), NULL for
 #   the SVM, which is an engine of parsnip's own svm_* models.
 kc_fitter_row <- function(method, label, tunable, types = c("class", "decision", "prob"),
@@ -33,12 +34,12 @@ kc_fitter_row <- function(method, label, tunable, types = c("class", "decision",
 
 kc_fitters <- list(
   kernel_means = kc_fitter_row("means", function(object) "Kernel nearest-means classifier",
-                               c("gamma", "degree"), loo = TRUE),
+                               c("gamma", "degree"), loo = TRUE, path = "gamma"),
   kernel_parzen = kc_fitter_row("parzen", function(object) "Parzen-window Bayes classifier",
-                                c("gamma", "degree"), loo = TRUE),
+                                c("gamma", "degree"), loo = TRUE, path = "gamma"),
   kernel_bayes = kc_fitter_row("bayes", function(object) {
     sprintf("Kernelized Bayes classifier, type %d", object$type)
-  }, c("gamma", "degree")),
+  }, c("gamma", "degree"), path = "gamma"),
   kernel_svm = kc_fitter_row("svm", function(object) {
     if (inherits(object, "kernel_svm_oneclass")) "One-class support vector machine (SMO)"
     else if (inherits(object, "kernclass_cells")) "Localized support vector machine (cells)"

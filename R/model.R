@@ -45,12 +45,102 @@ kc_call <- function(call, generic) {
 
 # Sum of k(x_i, x_j) over the pairs of each class, in tiles, at fit time.
 kc_within_sums <- function(x, y, kernel) {
-  .Call(ffi_within_sums, x, as.integer(y), nlevels(y), kc_kernel_code(kernel), kc_threads())
+  kc_gamma_shared("within", list(x, y), NULL, kernel, function(ks) {
+    out <- .Call(ffi_within_sums, x, as.integer(y), nlevels(y), kc_kernel_codes(ks),
+                 kc_threads())
+    lapply(seq_along(ks), function(i) out[, i])
+  })
 }
 
 # K(x, points) %*% weights for coded, scaled rows x (no NA), in tiles.
 kc_expand <- function(x, points, weights, kernel) {
-  .Call(ffi_kernel_expansion, x, points, weights, kc_kernel_code(kernel), kc_threads())
+  kc_gamma_shared("expand", list(x, points), weights, kernel, function(ks) {
+    out <- .Call(ffi_kernel_expansion, x, points, weights, kc_kernel_codes(ks), kc_threads())
+    if (length(ks) == 1L) return(list(out))
+    cols <- seq_len(ncol(weights))
+    lapply(seq_along(ks) - 1L, function(i) out[, i * length(cols) + cols, drop = FALSE])
+  })
+}
+
+# The C engine's codes of kernels of one type, a column each (src/ffi.c).
+kc_kernel_codes <- function(ks) vapply(ks, kc_kernel_code, numeric(4))
+
+# Gammas that share their kernel sums: kernel_tune() fits the gammas of one
+# setting of kernel_means(), kernel_parzen() or kernel_bayes() on a fold
+# inside kc_with_gammas() (R/cv.R). There the first kernel sum with one of
+# the gammas is computed for all of them from one pass of inner products or
+# squared distances (the inputs never depend on gamma), and the same sum
+# with another of the gammas (identical inputs and weights) is looked up;
+# so are the values that do not depend on gamma at all (kernel_bayes()'s
+# covariances and whitened points, kc_gamma_free()). The values are each
+# row's alone, bit for bit (src/kernel.c, values_from_base); the fitters do
+# not know.
+kc_shared_sums <- new.env(parent = emptyenv())
+
+kc_with_gammas <- function(gammas, expr) {
+  old <- as.list(kc_shared_sums)
+  on.exit({
+    kc_shared_sums$gammas <- old$gammas
+    kc_shared_sums$sums <- old$sums
+  })
+  kc_shared_sums$gammas <- unique(as.numeric(gammas))
+  kc_shared_sums$sums <- list()
+  expr
+}
+
+# The value kept for op on these inputs (identical()), or NULL.
+kc_shared_lookup <- function(op, inputs) {
+  for (e in kc_shared_sums$sums) {
+    if (identical(e$op, op) && identical(e$inputs, inputs)) return(e)
+  }
+  NULL
+}
+
+kc_shared_keep <- function(entry) {
+  kc_shared_sums$sums[[length(kc_shared_sums$sums) + 1L]] <- entry
+}
+
+# compute(kernels) gives a list of the sum for each kernel; inputs (a list)
+# and weights are what it reads besides the kernel. Sums with other weights
+# (a threshold search that turned a model round) are computed alone; so are
+# sums whose results for all the gammas would not fit the tuning budget.
+kc_gamma_shared <- function(op, inputs, weights, kernel, compute) {
+  gammas <- kc_shared_sums$gammas
+  if (length(gammas) < 2L || !is.null(kc_kernel_info(kernel)$engine) ||
+      !(kernel$gamma %in% gammas)) {
+    return(compute(list(kernel))[[1L]])
+  }
+  rest <- kernel
+  rest$gamma <- NULL
+  op <- list(op, rest)
+  same <- kc_shared_lookup(op, inputs)
+  if (!is.null(same) && identical(same$weights, weights)) {
+    return(same$value[[match(kernel$gamma, gammas)]])
+  }
+  size <- 8 * length(gammas) * (if (is.null(weights)) nlevels(inputs[[2L]]) else
+                                  nrow(inputs[[1L]]) * ncol(weights))
+  if (!is.null(same) || size > getOption("kernclass.tune.store_mb", 512) * 2^20) {
+    return(compute(list(kernel))[[1L]])
+  }
+  ks <- lapply(gammas, function(g) {
+    k <- kernel
+    k$gamma <- g
+    k
+  })
+  value <- compute(ks)
+  kc_shared_keep(list(op = op, inputs = inputs, weights = weights, value = value))
+  value[[match(kernel$gamma, gammas)]]
+}
+
+# compute() of inputs that a gamma does not change, once for identical
+# inputs inside kc_with_gammas().
+kc_gamma_free <- function(op, inputs, compute) {
+  if (is.null(kc_shared_sums$gammas)) return(compute())
+  same <- kc_shared_lookup(op, inputs)
+  if (!is.null(same)) return(same$value)
+  value <- compute()
+  kc_shared_keep(list(op = op, inputs = inputs, value = value))
+  value
 }
 
 # predict() works through four internal generics, so that each classifier

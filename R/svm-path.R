@@ -7,31 +7,6 @@
 
 # ---- the path: costs of one kernel setting share work -------------------------
 
-# Groups of cells (indices) that one SVM path serves: cells of a fitter with
-# a path in the registry (kernel_svm's: `cost`) that differ in that
-# parameter only; every other cell alone. Not with probability = TRUE,
-# whose Platt folds draw random numbers per fit.
-kc_svm_path_groups <- function(fit, cells, args, needs) {
-  single <- as.list(seq_along(cells))
-  def <- kc_fitter_default(fit)
-  if (is.null(def$path) || length(cells) < 2L) return(single)
-  # probability = TRUE (in args or a cell) and approximate SVMs (approx = ...,
-  # linear solves on features: no kernel rows to share) fit alone
-  alone <- vapply(c(list(args), cells), function(a) isTRUE(a$probability) || !is.null(a$approx),
-                  logical(1))
-  if (needs == "prob" || any(alone)) return(single)
-  has_value <- vapply(cells, function(a) {
-    v <- a[[def$path]]
-    is.numeric(v) && length(v) == 1L && !is.na(v) && v > 0
-  }, logical(1))
-  if (!all(has_value)) return(single)
-  key <- vapply(cells, function(a) {
-    a[[def$path]] <- NULL
-    paste(deparse(a[order(names(a))], control = "digits17"), collapse = "")
-  }, character(1))
-  unname(split(seq_along(cells), factor(key, levels = unique(key))))
-}
-
 # The state a path keeps between its fits, per class pair: the kernel rows
 # computed so far (a raw store the solver fills in place) and the last
 # solution. Stores fit in a budget (option kernclass.tune.store_mb, default

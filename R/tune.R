@@ -17,7 +17,9 @@
 #'
 #' @section Where it runs: The units of work are the folds of each grid row
 #'   (for [kernel_svm()], the folds of each kernel setting, which serve all
-#'   its `cost` values; for exact leave-one-out, a whole grid row). They are
+#'   its `cost` values; for the other fitters, the folds of the grid rows
+#'   that differ only in `gamma`; for exact leave-one-out, a whole grid
+#'   row). They are
 #'   futures ([future.apply::future_lapply()]), so [future::plan()] decides
 #'   where they run: one after the other in this R session (the default,
 #'   `plan(sequential)`, with the kernel engine's threads inside each fit),
@@ -77,6 +79,21 @@
 #'   all costs come from one kernel expansion. Weights and class weights
 #'   are taken either way. Under [future::plan()] with workers, each worker
 #'   holds the memory of the unit it runs.
+#'
+#' @section Shared work across gammas: For [kernel_means()],
+#'   [kernel_parzen()] and [kernel_bayes()], the grid rows that differ only in
+#'   a numeric `gamma` are fitted together on each fold. None of their inputs
+#'   depends on `gamma` (the scaled rows, the class weights, the whitened
+#'   points of `kernel_bayes()`), so each kernel sum the first row's fit and
+#'   prediction need is computed for all the gammas at once: one tile of inner
+#'   products or squared distances, each gamma's kernel values from it. The
+#'   values, and so the models, classes, probabilities and decision values,
+#'   are those of each row fitted alone, bit for bit. A sum whose weights
+#'   depend on the row (a threshold search that turned the rule round, or
+#'   `kernel_parzen()`'s searched prior) is computed for its row alone. This
+#'   saves the inner products of all but one gamma: the grid of 10 gammas, 5
+#'   folds, n = 5,000 runs 1.3x (20 inputs) to 1.6x (100 inputs) faster; the
+#'   rest is the kernel values themselves.
 #'
 #' @section Screen loosely, decide exactly: With `search = "screen"` (the
 #'   default) and [kernel_svm()], every grid row is cross-validated with the

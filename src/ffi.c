@@ -147,11 +147,8 @@ static void check_pair(const kc_kernel *k, const kc_points *a, const kc_points *
 
 /* spec = c(code, gamma, degree, coef0), as built by kc_kernel_code() in R:
  * code is the C kernel type + 1. */
-static kc_kernel kernel_from(SEXP spec)
+static kc_kernel kernel_of(const double *v)
 {
-    if (!isReal(spec) || XLENGTH(spec) != 4)
-        kc_internal("kernel spec must be a double vector of length 4");
-    const double *v = REAL(spec);
     kc_kernel k;
     if (!(v[0] >= 1 && v[0] <= KC_KERNEL_COUNT) || v[0] != floor(v[0]) ||
         !kc_kernel_name((kc_kernel_type) ((int) v[0] - 1)))
@@ -165,6 +162,28 @@ static kc_kernel kernel_from(SEXP spec)
     k.degree = (int) v[2];
     k.coef0 = v[3];
     return k;
+}
+
+static kc_kernel kernel_from(SEXP spec)
+{
+    if (!isReal(spec) || XLENGTH(spec) != 4)
+        kc_internal("kernel spec must be a double vector of length 4");
+    return kernel_of(REAL(spec));
+}
+
+/* A set of kernels of one type (a 4 x nk spec, a column each), whose
+ * values the workers compute from the same tiles. */
+static const kc_kernel *kernel_set_from(SEXP spec, int *nk)
+{
+    if (!isReal(spec) || XLENGTH(spec) < 4 || XLENGTH(spec) % 4 != 0 || XLENGTH(spec) / 4 > INT_MAX)
+        kc_internal("kernel spec must be a double vector of 4 values per kernel");
+    *nk = (int) (XLENGTH(spec) / 4);
+    kc_kernel *ks = (kc_kernel *) R_alloc((size_t) *nk, sizeof(kc_kernel));
+    for (int i = 0; i < *nk; i++) {
+        ks[i] = kernel_of(REAL(spec) + 4 * (R_xlen_t) i);
+        if (ks[i].type != ks[0].type) kc_internal("the kernels of a set must be of one type");
+    }
+    return ks;
 }
 
 static int threads_from(SEXP threads)
@@ -229,34 +248,38 @@ SEXP ffi_kernel_diag(SEXP x, SEXP spec)
     return out;
 }
 
-/* K(x, train) %*% weights, without forming K. */
+/* K(x, train) %*% weights, without forming K; for a set of nk kernels
+ * (kernel_set_from), their results side by side (x rows by nk ncol(weights)). */
 SEXP ffi_kernel_expansion(SEXP x, SEXP train, SEXP weights, SEXP spec, SEXP threads)
 {
-    kc_kernel k = kernel_from(spec);
+    int nk;
+    const kc_kernel *ks = kernel_set_from(spec, &nk);
     int nt = threads_from(threads);
     kc_points a = points_from(x, "x"), b = points_from(train, "train");
-    check_pair(&k, &a, &b, "x", "train");
+    check_pair(ks, &a, &b, "x", "train");
     if (!isReal(weights) || !isMatrix(weights) || nrows(weights) != b.n || ncols(weights) < 1)
         kc_internal("weights must be a double matrix with a row per training row");
     int nw = ncols(weights);
     for (R_xlen_t i = 0; i < XLENGTH(weights); i++)
         if (!R_FINITE(REAL(weights)[i])) kc_internal("weights must be finite");
-    SEXP out = PROTECT(alloc_result(a.n, nw));
-    kc_expansion(&k, &a, &b, REAL(weights), nw, REAL(out), nt);
+    SEXP out = PROTECT(alloc_result(a.n, (R_xlen_t) nw * nk));
+    kc_expansion(ks, nk, &a, &b, REAL(weights), nw, REAL(out), nt);
     UNPROTECT(1);
     return out;
 }
 
+/* Within-group kernel sums (G x nk: a column per kernel of the set). */
 SEXP ffi_within_sums(SEXP train, SEXP group, SEXP ngroups, SEXP spec, SEXP threads)
 {
-    kc_kernel k = kernel_from(spec);
+    int nk;
+    const kc_kernel *ks = kernel_set_from(spec, &nk);
     int nt = threads_from(threads);
     kc_points b = points_from(train, "train");
-    check_pair(&k, &b, &b, "train", "train");
+    check_pair(ks, &b, &b, "train", "train");
     int G;
     const int *g = groups_from(group, b.n, ngroups, &G);
-    SEXP out = PROTECT(allocVector(REALSXP, G));
-    kc_within_group_sums(&k, &b, g, G, REAL(out), nt);
+    SEXP out = PROTECT(alloc_result(G, nk));
+    kc_within_group_sums(ks, nk, &b, g, G, REAL(out), nt);
     UNPROTECT(1);
     return out;
 }

@@ -191,11 +191,13 @@ void kc_gram(const kc_kernel *k, const kc_points *a, const kc_points *b,
 /* K(a, a) rounded to floats: the rows the solver's store would hold. */
 void kc_gram_float(const kc_kernel *k, const kc_points *a, float *out, int nthreads);
 
-/* out = K(a, b) w: w is b->n x ncols, out a->n x ncols, both column-major. */
-void kc_expansion(const kc_kernel *k, const kc_points *a, const kc_points *b,
+/* out = K(a, b) w: w is b->n x ncols, out a->n x ncols, both column-major;
+ * for a set of nk kernels of one type (k[0..nk)), their results one after
+ * another, each from the same tiles of inner products or distances. */
+void kc_expansion(const kc_kernel *k, int nk, const kc_points *a, const kc_points *b,
                   const double *w, int ncols, double *out, int nthreads);
 
-void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
+void kc_within_group_sums(const kc_kernel *k, int nk, const kc_points *b,
                           const int *group, int ngroups, double *out,
                           int nthreads);
 

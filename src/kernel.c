@@ -133,6 +133,13 @@ static double pair_cost(const kc_points *a)
     return 20;
 }
 
+/* The work of one pair for a set of nk kernels sharing its inner products
+ * or distances: each further kernel adds its values and their sums. */
+static double set_cost(const kc_points *a, int nk)
+{
+    return pair_cost(a) + 20.0 * (nk - 1);
+}
+
 /* R is called on the main thread only: callback points get one thread. */
 static int threads_for_source(const kc_points *a, const kc_points *b, int nthreads)
 {
@@ -284,15 +291,16 @@ double kc_self_kernel(const kc_kernel *k, double sqnorm)
  * squared distances from the norms (the rare ones that lost digits
  * recomputed directly), then the kernel, while the row is in the nearest
  * cache (a pass over the whole tile for each step read it from farther
- * away). */
-static void apply_kernel(const kc_kernel *k,
+ * away).  values = 0 stops before the kernel: the tile then holds what
+ * every kernel of the type starts from (values_from_base). */
+static void apply_kernel(const kc_kernel *k, int values,
                          const kc_points *a, const int *ai, ptrdiff_t a0, int na,
                          const kc_points *b, const int *bi, ptrdiff_t b0, int nb,
                          double *tile)
 {
     kernel_def d = kernel_def_of(k->type);
     if (!d.distance) {
-        d.values(k, tile, (size_t) na * nb);
+        if (values) d.values(k, tile, (size_t) na * nb);
         return;
     }
     double *bsq = tile + (size_t) KC_TILE * KC_TILE;  /* see TILE_DOUBLES */
@@ -305,8 +313,25 @@ static void apply_kernel(const kc_kernel *k,
             for (int j = 0; j < nb; j++)
                 if (KC_NEEDS_REFINE(row[j], asq + bsq[j]))
                     row[j] = direct_sqdist(a, ra, b, row_of(bi, b0, j));
-        d.values(k, row, (size_t) nb);
+        if (values) d.values(k, row, (size_t) nb);
     }
+}
+
+/* The values of kernel k from a tile apply_kernel left before the kernel
+ * (values = 0), into out: applied as apply_kernel applies them (a row at a
+ * time for the distance kernels), so they equal a tile of k alone bit for
+ * bit.  Kernels of one type differing in their parameters (a grid of gammas)
+ * thus share one tile of inner products or distances. */
+static void values_from_base(const kc_kernel *k, const double *base, double *out,
+                             int na, int nb)
+{
+    kernel_def d = kernel_def_of(k->type);
+    memcpy(out, base, sizeof(double) * (size_t) na * nb);
+    if (!d.distance) {
+        d.values(k, out, (size_t) na * nb);
+        return;
+    }
+    for (int i = 0; i < na; i++) d.values(k, out + (size_t) i * nb, (size_t) nb);
 }
 
 /* The points as the tiles read them: a copy of *a with the squared row
@@ -408,7 +433,7 @@ static void callback_tile(const kc_points *a, const int *ai, ptrdiff_t a0, int n
  * na x nb row-major: tile[i * nb + j].  work holds kc_tile_work_size(a).  apack: these rows
  * of a already packed (a caller running one block of a against many blocks
  * of b packs it once), or NULL. */
-static void kernel_tile(const kc_kernel *k,
+static void kernel_tile(const kc_kernel *k, int values,
                         const kc_points *a, const int *ai, ptrdiff_t a0, int na,
                         const kc_points *b, const int *bi, ptrdiff_t b0, int nb,
                         const double *apack, double *work, double *tile)
@@ -420,7 +445,7 @@ static void kernel_tile(const kc_kernel *k,
     case KC_SRC_CALLBACK: callback_tile(a, ai, a0, na, b, bi, b0, nb, (int *) work, tile); break;
     }
     if (a->src != KC_SRC_DENSE) {
-        apply_kernel(k, a, ai, a0, na, b, bi, b0, nb, tile);
+        apply_kernel(k, values, a, ai, a0, na, b, bi, b0, nb, tile);
         return;
     }
     int p = a->p;
@@ -465,7 +490,7 @@ static void kernel_tile(const kc_kernel *k,
         j0 += width;
     }
 
-    apply_kernel(k, a, ai, a0, na, b, bi, b0, nb, tile);
+    apply_kernel(k, values, a, ai, a0, na, b, bi, b0, nb, tile);
 }
 
 
@@ -545,7 +570,7 @@ static void gram(const kc_kernel *k, const kc_points *a, const kc_points *b,
             double *tile = work + work_n;
             ptrdiff_t a0 = (ptrdiff_t) I * KC_TILE, b0 = (ptrdiff_t) J * KC_TILE;
             int na = block_len(a->n, I), nb = block_len(b->n, J);
-            kernel_tile(k, a, NULL, a0, na, b, NULL, b0, nb, NULL, work, tile);
+            kernel_tile(k, 1, a, NULL, a0, na, b, NULL, b0, nb, NULL, work, tile);
             for (int i = 0; i < na; i++)
                 for (int j = 0; j < nb; j++) {
                     /* on a diagonal tile keep the upper triangle, mirror it */
@@ -576,29 +601,32 @@ void kc_gram_float(const kc_kernel *k, const kc_points *a, float *out, int nthre
     gram(k, a, a, 1, NULL, out, nthreads);
 }
 
-void kc_expansion(const kc_kernel *k, const kc_points *a, const kc_points *b,
+void kc_expansion(const kc_kernel *k, int nk, const kc_points *a, const kc_points *b,
                   const double *w, int ncols, double *out, int nthreads)
 {
     kc_points pa = kc_prepare_points(k, a, 0);
     kc_points pb = kc_prepare_points(k, b, a->n > KC_TILE);  /* b serves every row block */
     a = &pa;
     b = &pb;
-    double cost = pair_cost(a);
+    double cost = set_cost(a, nk);
     nthreads = threads_for_source(a, b, kc_threads_for((double) a->n * b->n * cost, nthreads));
     int bi_n = nblocks(a->n), bj_n = nblocks(b->n);
     size_t work_n = kc_tile_work_size(a);
     /* A task is one row block of a run over a segment of the blocks of b in
      * their stored order (so every sum has a fixed order); a chunk is up to
      * TASKS_PER_THREAD row blocks per thread over one segment, with an
-     * interrupt check after it.  A row block's packed rows and sums live in
-     * its slot across segments. */
+     * interrupt check after it.  A row block's packed rows and sums (per
+     * kernel of the set) live in its slot across segments. */
     int nslots_max = nthreads == 1 ? 1 : TASKS_PER_THREAD * nthreads;
     if (nslots_max > bi_n) nslots_max = bi_n;
     size_t pack_n = a->src == KC_SRC_DENSE ? (size_t) round_up(KC_TILE, MR) * a->p : 0;
-    size_t slot_n = pack_n + (size_t) ncols * KC_TILE;
+    size_t acc_n = (size_t) nk * ncols * KC_TILE;
+    size_t slot_n = pack_n + acc_n;
     double *slots = (double *) kc_alloc((size_t) nslots_max * slot_n, sizeof(double));
-    scratch s = scratch_alloc(nthreads, work_n + TILE_DOUBLES);
+    size_t values_n = nk > 1 ? (size_t) KC_TILE * KC_TILE : 0;  /* one kernel's tile */
+    scratch s = scratch_alloc(nthreads, work_n + TILE_DOUBLES + values_n);
     zero_scatter(a, s.base, s.per_thread, nthreads);
+    ptrdiff_t out_n = a->n * (ptrdiff_t) ncols;  /* one kernel's result */
 
     for (int t0 = 0; t0 < bi_n; t0 += nslots_max) {
         int nslots = bi_n - t0 < nslots_max ? bi_n - t0 : nslots_max;
@@ -610,26 +638,33 @@ void kc_expansion(const kc_kernel *k, const kc_points *a, const kc_points *b,
             for (int sl = 0; sl < nslots; sl++) {
                 double *work = scratch_for(&s, thread_id());
                 double *tile = work + work_n;
+                double *vals = nk > 1 ? tile + TILE_DOUBLES : tile;
                 double *apack = slots + (size_t) sl * slot_n;
-                double *acc = apack + pack_n;
+                double *acc = apack + pack_n;  /* [kernel][column][row] */
                 ptrdiff_t a0 = (ptrdiff_t) (t0 + sl) * KC_TILE;
                 int na = block_len(a->n, t0 + sl);
                 if (J0 == 0) {
-                    memset(acc, 0, sizeof(double) * (size_t) ncols * na);
+                    memset(acc, 0, sizeof(double) * acc_n);
                     if (pack_n) pack_rows(a, NULL, a0, na, MR, apack);
                 }
                 for (int J = J0; J < J1; J++) {
                     ptrdiff_t b0 = (ptrdiff_t) J * KC_TILE;
                     int nb = block_len(b->n, J);
-                    kernel_tile(k, a, NULL, a0, na, b, NULL, b0, nb, pack_n ? apack : NULL, work, tile);
-                    for (int c = 0; c < ncols; c++)
-                        kc_isa.tile_times_weights(tile, na, nb, w + (ptrdiff_t) c * b->n + b0,
-                                           acc + (size_t) c * na);
+                    kernel_tile(k, nk == 1, a, NULL, a0, na, b, NULL, b0, nb,
+                                pack_n ? apack : NULL, work, tile);
+                    for (int kk = 0; kk < nk; kk++) {
+                        if (nk > 1) values_from_base(k + kk, tile, vals, na, nb);
+                        for (int c = 0; c < ncols; c++)
+                            kc_isa.tile_times_weights(vals, na, nb, w + (ptrdiff_t) c * b->n + b0,
+                                                      acc + ((size_t) kk * ncols + c) * KC_TILE);
+                    }
                 }
                 if (J1 == bj_n)
-                    for (int c = 0; c < ncols; c++)
-                        for (int i = 0; i < na; i++)
-                            out[(a0 + i) + (ptrdiff_t) c * a->n] = acc[(size_t) c * na + i];
+                    for (int kk = 0; kk < nk; kk++)
+                        for (int c = 0; c < ncols; c++)
+                            for (int i = 0; i < na; i++)
+                                out[kk * out_n + (a0 + i) + (ptrdiff_t) c * a->n] =
+                                    acc[((size_t) kk * ncols + c) * KC_TILE + i];
             }
             kc_callback_raise();
             kc_check_interrupt();
@@ -669,7 +704,7 @@ void kc_rows(const kc_kernel *k, const kc_points *b, const int *rows, int nr,
         double *tile = mine + kc_tile_work_size(b);
         ptrdiff_t b0 = (ptrdiff_t) J * KC_TILE;
         int nb = block_len(b->n, J);
-        kernel_tile(k, b, rows, 0, nr, b, NULL, b0, nb, rows_packed, mine, tile);
+        kernel_tile(k, 1, b, rows, 0, nr, b, NULL, b0, nb, rows_packed, mine, tile);
         for (int r = 0; r < nr; r++) {
             float *dst = out[r] + b0;
             const double *src = tile + (size_t) r * nb;
@@ -693,9 +728,10 @@ static double tile_sum(const double *v, size_t len)
     return ((part[0] + part[1]) + (part[2] + part[3])) + ((part[4] + part[5]) + (part[6] + part[7]));
 }
 
-/* Sum of k(x_i, x_j) over all pairs i, j of the same group.  Only the tiles
- * on and above each group's diagonal are computed (the sum is symmetric). */
-void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
+/* Sum of k(x_i, x_j) over all pairs i, j of the same group, for each of
+ * the nk kernels of a set: out[g + kk ngroups].  Only the tiles on and
+ * above each group's diagonal are computed (the sum is symmetric). */
+void kc_within_group_sums(const kc_kernel *k, int nk, const kc_points *b,
                           const int *group, int ngroups, double *out,
                           int nthreads)
 {
@@ -775,14 +811,14 @@ void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
         double m = nblocks(start[g + 1] - start[g]);
         ntiles_d += m * (m + 1) / 2;
     }
-    if (ntiles_d * 4 * sizeof(int) > (double) PTRDIFF_MAX)
+    if (ntiles_d * (4 * sizeof(int) + nk * sizeof(double)) > (double) PTRDIFF_MAX)
         kc_error("size", "kernclass: too many tiles (%.0f)", ntiles_d);
     size_t ntiles = (size_t) ntiles_d;
-    double cost = pair_cost(b);
+    double cost = set_cost(b, nk);
     nthreads = threads_for_source(b, b, kc_threads_for(ntiles_d * KC_TILE * KC_TILE * cost, nthreads));
     int *task = (int *) kc_alloc(ntiles * 4 + 1, sizeof(int));  /* g, I, J0, J1 */
     size_t *first = (size_t *) kc_alloc(ntiles + 1, sizeof(size_t));  /* its first tile */
-    double *partial = (double *) kc_alloc(ntiles + 1, sizeof(double));
+    double *partial = (double *) kc_alloc(ntiles * nk + 1, sizeof(double));  /* [tile][kernel] */
     int *group_of = (int *) kc_alloc(ntiles + 1, sizeof(int));
     size_t ntasks = 0, t = 0;
     for (int g = 0; g < ngroups; g++) {
@@ -798,7 +834,8 @@ void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
     }
 
     size_t work_n = kc_tile_work_size(b);
-    scratch s = scratch_alloc(nthreads, work_n + TILE_DOUBLES);
+    size_t values_n = nk > 1 ? (size_t) KC_TILE * KC_TILE : 0;  /* one kernel's tile */
+    scratch s = scratch_alloc(nthreads, work_n + TILE_DOUBLES + values_n);
     zero_scatter(b, s.base, s.per_thread, nthreads);
     size_t chunk_tiles = (size_t) nthreads * tiles_per_chunk(cost);
     for (size_t u0 = 0; u0 < ntasks;) {
@@ -809,6 +846,7 @@ void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
             int g = task[4 * u], I = task[4 * u + 1], J0 = task[4 * u + 2], J1 = task[4 * u + 3];
             double *work = scratch_for(&s, thread_id());
             double *tile = work + work_n;
+            double *vals = nk > 1 ? tile + TILE_DOUBLES : tile;
             ptrdiff_t ng = start[g + 1] - start[g];
             int na = block_len(ng, I);
             ptrdiff_t a0 = gstart ? gstart[g] + (ptrdiff_t) I * KC_TILE : 0;
@@ -816,21 +854,27 @@ void kc_within_group_sums(const kc_kernel *k, const kc_points *b,
             for (int J = J0; J < J1; J++) {
                 int nb = block_len(ng, J);
                 if (dense)
-                    kernel_tile(k, &sorted, NULL, a0, na,
+                    kernel_tile(k, nk == 1, &sorted, NULL, a0, na,
                                 &sorted, NULL, gstart[g] + (ptrdiff_t) J * KC_TILE, nb, work, work, tile);
                 else
-                    kernel_tile(k, b, order + start[g] + (ptrdiff_t) I * KC_TILE, 0, na,
+                    kernel_tile(k, nk == 1, b, order + start[g] + (ptrdiff_t) I * KC_TILE, 0, na,
                                 b, order + start[g] + (ptrdiff_t) J * KC_TILE, 0, nb, NULL, work, tile);
-                double sum = tile_sum(tile, (size_t) na * nb);
-                partial[first[u] + (J - J0)] = I == J ? sum : 2.0 * sum;
+                for (int kk = 0; kk < nk; kk++) {
+                    if (nk > 1) values_from_base(k + kk, tile, vals, na, nb);
+                    double sum = tile_sum(vals, (size_t) na * nb);
+                    partial[(first[u] + (J - J0)) * nk + kk] = I == J ? sum : 2.0 * sum;
+                }
             }
         }
         kc_callback_raise();
         kc_check_interrupt();
         u0 = u1;
     }
-    for (int g = 0; g < ngroups; g++) out[g] = 0.0;
-    for (size_t u = 0; u < ntiles; u++) out[group_of[u]] += partial[u];
+    for (int kk = 0; kk < nk; kk++) {
+        double *o = out + (ptrdiff_t) kk * ngroups;
+        for (int g = 0; g < ngroups; g++) o[g] = 0.0;
+        for (size_t u = 0; u < ntiles; u++) o[group_of[u]] += partial[u * nk + kk];
+    }
 }
 
 /* Leave-one-out group sums: out[i + g n] = sum of k(x_i, x_j) over the rows
@@ -866,7 +910,7 @@ void kc_loo_group_sums(const kc_kernel *k, const kc_points *b, const int *group,
             for (int J = 0; J < nb_n; J++) {
                 ptrdiff_t b0 = (ptrdiff_t) J * KC_TILE;
                 int nb = block_len(n, J);
-                kernel_tile(k, b, NULL, a0, na, b, NULL, b0, nb, NULL, work, tile);
+                kernel_tile(k, 1, b, NULL, a0, na, b, NULL, b0, nb, NULL, work, tile);
                 for (int i = 0; i < na; i++) {
                     const double *v = tile + (size_t) i * nb;
                     double *ai = acc + (size_t) i * ngroups;

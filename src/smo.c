@@ -663,7 +663,7 @@ static void reconstruct_gradient(smo *s)
         }
     }
     kc_points pi = kc_points_subset(s->x, inact, ninact), pf = kc_points_subset(s->x, freei, nfree);
-    kc_expansion(s->k, &pi, &pf, w, 1, out, s->nthreads);
+    kc_expansion(s->k, 1, &pi, &pf, w, 1, out, s->nthreads);
     for (int u = 0; u < ninact; u++) {
         int t = inact[u];
         s->G[t] = s->Gbar[t] + s->p + s->y[t] * out[u];
@@ -707,7 +707,7 @@ static double dual_objective(const smo *s)
     }
     kc_points ps = kc_points_subset(s->x, sv, nsv);
     ps.sqnorm = NULL;  /* recomputed from the subset's rows */
-    kc_expansion(s->k, &ps, &ps, w, 1, out, s->nthreads);
+    kc_expansion(s->k, 1, &ps, &ps, w, 1, out, s->nthreads);
     double obj = 0.0;
     for (int u = 0; u < nsv; u++) obj += w[u] * out[u] / 2 + s->p * fabs(w[u]);
     kc_release(vmax);

@@ -23,6 +23,15 @@ test_that("kernel expansions stop at an interrupt", {
   expect_match(msg, "time limit")
 })
 
+test_that("kernel sets (gammas sharing their distances) stop at an interrupt", {
+  set3 <- c(spec, replace(spec, 2L, 0.1), replace(spec, 2L, 1))
+  msg <- run_until_limit(.Call(kernclass:::ffi_within_sums, x, y, 2L, set3, 2L))
+  expect_match(msg, "time limit")
+  w <- cbind(y == 1, y == 2) + 0
+  msg <- run_until_limit(.Call(kernclass:::ffi_kernel_expansion, x, x, w, set3, 2L))
+  expect_match(msg, "time limit")
+})
+
 test_that("the Gram matrix stops at an interrupt", {
   big <- matrix(rnorm(6000 * 400), 6000)
   msg <- run_until_limit(.Call(kernclass:::ffi_kernel_matrix, big, NULL, spec, 2L))
