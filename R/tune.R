@@ -91,9 +91,11 @@
 #'   are those of each row fitted alone, bit for bit. A sum whose weights
 #'   depend on the row (a threshold search that turned the rule round, or
 #'   `kernel_parzen()`'s searched prior) is computed for its row alone. This
-#'   saves the inner products of all but one gamma: the grid of 10 gammas, 5
-#'   folds, n = 5,000 runs 1.3x (20 inputs) to 1.6x (100 inputs) faster; the
-#'   rest is the kernel values themselves.
+#'   saves the inner products of all but one gamma (and for `kernel_bayes()`
+#'   the covariances and whitening, computed once for identical inputs): 10
+#'   gammas, 5 folds, n = 5,000 ran 1.5x faster with 20 inputs and 1.8-2.7x
+#'   with 100 (the README's table); what is left is mostly the kernel values
+#'   themselves, one exponential per pair and gamma.
 #'
 #' @section Screen loosely, decide exactly: With `search = "screen"` (the
 #'   default) and [kernel_svm()], every grid row is cross-validated with the

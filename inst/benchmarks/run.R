@@ -12,7 +12,7 @@
 #       the median of --tune-reps runs; its threads, default all)
 #   Rscript inst/benchmarks/run.R --only contention,scaling
 #       sections: engine, svm, sums, scale, threshold, prob, sparse (the main
-#       table), contention, scaling, tune, latency, approx
+#       table), contention, scaling, tune, gammas, latency, approx
 #   Rscript inst/benchmarks/run.R --only approx --approx-n 100000,1000000 --exact-n 20000
 #       (n of the approximate fits, n of the comparison with the exact models;
 #       0: none; --approx-specs nystrom and --approx-fitters kernel_svm,... a
@@ -27,9 +27,10 @@
 #   x gamma grid, 5-fold (e1071::tune.svm with its own folds, and e1071::svm
 #   over kernel_tune's folds: the same cells, so the same best cell), the
 #   default 10 x 10 grid screened against exhaustive, and kernel_tune()'s exact
-#   leave-one-out of kernel_means and kernel_parzen over 10 gammas, and the
-#   three kernel-sum classifiers over 10 gammas, 5-fold, with the gammas
-#   sharing their kernel sums and each grid row alone (--gammas-n, default 5000);
+#   leave-one-out of kernel_means and kernel_parzen over 10 gammas;
+# gammas: the three kernel-sum classifiers over 10 gammas, 5-fold, with the
+#   gammas sharing their kernel sums and each grid row alone (--gammas-n,
+#   default 5000; --gammas-reps, default 3);
 # latency: how soon a Ctrl-C (SIGINT) stops each long computation;
 # approx: the four classifiers with approx = random_fourier() and nystrom(),
 #   and kernel_svm with cells(), at 10^5 and 10^6 rows (fit, then predict
@@ -53,7 +54,7 @@ quick <- "--quick" %in% args
 out_file <- if ("--out" %in% args) args[which(args == "--out") + 1L] else "benchmark-results.md"
 size <- function(full, small) if (quick) small else full
 sections <- c("engine", "svm", "sums", "scale", "threshold", "prob", "sparse", "contention",
-              "scaling", "tune", "latency", "approx")
+              "scaling", "tune", "gammas", "latency", "approx")
 if ("--only" %in% args) sections <- strsplit(args[which(args == "--only") + 1L], ",")[[1]]
 run_section <- function(name) name %in% sections
 
@@ -702,10 +703,50 @@ if (run_section("tune")) {
                accuracy = sprintf("%.4f", m$value$best_accuracy),
                load = load_avg(), check.names = FALSE)
   })
-  # 5-fold over 10 gammas: the gammas sharing their kernel sums on each fold
-  # (kernel_tune's way) against each grid row alone (the registry without the
-  # gamma path, as before it), same folds, one thread
-  ng <- sizes_arg("--gammas-n", size(5000, 2000))[1L]
+  options(old_threads)
+  tune_lines <- c(
+    sprintf("### Model selection (kernel_tune, sequential plan, %s)",
+            if (is.null(tune_threads)) "default threads" else
+              sprintf("%d thread(s), --tune-threads", tune_threads)), "",
+    knitr::kable(do.call(rbind, rows_t), format = "pipe"), "",
+    paste0(paste("Grid: cost 2^(-3, -1, 1, 3, 5) x gamma 2^(-9, -7, -5, -3, -1), RBF, scale = TRUE,",
+                 "tolerance 1e-3. screened: kernel_tune()'s default search (the grid cross-validated",
+                 "at solver tolerance 0.1, the chosen row refitted at 1e-3); raced: screened, and",
+                 "successive halving over the folds; exhaustive: every row at",
+                 "1e-3. (x e1071 same folds / x tune.svm): the e1071 times over kernel_tune's, all in",
+                 "this process"),
+           if (reps > 1L) sprintf(" (kernel_tune: median of %d runs).", reps) else "."),
+    paste("exact CV accuracy: the exhaustive search's best, and how many points the screened",
+          "choice's exact CV accuracy (same folds) is below it; test accuracy: the returned",
+          "models on 10,000 new rows of the same distribution."),
+    "load: the 1-minute load average of the machine before and after (other programs count);",
+    "CPU s: the seconds of CPU this process used (e1071 runs on one thread).",
+    paste0("multisession: the same search under future::plan(\"multisession\", workers = ",
+           workers, ") (workers started before the clock); 2 threads: the sequential plan ",
+           "with options(kernclass.threads = ", workers, "), the kernel settings' fits side by ",
+           "side on the threads; it says so where the results of either are not identical to ",
+           "the sequential plan's on one thread."), "",
+    if (length(rows_d)) c(knitr::kable(do.call(rbind, rows_d), format = "pipe"), "",
+                          paste("The default grid: 10 costs from 50/n to 500 x 10 gammas 2^(-6, ..., 3)",
+                                "times estimate_gamma()'s median heuristic."), ""),
+    knitr::kable(do.call(rbind, loo), format = "pipe"), "",
+    "Exact leave-one-out from one pass of kernel sums per gamma (scale = FALSE).", "")
+}
+
+# ---- 8b. the kernel-sum classifiers over gamma ------------------------------
+# kernel_tune() of kernel_means, kernel_parzen and kernel_bayes over 10 gammas,
+# 5-fold: the gammas sharing their kernel sums on each fold (kernel_tune's
+# way) against each grid row alone (the registry without the gamma path, as
+# before it), the same folds, one thread; --gammas-n rows (default 5000),
+# --gammas-reps runs (median; default 3).
+gammas_lines <- NULL
+if (run_section("gammas")) {
+  flag_value <- function(flag, default) {
+    if (flag %in% args) as.integer(args[which(args == flag) + 1L]) else default
+  }
+  ng <- flag_value("--gammas-n", size(5000, 2000))
+  reps <- flag_value("--gammas-reps", 3L)
+  gammas <- data.frame(gamma = 2^seq(-9, 0, length.out = 10))
   shared_rows <- list()
   registry <- get("kc_fitters", envir = asNamespace("kernclass"))
   alone <- lapply(registry, function(r) {
@@ -738,41 +779,15 @@ if (run_section("tune")) {
         identical = if (same) "yes" else "NO", check.names = FALSE)
     }
   }
-  options(old_threads)
-  tune_lines <- c(
-    sprintf("### Model selection (kernel_tune, sequential plan, %s)",
-            if (is.null(tune_threads)) "default threads" else
-              sprintf("%d thread(s), --tune-threads", tune_threads)), "",
-    knitr::kable(do.call(rbind, rows_t), format = "pipe"), "",
-    paste0(paste("Grid: cost 2^(-3, -1, 1, 3, 5) x gamma 2^(-9, -7, -5, -3, -1), RBF, scale = TRUE,",
-                 "tolerance 1e-3. screened: kernel_tune()'s default search (the grid cross-validated",
-                 "at solver tolerance 0.1, the chosen row refitted at 1e-3); raced: screened, and",
-                 "successive halving over the folds; exhaustive: every row at",
-                 "1e-3. (x e1071 same folds / x tune.svm): the e1071 times over kernel_tune's, all in",
-                 "this process"),
-           if (reps > 1L) sprintf(" (kernel_tune: median of %d runs).", reps) else "."),
-    paste("exact CV accuracy: the exhaustive search's best, and how many points the screened",
-          "choice's exact CV accuracy (same folds) is below it; test accuracy: the returned",
-          "models on 10,000 new rows of the same distribution."),
-    "load: the 1-minute load average of the machine before and after (other programs count);",
-    "CPU s: the seconds of CPU this process used (e1071 runs on one thread).",
-    paste0("multisession: the same search under future::plan(\"multisession\", workers = ",
-           workers, ") (workers started before the clock); 2 threads: the sequential plan ",
-           "with options(kernclass.threads = ", workers, "), the kernel settings' fits side by ",
-           "side on the threads; it says so where the results of either are not identical to ",
-           "the sequential plan's on one thread."), "",
-    if (length(rows_d)) c(knitr::kable(do.call(rbind, rows_d), format = "pipe"), "",
-                          paste("The default grid: 10 costs from 50/n to 500 x 10 gammas 2^(-6, ..., 3)",
-                                "times estimate_gamma()'s median heuristic."), ""),
-    knitr::kable(do.call(rbind, loo), format = "pipe"), "",
-    "Exact leave-one-out from one pass of kernel sums per gamma (scale = FALSE).", "",
+  gammas_lines <- c(
+    "### Kernel-sum classifiers over gamma (kernel_tune, 10 gammas, 5-fold, one thread)", "",
     knitr::kable(do.call(rbind, shared_rows), format = "pipe"), "",
-    paste("One thread, scale = TRUE, gamma 2^(-9, ..., 0), the same folds; gammas shared: the",
-          "grid rows that differ only in gamma fitted together on each fold, every kernel sum",
-          "computed for all the gammas from one pass of inner products or distances; each row",
-          "alone: the same search with that sharing switched off; identical: the results",
-          sprintf("tables are identical()%s.", if (reps > 1L) sprintf("; median of %d runs", reps)
-                  else "")), "")
+    paste("scale = TRUE, gamma 2^(-9, ..., 0), the same folds; gammas shared: the grid rows",
+          "that differ only in gamma fitted together on each fold, every kernel sum computed for",
+          "all the gammas from one pass of inner products or distances (and kernel_bayes's",
+          "covariances and whitened points once); each row alone: the same search with that",
+          "sharing switched off; identical: the results tables are identical();",
+          sprintf("median of %d runs.", reps)), "")
 }
 
 # ---- 9. interrupt latency ------------------------------------------------
@@ -988,7 +1003,7 @@ main_lines <- c(knitr::kable(fmt, format = "pipe", align = "llrrrrrrrl"), "",
            "SVM; each package at its default cache size. Objective: the dual 1/2 a'Qa - sum(a).",
            "Peak MB: rise of the resident set during the task.", "")
 }
-lines <- c(header, "", main_lines, contention_lines, scaling_lines, tune_lines, latency_lines,
-           approx_lines)
+lines <- c(header, "", main_lines, contention_lines, scaling_lines, tune_lines, gammas_lines,
+           latency_lines, approx_lines)
 writeLines(lines)
 writeLines(lines, out_file)
