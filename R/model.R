@@ -74,38 +74,42 @@ kc_kernel_codes <- function(ks) vapply(ks, kc_kernel_code, numeric(4))
 # so are the values that do not depend on gamma at all (kernel_bayes()'s
 # covariances and whitened points, kc_gamma_free()). The values are each
 # row's alone, bit for bit (src/kernel.c, values_from_base); the fitters do
-# not know.
-kc_shared_sums <- new.env(parent = emptyenv())
+# not know. What is kept stays within the tuning budget
+# (kernclass.tune.store_mb); past it, values are computed as they come.
+kc_fold_shared <- new.env(parent = emptyenv())
 
 kc_with_gammas <- function(gammas, expr) {
-  old <- as.list(kc_shared_sums)
-  on.exit({
-    kc_shared_sums$gammas <- old$gammas
-    kc_shared_sums$sums <- old$sums
-  })
-  kc_shared_sums$gammas <- unique(as.numeric(gammas))
-  kc_shared_sums$sums <- list()
+  old <- mget(c("gammas", "kept", "bytes"), kc_fold_shared, ifnotfound = list(NULL))
+  on.exit(list2env(old, kc_fold_shared))
+  kc_fold_shared$gammas <- unique(as.numeric(gammas))
+  kc_fold_shared$kept <- list()
+  kc_fold_shared$bytes <- 0
   expr
 }
 
-# The value kept for op on these inputs (identical()), or NULL.
+# The entry kept for op on these inputs (identical()), or NULL.
 kc_shared_lookup <- function(op, inputs) {
-  for (e in kc_shared_sums$sums) {
+  for (e in kc_fold_shared$kept) {
     if (identical(e$op, op) && identical(e$inputs, inputs)) return(e)
   }
   NULL
 }
 
-kc_shared_keep <- function(entry) {
-  kc_shared_sums$sums[[length(kc_shared_sums$sums) + 1L]] <- entry
+kc_shared_room <- function(bytes) {
+  kc_fold_shared$bytes + bytes <= getOption("kernclass.tune.store_mb", 512) * 2^20
+}
+
+kc_shared_keep <- function(entry, bytes) {
+  kc_fold_shared$kept[[length(kc_fold_shared$kept) + 1L]] <- entry
+  kc_fold_shared$bytes <- kc_fold_shared$bytes + bytes
 }
 
 # compute(kernels) gives a list of the sum for each kernel; inputs (a list)
-# and weights are what it reads besides the kernel. Sums with other weights
-# (a threshold search that turned a model round) are computed alone; so are
-# sums whose results for all the gammas would not fit the tuning budget.
+# and weights are what it reads besides the kernel. A sum with other weights
+# than those kept for its inputs (a threshold search that turned a model
+# round, kernel_parzen()'s searched prior) is computed alone.
 kc_gamma_shared <- function(op, inputs, weights, kernel, compute) {
-  gammas <- kc_shared_sums$gammas
+  gammas <- kc_fold_shared$gammas
   if (length(gammas) < 2L || !is.null(kc_kernel_info(kernel)$engine) ||
       !(kernel$gamma %in% gammas)) {
     return(compute(list(kernel))[[1L]])
@@ -117,29 +121,29 @@ kc_gamma_shared <- function(op, inputs, weights, kernel, compute) {
   if (!is.null(same) && identical(same$weights, weights)) {
     return(same$value[[match(kernel$gamma, gammas)]])
   }
-  size <- 8 * length(gammas) * (if (is.null(weights)) nlevels(inputs[[2L]]) else
-                                  nrow(inputs[[1L]]) * ncol(weights))
-  if (!is.null(same) || size > getOption("kernclass.tune.store_mb", 512) * 2^20) {
-    return(compute(list(kernel))[[1L]])
-  }
+  bytes <- 8 * length(gammas) * (if (is.null(weights)) nlevels(inputs[[2L]]) else
+                                   nrow(inputs[[1L]]) * ncol(weights))
+  if (!is.null(same) || !kc_shared_room(bytes)) return(compute(list(kernel))[[1L]])
   ks <- lapply(gammas, function(g) {
     k <- kernel
     k$gamma <- g
     k
   })
   value <- compute(ks)
-  kc_shared_keep(list(op = op, inputs = inputs, weights = weights, value = value))
+  kc_shared_keep(list(op = op, inputs = inputs, weights = weights, value = value), bytes)
   value[[match(kernel$gamma, gammas)]]
 }
 
-# compute() of inputs that a gamma does not change, once for identical
-# inputs inside kc_with_gammas().
+# compute() of inputs that a gamma does not change (a numeric matrix), once
+# for identical inputs inside kc_with_gammas().
 kc_gamma_free <- function(op, inputs, compute) {
-  if (is.null(kc_shared_sums$gammas)) return(compute())
+  if (is.null(kc_fold_shared$gammas)) return(compute())
   same <- kc_shared_lookup(op, inputs)
   if (!is.null(same)) return(same$value)
   value <- compute()
-  kc_shared_keep(list(op = op, inputs = inputs, value = value))
+  if (kc_shared_room(8 * length(value))) {
+    kc_shared_keep(list(op = op, inputs = inputs, value = value), 8 * length(value))
+  }
   value
 }
 

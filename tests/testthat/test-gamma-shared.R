@@ -133,10 +133,18 @@ test_that("shared sums do not depend on the threads, and leave nothing behind", 
     kernel_tune(kernel_means, d$x, d$y, grid = grid, folds = 3, metric = "logloss")
   }))
   expect_identical(runs[[1]]$results, runs[[2]]$results)
-  expect_null(ns$kc_shared_sums$gammas)
-  expect_null(ns$kc_shared_sums$sums)
+  # with no room in the tuning budget nothing is kept: each row computes its own
+  old <- options(kernclass.tune.store_mb = 0)
+  set.seed(8)
+  sizes <- count_sets(none <- kernel_tune(kernel_means, d$x, d$y, grid = grid, folds = 3,
+                                          metric = "logloss"))
+  options(old)
+  expect_true(all(sizes == 1L))
+  expect_identical(none$results, runs[[1]]$results)
+  expect_null(ns$kc_fold_shared$gammas)
+  expect_null(ns$kc_fold_shared$kept)
   # an error inside a fold leaves no gammas set either
   expect_error(kernel_tune(kernel_means, d$x, d$y, grid = list(gamma = c(0.1, 1)), folds = 3,
                            coef0 = NA))
-  expect_null(ns$kc_shared_sums$gammas)
+  expect_null(ns$kc_fold_shared$gammas)
 })
