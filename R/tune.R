@@ -90,12 +90,15 @@
 #'   values, and so the models, classes, probabilities and decision values,
 #'   are those of each row fitted alone, bit for bit. A sum whose weights
 #'   depend on the row (a threshold search that turned the rule round, or
-#'   `kernel_parzen()`'s searched prior) is computed for its row alone. This
-#'   saves the inner products of all but one gamma (and for `kernel_bayes()`
-#'   the covariances and whitening, computed once for identical inputs): 10
-#'   gammas, 5 folds, n = 5,000 ran 1.5x faster with 20 inputs and 1.8-2.7x
-#'   with 100 (the README's table); what is left is mostly the kernel values
-#'   themselves, one exponential per pair and gamma.
+#'   `kernel_parzen()`'s searched prior) is computed for its row alone, and
+#'   what is kept on a fold stays within the budget
+#'   `getOption("kernclass.tune.store_mb", 512)` megabytes (past it, each row
+#'   computes its own). This saves the inner products of all but one gamma
+#'   (and for `kernel_bayes()` the covariances and whitening, computed once
+#'   for identical inputs): 10 gammas, 5 folds, n = 5,000 ran 1.5x faster
+#'   with 20 inputs and 1.8-2.7x with 100 (the README's table); what is left
+#'   is mostly the kernel values themselves, one exponential per pair and
+#'   gamma.
 #'
 #' @section Screen loosely, decide exactly: With `search = "screen"` (the
 #'   default) and [kernel_svm()], every grid row is cross-validated with the
