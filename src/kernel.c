@@ -97,14 +97,32 @@ void kc_row_sqnorms(const kc_points *a, double *out)
 
 static int round_up(int n, int w) { return (n + w - 1) / w * w; }
 
+/* Packed panels start on 64-byte boundaries: a panel's eight values of a
+ * feature are then one cache line, which the instruction-set kernels load
+ * whole (a load across two lines costs two; measured 2-4% of a kernel
+ * expansion when an allocation happened to leave them unaligned). */
+#define ALIGN_DOUBLES 8
+static size_t round_aligned(size_t n) { return (n + ALIGN_DOUBLES - 1) / ALIGN_DOUBLES * ALIGN_DOUBLES; }
+
+static double *align_up(double *p)
+{
+    return (double *) ((char *) p + (64 - (uintptr_t) p % 64) % 64);
+}
+
+/* n doubles, kc_alloc'd, from a 64-byte boundary. */
+static double *alloc_aligned(size_t n)
+{
+    return align_up((double *) kc_alloc(n + ALIGN_DOUBLES, sizeof(double)));
+}
+
 /* Per-thread scratch a tile of a's rows needs: dense, the packed panels;
  * sparse, a dense vector of p (scatter one row, gather the others: zero
  * between uses); callback, two index arrays. */
 static size_t kc_tile_work_size(const kc_points *a)
 {
     switch (a->src) {
-    case KC_SRC_DENSE:
-        return (size_t) (round_up(KC_TILE, MR) + round_up(KC_TILE, NR)) * (size_t) a->p;
+    case KC_SRC_DENSE:  /* a's panels, then b's from an aligned start */
+        return round_aligned((size_t) round_up(KC_TILE, MR) * a->p) + (size_t) round_up(KC_TILE, NR) * a->p;
     case KC_SRC_SPARSE: return (size_t) a->p;
     case KC_SRC_PRECOMPUTED: return 0;
     case KC_SRC_CALLBACK: return KC_TILE;  /* 2 KC_TILE ints */
@@ -175,7 +193,7 @@ static void pack_rows(const kc_points *a, const int *idx, ptrdiff_t start,
  * columns of many tiles (instead of once per tile). */
 static void pack_points(kc_points *a)
 {
-    double *buf = (double *) kc_alloc((size_t) round_up((int) a->n, NR) * a->p + 1, sizeof(double));
+    double *buf = alloc_aligned((size_t) round_up((int) a->n, NR) * a->p + 1);
     for (ptrdiff_t r0 = 0; r0 < a->n; r0 += KC_TILE) {
         int cnt = a->n - r0 < KC_TILE ? (int) (a->n - r0) : KC_TILE;
         pack_rows(a, NULL, r0, cnt, NR, buf + (size_t) r0 * a->p);
@@ -449,7 +467,7 @@ static void kernel_tile(const kc_kernel *k, int values,
         return;
     }
     int p = a->p;
-    double *bpack = work + (size_t) round_up(KC_TILE, MR) * p;
+    double *bpack = work + round_aligned((size_t) round_up(KC_TILE, MR) * p);
     if (!apack) {
         pack_rows(a, ai, a0, na, MR, work);
         apack = work;
@@ -503,11 +521,12 @@ typedef struct {
 static scratch scratch_alloc(int nthreads, size_t doubles_per_thread)
 {
     scratch s;
+    doubles_per_thread = round_aligned(doubles_per_thread);
     s.per_thread = doubles_per_thread;
     double total = (double) nthreads * (double) doubles_per_thread;
     if (total * sizeof(double) > (double) PTRDIFF_MAX)
         kc_error("size", "kernclass: scratch space of %.0f doubles is too large", total);
-    s.base = (double *) kc_alloc((size_t) nthreads * doubles_per_thread, sizeof(double));
+    s.base = alloc_aligned((size_t) nthreads * doubles_per_thread);
     return s;
 }
 
@@ -621,8 +640,8 @@ void kc_expansion(const kc_kernel *k, int nk, const kc_points *a, const kc_point
     if (nslots_max > bi_n) nslots_max = bi_n;
     size_t pack_n = a->src == KC_SRC_DENSE ? (size_t) round_up(KC_TILE, MR) * a->p : 0;
     size_t acc_n = (size_t) nk * ncols * KC_TILE;
-    size_t slot_n = pack_n + acc_n;
-    double *slots = (double *) kc_alloc((size_t) nslots_max * slot_n, sizeof(double));
+    size_t slot_n = round_aligned(pack_n + acc_n);
+    double *slots = alloc_aligned((size_t) nslots_max * slot_n);
     size_t values_n = nk > 1 ? (size_t) KC_TILE * KC_TILE : 0;  /* one kernel's tile */
     scratch s = scratch_alloc(nthreads, work_n + TILE_DOUBLES + values_n);
     zero_scatter(a, s.base, s.per_thread, nthreads);
@@ -678,9 +697,14 @@ void kc_expansion(const kc_kernel *k, int nk, const kc_points *a, const kc_point
  * chooses the threads (its tuner knows whether they pay).  work holds
  * kc_rows_work_size(b->p, nthreads) doubles: a solver asking for thousands
  * of rows allocates it once. */
+static size_t rows_per_thread(const kc_points *b)
+{
+    return round_aligned(kc_tile_work_size(b) + TILE_DOUBLES);
+}
+
 size_t kc_rows_work_size(const kc_points *b, int nthreads)
 {
-    return (size_t) nthreads * (kc_tile_work_size(b) + TILE_DOUBLES) +
+    return ALIGN_DOUBLES + (size_t) nthreads * rows_per_thread(b) +
            (b->src == KC_SRC_DENSE ? (size_t) round_up(KC_TILE, MR) * b->p : 0);
 }
 
@@ -690,7 +714,8 @@ void kc_rows(const kc_kernel *k, const kc_points *b, const int *rows, int nr,
     if (nr < 1 || nr > KC_TILE)
         kc_internal("1 to %d kernel rows at a time", KC_TILE);
     nthreads = threads_for_source(b, b, nthreads);
-    size_t per_thread = kc_tile_work_size(b) + TILE_DOUBLES;
+    size_t per_thread = rows_per_thread(b);
+    work = align_up(work);
     int nbj = nblocks(b->n);
     double *rows_packed = NULL;
     if (b->src == KC_SRC_DENSE) {
