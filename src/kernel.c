@@ -691,17 +691,18 @@ void kc_expansion(const kc_kernel *k, int nk, const kc_points *a, const kc_point
     }
 }
 
-/* Kernel rows as floats (the SMO's cache): out[r][t] = k(b[rows[r]], b[t])
- * for all t, r < nr (nr <= KC_TILE), as tiles of nr rows by KC_TILE
- * columns, each converted by the thread that computed it.  The caller
- * chooses the threads (its tuner knows whether they pay).  work holds
- * kc_rows_work_size(b->p, nthreads) doubles: a solver asking for thousands
- * of rows allocates it once. */
+/* A thread's share of kc_rows's work, whole cache lines. */
 static size_t rows_per_thread(const kc_points *b)
 {
     return round_aligned(kc_tile_work_size(b) + TILE_DOUBLES);
 }
 
+/* Kernel rows as floats (the SMO's cache): out[r][t] = k(b[rows[r]], b[t])
+ * for all t, r < nr (nr <= KC_TILE), as tiles of nr rows by KC_TILE
+ * columns, each converted by the thread that computed it.  The caller
+ * chooses the threads (its tuner knows whether they pay).  work holds
+ * kc_rows_work_size(b, nthreads) doubles: a solver asking for thousands
+ * of rows allocates it once. */
 size_t kc_rows_work_size(const kc_points *b, int nthreads)
 {
     return ALIGN_DOUBLES + (size_t) nthreads * rows_per_thread(b) +

@@ -235,10 +235,6 @@ static void run_units(path_ctx *ctx, const unit *units, int nunits, int nthreads
     if (why != KC_UNITS_DONE) kc_units_raise(why);
 }
 
-/* See kernclass.h.  status per fit: the solver's (KC_SMO_*), or
- * KC_PATH_NOT_FINITE (a solution that is not finite numbers) or
- * KC_PATH_EMPTY (a class of the pair without a row of weight > 0); the
- * caller refits those the ordinary way, which reports them. */
 /* The units of job j (its class pairs on each fold run) into out; their
  * number. */
 static int job_units(const kc_svm_path_job *jobs, int j, int nrun, unit *out)
@@ -252,6 +248,10 @@ static int job_units(const kc_svm_path_job *jobs, int j, int nrun, unit *out)
     return nu;
 }
 
+/* See kernclass.h.  status per fit: the solver's (KC_SMO_*), or
+ * KC_PATH_NOT_FINITE (a solution that is not finite numbers) or
+ * KC_PATH_EMPTY (a class of the pair without a row of weight > 0); the
+ * caller refits those the ordinary way, which reports them. */
 void kc_svm_path(const kc_svm_path_job *jobs, int njobs, const int *fold, const int *run,
                  int nrun, int nthreads)
 {
