@@ -10,6 +10,8 @@
 #include <string.h>
 #include <Rinternals.h>
 #include "kernclass.h"
+#include "callback.h"
+#include "units.h"
 
 /* The condition a tile caught (preserved), or a message of ours; one at a
  * time, on the main thread. */
@@ -103,7 +105,7 @@ void kc_callback_raise(void)
     if (pending_msg) {
         const char *msg = pending_msg;
         kc_callback_reset();
-        kc_error("internal", "%s", msg);
+        kc_error(KC_ERROR_INTERNAL, "%s", msg);
     }
     if (!pending) return;
     SEXP cond = PROTECT(pending);

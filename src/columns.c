@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <R_ext/Arith.h>
-#include "kernclass.h"
+#include "columns.h"
 
 void kc_column_moments(const double *x, ptrdiff_t n, int p, double *mean, double *sd)
 {

@@ -16,6 +16,8 @@
 #endif
 #include <Rinternals.h>
 #include "kernclass.h"
+#include "coupling.h"
+#include "threads.h"
 
 #define MIN_PROB 1e-7               /* as LIBSVM: keeps r_ij inside (0, 1) */
 #define BATCH_FLOPS 16777216.0      /* work between interrupt checks */
@@ -101,7 +103,7 @@ void kc_pairwise_coupling(const double *r, ptrdiff_t n, int k, double *p, int nt
     nthreads = kc_threads_for(n * row_flops, nthreads);
     size_t per_thread = row_work_size(k);
     if ((double) per_thread * nthreads > (double) (SIZE_MAX / sizeof(double)))
-        kc_error("size", "kernclass: too many classes (%d) for pairwise coupling", k);
+        kc_error(KC_ERROR_SIZE, "kernclass: too many classes (%d) for pairwise coupling", k);
     double *work = (double *) R_alloc(per_thread * (size_t) nthreads, sizeof(double));
     double batch = BATCH_FLOPS / row_flops;
     ptrdiff_t rows = batch < 4.0 * nthreads ? 4 * (ptrdiff_t) nthreads : (ptrdiff_t) batch;

@@ -1,9 +1,7 @@
 /* Errors from C as classed R conditions, the classes kc_abort() (R/checks.R)
  * gives in R: c("kernclass_<kind>_error", "kernclass_error", "error",
  * "condition"), so that a caller's handler sees one kind of error whether R
- * or C found it.  The kinds: "internal" (a .Call given what the R side never
- * passes, or a broken invariant) and "size" (a size past what C or R can
- * index: an overflow guard).  Main thread only, outside parallel regions, as
+ * or C found it.  The kinds: kc_error_kind (kernclass.h).  Main thread only, outside parallel regions, as
  * error() itself; R_alloc'd memory is freed by the unwinding as for error(). */
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,10 +12,10 @@
 #ifdef __GNUC__
 __attribute__((noreturn))
 #endif
-static void raise_condition(const char *kind, const char *msg)
+static void raise_condition(kc_error_kind kind, const char *msg)
 {
     char cls[64];
-    snprintf(cls, sizeof cls, "kernclass_%s_error", kind);
+    snprintf(cls, sizeof cls, "kernclass_%s_error", kc_error_kind_name(kind));
     const char *names[] = {"message", "call", ""};
     SEXP cond = PROTECT(mkNamed(VECSXP, names));
     SET_VECTOR_ELT(cond, 0, mkString(msg));
@@ -33,7 +31,20 @@ static void raise_condition(const char *kind, const char *msg)
     error("%s", msg);  /* not reached: stop() does not return */
 }
 
-void kc_error(const char *kind, const char *fmt, ...)
+/* The kinds' names, as in their R condition classes.  No default, so that
+ * -Wswitch names a kind left out. */
+const char *kc_error_kind_name(kc_error_kind kind)
+{
+    switch (kind) {
+    case KC_ERROR_INTERNAL: return "internal";
+    case KC_ERROR_SIZE: return "size";
+    case KC_ERROR_MEMORY: return "memory";
+    case KC_ERROR_KIND_COUNT: break;
+    }
+    return NULL;
+}
+
+void kc_error(kc_error_kind kind, const char *fmt, ...)
 {
     char msg[512];
     va_list ap;
@@ -44,7 +55,7 @@ void kc_error(const char *kind, const char *fmt, ...)
 }
 
 /* A broken invariant or a .Call given what the R side never passes: the
- * "internal" kind, its message led by "kernclass internal: ". */
+ * internal kind, its message led by "kernclass internal: ". */
 void kc_internal(const char *fmt, ...)
 {
     char msg[512];
@@ -53,5 +64,5 @@ void kc_internal(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg + lead, sizeof msg - lead, fmt, ap);
     va_end(ap);
-    raise_condition("internal", msg);
+    raise_condition(KC_ERROR_INTERNAL, msg);
 }

@@ -18,8 +18,8 @@
 #include <R.h>
 #include <Rinternals.h>
 #include "kernclass.h"
-
-static const kc_kernel linear = {KC_LINEAR, 1.0, 0.0, 1};
+#include "kernel.h"
+#include "features.h"
 
 /* Rows per block: large enough that each block's parallel regions carry
  * work well beyond a scheduler time slice (10^5 rows, m = 200: 7.5 s in
@@ -53,7 +53,8 @@ static void matmul(const double *a, int nb, int inner, const double *bt, int nco
                    int nthreads)
 {
     kc_points pa = dense_points(a, nb, inner), pb = dense_points(bt, ncol, inner);
-    kc_gram(&linear, &pa, &pb, 0, t, nthreads);
+    kc_kernel plain = kc_plain_kernel();
+    kc_gram(&plain, &pa, &pb, 0, t, nthreads);
 }
 
 /* t(x) of an n x p column-major matrix (R_alloc'd). */

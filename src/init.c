@@ -1,8 +1,10 @@
-/* Registration of the .Call entry points: exact arities, no dynamic lookup. */
+/* Registration of the .Call entry points (the ffi*.c files): exact
+ * arities, no dynamic lookup. */
 #include <R.h>
 #include <Rinternals.h>
 #include <R_ext/Rdynload.h>
-#include "kernclass.h"
+#include "isa.h"
+#include "threads.h"
 
 SEXP ffi_kernel_matrix(SEXP, SEXP, SEXP, SEXP);
 SEXP ffi_kernel_expansion(SEXP, SEXP, SEXP, SEXP, SEXP);
@@ -28,6 +30,7 @@ SEXP ffi_feature_product(SEXP, SEXP, SEXP, SEXP, SEXP);
 SEXP ffi_feature_store(SEXP, SEXP, SEXP, SEXP);
 SEXP ffi_store_product(SEXP, SEXP, SEXP, SEXP);
 SEXP ffi_linear_svm(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
+SEXP ffi_enums(void);
 
 /* Through void (*)(void), the generic function pointer type that casts to
  * and from any other without a -Wcast-function-type warning. */
@@ -57,6 +60,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_feature_store, 4),
     CALLDEF(ffi_store_product, 4),
     CALLDEF(ffi_linear_svm, 8),
+    CALLDEF(ffi_enums, 0),
     {NULL, NULL, 0}
 };
 

@@ -4,7 +4,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "kernclass.h"
 #include "isa.h"
 
 /* A-panel' B-panel over p features: an MR x NR block of inner products,

@@ -67,4 +67,9 @@ enum { KC_MOVES_UP = 1, KC_MOVES_DOWN = 2 };
 
 extern kc_isa_kernels kc_isa;
 
+/* Picks the fastest micro-kernel and exp for this CPU; called at load time. */
+void kc_choose_kernels(void);
+/* "avx512", "avx2" or "c": the instruction set the engine chose. */
+const char *kc_engine_name(void);
+
 #endif

@@ -12,6 +12,7 @@
 #include <R.h>
 #include <Rinternals.h>
 #include "kernclass.h"
+#include "linear.h"
 
 static double dot(const float *z, const double *w, int r)
 {
@@ -21,9 +22,12 @@ static double dot(const float *z, const double *w, int r)
 }
 
 void kc_linear_svm(const float *z, int r, const int *rows, int n, const int *y,
-                   const double *C, double bias, double eps, long max_pass, int shrinking,
+                   const double *C, const kc_linear_options *opt,
                    double *w, double *alpha, kc_linear_result *res)
 {
+    double bias = opt->bias, eps = opt->eps;
+    long max_pass = opt->max_pass;
+    int shrinking = opt->shrinking;
     double *qd = (double *) R_alloc((size_t) n + 1, sizeof(double));
     int *index = (int *) R_alloc((size_t) n + 1, sizeof(int));
     for (int t = 0; t <= r; t++) w[t] = 0;
@@ -38,7 +42,7 @@ void kc_linear_svm(const float *z, int r, const int *rows, int n, const int *y,
     int active = n;
     double pg_max_old = R_PosInf, pg_min_old = R_NegInf;
     long pass = 0;
-    res->status = 1;
+    res->status = KC_LINEAR_MAX_PASS;
     while (pass < max_pass) {
         double pg_max = R_NegInf, pg_min = R_PosInf;
         for (int s = 0; s < active; s++) {
@@ -86,7 +90,7 @@ void kc_linear_svm(const float *z, int r, const int *rows, int n, const int *y,
         pass++;
         R_CheckUserInterrupt();  /* between passes: w and alpha are the caller's */
         if (active == 0 || pg_max - pg_min <= eps) {
-            if (active == n) { res->status = 0; break; }
+            if (active == n) { res->status = KC_LINEAR_CONVERGED; break; }
             active = n;  /* check every coordinate before stopping */
             pg_max_old = R_PosInf;
             pg_min_old = R_NegInf;

@@ -40,6 +40,10 @@
 #include <R_ext/Memory.h>
 #include <R_ext/Utils.h>
 #include "kernclass.h"
+#include "kernel.h"
+#include "units.h"
+#include "smo.h"
+#include "svm-path.h"
 
 /* The bytes of a kept row store of the solver for n points (n x n floats
  * and n flags): its one home; ffi_smo allocates it, R budgets it. */
@@ -194,10 +198,14 @@ static void fit_unit(void *data, int u, int thread)
         }
         kc_check_interrupt();
         const void *mark = kc_mark();
+        kc_smo_options opt = {.linear = -1.0, .alpha0 = same ? ws->a0 : NULL, .nsets = 1,
+                              .eps = job->eps, .max_iter = job->max_iter,
+                              .shrinking = job->shrinking, .nthreads = ctx->inner,
+                              .cache_mb = 1.0, .store = ws->block, .filled = ws->filled,
+                              .whole = 0};
         kc_smo_result res;
         res.alpha = alpha;
-        kc_smo(job->k, &xb, yb, C, -1.0, same ? ws->a0 : NULL, 1, job->eps, job->max_iter,
-               1.0, job->shrinking, ctx->inner, ws->block, ws->filled, 0, &res);
+        kc_smo(job->k, &xb, yb, C, &opt, &res);
         kc_release(mark);
         int finite = R_FINITE(res.rho) && R_FINITE(res.objective);
         for (int t = 0; t < m && finite; t++) finite = R_FINITE(alpha[t]);
@@ -231,7 +239,7 @@ static void run_units(path_ctx *ctx, const unit *units, int nunits, int nthreads
     int outer = nthreads < nunits ? nthreads : nunits;
     ctx->units = units;
     ctx->inner = outer > 1 ? 1 : nthreads;
-    int why = kc_units(nunits, outer, fit_unit, ctx);
+    kc_units_status why = kc_units(nunits, outer, fit_unit, ctx);
     if (why != KC_UNITS_DONE) kc_units_raise(why);
 }
 
@@ -248,7 +256,7 @@ static int job_units(const kc_svm_path_job *jobs, int j, int nrun, unit *out)
     return nu;
 }
 
-/* See kernclass.h.  status per fit: the solver's (KC_SMO_*), or
+/* See svm-path.h.  status per fit: the solver's (KC_SMO_*), or
  * KC_PATH_NOT_FINITE (a solution that is not finite numbers) or
  * KC_PATH_EMPTY (a class of the pair without a row of weight > 0); the
  * caller refits those the ordinary way, which reports them. */
@@ -280,7 +288,7 @@ void kc_svm_path(const kc_svm_path_job *jobs, int njobs, const int *fold, const 
                 if ((size_t) (count[a] + count[b]) > mmax) mmax = (size_t) (count[a] + count[b]);
         }
         if ((double) nunits + (double) nrun * npairs > INT_MAX)
-            kc_error("size", "kernclass: too many fits in one path (%d runs)", nrun);
+            kc_error(KC_ERROR_SIZE, "kernclass: too many fits in one path (%d runs)", nrun);
         nunits += nrun * npairs;
         for (ptrdiff_t i = 0; i < (ptrdiff_t) n * npairs * job->ncost; i++) job->decision[i] = NA_REAL;
     }
@@ -308,7 +316,7 @@ void kc_svm_path(const kc_svm_path_job *jobs, int njobs, const int *fold, const 
     for (int j = 0; j < njobs; j++) {
         if (!one_kernel(jobs[j].nx, nrun)) continue;
         if ((double) n * n > (double) PTRDIFF_MAX / sizeof(double))
-            kc_error("size", "kernclass: the shared kernel of %d points is too large", n);
+            kc_error(KC_ERROR_SIZE, "kernclass: the shared kernel of %d points is too large", n);
         const void *mark = vmaxget();
         double *K = (double *) R_alloc((size_t) n * n, sizeof(double));
         kc_advise_huge_pages(K, (size_t) n * n * sizeof(double));

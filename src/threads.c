@@ -24,7 +24,7 @@
 #include <omp.h>
 #include <pthread.h>
 #endif
-#include "kernclass.h"
+#include "threads.h"
 
 /* The most threads any region uses: the home of this number (R reads it
  * through kc_threads_max()). */

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <R_ext/Memory.h>
 #include <R_ext/Utils.h>
-#include "kernclass.h"
+#include "threshold.h"
 
 /* Elements moved between two checks for a user interrupt (a few ms). */
 #define INTERRUPT_EVERY ((ptrdiff_t) 1 << 20)

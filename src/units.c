@@ -28,6 +28,8 @@
 #include <Rinternals.h>
 #include <R_ext/Utils.h>
 #include "kernclass.h"
+#include "callback.h"
+#include "units.h"
 
 /* A block's header: the data after it keep malloc's alignment. */
 typedef union block { union block *prev; max_align_t align; } block;
@@ -113,7 +115,7 @@ static void run_unit(kc_unit_fn fn, void *ctx, int u, int thread, volatile int *
     unit = NULL;
 }
 
-int kc_units(int nunits, int nthreads, kc_unit_fn fn, void *ctx)
+kc_units_status kc_units(int nunits, int nthreads, kc_unit_fn fn, void *ctx)
 {
     if (nthreads > nunits) nthreads = nunits;
     if (nthreads <= 1) {
@@ -158,16 +160,16 @@ int kc_units(int nunits, int nthreads, kc_unit_fn fn, void *ctx)
             }
         }
     }
-    return stop;
+    return (kc_units_status) stop;
 }
 
-void kc_units_raise(int why)
+void kc_units_raise(kc_units_status why)
 {
     if (why == KC_UNITS_INTERRUPTED) {
         kc_callback_raise();
         kc_raise_interrupt();  /* not reached: a poll kept the condition */
     }
     if (why == KC_UNITS_MEMORY)
-        kc_error("memory", "kernclass: out of memory in a unit of work; use fewer threads "
+        kc_error(KC_ERROR_MEMORY, "kernclass: out of memory in a unit of work; use fewer threads "
                  "(options(kernclass.threads = 1)) or less data");
 }

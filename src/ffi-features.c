@@ -1,0 +1,169 @@
+/* .Call entry points of the low-rank features (features.h) and the linear
+ * SVM on them (linear.h).  The style and the shared unpacking: ffi.c. */
+#include <limits.h>
+#include <string.h>
+#include <Rinternals.h>
+#include <R_ext/Random.h>
+#include "kernclass.h"
+#include "kernel.h"
+#include "features.h"
+#include "linear.h"
+#include "ffi.h"
+
+/* A feature map from R (kc_feature_map() in R/approx.R): list(type (1
+ * Nystrom, 2 Fourier), landmarks, proj (m x r), freq (p x r), phase (r)),
+ * checked against the points x it will map. */
+static kc_feature_map feature_map_from(SEXP map, SEXP spec, const kc_points *x)
+{
+    kc_feature_map f;
+    memset(&f, 0, sizeof f);
+    f.kernel = kc_kernel_from(spec);
+    SEXP type = kc_list_elt(map, "type");
+    if (!isInteger(type) || XLENGTH(type) != 1)
+        kc_internal("a feature map needs its integer type");
+    f.type = (kc_feature_type) INTEGER(type)[0];
+    f.p = x->p;
+    if (f.type == KC_FEATURES_NYSTROM) {
+        SEXP proj = kc_list_elt(map, "proj");
+        f.landmarks = kc_points_from(kc_list_elt(map, "landmarks"), "landmarks");
+        kc_check_pair(&f.kernel, x, &f.landmarks, "x", "landmarks");
+        if (x->src != KC_SRC_DENSE && x->src != KC_SRC_SPARSE)
+            kc_internal("features need input columns");
+        if (!isReal(proj) || !isMatrix(proj) || nrows(proj) != f.landmarks.n || ncols(proj) < 1)
+            kc_internal("proj must be a double matrix with a row per landmark");
+        f.m = nrows(proj);
+        f.r = ncols(proj);
+        f.proj = REAL(proj);
+    } else if (f.type == KC_FEATURES_FOURIER) {
+        SEXP freq = kc_list_elt(map, "freq"), phase = kc_list_elt(map, "phase");
+        if (x->src != KC_SRC_DENSE) kc_internal("Fourier features need dense rows");
+        if (!isReal(freq) || !isMatrix(freq) || nrows(freq) != x->p || ncols(freq) < 1 ||
+            !isReal(phase) || XLENGTH(phase) != ncols(freq))
+            kc_internal("freq must be p x r and phase of length r");
+        f.r = ncols(freq);
+        f.freq = REAL(freq);
+        f.phase = REAL(phase);
+    } else {
+        kc_internal("unknown feature map type");
+    }
+    return f;
+}
+
+/* Sums of the features of each group's rows: a G x r matrix. */
+SEXP ffi_feature_sums(SEXP x, SEXP group, SEXP ngroups, SEXP map, SEXP spec, SEXP threads)
+{
+    int nt = kc_threads_from(threads);
+    kc_points a = kc_points_from(x, "x");
+    kc_feature_map f = feature_map_from(map, spec, &a);
+    int G;
+    const int *g = kc_groups_from(group, a.n, ngroups, &G);
+    SEXP out = PROTECT(kc_alloc_result(G, f.r));
+    kc_feature_sums(&f, &a, g, G, REAL(out), nt);
+    UNPROTECT(1);
+    return out;
+}
+
+/* Z w, Z the features of x (never stored whole): n x q; w NULL: Z itself. */
+SEXP ffi_feature_product(SEXP x, SEXP w, SEXP map, SEXP spec, SEXP threads)
+{
+    int nt = kc_threads_from(threads);
+    kc_points a = kc_points_from(x, "x");
+    kc_feature_map f = feature_map_from(map, spec, &a);
+    if (isNull(w)) {
+        SEXP out = PROTECT(kc_alloc_result(a.n, f.r));
+        kc_feature_matrix(&f, &a, REAL(out), nt);
+        UNPROTECT(1);
+        return out;
+    }
+    if (!isReal(w) || !isMatrix(w) || nrows(w) != f.r || ncols(w) < 1)
+        kc_internal("w must be a double matrix with a row per feature");
+    for (R_xlen_t i = 0; i < XLENGTH(w); i++)
+        if (!R_FINITE(REAL(w)[i])) kc_internal("w must be finite");
+    SEXP out = PROTECT(kc_alloc_result(a.n, ncols(w)));
+    kc_feature_product(&f, &a, REAL(w), ncols(w), REAL(out), nt);
+    UNPROTECT(1);
+    return out;
+}
+
+/* The features of x as floats, row by row, in a raw vector (n * r * 4 bytes). */
+SEXP ffi_feature_store(SEXP x, SEXP map, SEXP spec, SEXP threads)
+{
+    int nt = kc_threads_from(threads);
+    kc_points a = kc_points_from(x, "x");
+    kc_feature_map f = feature_map_from(map, spec, &a);
+    double bytes = (double) a.n * f.r * sizeof(float);
+    if (bytes > (double) R_XLEN_T_MAX)
+        kc_error(KC_ERROR_SIZE, "kernclass: the feature store is too large for R");
+    SEXP out = PROTECT(allocVector(RAWSXP, (R_xlen_t) bytes));
+    kc_feature_store(&f, &a, (float *) RAW(out), nt);
+    UNPROTECT(1);
+    return out;
+}
+
+/* A float store's rows (checked) and width. */
+static const int *store_rows(SEXP store, SEXP r, SEXP rows, int *width)
+{
+    if (TYPEOF(store) != RAWSXP || !isInteger(r) || XLENGTH(r) != 1 || INTEGER(r)[0] < 1)
+        kc_internal("a feature store is a raw vector and its integer width");
+    *width = INTEGER(r)[0];
+    R_xlen_t n = XLENGTH(store) / ((R_xlen_t) *width * (R_xlen_t) sizeof(float));
+    if ((double) n * *width * sizeof(float) != (double) XLENGTH(store))
+        kc_internal("the feature store's length is not a whole number of rows");
+    return kc_index_from(rows, XLENGTH(rows), n, "rows");
+}
+
+/* Z[rows, ] w for a float store: length(rows) x q. */
+SEXP ffi_store_product(SEXP store, SEXP r, SEXP rows, SEXP w)
+{
+    int width;
+    const int *rw = store_rows(store, r, rows, &width);
+    if (!isReal(w) || !isMatrix(w) || nrows(w) != width || ncols(w) < 1)
+        kc_internal("w must be a double matrix with a row per feature");
+    SEXP out = PROTECT(kc_alloc_result(XLENGTH(rows), ncols(w)));
+    kc_store_product((const float *) RAW(store), width, rw, XLENGTH(rows), REAL(w), ncols(w),
+                     REAL(out));
+    UNPROTECT(1);
+    return out;
+}
+
+/* The linear SVM by dual coordinate descent on rows of a float store, with
+ * a constant feature 1: list(w (r + 1), alpha, objective, passes, status). */
+SEXP ffi_linear_svm(SEXP store, SEXP r, SEXP rows, SEXP y, SEXP C, SEXP tolerance,
+                    SEXP max_pass, SEXP shrinking)
+{
+    int width;
+    const int *rw = store_rows(store, r, rows, &width);
+    R_xlen_t n = XLENGTH(rows);
+    if (n > INT_MAX - 1) kc_internal("too many rows");
+    if (!isInteger(y) || XLENGTH(y) != n || !isReal(C) || XLENGTH(C) != n)
+        kc_internal("y and C must have one value per row");
+    for (R_xlen_t i = 0; i < n; i++) {
+        if (INTEGER(y)[i] != 1 && INTEGER(y)[i] != -1)
+            kc_internal("y must be -1 or +1");
+        if (!(REAL(C)[i] > 0) || !R_FINITE(REAL(C)[i]))
+            kc_internal("C must be finite and > 0");
+    }
+    double eps = asReal(tolerance), mp = asReal(max_pass);
+    if (!R_FINITE(eps) || eps <= 0) kc_internal("tolerance must be > 0");
+    if (ISNAN(mp) || mp < 1) kc_internal("max_pass must be >= 1");
+    int shr = asLogical(shrinking);
+    if (shr == NA_LOGICAL) kc_internal("shrinking must be TRUE or FALSE");
+    SEXP w = PROTECT(allocVector(REALSXP, (R_xlen_t) width + 1));
+    SEXP alpha = PROTECT(allocVector(REALSXP, n));
+    kc_linear_options opt = {.bias = 1.0, .eps = eps,
+                             .max_pass = mp > 1e15 ? (long) 1e15 : (long) mp, .shrinking = shr};
+    kc_linear_result res;
+    GetRNGstate();
+    kc_linear_svm((const float *) RAW(store), width, rw, (int) n, INTEGER(y), REAL(C), &opt,
+                  REAL(w), REAL(alpha), &res);
+    PutRNGstate();
+    const char *names[] = {"w", "alpha", "objective", "passes", "status", ""};
+    SEXP out = PROTECT(mkNamed(VECSXP, names));
+    SET_VECTOR_ELT(out, 0, w);
+    SET_VECTOR_ELT(out, 1, alpha);
+    SET_VECTOR_ELT(out, 2, ScalarReal(res.objective));
+    SET_VECTOR_ELT(out, 3, ScalarReal((double) res.passes));
+    SET_VECTOR_ELT(out, 4, ScalarInteger(res.status));
+    UNPROTECT(3);
+    return out;
+}

@@ -1,0 +1,80 @@
+/* The tiles of the kernel engine as its workers use them: kernel.c's side
+ * for kernel-sums.c (engine-internal; not for other modules). */
+#ifndef KERNCLASS_KERNEL_TILE_H
+#define KERNCLASS_KERNEL_TILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+#include "kernel.h"
+
+/* A tile buffer: the tile, then room for the squared norms of its rows. */
+#define TILE_DOUBLES ((size_t) KC_TILE * (KC_TILE + 1))
+
+static inline int thread_id(void)
+{
+#ifdef _OPENMP
+    return omp_get_thread_num();
+#else
+    return 0;
+#endif
+}
+
+static inline int round_up(int n, int w) { return (n + w - 1) / w * w; }
+
+/* Packed panels start on 64-byte boundaries: a panel's eight values of a
+ * feature are then one cache line, which the instruction-set kernels load
+ * whole (a load across two lines costs two; measured 2-4% of a kernel
+ * expansion when an allocation happened to leave them unaligned). */
+#define ALIGN_DOUBLES 8
+static inline size_t round_aligned(size_t n)
+{
+    return (n + ALIGN_DOUBLES - 1) / ALIGN_DOUBLES * ALIGN_DOUBLES;
+}
+
+static inline double *align_up(double *p)
+{
+    return (double *) ((char *) p + (64 - (uintptr_t) p % 64) % 64);
+}
+
+/* n doubles, kc_alloc'd, from a 64-byte boundary. */
+double *kc_alloc_aligned(size_t n);
+
+/* Per-thread scratch a tile of a's rows needs: dense, the packed panels;
+ * sparse, a dense vector of p (scatter one row, gather the others: zero
+ * between uses); callback, two index arrays. */
+size_t kc_tile_work_size(const kc_points *a);
+/* Zero the sparse scatter vectors of every thread's scratch. */
+void kc_zero_scatter(const kc_points *a, double *base, size_t per_thread, int nthreads);
+
+/* The work of one kernel value, in flops, for the thread and chunk
+ * decisions: dense, p multiply-adds and the kernel; sparse, the non-zeros
+ * of a row, on average. */
+double kc_pair_cost(const kc_points *a);
+/* The work of one pair for a set of nk kernels sharing its inner products
+ * or distances: each further kernel adds its values and their sums. */
+double kc_set_cost(const kc_points *a, int nk);
+/* R is called on the main thread only: callback points get one thread. */
+int kc_threads_for_source(const kc_points *a, const kc_points *b, int nthreads);
+
+/* Rows idx[0..cnt) of a (or start.. where idx is NULL) into panels of w
+ * rows: buf[panel][k][r]; the rows past cnt in the last panel are zero. */
+void kc_pack_rows(const kc_points *a, const int *idx, ptrdiff_t start,
+                  int cnt, int w, double *buf);
+/* The rows of a packed into tile panels once, for points that serve as the
+ * columns of many tiles (instead of once per tile). */
+void kc_pack_points(kc_points *a);
+
+/* A tile of kernel values (kernel.c says how); values = 0 stops before the
+ * kernel function, and kc_values_from_base then gives each kernel of a set
+ * its values from that tile. */
+void kc_kernel_tile(const kc_kernel *k, int values,
+                    const kc_points *a, const int *ai, ptrdiff_t a0, int na,
+                    const kc_points *b, const int *bi, ptrdiff_t b0, int nb,
+                    const double *apack, double *work, double *tile);
+void kc_values_from_base(const kc_kernel *k, const double *base, double *out,
+                         int na, int nb);
+
+#endif
