@@ -277,10 +277,12 @@ kc_feature_map <- function(spec, x, k) {
                        k$name), arg = "approx", class = "approx_unsupported")
     }
     proj <- e$vectors[, keep, drop = FALSE] %*% diag(1 / sqrt(e$values[keep]), sum(keep))
-    list(type = 1L, landmarks = L, proj = proj, rank = ncol(proj), index = idx)
+    list(type = kc_c$feature[["nystrom"]], landmarks = L, proj = proj, rank = ncol(proj),
+         index = idx)
   } else {
     W <- kc_kernel_info(k)$frequencies(p, spec$m, k$gamma)
-    list(type = 2L, freq = W, phase = stats::runif(spec$m, 0, 2 * pi), rank = spec$m)
+    list(type = kc_c$feature[["fourier"]], freq = W, phase = stats::runif(spec$m, 0, 2 * pi),
+         rank = spec$m)
   }
 }
 
@@ -519,7 +521,7 @@ kc_fit_svm_approx <- function(d, k, spec, C, cost, class.weights, control, proba
   fa$w <- matrix(fa$w, r, nrow(pairs), dimnames = list(NULL, rownames(pairs)))
   fa$b <- stats::setNames(vapply(fits, function(f) f$w[r + 1L], numeric(1)), rownames(pairs))
   per_pair <- function(f) stats::setNames(vapply(fits, f, numeric(1)), rownames(pairs))
-  converged <- vapply(fits, function(f) f$status == 0L, logical(1))
+  converged <- vapply(fits, function(f) f$status == kc_c$linear_status[["converged"]], logical(1))
   if (!all(converged)) {
     kc_warn(sprintf(paste0("The linear SVM solver reached its %s passes before the projected ",
                            "gradients met `tolerance` (pairs %s); the solution is approximate."),

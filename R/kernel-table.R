@@ -1,7 +1,7 @@
 # The kernel table: one row a kernel, every fact about a kernel in its row;
 # the rest of the package reads it and never switches on a kernel's name.
 # A row's position is the kernel's code in the C engine (its enum
-# kc_kernel_type in src/kernclass.h, plus one): adding a kernel is one row
+# kc_kernel_type in src/kernel.h, plus one): adding a kernel is one row
 # here and one case in kernel_def_of() (src/kernel.c), and
 # tests/testthat/test-kernel-table.R fails until both are there.
 #

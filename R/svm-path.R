@@ -242,7 +242,7 @@ kc_svm_shared_fits <- function(task, fit, d, w, fold, cells, args, needs, rows) 
   out <- vector("list", length(cells))
   for (g in seq_along(plans)) {
     at <- task$groups[[g]]
-    out[at] <- if (all(r[[g]]$status %in% c(0L, 1L))) {
+    out[at] <- if (all(r[[g]]$status %in% kc_c$smo_status[c("converged", "max_iter")])) {
       kc_svm_path_cells(r[[g]], plans[[g]], ord[[g]], task$folds, needs, rows)
     } else {
       # an error names its cell among the task's (kc_relay), not the group's
@@ -263,7 +263,7 @@ kc_svm_path_cells <- function(r, p, ord, folds, needs, rows) {
   nrun <- length(folds)
   status <- array(r$status, c(nrun, length(pairs), length(ord)))
   for (f in seq_len(nrun)) for (c in seq_along(ord)) {
-    stopped <- status[f, , c] == 1L
+    stopped <- status[f, , c] == kc_c$smo_status[["max_iter"]]
     if (any(stopped)) kc_svm_warn_max_iter(p$max_iter, pairs[stopped])
   }
   dec <- array(r$decision, c(length(p$y), length(pairs), length(ord)))

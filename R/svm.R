@@ -428,7 +428,7 @@ kc_fit_svm <- function(d, call, .path = NULL) {
     ifelse(as.integer(d$y) == pairs[m, "first"], 1, -1)
   }, numeric(length(d$y)))
   sign <- matrix(sign, nrow = nrow(d$x))
-  converged <- vapply(fits, function(f) f$status == 0L, logical(1))
+  converged <- vapply(fits, function(f) f$status == kc_c$smo_status[["converged"]], logical(1))
   if (!all(converged)) kc_svm_warn_max_iter(max_iter, if (!one) pair_names[!converged])
   fit <- new_kernclass(d, k, call = call,
     class = if (one) c("kernel_svm_oneclass", "kernel_svm") else c("kernel_svm", "kernclass_ovo"),
@@ -609,7 +609,7 @@ kc_svm_binary <- function(x, y, rows, positive, C, control, label = "", path = N
                      if (nzchar(label)) paste0(" for classes ", label) else "",
                      control$kernel$name), arg = "x", class = "not_finite")
   }
-  if (r$status == 2L) {
+  if (r$status == kc_c$smo_status[["unbounded"]]) {
     kc_abort(sprintf(paste0("With cost = Inf (hard margin) the classes %s are not separable in ",
                             "the feature space of the %s kernel (or only with a margin below ",
                             "1e-4 of the data's radius there). Use a finite `cost`."),

@@ -4,6 +4,7 @@
 # NAMESPACE's delayed S3method(); kernclass_caret() is a plain list).
 
 .onLoad <- function(libname, pkgname) {
+  kc_c <<- kc_c_enums()
   kc_on_package_load("parsnip", kc_register_parsnip)
   vignette_scripts <<- list(
     iris = system.file("experiments", "iris.R", package = pkgname),

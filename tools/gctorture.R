@@ -49,6 +49,7 @@ cases <- list(
                                     predict(kernel_bayes(x, y2, type = 3), new,
                                             type = "decision"))),
   ffi_kernel_table = quote(.Call(kernclass:::ffi_kernel_table)),
+  ffi_enums = quote(.Call(kernclass:::ffi_enums)),
   ffi_max_threads = quote(kernclass:::kc_max_threads()),
   ffi_pairwise_coupling = quote({
     set.seed(3)  # Platt's cross-validation folds

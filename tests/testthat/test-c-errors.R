@@ -26,7 +26,7 @@ test_that("a user's own error in a kernel function keeps its classes", {
   expect_error(kernel_matrix(x, kernel = function(a, b) stop(cond)), class = "my_error")
 })
 
-# The size guards (src/kernel.c, src/ffi.c, src/coupling.c) stop overflows
+# The size guards (src/kernel-sums.c, src/ffi*.c, src/coupling.c) stop overflows
 # that only inputs of many GB could reach (see test-bad-input.R); what can be
 # checked here is that each goes through the classed raiser with its kind.
 test_that("every size guard in C raises kernclass_size_error through kc_error()", {
@@ -39,5 +39,5 @@ test_that("every size guard in C raises kernclass_size_error through kc_error()"
   guards <- grep('"kernclass: ', code, value = TRUE)
   expect_gte(length(guards), 6L)
   # (and memory that a unit of work on a thread could not get, src/units.c)
-  expect_true(all(grepl('kc_error\\("(size|memory)", "kernclass: ', guards)))
+  expect_true(all(grepl('kc_error\\(KC_ERROR_(SIZE|MEMORY), "kernclass: ', guards)))
 })

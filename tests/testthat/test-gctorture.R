@@ -54,7 +54,8 @@ calls <- list(
                            path_plan(list(x), rep(1:2, 3), 2L, 1, rep(1, 6), matrix(1, 2, 2),
                                      rbf, 1e-3, 1e4)),
                       rep(1:2, 3), 1:2, 2L),
-  ffi_svm_bytes = list(6, 4, 2, 1L, 3L)
+  ffi_svm_bytes = list(6, 4, 2, 1L, 3L),
+  ffi_enums = list()
 )
 
 # The other data sources (R/sources.R): sparse rows, given kernel values, an
