@@ -10,7 +10,7 @@
 #   path_status    a shared cost path's fit that the solver did not end
 #                  (src/svm-path.h): not_finite, empty
 #   linear_status  the linear SVM on features (src/linear.h): converged, max_pass
-#   feature        the feature maps of the approximations (src/features.h):
+#   feature        the feature maps of the approximations (src/feature-map.h):
 #                  nystrom, fourier, named as their `method`
 #   error_kind     the kinds of C error (src/kernclass.h), the conditions'
 #                  classes "kernclass_<kind>_error"

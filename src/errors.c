@@ -1,8 +1,8 @@
 /* Errors from C as classed R conditions, the classes kc_abort() (R/checks.R)
  * gives in R: c("kernclass_<kind>_error", "kernclass_error", "error",
  * "condition"), so that a caller's handler sees one kind of error whether R
- * or C found it.  The kinds: kc_error_kind (kernclass.h).  Main thread only, outside parallel regions, as
- * error() itself; R_alloc'd memory is freed by the unwinding as for error(). */
+ * or C found it.  The kinds: kc_error_kind (kernclass.h).  Main thread
+ * only, outside parallel regions, as error() itself; R_alloc'd memory is freed by the unwinding as for error(). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <Rinternals.h>

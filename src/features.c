@@ -19,7 +19,7 @@
 #include <Rinternals.h>
 #include "kernclass.h"
 #include "kernel.h"
-#include "features.h"
+#include "feature-map.h"
 
 /* Rows per block: large enough that each block's parallel regions carry
  * work well beyond a scheduler time slice (10^5 rows, m = 200: 7.5 s in

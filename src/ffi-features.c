@@ -1,4 +1,4 @@
-/* .Call entry points of the low-rank features (features.h) and the linear
+/* .Call entry points of the low-rank features (feature-map.h) and the linear
  * SVM on them (linear.h).  The style and the shared unpacking: ffi.c. */
 #include <limits.h>
 #include <string.h>
@@ -6,7 +6,7 @@
 #include <R_ext/Random.h>
 #include "kernclass.h"
 #include "kernel.h"
-#include "features.h"
+#include "feature-map.h"
 #include "linear.h"
 #include "ffi.h"
 

@@ -11,7 +11,7 @@
 #include "columns.h"
 #include "smo.h"
 #include "svm-path.h"
-#include "features.h"
+#include "feature-map.h"
 #include "linear.h"
 #include "ffi.h"
 

@@ -346,12 +346,12 @@ static void exp_bulk_avx512(double *v, size_t n, double g, int root)
 #ifdef KC_HAVE_AVX2_KERNEL
 /* The SMO solver's passes, eight variables at a time (kc_isa_kernels).
  * Every product and sum is its own rounded operation (the _round forms,
- * which the compiler never fuses), as in smo.c's loop compiled for the
+ * which the compiler never fuses), as in smo-select.c's loop compiled for the
  * baseline, so the iterates are the same on every instruction set.  Each
  * lane keeps its best value and the last position that reached it; the
  * lanes then give the overall best and, among lanes holding it, the last
  * position: the variable the loop in order would keep.  They take whole
- * eights of variables; smo.c's loop, compiled for the baseline, goes on
+ * eights of variables; smo-select.c's loop, compiled for the baseline, goes on
  * from their result with the rest.
  * Over every variable only (no active list): on a shrunk set, gathering
  * the scattered variables cost more than the loop's early skips (measured:

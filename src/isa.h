@@ -1,4 +1,4 @@
-/* The instruction-set kernels (isa.c), as the kernel engine (kernel.c) calls
+/* The instruction-set kernels (isa.c), as the kernel engine (kernel*.c) calls
  * them: one function pointer each, set at load time to the fastest version
  * this CPU runs (kc_choose_kernels). */
 #ifndef KERNCLASS_ISA_H
@@ -40,9 +40,9 @@ typedef struct {
     /* g[t] += a ys[t] k[t] over n: a kernel row's share of the SMO
      * solver's gradient (smo.c) */
     void (*row_update)(double *g, const double *ys, const float *k, double a, int n);
-    /* The SMO solver's two passes over its variables t0..t1 (smo.c), for
-     * one set, every variable active and no runner-up list; t1 - t0 a
-     * multiple of 8 (smo.c's loop goes on from their result with the
+    /* The SMO solver's two passes over its variables t0..t1 (smo-select.c),
+     * for one set, every variable active and no runner-up list; t1 - t0 a
+     * multiple of 8 (smo-select.c's loop goes on from their result with the
      * rest); NULL where that loop does all.  They compute what it computes,
      * operation for operation (no fused multiply-adds), and keep its ties. */
     /* j: of the t that can move down (moves & KC_MOVES_DOWN) with
@@ -60,7 +60,7 @@ typedef struct {
     const char *name;  /* "c", "avx2" or "avx512" */
 } kc_isa_kernels;
 
-/* The solver's flags per variable (smo.c). */
+/* The solver's flags per variable (smo-internal.h). */
 enum { KC_MOVES_UP = 1, KC_MOVES_DOWN = 2 };
 /* The curvature taken where the pair's is not positive (LIBSVM's TAU). */
 #define KC_TAU 1e-12

@@ -1,8 +1,9 @@
 /* Low-rank kernel features (features.c), computed in row blocks: Nystrom,
  * z(x) = proj' k(landmarks, x) (proj m x r), or random Fourier features,
- * z(x) = sqrt(2 / r) cos(freq'x + phase) (freq p x r, dense x only). */
-#ifndef KERNCLASS_FEATURES_H
-#define KERNCLASS_FEATURES_H
+ * z(x) = sqrt(2 / r) cos(freq'x + phase) (freq p x r, dense x only).
+ * (Not "features.h": that is the C library's, which <limits.h> includes.) */
+#ifndef KERNCLASS_FEATURE_MAP_H
+#define KERNCLASS_FEATURE_MAP_H
 
 #include <stddef.h>
 #include "kernel.h"
