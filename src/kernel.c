@@ -15,7 +15,6 @@
  * inside a unit of kc_units from the unit's own scratch (units.c).
  */
 #include <math.h>
-#include <stdint.h>
 #include <string.h>
 #include "kernclass.h"
 #include "kernel.h"

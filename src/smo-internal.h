@@ -15,7 +15,7 @@
 
 /* Rows missing from the cache are computed in batches of up to BATCH rows
  * (the one asked for and the likeliest next ones not cached, see
- * kernel_row), as one tile per column block: a pass over the data serves
+ * kc_cache_row), as one tile per column block: a pass over the data serves
  * several rows.  Larger batches compute more rows that are never used
  * (measured, RBF, n = 20,000, d = 20, with the most violating variables as
  * the guesses: batch 16 computed 20,624 rows, batch 4 12,072, one at a time
@@ -40,8 +40,6 @@ typedef struct {
     int dense;            /* a kept store holding every row: nothing to compute */
 } row_cache;
 
-/* What a pass over (a chunk of) the active set finds; [c] is per set of
- * variables (one set, or the two classes of a nu problem). */
 /* What a pass over (a chunk of) the active set finds; [c] is per set of
  * variables (one set, or the two classes of a nu problem). */
 typedef struct {
@@ -105,6 +103,7 @@ static inline int at_lower(const smo *s, int t) { return s->alpha[t] <= 0.0; }
 enum { MOVES_UP = KC_MOVES_UP, MOVES_DOWN = KC_MOVES_DOWN, SECOND_SET = 4 };
 #define SET_OF(m) ((m) >> 2)
 
+/* Row i of the kernel matrix, from the solver's cache. */
 static inline const float *kernel_row(smo *s, int i, const chunk_result *hint)
 {
     return kc_cache_row(&s->cache, i, hint);
