@@ -12,11 +12,12 @@
 
 /* SVM dual by SMO: y in {-1, +1}, C the per-point upper bounds (> 0 or Inf);
  * linear the linear term, alpha0 NULL or a start within the bounds (the nu
- * problems' feasible start, or a warm start), nsets 1 or 2 (see kc_smo).
- * store: NULL, TRUE (a new one), "whole" (a new one, every row computed
- * first: the solver then reads it directly) or a raw vector of n * n * 4 + n bytes,
- * kernel rows and their flags that the solver fills in place and the caller
- * keeps for the next solve on the same x and kernel (returned as `store`). */
+ * problems' feasible start, or a warm start), nsets 1 or 2 (kc_smo_options,
+ * smo.h).  store: NULL, TRUE (a new one), "whole" (a new one, every row
+ * computed first: the solver then reads it directly) or a raw vector of
+ * n * n * 4 + n bytes, kernel rows and their flags that the solver fills in
+ * place and the caller keeps for the next solve on the same x and kernel
+ * (returned as `store`). */
 SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
              SEXP cachesize, SEXP shrinking, SEXP threads, SEXP linear, SEXP alpha0,
              SEXP nsets, SEXP store)
