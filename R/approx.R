@@ -201,39 +201,38 @@ NULL
 #' @rdname approximations
 #' @export
 nystrom <- function(m = 300, landmarks = c("kmeans++", "uniform"), tol = 1e-8, check = 0) {
-  kc_check_number(m, "m", lower = 1, whole = TRUE)
+  # m past the rows is the rows: so is m past R's integer range
+  m <- kc_as_count(m, "m", lower = 1, clamp = TRUE)
   landmarks <- kc_match_arg(landmarks, arg = "landmarks")
   kc_check_number(tol, "tol", lower = 0, lower_open = TRUE)
-  kc_check_number(check, "check", lower = 0, whole = TRUE)
-  structure(list(method = "nystrom", m = as.integer(m), landmarks = landmarks, tol = tol,
-                 check = as.integer(check)),
+  structure(list(method = "nystrom", m = m, landmarks = landmarks, tol = tol,
+                 check = kc_as_check(check)),
             class = "kernclass_approximation")
 }
 
 #' @rdname approximations
 #' @export
 random_fourier <- function(m = 1000, check = 0) {
-  kc_check_number(m, "m", lower = 1, whole = TRUE)
-  kc_check_number(check, "check", lower = 0, whole = TRUE)
-  structure(list(method = "fourier", m = as.integer(m), check = as.integer(check)),
+  m <- kc_as_count(m, "m", lower = 1, why = "each random feature is a column of the features")
+  structure(list(method = "fourier", m = m, check = kc_as_check(check)),
             class = "kernclass_approximation")
+}
+
+# `check` of the constructors: its 2 * check rows must fit in a matrix.
+kc_as_check <- function(check) {
+  check <- kc_as_count(check, "check", why = "the check takes 2 x `check` training rows")
+  if (check > .Machine$integer.max %/% 2L) {
+    kc_abort(sprintf(paste0("`check` = %d would take %s training rows (fit and test); R's ",
+                            "matrices hold at most 2^31 - 1 rows."), check, format(2 * check)),
+             arg = "check", class = "size")
+  }
+  check
 }
 
 #' @export
 print.kernclass_approximation <- function(x, ...) {
   cat(kc_approx_label(x), "\n", sep = "")
   invisible(x)
-}
-
-kc_approx_label <- function(spec, rank = NULL) {
-  if (spec$method == "cells") {
-    return(sprintf("Localized SVM (cells of about %d points, an exact SVM in each)", spec$size))
-  }
-  size <- if (!is.null(rank) && rank < spec$m) sprintf("m = %d, rank %d", spec$m, rank) else
-    sprintf("m = %d", spec$m)
-  switch(spec$method,
-    nystrom = sprintf("Nystrom features (%s, %s landmarks)", size, spec$landmarks),
-    fourier = sprintf("Random Fourier features (%s)", size))
 }
 
 # The checked approximation of a fit: NULL (exact) or a spec, on inputs the
@@ -250,7 +249,7 @@ kc_approx_check <- function(approx, x, kernel) {
                     if (inherits(x, "kc_csr")) " (as.matrix() makes them dense)" else "", "."),
              arg = "approx", class = "approx_unsupported")
   }
-  if (approx$method == "fourier" && is.null(kc_kernel_info(kernel)$frequencies)) {
+  if (kc_approx_of(approx)$frequencies && is.null(kc_kernel_info(kernel)$frequencies)) {
     with_freq <- names(Filter(function(r) !is.null(r$frequencies), kc_kernels))
     kc_abort(sprintf(paste0("`approx`: random_fourier() needs a shift-invariant kernel (%s); ",
                             "this model uses \"%s\": use nystrom()."),
@@ -261,27 +260,32 @@ kc_approx_check <- function(approx, x, kernel) {
 }
 
 # The feature map of a spec on the scaled training rows x: the list the C
-# code reads (type, landmarks and proj, or freq and phase), with its rank r.
+# code reads (type, the C engine's code of the map: landmarks and proj, or
+# freq and phase), with its rank r.
 kc_feature_map <- function(spec, x, k) {
+  row <- kc_approx_of(spec)
+  c(list(type = row$code), row$map(spec, x, k))
+}
+
+kc_nystrom_map <- function(spec, x, k) {
   n <- nrow(x)
-  p <- ncol(x)
-  if (spec$method == "nystrom") {
-    m <- min(spec$m, n)
-    idx <- if (spec$landmarks == "uniform") sample.int(n, m) else kc_kmeanspp(x, k, m)
-    L <- x[idx, , drop = FALSE]
-    e <- eigen(kc_gram(L, NULL, k), symmetric = TRUE)
-    keep <- e$values > spec$tol * max(e$values, 0)
-    if (!any(keep)) {
-      kc_abort(sprintf(paste0("The %s kernel matrix of the Nystrom landmarks has no positive ",
-                              "eigenvalue; the features are empty. Use another kernel or `gamma`."),
-                       k$name), arg = "approx", class = "approx_unsupported")
-    }
-    proj <- e$vectors[, keep, drop = FALSE] %*% diag(1 / sqrt(e$values[keep]), sum(keep))
-    list(type = 1L, landmarks = L, proj = proj, rank = ncol(proj), index = idx)
-  } else {
-    W <- kc_kernel_info(k)$frequencies(p, spec$m, k$gamma)
-    list(type = 2L, freq = W, phase = stats::runif(spec$m, 0, 2 * pi), rank = spec$m)
+  m <- min(spec$m, n)
+  idx <- if (spec$landmarks == "uniform") sample.int(n, m) else kc_kmeanspp(x, k, m)
+  L <- x[idx, , drop = FALSE]
+  e <- eigen(kc_gram(L, NULL, k), symmetric = TRUE)
+  keep <- e$values > spec$tol * max(e$values, 0)
+  if (!any(keep)) {
+    kc_abort(sprintf(paste0("The %s kernel matrix of the Nystrom landmarks has no positive ",
+                            "eigenvalue; the features are empty. Use another kernel or `gamma`."),
+                     k$name), arg = "approx", class = "approx_unsupported")
   }
+  proj <- e$vectors[, keep, drop = FALSE] %*% diag(1 / sqrt(e$values[keep]), sum(keep))
+  list(landmarks = L, proj = proj, rank = ncol(proj), index = idx)
+}
+
+kc_fourier_map <- function(spec, x, k) {
+  W <- kc_kernel_info(k)$frequencies(ncol(x), spec$m, k$gamma)
+  list(freq = W, phase = stats::runif(spec$m, 0, 2 * pi), rank = spec$m)
 }
 
 kc_gram <- function(x, y, k) {
@@ -341,7 +345,7 @@ kc_approx_fit <- function(spec, x, k, pairs = 1000L) {
 # The rows of one block of a streaming pass (a fixed number, so that the
 # sums do not depend on threads or plan; the option only for the tests).
 kc_block_rows <- function() {
-  as.integer(getOption("kernclass.block_rows", 100000L))
+  as.integer(kc_option("kernclass.block_rows"))
 }
 
 # A progressr progressor of `steps` steps for a fit of n rows past one row
@@ -400,7 +404,7 @@ coef.kernclass_approx <- function(object, ...) {
 # kernel, spec the checked approximation. ------------------------------------
 
 kc_fit_means_approx <- function(d, k, spec, threshold, call) {
-  kc_cells_unsupported(spec, "kernel_means")
+  kc_approx_require(spec, "kernel_means")
   fa <- kc_approx_fit(spec, d$x, k)
   counts <- tabulate(d$y, nlevels(d$y))
   zbar <- kc_feature_means(fa, d$x, d$y)
@@ -421,7 +425,7 @@ kc_fit_means_approx <- function(d, k, spec, threshold, call) {
 }
 
 kc_fit_parzen_approx <- function(d, k, spec, prior, threshold, call) {
-  kc_cells_unsupported(spec, "kernel_parzen")
+  kc_approx_require(spec, "kernel_parzen")
   fa <- kc_approx_fit(spec, d$x, k)
   counts <- tabulate(d$y, nlevels(d$y))
   zbar <- kc_feature_means(fa, d$x, d$y)
@@ -439,7 +443,7 @@ kc_fit_parzen_approx <- function(d, k, spec, prior, threshold, call) {
 }
 
 kc_fit_bayes_approx <- function(d, k, spec, type, ridge, call) {
-  kc_cells_unsupported(spec, "kernel_bayes")
+  kc_approx_require(spec, "kernel_bayes")
   if (type != 1L) {
     kc_abort(sprintf(paste0("`approx` supports kernel_bayes(type = 1) only (class means of the ",
                             "features); type %d whitens the inputs per class pair. Use ",
@@ -474,9 +478,10 @@ kc_fit_bayes_approx <- function(d, k, spec, type, ridge, call) {
   kc_approx_checked(fit, d, spec)
 }
 
-# The SVM on features: C the per-row bounds (0: left out), control as
-# kc_fit_svm's; `given`: the names of the arguments the user gave.
-kc_fit_svm_approx <- function(d, k, spec, C, cost, class.weights, control, probability,
+# The SVM on features: C the per-row bounds (0: left out), weights the
+# observation weights as given (for the check), control as kc_fit_svm's;
+# `given`: the names of the arguments the user gave.
+kc_fit_svm_approx <- function(d, k, spec, C, weights, cost, class.weights, control, probability,
                               given, call) {
   if (control$type != "C-classification") {
     kc_abort(sprintf(paste0("`approx` supports type = \"C-classification\" only; type = \"%s\" ",
@@ -491,8 +496,9 @@ kc_fit_svm_approx <- function(d, k, spec, C, cost, class.weights, control, proba
     kc_abort("`cachesize` is the exact solver's kernel cache; with `approx` drop it.",
              arg = "cachesize", class = "approx_unsupported")
   }
-  tolerance <- if ("tolerance" %in% given) control$tolerance else 0.1
-  passes <- if ("max_iter" %in% given) control$max_iter else 1000
+  row <- kc_approx_of(spec)
+  tolerance <- if ("tolerance" %in% given) control$tolerance else row$tolerance
+  passes <- if ("max_iter" %in% given) control$max_iter else row$max_iter
   # the store is one call over all rows: progress by steps around it
   p <- kc_progressor(nrow(d$x), 3L + probability)
   fa <- kc_approx_fit(spec, d$x, k)
@@ -540,7 +546,7 @@ kc_fit_svm_approx <- function(d, k, spec, C, cost, class.weights, control, proba
     fit$probB <- stats::setNames(ab[2L, ], rownames(pairs))
     p(message = "probability model")
   }
-  kc_approx_checked(fit, d, spec)
+  kc_approx_checked(fit, d, spec, weights)
 }
 
 # Platt's sigmoids from 5-fold cross-validated decision values per pair, the
@@ -569,34 +575,57 @@ kc_linear_platt <- function(store, r, code, pairs, solve, folds = 5L) {
 }
 
 # With spec$check > 0: the exact classifier and this approximation, both
-# fitted (by update()) to the same `check` random training rows, compared
-# on `check` other rows.
-kc_approx_checked <- function(fit, d, spec) {
+# fitted (by the fitter, with the fitted model's arguments and the rows'
+# observation `weights`) to the same `check` random training rows, compared
+# on `check` other rows (kc_check_rows()), each counted once.
+kc_approx_checked <- function(fit, d, spec, weights = NULL) {
   s <- spec$check
   if (is.null(s) || s == 0L) return(fit)
-  n <- nrow(d$x)
-  if (n < 2 * s) {
-    kc_abort(sprintf("`check` = %d needs at least %d training rows (fit and test); there are %d.",
-                     s, 2 * s, n), arg = "check")
-  }
-  idx <- sample.int(n, 2 * s)
-  train <- idx[seq_len(s)]
-  test <- idx[s + seq_len(s)]
+  rows <- kc_check_rows(d$y, s, weights)
   args <- kc_approx_refit_args(fit)
   spec0 <- spec
   spec0$check <- 0L
-  fitter <- get(class(fit)[2L], mode = "function")
   one <- function(approx) {
-    do.call(fitter, c(list(x = d$x[train, , drop = FALSE], y = d$y[train], scale = FALSE,
-                           approx = approx), args))
+    w <- if (!is.null(weights)) list(weights = weights[rows$train])
+    do.call(kc_fitter_of(fit)$fun, c(list(x = d$x[rows$train, , drop = FALSE],
+                                          y = d$y[rows$train], scale = FALSE, approx = approx),
+                                     args, w))
   }
-  exact <- stats::predict(one(NULL), d$x[test, , drop = FALSE])
-  approx <- stats::predict(one(spec0), d$x[test, , drop = FALSE])
-  truth <- d$y[test]
+  test <- d$x[rows$test, , drop = FALSE]
+  # as labels: a class with one row can be missing from the fits' classes
+  exact <- as.character(stats::predict(one(NULL), test))
+  approx <- as.character(stats::predict(one(spec0), test))
+  truth <- as.character(d$y[rows$test])
   fit$approx$check <- c(rows = s, agreement = mean(exact == approx),
                         exact_accuracy = mean(exact == truth),
                         approx_accuracy = mean(approx == truth))
   fit
+}
+
+# The check's rows: `s` to fit and `s` other ones to test, drawn among the
+# rows of weight > 0, stratified so that the fits see every class and the
+# test has every class with two rows or more: one row of each such class in
+# each half, the one row of a class that has one in the fit, the rest
+# uniform. list(train, test).
+kc_check_rows <- function(y, s, weights = NULL) {
+  used <- if (is.null(weights)) seq_along(y) else which(weights > 0)
+  counts <- tabulate(y[used], nlevels(y))
+  G <- sum(counts > 0)
+  if (length(used) < 2 * s || s < G) {
+    kc_abort(sprintf(paste0("`check` = %d needs at least %s training rows%s (fit and test) and ",
+                            "at least one per class in the fit (%d classes); there are %d. ",
+                            "Give a `check` from %d to %d, or 0 for none."),
+                     s, format(2 * s), if (is.null(weights)) "" else " of weight > 0",
+                     G, length(used), G, length(used) %/% 2L), arg = "check")
+  }
+  by_class <- split(used, y[used], drop = TRUE)
+  pick <- function(v, k) v[sample.int(length(v), k)]
+  drawn <- lapply(by_class, function(v) pick(v, min(2L, length(v))))
+  train <- vapply(drawn, `[`, integer(1), 1L)
+  test <- unlist(lapply(drawn, `[`, -1L), use.names = FALSE)
+  rest <- pick(setdiff(used, c(train, test)), 2 * s - length(train) - length(test))
+  to_train <- seq_along(rest) <= s - length(train)
+  list(train = unname(c(train, rest[to_train])), test = c(test, rest[!to_train]))
 }
 
 # The arguments that define a fitted model besides data and approximation.
