@@ -139,17 +139,28 @@
 #'   `check = s > 0`, the fit also trains the exact classifier and this
 #'   approximation on the same `s` random training rows and reports how
 #'   often they agree on `s` other rows, and both accuracies there (this
-#'   costs an exact fit of `s` rows).
+#'   costs an exact fit of `s` rows). The rows are drawn among those of
+#'   weight above 0, stratified: each class with two rows or more has one
+#'   in each half (a class of one row is in the half that fits), the other
+#'   rows are uniform; so `s` must be at least the number of classes and
+#'   the data at least \eqn{2s} rows. The two fits take the rows'
+#'   observation `weights` and the model's other arguments; each test row
+#'   counts once, as in [kernel_cv()].
 #'
 #' @param m The number of landmarks (Nystrom) or of random features
 #'   (Fourier): more is closer to the exact kernel and slower (time
 #'   \eqn{O(n m (p + m))} for Nystrom, \eqn{O(n m p)} for Fourier). At most
-#'   the number of training rows for Nystrom.
+#'   the number of training rows for Nystrom (a larger `m`, `Inf` too,
+#'   means all rows: past R's integer range it is taken as \eqn{2^{31} -
+#'   1}{2^31 - 1});
+#'   for Fourier, within R's integer range (else an error of class
+#'   `"kernclass_size_error"`).
 #' @param landmarks How Nystrom landmarks are chosen: `"kmeans++"` or
 #'   `"uniform"` (see above).
 #' @param tol Relative eigenvalue cut-off for \eqn{K_{mm}}{K_mm}.
 #' @param check Number of rows for the comparison with the exact model (0:
-#'   none).
+#'   none); see "The error, stated". Twice it must fit in R's integer range
+#'   (else an error of class `"kernclass_size_error"`).
 #' @return An object of class `"kernclass_approximation"`, to pass as the
 #'   `approx` argument of [kernel_means()], [kernel_parzen()],
 #'   [kernel_bayes()] and [kernel_svm()] (and through them of [kernel_cv()]
