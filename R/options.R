@@ -49,7 +49,9 @@ kc_options <- list(
 # else the value, checked.
 kc_option <- function(name) {
   row <- kc_options[[name]]
-  if (is.null(row)) kc_abort(sprintf("kernclass internal: no option %s in kc_options", name), input = FALSE)
+  if (is.null(row)) {
+    kc_abort(sprintf("kernclass internal: no option %s in kc_options", name), input = FALSE)
+  }
   v <- getOption(name)
   if (is.null(v)) return(row$default)
   if (!is.null(row$deprecated)) {

@@ -301,9 +301,9 @@ kc_svm_fold_fits <- function(fit, d, w, fold, folds, cells, args, needs, rows) {
 # stopped at the screening `tolerance`; "exhaustive" every row at the fit's
 # own tolerance (tolerance NULL). Screening applies to kernel_svm() only,
 # and only where it loosens something: not when `tolerance` is a grid
-# column, nor when a row's fit tolerance is already at least the screening
-# one (fit_tolerance: each row's). A race (successive halving over the folds) runs for any fitter with
-# k folds, not with leave-one-out.
+# column, nor when a row's fit tolerance (fit_tolerance: each row's) is
+# already at least the screening one. A race (successive halving over the
+# folds) runs for any fitter with k folds, not with leave-one-out.
 kc_tune_search <- function(search, screen_tolerance, fit, grid, args, k) {
   search <- kc_match_arg(search, kc_formal(kernel_tune.default, "search"), "search")
   kc_check_number(screen_tolerance, "screen_tolerance", lower = 0, lower_open = TRUE)

@@ -92,8 +92,8 @@ test_that("the SVM on a representation with its own solver takes its defaults", 
   for (name in names(tab)) {
     row <- tab[[name]]
     fit <- kernel_svm(x, y, approx = spec_of(name))
-    expect_identical(fit$tolerance,
-                     if (is.null(row$tolerance)) formals(kernel_svm.default)$tolerance else row$tolerance)
+    own <- if (is.null(row$tolerance)) formals(kernel_svm.default)$tolerance else row$tolerance
+    expect_identical(fit$tolerance, own)
   }
 })
 

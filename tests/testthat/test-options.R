@@ -44,9 +44,11 @@ test_that("each option's bad values are a classed error naming it", {
     expect_identical(with_option(name, NULL, ns$kc_option(name)), row$default)
   }
   # good values pass through
-  expect_identical(with_option("kernclass.tune.store_mb", 0, ns$kc_option("kernclass.tune.store_mb")), 0)
-  expect_identical(with_option("kernclass.memory_limit", Inf, ns$kc_option("kernclass.memory_limit")), Inf)
-  expect_identical(with_option("kernclass.threads", 2L, ns$kc_option("kernclass.threads")), 2L)
+  good <- list(kernclass.tune.store_mb = 0, kernclass.memory_limit = Inf, kernclass.threads = 2L,
+               kernclass.block_rows = 10)
+  for (name in names(good)) {
+    expect_identical(with_option(name, good[[name]], ns$kc_option(name)), good[[name]])
+  }
 })
 
 test_that("bad option values stop the user's call with the option's error", {

@@ -45,7 +45,9 @@ test_that("check = s works on a rare class for every fitter, whatever the seed",
   fits <- list(
     means = function() kernel_means(d$x, d$y, approx = nystrom(m = 20, check = 50)),
     parzen = function() kernel_parzen(d$x, d$y, approx = nystrom(m = 20, check = 50)),
-    bayes = function() kernel_bayes(d$x, d$y, type = 1, approx = random_fourier(m = 40, check = 50)),
+    bayes = function() {
+      kernel_bayes(d$x, d$y, type = 1, approx = random_fourier(m = 40, check = 50))
+    },
     svm = function() kernel_svm(d$x, d$y, approx = nystrom(m = 20, check = 50)),
     cells = function() kernel_svm(d$x, d$y, approx = cells(size = 100, check = 50)))
   # seeds where the check's uniform draw missed the rare class before

@@ -64,13 +64,12 @@ seam_specs <- list(
   fourier = function(check = 0) random_fourier(m = 24, check = check),
   cells = function(check = 0) cells(size = 25, check = check))
 
-# The other size of each approximation, for kernel_tune's grid.
+# Twice the size of an approximation (its row's size argument), for
+# kernel_tune's grid.
 seam_larger <- function(spec) {
-  if (is.null(spec)) return(NULL)
-  if (spec$method == "cells") cells(size = 60) else {
-    spec$m <- 2L * spec$m
-    spec
-  }
+  size <- asNamespace("kernclass")$kc_approx_of(spec)$size
+  spec[[size]] <- 2L * spec[[size]]
+  spec
 }
 
 fitters <- c("kernel_means", "kernel_parzen", "kernel_bayes", "kernel_svm")
