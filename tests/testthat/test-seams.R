@@ -190,6 +190,7 @@ test_that("every representation x fitter x operation works or stops with a class
 })
 
 test_that("caret and parsnip take every representation a fitter takes", {
+  local_tz()
   old <- options(kernclass.threads = 1L)
   on.exit(options(old), add = TRUE)
   df <- seam_data(7)
