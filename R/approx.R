@@ -139,17 +139,28 @@
 #'   `check = s > 0`, the fit also trains the exact classifier and this
 #'   approximation on the same `s` random training rows and reports how
 #'   often they agree on `s` other rows, and both accuracies there (this
-#'   costs an exact fit of `s` rows).
+#'   costs an exact fit of `s` rows). The rows are drawn among those of
+#'   weight above 0, stratified: each class with two rows or more has one
+#'   in each half (a class of one row is in the half that fits), the other
+#'   rows are uniform; so `s` must be at least the number of classes and
+#'   the data at least \eqn{2s} rows. The two fits take the rows'
+#'   observation `weights` and the model's other arguments; each test row
+#'   counts once, as in [kernel_cv()].
 #'
 #' @param m The number of landmarks (Nystrom) or of random features
 #'   (Fourier): more is closer to the exact kernel and slower (time
 #'   \eqn{O(n m (p + m))} for Nystrom, \eqn{O(n m p)} for Fourier). At most
-#'   the number of training rows for Nystrom.
+#'   the number of training rows for Nystrom (a larger `m`, `Inf` too,
+#'   means all rows: past R's integer range it is taken as \eqn{2^{31} -
+#'   1}{2^31 - 1});
+#'   for Fourier, within R's integer range (else an error of class
+#'   `"kernclass_size_error"`).
 #' @param landmarks How Nystrom landmarks are chosen: `"kmeans++"` or
 #'   `"uniform"` (see above).
 #' @param tol Relative eigenvalue cut-off for \eqn{K_{mm}}{K_mm}.
 #' @param check Number of rows for the comparison with the exact model (0:
-#'   none).
+#'   none); see "The error, stated". Twice it must fit in R's integer range
+#'   (else an error of class `"kernclass_size_error"`).
 #' @return An object of class `"kernclass_approximation"`, to pass as the
 #'   `approx` argument of [kernel_means()], [kernel_parzen()],
 #'   [kernel_bayes()] and [kernel_svm()] (and through them of [kernel_cv()]
@@ -201,21 +212,20 @@ NULL
 #' @rdname approximations
 #' @export
 nystrom <- function(m = 300, landmarks = c("kmeans++", "uniform"), tol = 1e-8, check = 0) {
-  kc_check_number(m, "m", lower = 1, whole = TRUE)
+  # m past the rows is the rows: so is m past R's integer range
+  m <- kc_as_count(m, "m", lower = 1, clamp = TRUE)
   landmarks <- kc_match_arg(landmarks, arg = "landmarks")
   kc_check_number(tol, "tol", lower = 0, lower_open = TRUE)
-  kc_check_number(check, "check", lower = 0, whole = TRUE)
-  structure(list(method = "nystrom", m = as.integer(m), landmarks = landmarks, tol = tol,
-                 check = as.integer(check)),
+  structure(list(method = "nystrom", m = m, landmarks = landmarks, tol = tol,
+                 check = kc_as_check(check)),
             class = "kernclass_approximation")
 }
 
 #' @rdname approximations
 #' @export
 random_fourier <- function(m = 1000, check = 0) {
-  kc_check_number(m, "m", lower = 1, whole = TRUE)
-  kc_check_number(check, "check", lower = 0, whole = TRUE)
-  structure(list(method = "fourier", m = as.integer(m), check = as.integer(check)),
+  m <- kc_as_count(m, "m", lower = 1, why = "each random feature is a column of the features")
+  structure(list(method = "fourier", m = m, check = kc_as_check(check)),
             class = "kernclass_approximation")
 }
 
@@ -223,17 +233,6 @@ random_fourier <- function(m = 1000, check = 0) {
 print.kernclass_approximation <- function(x, ...) {
   cat(kc_approx_label(x), "\n", sep = "")
   invisible(x)
-}
-
-kc_approx_label <- function(spec, rank = NULL) {
-  if (spec$method == "cells") {
-    return(sprintf("Localized SVM (cells of about %d points, an exact SVM in each)", spec$size))
-  }
-  size <- if (!is.null(rank) && rank < spec$m) sprintf("m = %d, rank %d", spec$m, rank) else
-    sprintf("m = %d", spec$m)
-  switch(spec$method,
-    nystrom = sprintf("Nystrom features (%s, %s landmarks)", size, spec$landmarks),
-    fourier = sprintf("Random Fourier features (%s)", size))
 }
 
 # The checked approximation of a fit: NULL (exact) or a spec, on inputs the
@@ -250,7 +249,7 @@ kc_approx_check <- function(approx, x, kernel) {
                     if (inherits(x, "kc_csr")) " (as.matrix() makes them dense)" else "", "."),
              arg = "approx", class = "approx_unsupported")
   }
-  if (approx$method == "fourier" && is.null(kc_kernel_info(kernel)$frequencies)) {
+  if (kc_approx_of(approx)$frequencies && is.null(kc_kernel_info(kernel)$frequencies)) {
     with_freq <- names(Filter(function(r) !is.null(r$frequencies), kc_kernels))
     kc_abort(sprintf(paste0("`approx`: random_fourier() needs a shift-invariant kernel (%s); ",
                             "this model uses \"%s\": use nystrom()."),
@@ -261,29 +260,32 @@ kc_approx_check <- function(approx, x, kernel) {
 }
 
 # The feature map of a spec on the scaled training rows x: the list the C
-# code reads (type, landmarks and proj, or freq and phase), with its rank r.
+# code reads (type, the C engine's code of the map: landmarks and proj, or
+# freq and phase), with its rank r.
 kc_feature_map <- function(spec, x, k) {
+  row <- kc_approx_of(spec)
+  c(list(type = row$code), row$map(spec, x, k))
+}
+
+kc_nystrom_map <- function(spec, x, k) {
   n <- nrow(x)
-  p <- ncol(x)
-  if (spec$method == "nystrom") {
-    m <- min(spec$m, n)
-    idx <- if (spec$landmarks == "uniform") sample.int(n, m) else kc_kmeanspp(x, k, m)
-    L <- x[idx, , drop = FALSE]
-    e <- eigen(kc_gram(L, NULL, k), symmetric = TRUE)
-    keep <- e$values > spec$tol * max(e$values, 0)
-    if (!any(keep)) {
-      kc_abort(sprintf(paste0("The %s kernel matrix of the Nystrom landmarks has no positive ",
-                              "eigenvalue; the features are empty. Use another kernel or `gamma`."),
-                       k$name), arg = "approx", class = "approx_unsupported")
-    }
-    proj <- e$vectors[, keep, drop = FALSE] %*% diag(1 / sqrt(e$values[keep]), sum(keep))
-    list(type = kc_c$feature[["nystrom"]], landmarks = L, proj = proj, rank = ncol(proj),
-         index = idx)
-  } else {
-    W <- kc_kernel_info(k)$frequencies(p, spec$m, k$gamma)
-    list(type = kc_c$feature[["fourier"]], freq = W, phase = stats::runif(spec$m, 0, 2 * pi),
-         rank = spec$m)
+  m <- min(spec$m, n)
+  idx <- if (spec$landmarks == "uniform") sample.int(n, m) else kc_kmeanspp(x, k, m)
+  L <- x[idx, , drop = FALSE]
+  e <- eigen(kc_gram(L, NULL, k), symmetric = TRUE)
+  keep <- e$values > spec$tol * max(e$values, 0)
+  if (!any(keep)) {
+    kc_abort(sprintf(paste0("The %s kernel matrix of the Nystrom landmarks has no positive ",
+                            "eigenvalue; the features are empty. Use another kernel or `gamma`."),
+                     k$name), arg = "approx", class = "approx_unsupported")
   }
+  proj <- e$vectors[, keep, drop = FALSE] %*% diag(1 / sqrt(e$values[keep]), sum(keep))
+  list(landmarks = L, proj = proj, rank = ncol(proj), index = idx)
+}
+
+kc_fourier_map <- function(spec, x, k) {
+  W <- kc_kernel_info(k)$frequencies(ncol(x), spec$m, k$gamma)
+  list(freq = W, phase = stats::runif(spec$m, 0, 2 * pi), rank = spec$m)
 }
 
 kc_gram <- function(x, y, k) {
@@ -343,7 +345,7 @@ kc_approx_fit <- function(spec, x, k, pairs = 1000L) {
 # The rows of one block of a streaming pass (a fixed number, so that the
 # sums do not depend on threads or plan; the option only for the tests).
 kc_block_rows <- function() {
-  as.integer(getOption("kernclass.block_rows", 100000L))
+  as.integer(kc_option("kernclass.block_rows"))
 }
 
 # A progressr progressor of `steps` steps for a fit of n rows past one row
@@ -402,7 +404,7 @@ coef.kernclass_approx <- function(object, ...) {
 # kernel, spec the checked approximation. ------------------------------------
 
 kc_fit_means_approx <- function(d, k, spec, threshold, call) {
-  kc_cells_unsupported(spec, "kernel_means")
+  kc_approx_require(spec, "kernel_means")
   fa <- kc_approx_fit(spec, d$x, k)
   counts <- tabulate(d$y, nlevels(d$y))
   zbar <- kc_feature_means(fa, d$x, d$y)
@@ -423,7 +425,7 @@ kc_fit_means_approx <- function(d, k, spec, threshold, call) {
 }
 
 kc_fit_parzen_approx <- function(d, k, spec, prior, threshold, call) {
-  kc_cells_unsupported(spec, "kernel_parzen")
+  kc_approx_require(spec, "kernel_parzen")
   fa <- kc_approx_fit(spec, d$x, k)
   counts <- tabulate(d$y, nlevels(d$y))
   zbar <- kc_feature_means(fa, d$x, d$y)
@@ -441,7 +443,7 @@ kc_fit_parzen_approx <- function(d, k, spec, prior, threshold, call) {
 }
 
 kc_fit_bayes_approx <- function(d, k, spec, type, ridge, call) {
-  kc_cells_unsupported(spec, "kernel_bayes")
+  kc_approx_require(spec, "kernel_bayes")
   if (type != 1L) {
     kc_abort(sprintf(paste0("`approx` supports kernel_bayes(type = 1) only (class means of the ",
                             "features); type %d whitens the inputs per class pair. Use ",
@@ -476,9 +478,10 @@ kc_fit_bayes_approx <- function(d, k, spec, type, ridge, call) {
   kc_approx_checked(fit, d, spec)
 }
 
-# The SVM on features: C the per-row bounds (0: left out), control as
-# kc_fit_svm's; `given`: the names of the arguments the user gave.
-kc_fit_svm_approx <- function(d, k, spec, C, cost, class.weights, control, probability,
+# The SVM on features: C the per-row bounds (0: left out), weights the
+# observation weights as given (for the check), control as kc_fit_svm's;
+# `given`: the names of the arguments the user gave.
+kc_fit_svm_approx <- function(d, k, spec, C, weights, cost, class.weights, control, probability,
                               given, call) {
   if (control$type != "C-classification") {
     kc_abort(sprintf(paste0("`approx` supports type = \"C-classification\" only; type = \"%s\" ",
@@ -493,8 +496,9 @@ kc_fit_svm_approx <- function(d, k, spec, C, cost, class.weights, control, proba
     kc_abort("`cachesize` is the exact solver's kernel cache; with `approx` drop it.",
              arg = "cachesize", class = "approx_unsupported")
   }
-  tolerance <- if ("tolerance" %in% given) control$tolerance else 0.1
-  passes <- if ("max_iter" %in% given) control$max_iter else 1000
+  row <- kc_approx_of(spec)
+  tolerance <- if ("tolerance" %in% given) control$tolerance else row$tolerance
+  passes <- if ("max_iter" %in% given) control$max_iter else row$max_iter
   # the store is one call over all rows: progress by steps around it
   p <- kc_progressor(nrow(d$x), 3L + probability)
   fa <- kc_approx_fit(spec, d$x, k)
@@ -521,7 +525,7 @@ kc_fit_svm_approx <- function(d, k, spec, C, cost, class.weights, control, proba
   fa$w <- matrix(fa$w, r, nrow(pairs), dimnames = list(NULL, rownames(pairs)))
   fa$b <- stats::setNames(vapply(fits, function(f) f$w[r + 1L], numeric(1)), rownames(pairs))
   per_pair <- function(f) stats::setNames(vapply(fits, f, numeric(1)), rownames(pairs))
-  converged <- vapply(fits, function(f) f$status == kc_c$linear_status[["converged"]], logical(1))
+  converged <- vapply(fits, function(f) f$status == 0L, logical(1))
   if (!all(converged)) {
     kc_warn(sprintf(paste0("The linear SVM solver reached its %s passes before the projected ",
                            "gradients met `tolerance` (pairs %s); the solution is approximate."),
@@ -542,7 +546,7 @@ kc_fit_svm_approx <- function(d, k, spec, C, cost, class.weights, control, proba
     fit$probB <- stats::setNames(ab[2L, ], rownames(pairs))
     p(message = "probability model")
   }
-  kc_approx_checked(fit, d, spec)
+  kc_approx_checked(fit, d, spec, weights)
 }
 
 # Platt's sigmoids from 5-fold cross-validated decision values per pair, the
@@ -568,51 +572,6 @@ kc_linear_platt <- function(store, r, code, pairs, solve, folds = 5L) {
     }
     kc_platt_fit(dec, pos)
   }, numeric(2))
-}
-
-# With spec$check > 0: the exact classifier and this approximation, both
-# fitted (by update()) to the same `check` random training rows, compared
-# on `check` other rows.
-kc_approx_checked <- function(fit, d, spec) {
-  s <- spec$check
-  if (is.null(s) || s == 0L) return(fit)
-  n <- nrow(d$x)
-  if (n < 2 * s) {
-    kc_abort(sprintf("`check` = %d needs at least %d training rows (fit and test); there are %d.",
-                     s, 2 * s, n), arg = "check")
-  }
-  idx <- sample.int(n, 2 * s)
-  train <- idx[seq_len(s)]
-  test <- idx[s + seq_len(s)]
-  args <- kc_approx_refit_args(fit)
-  spec0 <- spec
-  spec0$check <- 0L
-  fitter <- get(class(fit)[2L], mode = "function")
-  one <- function(approx) {
-    do.call(fitter, c(list(x = d$x[train, , drop = FALSE], y = d$y[train], scale = FALSE,
-                           approx = approx), args))
-  }
-  exact <- stats::predict(one(NULL), d$x[test, , drop = FALSE])
-  approx <- stats::predict(one(spec0), d$x[test, , drop = FALSE])
-  truth <- d$y[test]
-  fit$approx$check <- c(rows = s, agreement = mean(exact == approx),
-                        exact_accuracy = mean(exact == truth),
-                        approx_accuracy = mean(approx == truth))
-  fit
-}
-
-# The arguments that define a fitted model besides data and approximation.
-kc_approx_refit_args <- function(fit) {
-  k <- fit$kernel
-  args <- list(kernel = k$name, gamma = k$gamma, degree = k$degree, coef0 = k$coef0)
-  if (inherits(fit, "kernel_svm")) {
-    args$cost <- fit$cost
-    args$class.weights <- fit$class.weights
-  }
-  if (inherits(fit, "kernel_bayes")) args$type <- 1L
-  if (inherits(fit, "kernclass_scores")) args$threshold <- fit$threshold
-  if (inherits(fit, "kernel_parzen") && fit$threshold == "analytic") args$prior <- fit$prior
-  args
 }
 
 # ---- print and summary ------------------------------------------------------

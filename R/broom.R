@@ -33,13 +33,25 @@
 #'   [kernel_means()] and [kernel_parzen()] one column per class, not their
 #'   two-class difference).
 #'
+#'   A model on features (`approx = nystrom()` or `random_fourier()`) is a
+#'   linear model on its features, \eqn{f(x) = z(x)'w + b}: its `offset` is
+#'   \eqn{b}, `n_coef` counts the non-zero feature weights, the figures its
+#'   solver does not keep are `NA`, and `component = "coefficients"` has a
+#'   row per non-zero weight: `term`, `feature` (the feature's index in
+#'   \eqn{z(x)}{z(x)}, in place of `row` and `class`) and `estimate`
+#'   (\eqn{w}). A model with `cells()` has a row per training row's
+#'   coefficient in its cell's SVM, `offset` `NA` (each cell has its own:
+#'   [coef()]), `cells` (how many cells fit the pair) and `iterations`
+#'   summed over the cells.
+#'
 #' @section glance(): One row: `method` (the fitter), `kernel`, `gamma`,
 #'   `degree`, `coef0` (the kernel's parameters; those the kernel does not
 #'   use are `NA`), `nobs`, `n_inputs` (coded input columns), `n_classes`,
 #'   `scaled` and `accuracy` (on the training data; `NA` for the one-class
 #'   SVM, which has no labels); and by classifier: kernel_svm `cost` (`NA`
 #'   for the nu types: nu-classification's differs by pair), `nu` (`NA` for
-#'   C-classification), `n_support`, `iterations` (summed over the pairs),
+#'   C-classification), `n_support`, `iterations` (summed over the pairs,
+#'   and for `cells()` over the cells),
 #'   `converged`, `probability`; kernel_bayes `type`; kernel_means and
 #'   kernel_parzen `threshold`.
 #'
@@ -78,14 +90,38 @@ kc_tibble <- function(df) {
   if (requireNamespace("tibble", quietly = TRUE)) tibble::as_tibble(df) else df
 }
 
-# The model's expansion coefficients as an n x (functions) matrix.
-kc_coef_matrix <- function(x) {
-  if (inherits(x, "kernclass_scores")) return(kc_expansion_weights(x))
-  cf <- stats::coef(x)$alpha
-  terms <- if (inherits(x, "kernclass_cells")) rownames(kc_ovo_pairs(x$levels)) else
-    if (inherits(x, "kernel_svm")) names(x$b) else names(x$pairs)
+# The decision functions as the model's representation holds them: `alpha`,
+# their coefficients (a column per function; a row per training row, or on
+# features a row per feature), `offset` (NA where there is none) and `basis`,
+# what the rows of `alpha` are ("row" or "feature").
+kc_functions <- function(x) UseMethod("kc_functions")
+
+#' @export
+kc_functions.kernclass <- function(x) {
+  if (inherits(x, "kernclass_scores")) {
+    return(list(alpha = kc_expansion_weights(x), offset = unname(x$offset), basis = "row"))
+  }
+  cf <- stats::coef(x)
+  terms <- if (inherits(x, "kernel_svm")) names(x$b) else names(x$pairs)
   if (is.null(terms)) terms <- "decision"  # the one-class SVM's single function
-  matrix(cf, nrow = nrow(x$x), dimnames = list(NULL, terms))
+  list(alpha = matrix(cf$alpha, nrow = nrow(x$x), dimnames = list(NULL, terms)),
+       offset = unname(if (inherits(x, "kernel_svm")) x$b else cf$b), basis = "row")
+}
+
+# On features: the linear model z(x)'w + b (coef()'s w and b, a column per
+# function).
+#' @export
+kc_functions.kernclass_approx <- function(x) {
+  list(alpha = x$approx$w, offset = unname(x$approx$b), basis = "feature")
+}
+
+# In cells: each training row's coefficient in its cell's SVM; the offsets
+# are the cells' (coef()$b), none for the whole model.
+#' @export
+kc_functions.kernclass_cells <- function(x) {
+  pairs <- rownames(kc_ovo_pairs(x$levels))
+  list(alpha = matrix(stats::coef(x)$alpha, nrow = nrow(x$x), dimnames = list(NULL, pairs)),
+       offset = NA_real_, basis = "row")
 }
 
 #' @rdname kernclass-broom
@@ -93,39 +129,44 @@ kc_coef_matrix <- function(x) {
 tidy.kernclass <- function(x, component = c("functions", "coefficients"), ...) {
   kc_check_dots(...)
   component <- kc_match_arg(component, arg = "component")
-  alpha <- kc_coef_matrix(x)
+  fs <- kc_functions(x)
+  alpha <- fs$alpha
   if (component == "coefficients") {
     nz <- which(alpha != 0, arr.ind = TRUE)
     nz <- nz[order(nz[, "col"], nz[, "row"]), , drop = FALSE]
+    term <- colnames(alpha)[nz[, "col"]]
+    if (fs$basis == "feature") {
+      return(kc_tibble(data.frame(term = term, feature = as.integer(nz[, "row"]),
+                                  estimate = alpha[nz], stringsAsFactors = FALSE)))
+    }
     return(kc_tibble(data.frame(
-      term = colnames(alpha)[nz[, "col"]], row = as.integer(nz[, "row"]),
+      term = term, row = as.integer(nz[, "row"]),
       class = if (is.null(x$y)) rep(NA_character_, nrow(nz)) else x$y[nz[, "row"]],
       estimate = alpha[nz], stringsAsFactors = FALSE)))
   }
-  out <- data.frame(term = colnames(alpha), offset = NA_real_,
+  out <- data.frame(term = colnames(alpha), offset = fs$offset,
                     n_coef = as.integer(colSums(alpha != 0)), stringsAsFactors = FALSE)
+  # a column per function, NA where the model does not keep it
+  per <- function(v, f = as.numeric) if (is.null(v)) f(NA) else f(unname(v))
   if (inherits(x, "kernclass_scores")) {
-    out$offset <- unname(x$offset)
     out$count <- as.integer(x$counts)
     if (inherits(x, "kernel_means")) out$center_norm <- unname(x$center_norms)
     if (inherits(x, "kernel_parzen")) out$prior <- unname(x$prior)
-  } else if (inherits(x, "kernclass_cells")) {
-    # an offset per cell (coef()$b): here how many cells fit each pair
-    out$cells <- as.integer(colSums(!is.na(as.matrix(stats::coef(x)$b))))
   } else if (inherits(x, "kernel_svm")) {
-    out$offset <- unname(x$b)
-    out$at_bound <- as.integer(x$n_at_bound)
-    out$objective <- unname(x$objective)
-    out$iterations <- as.integer(x$iterations)
-    out$kkt_violation <- unname(x$kkt_violation)
+    # cells: an offset per cell (coef()$b); here how many cells fit each pair
+    if (inherits(x, "kernclass_cells")) {
+      out$cells <- as.integer(colSums(!is.na(as.matrix(stats::coef(x)$b))))
+    }
+    out$at_bound <- per(x$n_at_bound, as.integer)
+    out$objective <- per(x$objective)
+    out$iterations <- per(x$iterations, as.integer)
+    out$kkt_violation <- per(x$kkt_violation)
     if (!is.null(x$probA)) {
       out$prob_a <- unname(x$probA)
       out$prob_b <- unname(x$probB)
     }
   } else if (inherits(x, "kernel_bayes")) {
-    cf <- stats::coef(x)
-    out$offset <- unname(cf$b)
-    out$sign <- as.integer(cf$sign)
+    out$sign <- as.integer(vapply(x$pairs, function(pm) pm$sign, numeric(1)))
     out$consistency <- unname(vapply(x$pairs, function(pm) pm$consistency, numeric(1)))
     platt <- kc_platt(x)
     out$prob_a <- unname(platt[, "A"])

@@ -68,13 +68,13 @@ kernclass_caret <- function(method = c("svm", "means", "parzen", "bayes"), kerne
       kc_abort("`approx` must be NULL, nystrom(...), random_fourier(...) or cells(...).",
                arg = "approx")
     }
-    if (method != "svm") kc_cells_unsupported(approx, fitter)
-    sized <- if (approx$method == "cells") "size" else "m"
+    row <- kc_approx_require(approx, fitter)
+    sized <- row$size
   }
   fitted <- kc_fitter_tunable(def, kernel)
   tuned <- c(fitted, sized)
   labels <- c(vapply(kc_tunables[fitted], `[[`, character(1), "label"),
-              m = "Features (m)", size = "Rows per cell (size)")[tuned]
+              if (!is.null(sized)) stats::setNames(row$size_label, sized))[tuned]
   parameters <- if (length(tuned)) {
     data.frame(parameter = tuned, class = "numeric",
                label = unname(labels))

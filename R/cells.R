@@ -3,27 +3,21 @@
 #'   the data are cut into \eqn{\lceil n / \mathrm{size} \rceil}{ceiling(n /
 #'   size)} cells. Each cell's exact SVM costs about \eqn{O(\mathrm{size}^2)}{O(size^2)}
 #'   kernel values, so the whole fit grows as \eqn{n \cdot \mathrm{size}}{n size}; larger
-#'   cells are closer to the exact model.
+#'   cells are closer to the exact model. A size of at least the number of
+#'   rows (`Inf` too) is one cell, the exact model; a size past R's integer
+#'   range is taken as \eqn{2^{31} - 1}{2^31 - 1}.
 #' @export
 #' @param scale_cost For `cells()`: if `TRUE` (default), the SVM of a cell
 #'   of \eqn{n_c} rows takes cost \eqn{C n / n_c}{C n / n_c}, which keeps the
 #'   exact model's regularisation per row (see below); if `FALSE`, `cost` as
 #'   it is.
 cells <- function(size = 2000, scale_cost = TRUE, check = 0) {
-  kc_check_number(size, "size", lower = 1, whole = TRUE)
+  # a size at or past the rows is one cell: so is a size past R's integer range
+  size <- kc_as_count(size, "size", lower = 1, clamp = TRUE)
   kc_check_flag(scale_cost, "scale_cost")
-  kc_check_number(check, "check", lower = 0, whole = TRUE)
-  structure(list(method = "cells", size = as.integer(size), scale_cost = scale_cost,
-                 check = as.integer(check)),
+  structure(list(method = "cells", size = size, scale_cost = scale_cost,
+                 check = kc_as_check(check)),
             class = "kernclass_approximation")
-}
-
-# Only kernel_svm() has cells: the other fitters' approximations are features.
-kc_cells_unsupported <- function(spec, fitter) {
-  if (spec$method != "cells") return(invisible())
-  kc_abort(sprintf(paste0("`approx`: cells() localizes kernel_svm() (an exact SVM in each cell); ",
-                          "%s() takes approx = nystrom(...) or random_fourier(...)."), fitter),
-           arg = "approx", class = "approx_unsupported")
 }
 
 # ---- the partition -----------------------------------------------------------
@@ -135,15 +129,25 @@ kc_fit_svm_cells <- function(d, k, spec, C, weights, cost, class.weights, contro
                            "approximate."), format(control$max_iter), sum(!converged),
                     length(models), kc_enum(which(!converged))), class = "convergence")
   }
+  # the solver's iterations per class pair of the whole model, summed over
+  # the cells that fit the pair
+  pairs <- kc_ovo_pairs(levels(d$y))
+  iterations <- stats::setNames(numeric(nrow(pairs)), rownames(pairs))
+  for (m in models) {
+    if (!inherits(m, "kernel_svm")) next
+    cols <- kc_cell_pairs(m, levels(d$y))
+    iterations[cols] <- iterations[cols] + m$iterations
+  }
   fit <- new_kernclass(d, k, call = call,
                        class = c("kernclass_cells", "kernel_svm", "kernclass_ovo"),
                        type = control$type, cost = cost, C = C, class.weights = class.weights,
                        tolerance = control$tolerance,
                        index = sort(as.integer(unlist(lapply(models, `[[`, "index")))),
+                       iterations = iterations,
                        converged = all(converged), probability = probability,
                        approx = list(spec = spec, centres = centres, cell = cell,
                                      models = models))
-  kc_approx_checked(fit, d, spec)
+  kc_approx_checked(fit, d, spec, weights)
 }
 
 # f(task) followed by a progress step p(message): a closure over f, p and

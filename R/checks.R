@@ -115,6 +115,21 @@ kc_check_number <- function(x, arg, lower = -Inf, lower_open = FALSE, whole = FA
   invisible(x)
 }
 
+# A count (a whole number >= lower) as an integer. Past R's integer range
+# (2^31 - 1), where as.integer() would give NA: `clamp` (the count's meaning
+# does not change beyond that, as a cell size past the rows) takes the
+# largest integer (for Inf too), else an error names the argument and `why` it cannot be
+# that large.
+kc_as_count <- function(x, arg, lower = 0, clamp = FALSE, why = NULL) {
+  if (clamp && identical(x, Inf)) return(.Machine$integer.max)
+  kc_check_number(x, arg, lower = lower, whole = TRUE)
+  if (x <= .Machine$integer.max) return(as.integer(x))
+  if (clamp) return(.Machine$integer.max)
+  kc_abort(sprintf("`%s` = %s is beyond R's integer range (2^31 - 1 = %d)%s.", arg, format(x),
+                   .Machine$integer.max, if (is.null(why)) "" else paste0(": ", why)),
+           arg = arg, class = "size")
+}
+
 # One of `choices`, partial matching allowed; the whole default vector means
 # its first element (as match.arg()).
 # `choices` left out: those of the caller's signature (as match.arg() takes
@@ -142,6 +157,7 @@ kc_check_flag <- function(x, arg) {
 # as a dgeMatrix) into a double matrix.
 kc_as_numeric_matrix <- function(x, arg) {
   if (kc_is_dense_Matrix(x)) x <- as.matrix(x)  # Matrix's own method
+  x <- kc_read_integer64(x, arg)
   if (is.data.frame(x)) {
     bad <- !vapply(x, function(col) is.numeric(col) || is.logical(col), logical(1))
     if (any(bad)) {

@@ -47,6 +47,35 @@ kc_model_matrix <- function(tt, mf, contrasts = NULL, arg = "x") {
   list(x = x, scalable = !(assign[keep] %in% factor_terms), contrasts = ctr, assign = assign[keep])
 }
 
+# bit64::integer64 columns (data.table's fread, DBI, arrow) are doubles
+# whose bits hold 64-bit integers: read as they are, they would be numbers
+# near 1e-320. They are read as the numbers they hold, through bit64's
+# as.double(), with a warning where a value is 2^53 or more in size, where
+# doubles no longer hold every integer. x: a vector, matrix or data frame
+# (its columns); `arg` names it.
+kc_read_integer64 <- function(x, arg) {
+  is64 <- function(v) inherits(v, "integer64")
+  if (is.data.frame(x)) {
+    cols <- which(vapply(x, is64, logical(1)))
+    for (j in cols) x[[j]] <- kc_read_integer64(x[[j]], sprintf("%s$%s", arg, names(x)[j]))
+    return(x)
+  }
+  if (!is64(x)) return(x)
+  if (!requireNamespace("bit64", quietly = TRUE)) {
+    kc_abort(sprintf(paste0("`%s` holds bit64::integer64 values; install the bit64 package to ",
+                            "read them, or convert them with as.numeric() first."), arg),
+             arg = arg)
+  }
+  out <- suppressWarnings(as.double(x))  # bit64's method: its own warning is ours below
+  attributes(out) <- attributes(unclass(x))  # dim and names, not the class
+  if (any(abs(out) >= 2^53, na.rm = TRUE)) {
+    kc_warn(sprintf(paste0("`%s` has integer64 values of 2^53 or more in size, which doubles ",
+                           "may hold only approximately (the nearest double is used)."), arg),
+            class = "precision")
+  }
+  out
+}
+
 # The coded inputs of a model frame, as a design without labels (the step
 # kc_design_xy() and kc_design_formula() share).
 kc_design_frame <- function(tt, mf, arg) {
@@ -81,6 +110,7 @@ kc_design_xy <- function(x, y = NULL, labels = TRUE, kernel = NULL) {
     if (labels) d$y <- kc_as_labels(y, nrow(m), "y")
     return(d)
   }
+  x <- kc_read_integer64(x, "x")
   if (is.data.frame(x)) {
     if (ncol(x) == 0L) kc_abort("`x` has no columns.", arg = "x")
     kc_check_names(names(x), "x")  # a data frame's columns are found by name
@@ -126,6 +156,7 @@ kc_design_formula <- function(call, env, labels = TRUE) {
     kc_abort(sprintf("Cannot build the model frame from `formula` and `data`: %s",
                      conditionMessage(e)), arg = "data")
   })
+  mf <- kc_read_integer64(mf, "data")
   tt <- attr(mf, "terms")
   if (labels && attr(tt, "response") == 0L) {
     kc_abort("`formula` needs a response on its left-hand side, e.g. Species ~ .", arg = "formula")
@@ -186,6 +217,7 @@ kc_new_x <- function(object, newdata) {
     return(kc_as_user(newdata, arg = "newdata", like = object$x))
   }
   if (kc_is_dense_Matrix(newdata)) newdata <- as.matrix(newdata)  # Matrix's own method
+  newdata <- kc_read_integer64(newdata, "newdata")
   sparse_model <- inherits(object$x, "kc_csr")
   # new data take the form of the training rows: sparse new data of a dense
   # model are the dense rows they stand for, with their column names

@@ -6,18 +6,11 @@
 # the kernel kills the process first.)
 
 # The bytes this process may still take: the option kernclass.memory_limit
-# (MB; Inf for no limit) where set, else what Linux reports as available
+# (MB; Inf for no limit; R/options.R) where set, else what Linux reports as available
 # (MemAvailable, and a cgroup's limit less its use where lower), else Inf.
 kc_memory_limit <- function() {
-  opt <- getOption("kernclass.memory_limit")
-  if (!is.null(opt)) {
-    if (!is.numeric(opt) || length(opt) != 1L || is.na(opt) || !(opt > 0)) {
-      kc_abort("The option `kernclass.memory_limit` must be one number of MB > 0 (Inf: no limit).",
-               arg = "kernclass.memory_limit")
-    }
-    return(opt * 2^20)
-  }
-  kc_memory_available()
+  opt <- kc_option("kernclass.memory_limit")
+  if (is.null(opt)) kc_memory_available() else opt * 2^20
 }
 
 kc_memory_available <- function() {
@@ -49,7 +42,7 @@ kc_check_memory <- function(bytes, what, route, arg = "x") {
   kc_abort(sprintf("%s needs about %s of memory; %s available%s. %s", what,
                    kc_format_bytes(bytes),
                    if (limit > 0) paste("only", kc_format_bytes(limit), "is") else "none is",
-                   if (is.null(getOption("kernclass.memory_limit"))) "" else
+                   if (is.null(kc_option("kernclass.memory_limit"))) "" else
                      " (option kernclass.memory_limit)", route),
            arg = arg, class = "memory")
 }

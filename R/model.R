@@ -96,7 +96,7 @@ kc_shared_lookup <- function(op, inputs) {
 }
 
 kc_shared_room <- function(bytes) {
-  kc_fold_shared$bytes + bytes <= getOption("kernclass.tune.store_mb", 512) * 2^20
+  kc_fold_shared$bytes + bytes <= kc_option("kernclass.tune.store_mb") * 2^20
 }
 
 kc_shared_keep <- function(entry, bytes) {

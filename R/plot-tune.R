@@ -40,7 +40,10 @@
 plot.kernel_tune <- function(x, params = NULL, metric = NULL,
                              col = grDevices::hcl.colors(24, "YlOrRd", rev = TRUE),
                              main = NULL, digits = 3, ...) {
-  res <- x$results
+  # a column of approximations (approx = list(nystrom(m = 100), ...)): drawn
+  # as their positions in the grid, labelled nystrom(m = 100), ...
+  coded <- kc_tune_plot_codes(x$results, x$best)
+  res <- coded$results
   if (is.null(metric)) metric <- if (is.null(x$metric)) "accuracy" else x$metric
   gcols <- if (!is.null(x$best)) intersect(names(x$best), names(res)) else
     setdiff(names(res), c("accuracy", "sd", "se"))
@@ -59,7 +62,7 @@ plot.kernel_tune <- function(x, params = NULL, metric = NULL,
     kc_abort(sprintf("`params` must name one or two numeric grid columns, e.g. %s.",
                      kc_enum(if (length(varying)) varying else gcols)), arg = "params")
   }
-  ax <- lapply(params, function(nm) kc_tune_axis(res[[nm]], nm))
+  ax <- lapply(params, function(nm) kc_tune_axis_labelled(res[[nm]], nm))
   scales <- stats::setNames(vapply(ax, `[[`, "", "scale"), params)
   value <- res[[metric]]
   known <- is.element(metric, names(kc_metrics))
@@ -68,7 +71,7 @@ plot.kernel_tune <- function(x, params = NULL, metric = NULL,
   }
   # cells over parameters not drawn show the best value
   pick <- if (known && !kc_metrics[[metric]]$larger) min else max
-  best <- x$best
+  best <- coded$best
   if (length(params) == 1L) {
     a <- ax[[1L]]
     v <- tapply(value, factor(res[[params]], levels = a$values), pick)
@@ -127,6 +130,30 @@ plot.kernel_tune <- function(x, params = NULL, metric = NULL,
   graphics::box()
   kc_colour_key(col, breaks, metric)
   invisible(x)
+}
+
+# Grid columns of approximations as numbers, their positions in the order
+# they first appear, with their labels (format(): "nystrom(m = 100)") in the
+# attribute "labels"; `best` coded alike. list(results, best).
+kc_tune_plot_codes <- function(results, best) {
+  for (nm in names(results)) {
+    v <- results[[nm]]
+    if (!is.list(v) || !all(vapply(v, inherits, logical(1), "kernclass_approximation"))) next
+    labels <- vapply(v, format, character(1))
+    results[[nm]] <- structure(match(labels, unique(labels)), labels = unique(labels))
+    if (!is.null(best[[nm]])) best[[nm]] <- match(format(best[[nm]]), unique(labels))
+  }
+  list(results = results, best = best)
+}
+
+# kc_tune_axis() of a column; one coded by kc_tune_plot_codes() has a cell
+# per code, in grid order, each tick its label.
+kc_tune_axis_labelled <- function(values, name) {
+  labels <- attr(values, "labels")
+  if (is.null(labels)) return(kc_tune_axis(values, name))
+  k <- length(labels)
+  list(values = seq_len(k), scale = "ordinal", at = seq_len(k), edges = seq(0.5, k + 0.5),
+       labels = labels, label = name)
 }
 
 # A vertical colour key in the right margin of the current plot.

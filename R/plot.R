@@ -154,11 +154,14 @@ kc_plot_boundaries.kernclass <- function(object, ax, scores, score_at) {
     # changes the class (between the classes of the two signs, which need not
     # be the pair's own: a tie of votes goes to the earlier level).  The
     # votes of all pairs are counted once; row i's pair's own vote is then
-    # given to each side in turn.
-    d <- lapply(seq_len(nrow(pairs)), function(m) scores[, m])
+    # given to each side in turn. (The pairs' values are the decision values:
+    # the scores can hold more, as the cells' column of each row's cell.)
+    dec <- kc_decision(object, scores)
+    d <- lapply(seq_len(nrow(pairs)), function(m) dec[, m])
     first <- outer(a, seq_along(lv), "==") * 1  # pair x class: the pair's first class
     second <- outer(b, seq_along(lv), "==") * 1
     sides <- function(s, set) {
+      s <- kc_decision(object, s)
       rows <- seq_len(nrow(s))
       up <- (s > 0) * 1
       votes <- up %*% first + (1 - up) %*% second  # whole numbers, exact
@@ -297,8 +300,9 @@ kc_plot_extras.kernclass <- function(object, ax, scores, pd, vars) invisible()
 kc_plot_extras.kernel_svm <- function(object, ax, scores, pd, vars) {
   grid <- length(ax[[1L]])
   # the margins f = -1 and f = +1: the edges of the slab (the one-class SVM has none)
-  if (ncol(scores) == 1L && !inherits(object, "kernel_svm_oneclass")) {
-    graphics::contour(ax[[1L]], ax[[2L]], matrix(scores[, 1L], grid, grid), levels = c(-1, 1),
+  dec <- kc_decision(object, scores)
+  if (is.null(dim(dec)) && !inherits(object, "kernel_svm_oneclass")) {
+    graphics::contour(ax[[1L]], ax[[2L]], matrix(dec, grid, grid), levels = c(-1, 1),
                       drawlabels = FALSE, add = TRUE, lty = 2)
   }
   if (kc_plot_is_training(object, pd$inputs)) {  # circle the support vectors

@@ -13,7 +13,7 @@
 # 512 MB per fold being fitted); past it, the pair warm-starts only.
 kc_svm_path_new <- function() {
   path <- new.env(parent = emptyenv())
-  path$budget <- getOption("kernclass.tune.store_mb", 512) * 2^20
+  path$budget <- kc_option("kernclass.tune.store_mb") * 2^20
   path
 }
 
@@ -213,7 +213,7 @@ kc_svm_shared_plan <- function(fit, d, w, fold, runs, cells, args, needs,
 }
 
 # The shared path's memory budget in bytes (option kernclass.tune.store_mb).
-kc_svm_path_budget <- function() getOption("kernclass.tune.store_mb", 512) * 2^20
+kc_svm_path_budget <- function() kc_option("kernclass.tune.store_mb") * 2^20
 
 # The threads that run the class pairs of `plans` side by side: the
 # engine's, as many as the budget holds a fit's memory for (at least one:
@@ -301,21 +301,23 @@ kc_svm_fold_fits <- function(fit, d, w, fold, folds, cells, args, needs, rows) {
 # stopped at the screening `tolerance`; "exhaustive" every row at the fit's
 # own tolerance (tolerance NULL). Screening applies to kernel_svm() only,
 # and only where it loosens something: not when `tolerance` is a grid
-# column, nor when the fit's tolerance is already at least the screening
-# one. A race (successive halving over the folds) runs for any fitter with
-# k folds, not with leave-one-out.
+# column, nor when a row's fit tolerance (fit_tolerance: each row's) is
+# already at least the screening one. A race (successive halving over the
+# folds) runs for any fitter with k folds, not with leave-one-out.
 kc_tune_search <- function(search, screen_tolerance, fit, grid, args, k) {
   search <- kc_match_arg(search, kc_formal(kernel_tune.default, "search"), "search")
   kc_check_number(screen_tolerance, "screen_tolerance", lower = 0, lower_open = TRUE)
   race <- search == "race" && !isTRUE(attr(k, "loo")) && as.integer(k) > 2L
   def <- kc_fitter_default(fit)
+  # each grid row's own tolerance (kc_fit_tolerance(): an approximation's
+  # solver has its own default); a bad one is NA: not loosened, so that the
+  # first fit reports it
   fit_tol <- if (!is.null(def)) {
-    if (is.null(args$tolerance)) formals(def$fun)$tolerance else args$tolerance
+    vapply(seq_len(nrow(grid)), function(i) kc_fit_tolerance(def, c(kc_grid_row(grid, i), args)),
+           numeric(1))
   }
   loosen <- search != "exhaustive" && !is.null(def) && def$name == "kernel_svm" &&
-    !"tolerance" %in% names(grid) && is.numeric(fit_tol) && length(fit_tol) == 1L &&
-    !is.na(fit_tol) && fit_tol > 0 && fit_tol < screen_tolerance
-  # (a bad tolerance: not loosened, so that the first fit reports it)
+    !"tolerance" %in% names(grid) && all(!is.na(fit_tol) & fit_tol < screen_tolerance)
   mode <- if (race) "race" else if (loosen) "screen" else "exhaustive"
   list(mode = mode, race = race, tolerance = if (loosen) screen_tolerance,
        fit_tolerance = if (loosen) fit_tol)

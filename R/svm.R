@@ -389,13 +389,9 @@ kc_fit_svm <- function(d, call, .path = NULL) {
 
   control <- list(kernel = k, type = type, nu = nu, tolerance = tolerance, max_iter = max_iter,
                   cachesize = cachesize, shrinking = shrinking)
-  if (!is.null(approx) && approx$method == "cells") {
-    return(kc_fit_svm_cells(d, k, approx, C, weights, cost, class.weights, control, probability,
-                            names(call), call))
-  }
-  if (!is.null(approx)) {
-    return(kc_fit_svm_approx(d, k, approx, C, cost, class.weights, control, probability,
-                             names(call), call))
+  if (!is.null(approx)) {  # the approximation's own SVM (R/approx-table.R)
+    return(kc_approx_of(approx)$svm(d, k, approx, C, weights, cost, class.weights, control,
+                                    probability, names(call), call))
   }
   # the binary problems: one per class pair, or the one-class problem
   if (one) {

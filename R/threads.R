@@ -49,14 +49,14 @@
 #' kernclass_threads(old)        # back to what it was
 kernclass_threads <- function(n, verbose = FALSE) {
   if (!missing(n)) {
-    if (!is.null(n)) kc_check_threads(n, "n")
+    if (!is.null(n)) kc_check_option_value("kernclass.threads", n, arg = "n")
     old <- options(kernclass.threads = if (!is.null(n)) as.integer(n))
     return(invisible(old[[1L]]))
   }
   requested <- kc_threads()
   used <- .Call(ffi_threads, requested)
   if (isTRUE(verbose)) {
-    opt <- getOption("kernclass.threads")
+    opt <- kc_option("kernclass.threads")
     why <- c(if (!is.null(opt)) sprintf("option kernclass.threads = %s", opt)
              else sprintf("the default, %d: %s", requested, kc_default_threads_source()),
              if (used < requested) "cut by the engine (a forked child, the processors, or the threads it could create)")
@@ -66,18 +66,11 @@ kernclass_threads <- function(n, verbose = FALSE) {
   used
 }
 
-kc_check_threads <- function(n, arg) {
-  if (!is.numeric(n) || length(n) != 1L || !is.finite(n) || n < 1 || n != round(n)) {
-    kc_abort(sprintf("`%s` must be one positive whole number of threads.", arg), arg = arg)
-  }
-}
-
 # The threads asked for: the option, else the default. The engine cuts them
 # to what the process can run (src/threads.c).
 kc_threads <- function() {
-  n <- getOption("kernclass.threads")
+  n <- kc_option("kernclass.threads")
   if (is.null(n)) return(kc_default_threads())
-  kc_check_threads(n, "kernclass.threads")
   as.integer(min(n, kc_max_threads()))
 }
 

@@ -104,7 +104,10 @@
 #'   default) and [kernel_svm()], every grid row is cross-validated with the
 #'   SMO solver stopped once the KKT conditions hold within
 #'   `screen_tolerance` (0.1) instead of the fit's `tolerance` (1e-3 unless
-#'   given in `...`): a looser solve, several times fewer iterations, whose
+#'   given in `...`; with `approx = nystrom()` or `random_fourier()` the
+#'   linear SVM's 0.1, so that their search is exhaustive unless
+#'   `screen_tolerance` is larger): a looser solve, several times fewer
+#'   iterations, whose
 #'   out-of-fold predictions rank the rows about as the exact ones do. The
 #'   numbers in `results` are then these screening estimates (`status`
 #'   "screened"), not the cross-validated accuracy of exact fits. Only the
@@ -248,6 +251,7 @@ kc_tune_grid <- function(fit, fitter, x, y, grid, folds, args, metric, weights, 
                          screen_tolerance) {
   kc_check_fitter(fit)
   kc_tune_cores_option()
+  kc_option("kernclass.tune.store_mb")  # a bad value stops here, not inside a grid row
   metric <- kc_check_metric(metric)
   grid_text <- NULL
   if (is.null(grid)) {
@@ -301,7 +305,9 @@ kc_tune_grid <- function(fit, fitter, x, y, grid, folds, args, metric, weights, 
     best_value = value[best],
     metric = metric,
     search = how$mode,
-    tolerance = if (!is.null(how$tolerance)) c(screen = how$tolerance, fit = how$fit_tolerance),
+    tolerance = if (!is.null(how$tolerance)) {
+      c(screen = how$tolerance, fit = how$fit_tolerance[[best]])
+    },
     default_grid = grid_text,
     model = NULL,
     fold = fold,
@@ -360,12 +366,17 @@ kc_fitter_symbol <- function(expr, fit) {
 
 # kernclass.tune.cores chose the workers of kernel_tune() before it followed
 # future::plan(); set, it only warns.
-kc_tune_cores_option <- function() {
-  if (!is.null(getOption("kernclass.tune.cores"))) {
-    kc_warn(paste0("The option `kernclass.tune.cores` is deprecated and ignored: kernel_tune() ",
-                   "runs where future::plan() says, e.g. future::plan(\"multisession\", ",
-                   "workers = 2)."), class = "deprecated")
-  }
+kc_tune_cores_option <- function() invisible(kc_option("kernclass.tune.cores"))
+
+# The solver tolerance a fit with the arguments `args` runs at: the given
+# `tolerance`, else the default of the approximation's own solver
+# (nystrom() and random_fourier(): the linear SVM's, R/approx-table.R), else
+# the fitter's; NA where it is not one number > 0 (or the fitter has none).
+kc_fit_tolerance <- function(def, args) {
+  tol <- args$tolerance
+  if (is.null(tol)) tol <- kc_approx_of(args$approx)$tolerance
+  if (is.null(tol)) tol <- formals(def$fun)$tolerance
+  if (is.numeric(tol) && length(tol) == 1L && !is.na(tol) && tol > 0) tol else NA_real_
 }
 
 kc_grid_row <- function(grid, i) {
@@ -378,7 +389,8 @@ kc_grid_row <- function(grid, i) {
 kc_grid_label <- function(row) {
   paste(vapply(names(row), function(nm) {
     v <- row[[nm]]
-    sprintf("%s = %s", nm, if (is.atomic(v) && length(v) == 1L) format(v) else "<value>")
+    sprintf("%s = %s", nm, if ((is.atomic(v) && length(v) == 1L) ||
+                                 inherits(v, "kernclass_approximation")) format(v) else "<value>")
   }, character(1)), collapse = ", ")
 }
 
