@@ -525,7 +525,7 @@ kc_fit_svm_approx <- function(d, k, spec, C, weights, cost, class.weights, contr
   fa$w <- matrix(fa$w, r, nrow(pairs), dimnames = list(NULL, rownames(pairs)))
   fa$b <- stats::setNames(vapply(fits, function(f) f$w[r + 1L], numeric(1)), rownames(pairs))
   per_pair <- function(f) stats::setNames(vapply(fits, f, numeric(1)), rownames(pairs))
-  converged <- vapply(fits, function(f) f$status == 0L, logical(1))
+  converged <- vapply(fits, function(f) f$status == kc_c$linear_status[["converged"]], logical(1))
   if (!all(converged)) {
     kc_warn(sprintf(paste0("The linear SVM solver reached its %s passes before the projected ",
                            "gradients met `tolerance` (pairs %s); the solution is approximate."),
