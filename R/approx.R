@@ -150,9 +150,8 @@
 #' @param m The number of landmarks (Nystrom) or of random features
 #'   (Fourier): more is closer to the exact kernel and slower (time
 #'   \eqn{O(n m (p + m))} for Nystrom, \eqn{O(n m p)} for Fourier). At most
-#'   the number of training rows for Nystrom (a larger `m`, `Inf` too,
-#'   means all rows: past R's integer range it is taken as \eqn{2^{31} -
-#'   1}{2^31 - 1});
+#'   the number of training rows for Nystrom (a larger `m` means all rows:
+#'   past R's integer range it is taken as \eqn{2^{31} - 1}{2^31 - 1});
 #'   for Fourier, within R's integer range (else an error of class
 #'   `"kernclass_size_error"`).
 #' @param landmarks How Nystrom landmarks are chosen: `"kmeans++"` or

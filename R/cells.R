@@ -4,8 +4,8 @@
 #'   size)} cells. Each cell's exact SVM costs about \eqn{O(\mathrm{size}^2)}{O(size^2)}
 #'   kernel values, so the whole fit grows as \eqn{n \cdot \mathrm{size}}{n size}; larger
 #'   cells are closer to the exact model. A size of at least the number of
-#'   rows (`Inf` too) is one cell, the exact model; a size past R's integer
-#'   range is taken as \eqn{2^{31} - 1}{2^31 - 1}.
+#'   rows is one cell, the exact model; a size past R's integer range is
+#'   taken as \eqn{2^{31} - 1}{2^31 - 1}.
 #' @export
 #' @param scale_cost For `cells()`: if `TRUE` (default), the SVM of a cell
 #'   of \eqn{n_c} rows takes cost \eqn{C n / n_c}{C n / n_c}, which keeps the

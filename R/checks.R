@@ -118,10 +118,9 @@ kc_check_number <- function(x, arg, lower = -Inf, lower_open = FALSE, whole = FA
 # A count (a whole number >= lower) as an integer. Past R's integer range
 # (2^31 - 1), where as.integer() would give NA: `clamp` (the count's meaning
 # does not change beyond that, as a cell size past the rows) takes the
-# largest integer (for Inf too), else an error names the argument and `why` it cannot be
+# largest integer, else an error names the argument and `why` it cannot be
 # that large.
 kc_as_count <- function(x, arg, lower = 0, clamp = FALSE, why = NULL) {
-  if (clamp && identical(x, Inf)) return(.Machine$integer.max)
   kc_check_number(x, arg, lower = lower, whole = TRUE)
   if (x <= .Machine$integer.max) return(as.integer(x))
   if (clamp) return(.Machine$integer.max)
