@@ -443,7 +443,8 @@ kc_loo_exact <- function(fit, x, y, args) {
 # The leave-one-out classes of a model's training rows, from one pass of
 # kernel sums; each method sits beside its classifier (R/means.R, R/parzen.R).
 # default_prior: the prior was not given, so it leaves the row out too.
-kc_loo <- function(model, default_prior) UseMethod("kc_loo")
+# what = "prob": their probabilities instead (conformal(), recalibrate()).
+kc_loo <- function(model, default_prior, what = "class") UseMethod("kc_loo")
 
 kc_new_cv <- function(res, y, fold, k, fitter, call, metric = "accuracy") {
   K <- as.integer(k)
