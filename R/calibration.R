@@ -122,7 +122,7 @@ kc_pairwise_coupling <- function(r) {
 #' @param method `"isotonic"` or `"platt"`.
 #' @return The model with a `recalibration` component (the maps); `NULL`
 #'   as `method` removes it.
-#' @seealso [calibration()] for the reliability diagram that shows whether
+#' @seealso [calibration_curve()] for the reliability diagram that shows whether
 #'   it is needed.
 #' @export
 #' @examples
@@ -186,7 +186,7 @@ kc_recalibrate_prob <- function(rc, p) {
 
 #' Calibration of class probabilities: the reliability diagram
 #'
-#' `calibration()` computes the reliability diagram's table from held-out
+#' `calibration_curve()` computes the reliability diagram's table from held-out
 #' probabilities: for each class (one against the rest; with two classes the
 #' first level) the probabilities are cut into `bins` equal bins on [0, 1],
 #' and each bin gives the mean predicted probability and the observed
@@ -198,7 +198,7 @@ kc_recalibrate_prob <- function(rc, p) {
 #'   with held-out rows `x` and `y`.
 #' @param x,y For a model: held-out rows and their classes.
 #' @param bins The number of equal-width bins.
-#' @param ... For `calibration()`: `x`, `y` of a model. For `plot()`:
+#' @param ... For `calibration_curve()`: `x`, `y` of a model. For `plot()`:
 #'   graphical parameters for [graphics::plot()].
 #' @return A data frame of class `"kernclass_calibration"` with a row per
 #'   class and non-empty bin: `class`, `bin`, `lower`, `upper` (the bin's
@@ -211,36 +211,36 @@ kc_recalibrate_prob <- function(rc, p) {
 #' @examples
 #' set.seed(1)
 #' cv <- kernel_cv(kernel_svm, Species ~ ., data = iris, folds = 5, metric = "logloss")
-#' cal <- calibration(cv, bins = 5)
+#' cal <- calibration_curve(cv, bins = 5)
 #' cal
 #' plot(cal)
-calibration <- function(object, ...) UseMethod("calibration")
+calibration_curve <- function(object, ...) UseMethod("calibration_curve")
 
-#' @rdname calibration
+#' @rdname calibration_curve
 #' @export
-calibration.kernel_cv <- function(object, bins = 10, ...) {
+calibration_curve.kernel_cv <- function(object, bins = 10, ...) {
   kc_check_dots(...)
   pr <- if (inherits(object, "kernel_tune")) object$best_predictions else object
   if (is.null(pr$prob)) {
-    kc_abort(paste0("calibration() needs the out-of-fold probabilities, which kernel_cv() and ",
+    kc_abort(paste0("calibration_curve() needs the out-of-fold probabilities, which kernel_cv() and ",
                     "kernel_tune() keep with metric = \"logloss\" or \"brier\"."), arg = "object")
   }
   kc_calibration_table(pr$prob, pr$y, bins)
 }
 
-#' @rdname calibration
+#' @rdname calibration_curve
 #' @export
-calibration.kernel_tune <- function(object, bins = 10, ...) {
-  calibration.kernel_cv(object, bins = bins, ...)
+calibration_curve.kernel_tune <- function(object, bins = 10, ...) {
+  calibration_curve.kernel_cv(object, bins = bins, ...)
 }
 
-#' @rdname calibration
+#' @rdname calibration_curve
 #' @export
-calibration.kernclass <- function(object, x, y, bins = 10, ...) {
+calibration_curve.kernclass <- function(object, x, y, bins = 10, ...) {
   kc_check_dots(...)
   kc_require(missing(x), "x", "held-out rows")
   kc_require(missing(y), "y", "the classes of the held-out rows")
-  held <- kc_heldout_prob(object, x, y, NULL, for_what = "calibration()")
+  held <- kc_heldout_prob(object, x, y, NULL, for_what = "calibration_curve()")
   kc_calibration_table(held$prob, held$y, bins)
 }
 
@@ -273,7 +273,7 @@ kc_calibration_table <- function(prob, y, bins) {
             class = c("kernclass_calibration", "data.frame"))
 }
 
-#' @rdname calibration
+#' @rdname calibration_curve
 #' @param main The title.
 #' @export
 plot.kernclass_calibration <- function(x, main = "Reliability diagram", ...) {

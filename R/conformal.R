@@ -81,7 +81,7 @@
 #'   `predict(type = "set", level = )` works; every other prediction is
 #'   unchanged.
 #' @seealso [predict.kernclass()], [kernclass_sets] for the sets returned,
-#'   [recalibrate()], [calibration()].
+#'   [recalibrate()], [calibration_curve()].
 #' @references Vovk, Gammerman and Shafer (2005), Algorithmic Learning in a
 #'   Random World. Romano, Sesia and Candès (2020), Classification with valid
 #'   and adaptive coverage, NeurIPS.

@@ -194,7 +194,7 @@
 #'   `predict()` of new data work as for a direct fit), `fold` (the fold of each row of `x`),
 #'   `best_predictions` (the best row's out-of-fold `predicted` classes, and
 #'   `prob` or `decision` where the metric uses them, with the classes `y`:
-#'   what [conformal()] and [calibration()] read), `folds`, `fitter` and
+#'   what [conformal()] and [calibration_curve()] read), `folds`, `fitter` and
 #'   `call`. It has `print()`, `summary()` and `plot()` methods.
 #' @seealso [kernel_cv()], [plot.kernel_tune()].
 #' @export
