@@ -59,7 +59,16 @@
 #'     scaled model keeps its scaling statistics of all rows.
 #'
 #'   A model recalibrated by [recalibrate()] is scored through its
-#'   recalibrated probabilities.
+#'   recalibrated probabilities. The exactly valid full conformal set of
+#'   [kernel_means()] and [kernel_parzen()] would refit with each new row
+#'   and each candidate class, which needs every new row's kernel values
+#'   with every training row; the leave-one-out form needs none beyond
+#'   `predict()`'s.
+#'
+#' @section tidymodels: `augment()` adds the sets as a list-column. parsnip's
+#'   prediction types are a fixed list without sets: calibrate the engine's
+#'   model, `conformal(parsnip::extract_fit_engine(fit), x, y)`, and predict
+#'   it with `type = "set"`.
 #'
 #' @section Cost: The sets come from the probabilities of the same pass as
 #'   `predict()`; the scores and the comparison add \eqn{O(n G^2)}{O(n G^2)}
@@ -149,7 +158,11 @@ kc_heldout_prob <- function(object, x, y, cv, for_what) {
     if (length(y) != nrow(rows)) {
       kc_abort(sprintf("`y` has %d values for %d rows of `x`.", length(y), nrow(rows)), arg = "y")
     }
-    prob <- kc_predict_rows(object, rows, "prob")
+    prob <- tryCatch(kc_predict_rows(object, rows, "prob"),
+                     kernclass_prob_unavailable_error = function(e) {
+                       kc_abort(paste(for_what, "works on probabilities:", conditionMessage(e)),
+                                arg = "object", class = "prob_unavailable")
+                     })
     method <- "split"
   } else if (!is.null(cv)) {
     if (!inherits(cv, c("kernel_cv", "kernel_tune"))) {

@@ -300,3 +300,19 @@ test_that("sets: NA rows, na.exclude, print, summary, as.list, augment's list-co
   a <- generics::augment(fit, newdata = df[101:110, ], level = 0.8)
   expect_identical(a$.pred_set, as.list(predict(fit, df[101:110, ], type = "set", level = 0.8)))
 })
+
+test_that("conformal() input errors name the argument", {
+  fit <- kernel_parzen(Species ~ ., data = iris)
+  expect_error(conformal(fit, iris[1:10, ]), class = "kernclass_input_error")
+  expect_error(conformal(fit, iris[1:10, ], iris$Species[1:9]), "9 values",
+               class = "kernclass_input_error")
+  expect_error(conformal(fit, cv = 1), "kernel_cv", class = "kernclass_input_error")
+  expect_error(conformal(fit, score = "lac"), class = "kernclass_input_error")
+  expect_error(conformal(fit, iris, iris$Species, mondrian = NA), class = "kernclass_input_error")
+  expect_error(conformal(kernel_svm(Species ~ ., data = iris), iris, iris$Species),
+               "conformal\\(\\) works on probabilities", class = "kernclass_prob_unavailable_error")
+  cv <- kernel_cv(kernel_parzen, iris[1:100, 1:4], droplevels(iris$Species[1:100]), folds = 3,
+                  metric = "brier")
+  expect_error(conformal(fit, cv = cv), "training rows", class = "kernclass_input_error")
+  expect_error(recalibrate(fit, iris, iris$Species, method = "beta"), class = "kernclass_input_error")
+})
