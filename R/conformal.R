@@ -158,11 +158,7 @@ kc_heldout_prob <- function(object, x, y, cv, for_what) {
     if (length(y) != nrow(rows)) {
       kc_abort(sprintf("`y` has %d values for %d rows of `x`.", length(y), nrow(rows)), arg = "y")
     }
-    prob <- tryCatch(kc_predict_rows(object, rows, "prob"),
-                     kernclass_prob_unavailable_error = function(e) {
-                       kc_abort(paste(for_what, "works on probabilities:", conditionMessage(e)),
-                                arg = "object", class = "prob_unavailable")
-                     })
+    prob <- kc_prob_of(object, rows, for_what)
     method <- "split"
   } else if (!is.null(cv)) {
     if (!inherits(cv, c("kernel_cv", "kernel_tune"))) {
@@ -175,10 +171,13 @@ kc_heldout_prob <- function(object, x, y, cv, for_what) {
                        for_what), arg = "cv")
     }
     y <- if (inherits(cv, "kernel_tune")) cv$best_predictions$y else cv$y
-    if (!identical(levels(y), lv) || (!is.null(object$y) && length(y) != length(object$y))) {
-      kc_abort(sprintf(paste0("`cv` must cross-validate the model's own training rows (%d rows, ",
-                              "classes %s)."), length(object$y), kc_enum(lv)), arg = "cv")
+    if (!identical(levels(y), lv) || length(y) != length(object$y) ||
+        any(as.integer(y) != as.integer(object$y))) {
+      kc_abort(sprintf(paste0("`cv` must cross-validate the model's own training rows, in their ",
+                              "order (%d rows, classes %s)."), length(object$y), kc_enum(lv)),
+               arg = "cv")
     }
+    kc_prob_of(object, kc_rows(object$x, 1L), for_what)  # predict() must give them too
     prob <- pr$prob
     # the model's own probability map on top of the out-of-fold posteriors
     if (!is.null(object$recalibration)) {
@@ -195,6 +194,16 @@ kc_heldout_prob <- function(object, x, y, cv, for_what) {
   if (!any(ok)) kc_abort(sprintf("%s has no calibration rows with classes and probabilities.",
                                  for_what), arg = "y")
   list(prob = prob[ok, , drop = FALSE], y = y[ok], method = method)
+}
+
+# The model's probabilities of rows x, an error in the caller's words where
+# it has none.
+kc_prob_of <- function(object, x, for_what) {
+  tryCatch(kc_predict_rows(object, x, "prob"),
+           kernclass_prob_unavailable_error = function(e) {
+             kc_abort(paste(for_what, "works on probabilities:", conditionMessage(e)),
+                      arg = "object", class = "prob_unavailable")
+           })
 }
 
 kc_heldout_labels <- function(y, levels) {

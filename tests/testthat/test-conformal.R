@@ -311,8 +311,14 @@ test_that("conformal() input errors name the argument", {
   expect_error(conformal(fit, iris, iris$Species, mondrian = NA), class = "kernclass_input_error")
   expect_error(conformal(kernel_svm(Species ~ ., data = iris), iris, iris$Species),
                "conformal\\(\\) works on probabilities", class = "kernclass_prob_unavailable_error")
+  cv3 <- kernel_cv(kernel_svm, iris[, 1:4], iris$Species, folds = 3, metric = "brier")
+  expect_error(conformal(kernel_svm(iris[, 1:4], iris$Species), cv = cv3),
+               class = "kernclass_prob_unavailable_error")
   cv <- kernel_cv(kernel_parzen, iris[1:100, 1:4], droplevels(iris$Species[1:100]), folds = 3,
                   metric = "brier")
   expect_error(conformal(fit, cv = cv), "training rows", class = "kernclass_input_error")
+  rev_cv <- kernel_cv(kernel_parzen, iris[150:1, 1:4], iris$Species[150:1], folds = 3,
+                      metric = "brier")
+  expect_error(conformal(fit, cv = rev_cv), "in their order", class = "kernclass_input_error")
   expect_error(recalibrate(fit, iris, iris$Species, method = "beta"), class = "kernclass_input_error")
 })
