@@ -12,6 +12,8 @@
 #   Rscript inst/benchmarks/conformal.R              (about 10 minutes on 2 cores)
 #   Rscript inst/benchmarks/conformal.R --reps 5     (fewer random splits)
 #   Rscript inst/benchmarks/conformal.R --only rule,coverage,cost
+#   Rscript inst/benchmarks/conformal.R --only coverage --coverage-data iris,Vowel
+#       (the data sets of the coverage table; any of those below)
 #   KERNCLASS_LIB=<lib> picks the library kernclass is loaded from.
 
 lib <- Sys.getenv("KERNCLASS_LIB")
@@ -89,7 +91,7 @@ if ("coverage" %in% only) {
   cat("kernel_svm(probability = TRUE) at its defaults, score 1 - p(y|x). Split: 50% fit, 25% calibration, 25% test; cross-validated: conformal(fit, cv = kernel_cv(..., folds = 5, metric = \"brier\")) on the 75% fit rows, tested on the other 25%.\n\n")
   cat("| data | calibration |", paste(sprintf("coverage %g | size %g", levels_, levels_), collapse = " | "), "|\n")
   cat("|:--|:--|", paste(rep("--:|--:", length(levels_)), collapse = "|"), "|\n")
-  for (nm in c("iris", "Vehicle", "PimaIndiansDiabetes", "Glass", "Vowel")) {
+  for (nm in strsplit(opt("coverage-data", "iris,Vehicle,PimaIndiansDiabetes,Glass"), ",")[[1]]) {
     d <- datasets[[nm]]
     n <- length(d$y)
     res <- list(split = NULL, cv = NULL)
