@@ -78,7 +78,8 @@
 #'   `folds` (their number), `loo` (whether leave-one-out), `fold` (the fold
 #'   of each row), `metric`, `value` (the metric's estimate) and
 #'   `fold_value` (per fold), `predicted` (the out-of-fold predictions, a
-#'   factor), `prob` and `decision` (out-of-fold probabilities or decision
+#'   factor: `predict()`'s classes, so the most probable class of a model
+#'   with probabilities, see its `rule`), `prob` and `decision` (out-of-fold probabilities or decision
 #'   values, where the metric uses them), `y`,
 #'   `method` (`"refit"` or `"exact"`), `fitter` (the fitter's name) and
 #'   `call`. It has `print()` and `summary()` methods.
