@@ -17,7 +17,7 @@
 #'   computed from the probabilities of `predict(type = "prob")`:
 #'   * `score = "prob"`: \eqn{s(x, c) = 1 - p_c(x)}{s(x, c) = 1 - p_c(x)}
 #'     (the "least ambiguous" sets of Sadinle, Lei and Wasserman 2019);
-#'   * `score = "aps"`: the adaptive set score of Romano, Sesia and Candes
+#'   * `score = "aps"`: the adaptive set score of Romano, Sesia and Candès
 #'     (2020), the total probability of the classes at least as probable as
 #'     \eqn{c}{c}: \eqn{s(x, c) = \sum_{c'} p_{c'}(x) [p_{c'}(x) > p_c(x)] +
 #'     p_c(x)}{s(x, c) = sum_c' p_c'(x) [p_c'(x) > p_c(x)] + p_c(x)} (without
@@ -92,7 +92,7 @@
 #' @seealso [predict.kernclass()], [kernclass_sets] for the sets returned,
 #'   [recalibrate()], [calibration_curve()].
 #' @references Vovk, Gammerman and Shafer (2005), Algorithmic Learning in a
-#'   Random World. Romano, Sesia and Candes (2020), Classification with valid
+#'   Random World. Romano, Sesia and Candès (2020), Classification with valid
 #'   and adaptive coverage, NeurIPS.
 #' @export
 #' @examples
