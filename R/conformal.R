@@ -201,8 +201,8 @@ kc_heldout_prob <- function(object, x, y, cv, for_what) {
 kc_prob_of <- function(object, x, for_what) {
   tryCatch(kc_predict_rows(object, x, "prob"),
            kernclass_prob_unavailable_error = function(e) {
-             kc_abort(paste(for_what, "works on probabilities:", conditionMessage(e)),
-                      arg = "object", class = "prob_unavailable")
+             kc_abort(paste(for_what, "works on probabilities, which `object` does not give:",
+                            conditionMessage(e)), arg = "object", class = "prob_unavailable")
            })
 }
 

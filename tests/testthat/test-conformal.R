@@ -310,7 +310,7 @@ test_that("conformal() input errors name the argument", {
   expect_error(conformal(fit, score = "lac"), class = "kernclass_input_error")
   expect_error(conformal(fit, iris, iris$Species, mondrian = NA), class = "kernclass_input_error")
   expect_error(conformal(kernel_svm(Species ~ ., data = iris), iris, iris$Species),
-               "conformal\\(\\) works on probabilities", class = "kernclass_prob_unavailable_error")
+               "conformal\\(\\) works on probabilities, which `object`", class = "kernclass_prob_unavailable_error")
   cv3 <- kernel_cv(kernel_svm, iris[, 1:4], iris$Species, folds = 3, metric = "brier")
   expect_error(conformal(kernel_svm(iris[, 1:4], iris$Species), cv = cv3),
                class = "kernclass_prob_unavailable_error")
