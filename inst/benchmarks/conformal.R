@@ -7,7 +7,10 @@
 #             splits) and cross-validated calibration (kernel_cv() of the 75%
 #             fit rows, 5 folds, tested on the other 25%), at levels 0.8, 0.9
 #             and 0.95: mean coverage and mean set size over the splits;
-#   cost      predict() of 20,000 rows as classes, probabilities and sets.
+#   cost      predict() of 20,000 rows as classes, probabilities and sets;
+#   diagram   the reliability diagram of kernel_svm(probability = TRUE)'s
+#             5-fold out-of-fold probabilities on Vehicle, written to
+#             man/figures/calibration-vehicle.png (README).
 #
 #   Rscript inst/benchmarks/conformal.R              (about 10 minutes on 2 cores)
 #   Rscript inst/benchmarks/conformal.R --reps 5     (fewer random splits)
@@ -25,7 +28,7 @@ opt <- function(name, default) {
   if (is.na(i)) default else args[i + 1L]
 }
 reps <- as.integer(opt("reps", "20"))
-only <- strsplit(opt("only", "rule,coverage,cost"), ",")[[1]]
+only <- strsplit(opt("only", "rule,coverage,cost,diagram"), ",")[[1]]
 
 mlb <- function(name) {
   e <- new.env()
@@ -144,4 +147,17 @@ if ("cost" %in% only) {
   cat(sprintf("kernel_svm(probability = TRUE), 1,000 training rows, 4 classes, 5 features; predict() of %d rows, median of 5 (s):\n\n", nrow(new)))
   cat("| type = \"class\" | type = \"prob\" | type = \"set\" |\n|--:|--:|--:|\n")
   cat(sprintf("| %.3f | %.3f | %.3f |\n\n", t[1], t[2], t[3]))
+}
+
+if ("diagram" %in% only) {
+  d <- datasets$Vehicle
+  set.seed(4)
+  cv <- kernel_cv(kernel_svm, d$x, d$y, folds = 5, metric = "brier")
+  cal <- calibration_curve(cv, bins = 10)
+  dir.create("man/figures", showWarnings = FALSE, recursive = TRUE)
+  grDevices::png("man/figures/calibration-vehicle.png", width = 560, height = 480, res = 96)
+  plot(cal, main = "Vehicle (mlbench): kernel_svm, 5-fold")
+  grDevices::dev.off()
+  cat(sprintf("## Reliability diagram\n\nVehicle, 5-fold: Brier score %.4f; man/figures/calibration-vehicle.png\n\n",
+              attr(cal, "brier")))
 }
