@@ -88,7 +88,9 @@
 #'   \eqn{[10^{-7}, 1 - 10^{-7}]}{[1e-7, 1 - 1e-7]}. The sigmoids are fitted
 #'   to the training decision values, not to
 #'   cross-validated ones, so with flexible kernels the probabilities can be
-#'   over-confident; the most probable class need not be the voted class.
+#'   over-confident; the most probable class need not be the voted class
+#'   (the model's class, from its searched thresholds; `predict(rule =
+#'   "prob")` gives the most probable one).
 #'
 #' @inheritParams kernel_means
 #' @param type `1`, `2` or `3`: the linear part only, whitened by the pooled

@@ -64,13 +64,17 @@
 #'   `predict(type = "decision")`). `newdata` is predicted if given;
 #'   otherwise `data`, and without it the model frame of a formula fit
 #'   ([model.frame()][kernclass-accessors]). Rows that cannot be predicted
-#'   get `NA`.
+#'   get `NA`. A model calibrated by [conformal()] adds `.pred_set`, a
+#'   list-column of the conformal prediction sets at `level` (character
+#'   vectors of classes).
 #'
 #' @param x A fitted kernclass model.
 #' @param component `"functions"` or `"coefficients"`, see below.
 #' @param data The training data, for `augment()` of a model fitted with
 #'   `x` and `y` (a formula fit rebuilds its model frame).
 #' @param newdata New data to predict instead.
+#' @param level The coverage level of `.pred_set` (models calibrated by
+#'   [conformal()]).
 #' @param ... Not used.
 #' @return A tibble, with the columns below.
 #' @name kernclass-broom
@@ -207,7 +211,7 @@ glance.kernclass <- function(x, ...) {
 
 #' @rdname kernclass-broom
 #' @exportS3Method generics::augment
-augment.kernclass <- function(x, data = NULL, newdata = NULL, ...) {
+augment.kernclass <- function(x, data = NULL, newdata = NULL, level = 0.9, ...) {
   kc_check_dots(...)
   # the model frame's rows are the training rows: their fitted values
   fitted <- is.null(data) && is.null(newdata)
@@ -220,8 +224,8 @@ augment.kernclass <- function(x, data = NULL, newdata = NULL, ...) {
     }
     data <- stats::model.frame(x)
   }
-  pred <- function(type) if (fitted) kc_predict_rows(x, x$x, type) else
-    stats::predict(x, data, type = type)
+  pred <- function(type) if (fitted) kc_predict_rows(x, x$x, type, level = level) else
+    stats::predict(x, data, type = type, level = level)
   out <- as.data.frame(data, optional = TRUE)
   attr(out, "terms") <- NULL
   out$.fitted <- unname(pred("class"))
@@ -235,5 +239,8 @@ augment.kernclass <- function(x, data = NULL, newdata = NULL, ...) {
   } else {
     for (j in seq_len(ncol(dec))) out[[paste0(".decision_", colnames(dec)[j])]] <- unname(dec[, j])
   }
-  kc_tibble(out)
+  if (!is.null(x$conformal)) out$.pred_set <- as.list(pred("set"))
+  out <- kc_tibble(out)
+  if (!is.null(x$conformal) && !inherits(out, "tbl_df")) out$.pred_set <- I(out$.pred_set)
+  out
 }

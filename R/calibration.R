@@ -93,3 +93,201 @@ kc_pairwise_coupling <- function(r) {
   storage.mode(r) <- "double"
   .Call(ffi_pairwise_coupling, r, as.integer(k), kc_threads())
 }
+
+# ---- recalibration of class probabilities: isotonic or Platt ----------------
+
+#' Recalibrate a classifier's probabilities
+#'
+#' Fits a monotone map from each class's probability to the frequency of
+#' that class on held-out rows, one class against the rest, and makes
+#' `predict(type = "prob")` (and the class of `rule = "prob"`, the default
+#' of a recalibrated model, and [conformal()] sets) go through it. For any
+#' classifier and representation with probabilities; for [kernel_svm()] on
+#' top of its pairwise Platt sigmoids and coupling.
+#'
+#' @section Methods: `method = "isotonic"`: the isotonic regression
+#'   ([stats::isoreg()], pool-adjacent-violators) of the class indicator on
+#'   the class probability; new probabilities are interpolated linearly
+#'   between its fitted values and kept constant beyond the held-out range
+#'   (no parametric shape, needs a few hundred held-out rows).
+#'   `method = "platt"`: Platt's sigmoid \eqn{1 / (1 + \exp(A z + B))}{1 /
+#'   (1 + exp(A z + B))} of the logit \eqn{z = \log(p / (1 - p))}{z = log(p /
+#'   (1 - p))}, fitted as the SVM's (with Platt's target values). With two
+#'   classes the first class's map gives both probabilities; with more, the
+#'   mapped probabilities are divided by their sum (a row where all are 0
+#'   keeps the model's).
+#'
+#' @inheritParams conformal
+#' @param object A fitted kernclass model with probabilities.
+#' @param method `"isotonic"` or `"platt"`.
+#' @return The model with a `recalibration` component (the maps); `NULL`
+#'   as `method` removes it.
+#' @seealso [calibration_curve()] for the reliability diagram that shows whether
+#'   it is needed.
+#' @export
+#' @examples
+#' set.seed(3)
+#' cv <- kernel_cv(kernel_means, Species ~ ., data = iris, folds = 5, metric = "brier")
+#' fit <- recalibrate(kernel_means(Species ~ ., data = iris), cv = cv, method = "isotonic")
+#' head(predict(fit, iris, type = "prob"))
+recalibrate <- function(object, x = NULL, y = NULL, cv = NULL, method = c("isotonic", "platt")) {
+  if (!inherits(object, "kernclass") || is.null(object$y)) {
+    kc_abort("`object` must be a fitted kernclass classifier with classes.", arg = "object")
+  }
+  object$recalibration <- NULL
+  if (is.null(method)) return(object)
+  method <- kc_match_arg(method, arg = "method")
+  held <- kc_heldout_prob(object, x, y, cv, for_what = "recalibrate()")
+  G <- length(object$levels)
+  maps <- lapply(seq_len(if (G == 2L) 1L else G), function(c) {
+    kc_recalibration_fit(held$prob[, c], held$y == object$levels[c], method)
+  })
+  object$recalibration <- list(method = method, maps = maps, source = held$method)
+  object
+}
+
+# One class's map: isotonic knots (x, y) or Platt's c(A, B) on the logit.
+kc_recalibration_fit <- function(p, label, method) {
+  if (method == "platt") return(kc_platt_fit(kc_logit(p), label))
+  fit <- stats::isoreg(p, as.numeric(label))
+  # isoreg's fitted values in increasing order of p; tied p have one value
+  list(x = sort(p), y = fit$yf)
+}
+
+kc_logit <- function(p) stats::qlogis(pmin(pmax(p, 1e-12), 1 - 1e-12))
+
+kc_recalibration_map <- function(map, p) {
+  if (is.numeric(map)) return(kc_platt_prob(kc_logit(p), map[["A"]], map[["B"]]))
+  if (length(unique(map$x)) < 2L) return(rep(mean(map$y), length(p)))
+  stats::approx(map$x, map$y, xout = p, rule = 2, ties = mean)$y
+}
+
+# The recalibrated n x G probabilities of the model's probabilities p.
+kc_recalibrate_prob <- function(rc, p) {
+  out <- p
+  if (ncol(p) == 2L) {
+    ok <- !is.na(p[, 1L])
+    out[ok, 1L] <- kc_recalibration_map(rc$maps[[1L]], p[ok, 1L])
+    out[, 2L] <- 1 - out[, 1L]
+    return(out)
+  }
+  for (c in seq_len(ncol(p))) {
+    ok <- !is.na(p[, c])
+    out[ok, c] <- kc_recalibration_map(rc$maps[[c]], p[ok, c])
+  }
+  total <- rowSums(out)
+  zero <- !is.na(total) & total <= 0
+  out[zero, ] <- p[zero, ]
+  total[zero] <- 1
+  out / total
+}
+
+# ---- the reliability diagram ---------------------------------------------------
+
+#' Calibration of class probabilities: the reliability diagram
+#'
+#' `calibration_curve()` computes the reliability diagram's table from held-out
+#' probabilities: for each class (one against the rest; with two classes the
+#' first level) the probabilities are cut into `bins` equal bins on [0, 1],
+#' and each bin gives the mean predicted probability and the observed
+#' frequency of the class, with a binomial standard error. Well calibrated
+#' probabilities lie on the diagonal. `plot()` draws it (base graphics).
+#'
+#' @param object A [kernel_cv()] or [kernel_tune()] result with out-of-fold
+#'   probabilities (`metric = "logloss"` or `"brier"`), or a fitted model
+#'   with held-out rows `x` and `y`.
+#' @param x,y For a model: held-out rows and their classes.
+#' @param bins The number of equal-width bins.
+#' @param ... For `calibration_curve()`: `x`, `y` of a model. For `plot()`:
+#'   graphical parameters for [graphics::plot()].
+#' @return A data frame of class `"kernclass_calibration"` with a row per
+#'   class and non-empty bin: `class`, `bin`, `lower`, `upper` (the bin's
+#'   limits), `n` (rows in it), `predicted` (their mean probability of the
+#'   class), `observed` (the share of them in the class) and `se`
+#'   (\eqn{\sqrt{o(1 - o)/n}}{sqrt(o (1 - o) / n)}); its attribute `brier`
+#'   is the Brier score of the probabilities.
+#' @seealso [recalibrate()] to correct what it shows.
+#' @export
+#' @examples
+#' set.seed(1)
+#' cv <- kernel_cv(kernel_svm, Species ~ ., data = iris, folds = 5, metric = "logloss")
+#' cal <- calibration_curve(cv, bins = 5)
+#' cal
+#' plot(cal)
+calibration_curve <- function(object, ...) UseMethod("calibration_curve")
+
+#' @rdname calibration_curve
+#' @export
+calibration_curve.kernel_cv <- function(object, bins = 10, ...) {
+  kc_check_dots(...)
+  pr <- if (inherits(object, "kernel_tune")) object$best_predictions else object
+  if (is.null(pr$prob)) {
+    kc_abort(paste0("calibration_curve() needs the out-of-fold probabilities, which kernel_cv() and ",
+                    "kernel_tune() keep with metric = \"logloss\" or \"brier\"."), arg = "object")
+  }
+  kc_calibration_table(pr$prob, pr$y, bins)
+}
+
+#' @rdname calibration_curve
+#' @export
+calibration_curve.kernel_tune <- function(object, bins = 10, ...) {
+  calibration_curve.kernel_cv(object, bins = bins, ...)
+}
+
+#' @rdname calibration_curve
+#' @export
+calibration_curve.kernclass <- function(object, x, y, bins = 10, ...) {
+  kc_check_dots(...)
+  kc_require(missing(x), "x", "held-out rows")
+  kc_require(missing(y), "y", "the classes of the held-out rows")
+  held <- kc_heldout_prob(object, x, y, NULL, for_what = "calibration_curve()")
+  kc_calibration_table(held$prob, held$y, bins)
+}
+
+kc_calibration_table <- function(prob, y, bins) {
+  if (!is.numeric(bins) || length(bins) != 1L || is.na(bins) || bins < 1 || bins != round(bins)) {
+    kc_abort("`bins` must be a whole number of at least 1.", arg = "bins")
+  }
+  ok <- !is.na(y) & !is.na(rowSums(prob))
+  prob <- prob[ok, , drop = FALSE]
+  y <- y[ok]
+  lv <- levels(y)
+  classes <- if (length(lv) == 2L) 1L else seq_along(lv)
+  breaks <- seq(0, 1, length.out = bins + 1L)
+  out <- do.call(rbind, lapply(classes, function(c) {
+    p <- prob[, c]
+    hit <- as.numeric(as.integer(y) == c)
+    b <- findInterval(p, breaks, rightmost.closed = TRUE, all.inside = TRUE)
+    n <- tabulate(b, bins)
+    keep <- n > 0
+    bin_sum <- function(v) as.vector(tapply(v, factor(b, seq_len(bins)), sum, default = 0))
+    o <- bin_sum(hit) / pmax(n, 1)
+    data.frame(class = factor(lv[c], levels = lv), bin = seq_len(bins), lower = breaks[-(bins + 1L)],
+               upper = breaks[-1L], n = n, predicted = bin_sum(p) / pmax(n, 1),
+               observed = o, se = sqrt(o * (1 - o) / pmax(n, 1)))[keep, ]
+  }))
+  rownames(out) <- NULL
+  onehot <- matrix(0, length(y), length(lv))
+  onehot[cbind(seq_along(y), as.integer(y))] <- 1
+  structure(out, brier = mean(rowSums((prob - onehot)^2)),
+            class = c("kernclass_calibration", "data.frame"))
+}
+
+#' @rdname calibration_curve
+#' @param main The title.
+#' @export
+plot.kernclass_calibration <- function(x, main = "Reliability diagram", ...) {
+  classes <- unique(as.character(x$class))
+  cols <- seq_along(classes)
+  graphics::plot(c(0, 1), c(0, 1), type = "n", xlab = "Predicted probability",
+                 ylab = "Observed frequency", main = main, ...)
+  graphics::abline(0, 1, lty = 2, col = "grey50")
+  for (i in seq_along(classes)) {
+    d <- x[as.character(x$class) == classes[i], ]
+    graphics::segments(d$predicted, pmax(d$observed - 2 * d$se, 0), d$predicted,
+                       pmin(d$observed + 2 * d$se, 1), col = cols[i])
+    graphics::lines(d$predicted, d$observed, type = "b", pch = 19, col = cols[i])
+  }
+  graphics::legend("topleft", legend = classes, col = cols, lty = 1, pch = 19, bty = "n")
+  invisible(x)
+}

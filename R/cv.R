@@ -78,7 +78,8 @@
 #'   `folds` (their number), `loo` (whether leave-one-out), `fold` (the fold
 #'   of each row), `metric`, `value` (the metric's estimate) and
 #'   `fold_value` (per fold), `predicted` (the out-of-fold predictions, a
-#'   factor), `prob` and `decision` (out-of-fold probabilities or decision
+#'   factor: `predict()`'s classes, so the most probable class of a model
+#'   with probabilities, see its `rule`), `prob` and `decision` (out-of-fold probabilities or decision
 #'   values, where the metric uses them), `y`,
 #'   `method` (`"refit"` or `"exact"`), `fitter` (the fitter's name) and
 #'   `call`. It has `print()` and `summary()` methods.
@@ -443,7 +444,8 @@ kc_loo_exact <- function(fit, x, y, args) {
 # The leave-one-out classes of a model's training rows, from one pass of
 # kernel sums; each method sits beside its classifier (R/means.R, R/parzen.R).
 # default_prior: the prior was not given, so it leaves the row out too.
-kc_loo <- function(model, default_prior) UseMethod("kc_loo")
+# what = "prob": their probabilities instead (conformal(), recalibrate()).
+kc_loo <- function(model, default_prior, what = "class") UseMethod("kc_loo")
 
 kc_new_cv <- function(res, y, fold, k, fitter, call, metric = "accuracy") {
   K <- as.integer(k)

@@ -228,7 +228,7 @@ kc_loo_sums <- function(model) {
 # no diagonal term is cancelled; the classes then follow from the scores as
 # in predict().
 #' @export
-kc_loo.kernel_means <- function(model, default_prior) {
+kc_loo.kernel_means <- function(model, default_prior, what = "class") {
   s <- kc_loo_sums(model)
   own <- s$own
   G <- length(model$levels)
@@ -237,7 +237,8 @@ kc_loo.kernel_means <- function(model, default_prior) {
   norms <- matrix((D + O) / model$counts^2, nrow(own), G, byrow = TRUE)
   c_i <- own[, 2L]
   norms[own] <- ((D[c_i] - s$kii) + (O[c_i] - 2 * s$S[own])) / s$counts[own]^2
-  kc_classify(model, s$S / s$counts - norms / 2)
+  scores <- s$S / s$counts - norms / 2
+  if (what == "prob") kc_posterior(model, scores) else kc_classify(model, scores)
 }
 
 #' @export

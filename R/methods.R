@@ -32,9 +32,25 @@ kc_method_label <- function(object) {
 #'   [kernel_svm()]; where a label contains `"/"`, the pairs are named
 #'   `"first vs second"`, or with `" | "` or `" <-> "` where labels contain
 #'   those, so that names never collide);
-#'   `"prob"`: a matrix of class probabilities with a column per level. See
+#'   `"prob"`: a matrix of class probabilities with a column per level;
+#'   `"set"`: conformal prediction sets at `level`, for a model calibrated
+#'   by [conformal()] (a `"kernclass_sets"` logical matrix, see there). See
 #'   the classifier's help page for what decision values and probabilities
 #'   mean for it.
+#' @param rule How `type = "class"` picks the class: `"prob"`, the class of
+#'   highest probability (the first level on ties), so that the class and
+#'   `predict(type = "prob")` never disagree; or `"vote"`, the classifier's
+#'   own rule on its decision values (the one-vs-one vote of [kernel_svm()]
+#'   and [kernel_bayes()], as LIBSVM and e1071, which can disagree with the
+#'   coupled probabilities; the largest class score of [kernel_means()] and
+#'   [kernel_parzen()], which is the class of highest probability anyway).
+#'   `NULL` (default): `"prob"` for a [kernel_svm()] fitted with
+#'   `probability = TRUE` (every representation) and for a model recalibrated
+#'   by [recalibrate()]; `"vote"` otherwise, where it needs no probabilities:
+#'   for [kernel_bayes()], whose class is the threshold rule its fit
+#'   searched, and for models without probabilities.
+#' @param level For `type = "set"`: the coverage level, a number in (0, 1)
+#'   (default 0.9).
 #' @param ... Not used. Arguments of e1071's and kernlab's `predict()`
 #'   (`probability`, `decision.values`; `type = "probabilities"`) are errors
 #'   of class `"kernclass_e1071_argument_error"` that say what to use.
@@ -55,21 +71,53 @@ kc_method_label <- function(object) {
 #' predict(fit, new)
 #' predict(fit, new, type = "decision")
 #' predict(fit, new, type = "prob")
-predict.kernclass <- function(object, newdata, type = c("class", "decision", "prob"), ...) {
+#'
+#' # a probability model's class is its most probable class; the vote on request
+#' svm <- kernel_svm(Species ~ ., data = iris, probability = TRUE)
+#' table(prob = predict(svm), vote = predict(svm, rule = "vote"))
+predict.kernclass <- function(object, newdata, type = c("class", "decision", "prob", "set"),
+                              rule = NULL, level = 0.9, ...) {
   kc_check_dots(...)
   kc_check_foreign_type(type)
   type <- kc_match_arg(type, arg = "type")
+  rule <- kc_check_rule(rule, object)
+  if (type == "set") kc_check_level(level)
   if (missing(newdata) || is.null(newdata)) {
     # the training rows, with NA in the place of rows that na.action =
     # na.exclude left out (as lm and e1071)
-    return(stats::napredict(object$na.action, kc_predict_rows(object, object$x, type)))
+    out <- kc_predict_rows(object, object$x, type, rule, level)
+    if (type == "set") return(kc_napredict_sets(object$na.action, out))
+    return(stats::napredict(object$na.action, out))
   }
-  kc_predict_rows(object, kc_new_x(object, newdata), type)
+  kc_predict_rows(object, kc_new_x(object, newdata), type, rule, level)
+}
+
+# The class rule of a model (predict()'s `rule = NULL`): its probabilities'
+# where the user asked for a probability model (or recalibrated one), else
+# the classifier's own rule, which needs no probabilities.
+kc_default_rule <- function(object) {
+  asked <- inherits(object, "kernel_svm") && (!is.null(object$probA) || isTRUE(object$probability))
+  if (asked || !is.null(object$recalibration)) "prob" else "vote"
+}
+
+kc_check_rule <- function(rule, object) {
+  if (is.null(rule)) return(kc_default_rule(object))
+  if (!is.character(rule) || length(rule) != 1L || !rule %in% c("prob", "vote")) {
+    kc_abort('`rule` must be "prob", "vote" or NULL (the model\'s default).', arg = "rule")
+  }
+  rule
+}
+
+# The class of highest probability in each row, ties to the first level.
+kc_class_from_prob <- function(prob, levels) {
+  factor(levels[max.col(prob, ties.method = "first")], levels = levels)
 }
 
 # predict() on coded, scaled rows x (NA rows allowed): a value (or row) per
 # row of x. Internal callers use it for the training rows as they were fitted.
-kc_predict_rows <- function(object, x, type = "class") {
+# Classes, probabilities and sets all come from one pass of scores.
+kc_predict_rows <- function(object, x, type = "class", rule = kc_default_rule(object),
+                            level = 0.9) {
   ok <- kc_complete_rows(x)
   scores <- kc_scores(object, x[ok, , drop = FALSE])
   finite <- is.finite(rowSums(scores))
@@ -95,9 +143,19 @@ kc_predict_rows <- function(object, x, type = "class") {
     out
   }
   switch(type,
-    class = spread(kc_classify(object, scores)),
+    class = spread(if (rule == "prob") kc_class_from_prob(kc_prob(object, scores), object$levels)
+                   else kc_classify(object, scores)),
     decision = spread(kc_decision(object, scores)),
-    prob = spread(kc_posterior(object, scores)))
+    prob = spread(kc_prob(object, scores)),
+    set = kc_new_sets(spread(kc_conformal_sets(object, kc_prob(object, scores), level)),
+                      object$conformal, level))
+}
+
+# The probabilities predict() gives: the classifier's posterior, through
+# the recalibration maps of recalibrate() where the model has them.
+kc_prob <- function(object, scores) {
+  p <- kc_posterior(object, scores)
+  if (is.null(object$recalibration)) p else kc_recalibrate_prob(object$recalibration, p)
 }
 
 
@@ -169,7 +227,26 @@ print.kernclass <- function(x, ...) {
     cat("Prior: ", paste0(x$levels, " ", format(x$prior, digits = 3), collapse = ", "), "\n",
         sep = "")
   }
+  kc_print_calibrated(x)
   invisible(x)
+}
+
+# What recalibrate() and conformal() added to a model, a line each.
+kc_print_calibrated <- function(x) {
+  rc <- x$recalibration
+  if (!is.null(rc)) cat(sprintf("Probabilities recalibrated: %s, on %s\n", rc$method,
+                                kc_heldout_label(rc$source)))
+  cf <- x$conformal
+  if (!is.null(cf)) {
+    cat(sprintf("Conformal sets: score %s%s, from %d %s\n", cf$score,
+                if (cf$mondrian) ", per class" else "", length(cf$scores),
+                kc_heldout_label(cf$method)))
+  }
+}
+
+kc_heldout_label <- function(method) {
+  switch(method, split = "calibration rows", cv = "out-of-fold rows",
+         loo = "leave-one-out rows")
 }
 
 #' Summarise a kernclass classifier

@@ -144,7 +144,7 @@ kc_parzen_prior <- function(prior, threshold, k, y, counts, dens) {
 # prior_c S_c(x_i) / n_c with x_i left out of its class; the default prior
 # (class proportions without x_i) makes prior_c / n_c = 1 / (n - 1).
 #' @export
-kc_loo.kernel_parzen <- function(model, default_prior) {
+kc_loo.kernel_parzen <- function(model, default_prior, what = "class") {
   s <- kc_loo_sums(model)
   n <- length(model$y)
   if (default_prior) {
@@ -154,6 +154,7 @@ kc_loo.kernel_parzen <- function(model, default_prior) {
     prior <- model$prior
     scores <- matrix(prior, n, length(prior), byrow = TRUE) * s$S / s$counts
   }
+  if (what == "prob") return(kc_posterior(model, scores))
   kc_parzen_class(scores, model$levels, prior)
 }
 

@@ -18,7 +18,9 @@
 #' of the feasible interval when there are none.
 #'
 #' More than two classes are handled one-vs-one, as LIBSVM: one SVM per pair
-#' of classes, the class with most votes wins (ties to the earlier level).
+#' of classes, the class with most votes wins (ties to the earlier level);
+#' with `probability = TRUE` the predicted class is the most probable one
+#' instead (`predict(rule = "vote")` gives the vote, see [predict.kernclass()]).
 #' `predict(type = "decision")` gives one column per pair (`"a/b"`, positive
 #' for `a`).
 #'
@@ -131,9 +133,10 @@
 #'   As in LIBSVM, each pairwise probability is first kept within
 #'   \eqn{[10^{-7}, 1 - 10^{-7}]}{[1e-7, 1 - 1e-7]}, so with two classes the
 #'   probabilities stay \eqn{10^{-7}}{1e-7} away from 0 and 1, even far from
-#'   the data. `type = "class"` comes from the decision values (votes), `type = "prob"`
-#'   from the fitted sigmoids: the most probable class is usually, but not
-#'   always, the predicted class.
+#'   the data. A model with probabilities predicts the class of highest
+#'   probability, so `type = "class"` and `type = "prob"` agree; the vote of
+#'   the decision values (LIBSVM's and e1071's class, which can differ from
+#'   the most probable one) is `predict(rule = "vote")`.
 #'
 #' @inheritParams kernel_means
 #' @param cost The cost \eqn{C} of margin violations, \eqn{C > 0}; `Inf` for

@@ -194,7 +194,10 @@
 #'   given grid), `model` (the fitter's model refitted on all data with the
 #'   best arguments, as the fitter's own call would fit it: from the formula
 #'   method through the fitter's formula method, so that `update()` and
-#'   `predict()` of new data work as for a direct fit), `fold` (the fold of each row of `x`), `folds`, `fitter` and
+#'   `predict()` of new data work as for a direct fit), `fold` (the fold of each row of `x`),
+#'   `best_predictions` (the best row's out-of-fold `predicted` classes, and
+#'   `prob` or `decision` where the metric uses them, with the classes `y`:
+#'   what [conformal()] and [calibration_curve()] read), `folds`, `fitter` and
 #'   `call`. It has `print()`, `summary()` and `plot()` methods.
 #' @seealso [kernel_cv()], [plot.kernel_tune()].
 #' @export
@@ -311,6 +314,7 @@ kc_tune_grid <- function(fit, fitter, x, y, grid, folds, args, metric, weights, 
     default_grid = grid_text,
     model = NULL,
     fold = fold,
+    best_predictions = c(res[[best]][c("predicted", "prob", "decision")], list(y = d$y)),
     folds = as.integer(k),
     loo = isTRUE(attr(k, "loo")),
     fitter = fitter,

@@ -340,6 +340,24 @@ add("kernclass_caret", "method unknown", quote(kernclass_caret("knn")), arg = "m
 add("kernclass_caret", "kernel unknown", quote(kernclass_caret("svm", "spline")), arg = "kernel")
 add("kernclass_caret", "kernel NA", quote(kernclass_caret("svm", NA_character_)), arg = "kernel")
 
+# prediction sets and calibration
+pz <- kernel_parzen(x, y)
+add("conformal", "score unknown", quote(conformal(pz, x, y, score = "lac")), arg = "score")
+add("conformal", "mondrian NA", quote(conformal(pz, x, y, mondrian = NA)), arg = "mondrian")
+add("conformal", "y missing", quote(conformal(pz, x)), arg = "y")
+add("conformal", "y shorter than x", quote(conformal(pz, x, y[-1])), arg = "y")
+add("conformal", "cv not a cross-validation", quote(conformal(pz, cv = list())), arg = "cv")
+add("conformal", "no probabilities", quote(conformal(kernel_svm(x, y), x, y)), arg = "object")
+add("conformal", "no leave-one-out", quote(conformal(kernel_svm(x, y, probability = TRUE))),
+    arg = "x")
+add("conformal", "level 1", quote(predict(conformal(pz, x, y), x, type = "set", level = 1)),
+    arg = "level")
+add("conformal", "rule unknown", quote(predict(pz, x, rule = "majority")), arg = "rule")
+add("recalibrate", "method unknown", quote(recalibrate(pz, x, y, method = "beta")), arg = "method")
+add("recalibrate", "not a model", quote(recalibrate(x, x, y)), arg = "object")
+add("calibration_curve", "bins 0", quote(calibration_curve(pz, x, y, bins = 0)), arg = "bins")
+add("calibration_curve", "y missing", quote(calibration_curve(pz, x)), arg = "y")
+
 table <- data.frame(fun = vapply(cases, `[[`, "", "fun"),
                     label = vapply(cases, `[[`, "", "label"),
                     arg = vapply(cases, `[[`, "", "arg"))

@@ -1,0 +1,163 @@
+# Trustworthy predictions on real data from CRAN packages (datasets, mlbench):
+#   rule      the class of highest probability against the one-vs-one vote of
+#             kernel_svm(probability = TRUE): 10-fold cross-validated accuracy
+#             of both rules on the same fits, and how often they disagree;
+#   coverage  conformal prediction sets of kernel_svm(probability = TRUE):
+#             split conformal (random 50% fit / 25% calibration / 25% test
+#             splits) and cross-validated calibration (kernel_cv() of the 75%
+#             fit rows, 5 folds, tested on the other 25%), at levels 0.8, 0.9
+#             and 0.95: mean coverage and mean set size over the splits;
+#   cost      predict() of 20,000 rows as classes, probabilities and sets;
+#   diagram   the reliability diagram of kernel_svm(probability = TRUE)'s
+#             5-fold out-of-fold probabilities on Vehicle, written to
+#             man/figures/calibration-vehicle.png (README).
+#
+#   Rscript inst/benchmarks/conformal.R              (about 10 minutes on 2 cores)
+#   Rscript inst/benchmarks/conformal.R --reps 5     (fewer random splits)
+#   Rscript inst/benchmarks/conformal.R --only rule,coverage,cost
+#   Rscript inst/benchmarks/conformal.R --only coverage --coverage-data iris,Vowel
+#       (the data sets of the coverage table; any of those below)
+#   KERNCLASS_LIB=<lib> picks the library kernclass is loaded from.
+
+lib <- Sys.getenv("KERNCLASS_LIB")
+if (nzchar(lib)) .libPaths(c(lib, .libPaths()))
+suppressPackageStartupMessages(library(kernclass))
+args <- commandArgs(trailingOnly = TRUE)
+opt <- function(name, default) {
+  i <- match(paste0("--", name), args)
+  if (is.na(i)) default else args[i + 1L]
+}
+reps <- as.integer(opt("reps", "20"))
+only <- strsplit(opt("only", "rule,coverage,cost,diagram"), ",")[[1]]
+
+mlb <- function(name) {
+  e <- new.env()
+  utils::data(list = name, package = "mlbench", envir = e)
+  e[[name]]
+}
+# each data set as inputs x (numeric columns) and classes y
+datasets <- list(
+  iris = list(x = iris[, 1:4], y = iris$Species),
+  Vehicle = local({ d <- mlb("Vehicle"); list(x = d[, 1:18], y = d$Class) }),
+  PimaIndiansDiabetes = local({ d <- mlb("PimaIndiansDiabetes"); list(x = d[, 1:8], y = d$diabetes) }),
+  Glass = local({ d <- mlb("Glass"); list(x = d[, 1:9], y = droplevels(d$Type)) }),
+  Sonar = local({ d <- mlb("Sonar"); list(x = d[, 1:60], y = d$Class) }),
+  Vowel = local({ d <- mlb("Vowel"); list(x = d[, 2:11], y = d$Class) })
+)
+source_of <- c(iris = "datasets", Vehicle = "mlbench", PimaIndiansDiabetes = "mlbench",
+               Glass = "mlbench", Sonar = "mlbench", Vowel = "mlbench")
+
+# stratified folds, as kernel_cv()'s
+folds_of <- function(y, k) {
+  f <- integer(length(y))
+  for (c in levels(y)) {
+    i <- which(y == c)
+    f[i] <- sample(rep_len(seq_len(k), length(i)))
+  }
+  f
+}
+
+cat(sprintf("kernclass %s, R %s, %s; load average at start %s\n\n",
+            utils::packageVersion("kernclass"), getRversion(), Sys.time(),
+            paste(readLines("/proc/loadavg", warn = FALSE), collapse = "")))
+
+if ("rule" %in% only) {
+  cat("## Class rule: highest probability against the one-vs-one vote\n\n")
+  cat("kernel_svm(probability = TRUE) and kernel_bayes() at their defaults, 10-fold cross-validation (the same fits for both rules).\n\n")
+  cat("| fitter | data (package) | n | classes | accuracy, rule = \"prob\" | accuracy, rule = \"vote\" | difference (se) | rows where they differ |\n")
+  cat("|:--|:--|--:|--:|--:|--:|--:|--:|\n")
+  fitters <- list(kernel_svm = function(x, y) kernel_svm(x, y, probability = TRUE),
+                  kernel_bayes = function(x, y) kernel_bayes(x, y))
+  for (fn in names(fitters)) for (nm in names(datasets)) {
+    d <- datasets[[nm]]
+    set.seed(1)
+    f <- folds_of(d$y, 10)
+    prob <- vote <- factor(rep(NA, length(d$y)), levels(d$y))
+    for (k in 1:10) {
+      te <- f == k
+      m <- fitters[[fn]](d$x[!te, ], d$y[!te])
+      prob[te] <- predict(m, d$x[te, ], rule = "prob")
+      vote[te] <- predict(m, d$x[te, ], rule = "vote")
+    }
+    diff <- (prob == d$y) - (vote == d$y)
+    cat(sprintf("| %s | %s (%s) | %d | %d | %.2f%% | %.2f%% | %+.2f (%.2f) pp | %.1f%% |\n", fn, nm,
+                source_of[[nm]], length(d$y), nlevels(d$y), 100 * mean(prob == d$y),
+                100 * mean(vote == d$y), 100 * mean(diff), 100 * sd(diff) / sqrt(length(diff)),
+                100 * mean(prob != vote)))
+  }
+  cat("\n")
+}
+
+if ("coverage" %in% only) {
+  levels_ <- c(0.8, 0.9, 0.95)
+  cat(sprintf("## Conformal prediction sets: coverage and mean set size over %d random splits\n\n", reps))
+  cat("kernel_svm(probability = TRUE) at its defaults, score 1 - p(y|x). Split: 50% fit, 25% calibration, 25% test; cross-validated: conformal(fit, cv = kernel_cv(..., folds = 5, metric = \"brier\")) on the 75% fit rows, tested on the other 25%.\n\n")
+  cat("| data | calibration |", paste(sprintf("coverage %g | size %g", levels_, levels_), collapse = " | "), "|\n")
+  cat("|:--|:--|", paste(rep("--:|--:", length(levels_)), collapse = "|"), "|\n")
+  for (nm in strsplit(opt("coverage-data", "iris,Vehicle,PimaIndiansDiabetes,Glass"), ",")[[1]]) {
+    d <- datasets[[nm]]
+    n <- length(d$y)
+    res <- list(split = NULL, cv = NULL)
+    set.seed(2)
+    for (r in seq_len(reps)) {
+      o <- sample(n)
+      fit_rows <- o[1:floor(n / 2)]
+      cal_rows <- o[(floor(n / 2) + 1):floor(3 * n / 4)]
+      test <- o[(floor(3 * n / 4) + 1):n]
+      m <- kernel_svm(d$x[fit_rows, ], d$y[fit_rows], probability = TRUE)
+      cf <- conformal(m, d$x[cal_rows, ], d$y[cal_rows])
+      both <- c(fit_rows, cal_rows)
+      xb <- d$x[both, ]
+      yb <- droplevels(d$y[both])
+      if (!identical(levels(yb), levels(d$y))) next
+      cv <- kernel_cv(kernel_svm, xb, yb, folds = 5, metric = "brier", probability = TRUE)
+      cf_cv <- conformal(kernel_svm(xb, yb, probability = TRUE), cv = cv)
+      for (kind in names(res)) {
+        model <- if (kind == "split") cf else cf_cv
+        row <- unlist(lapply(levels_, function(l) {
+          s <- summary(predict(model, d$x[test, ], type = "set", level = l), y = d$y[test])
+          c(s$coverage, s$size)
+        }))
+        res[[kind]] <- rbind(res[[kind]], row)
+      }
+    }
+    for (kind in names(res)) {
+      v <- colMeans(res[[kind]])
+      cat(sprintf("| %s (%s, n = %d, %d classes) | %s | %s |\n", nm, source_of[[nm]], n,
+                  nlevels(d$y), kind, paste(sprintf("%.3f | %.2f", v[c(TRUE, FALSE)],
+                                                    v[c(FALSE, TRUE)]), collapse = " | ")))
+    }
+  }
+  cat("\n")
+}
+
+if ("cost" %in% only) {
+  cat("## Cost of sets beside predict()\n\n")
+  set.seed(3)
+  n <- 22000
+  y <- factor(sample(letters[1:4], n, replace = TRUE))
+  x <- matrix(rnorm(5 * n), n) + 0.8 * as.integer(y)
+  m <- kernel_svm(x[1:1000, ], y[1:1000], probability = TRUE)
+  cf <- conformal(m, x[1001:2000, ], y[1001:2000])
+  new <- x[2001:n, ]
+  time <- function(type) {
+    median(replicate(5, system.time(predict(cf, new, type = type))[["elapsed"]]))
+  }
+  t <- vapply(c("class", "prob", "set"), time, 0)
+  cat(sprintf("kernel_svm(probability = TRUE), 1,000 training rows, 4 classes, 5 features; predict() of %d rows, median of 5 (s):\n\n", nrow(new)))
+  cat("| type = \"class\" | type = \"prob\" | type = \"set\" |\n|--:|--:|--:|\n")
+  cat(sprintf("| %.3f | %.3f | %.3f |\n\n", t[1], t[2], t[3]))
+}
+
+if ("diagram" %in% only) {
+  d <- datasets$Vehicle
+  set.seed(4)
+  cv <- kernel_cv(kernel_svm, d$x, d$y, folds = 5, metric = "brier")
+  cal <- calibration_curve(cv, bins = 10)
+  dir.create("man/figures", showWarnings = FALSE, recursive = TRUE)
+  grDevices::png("man/figures/calibration-vehicle.png", width = 560, height = 480, res = 96)
+  plot(cal, main = "Vehicle (mlbench): kernel_svm, 5-fold")
+  grDevices::dev.off()
+  cat(sprintf("## Reliability diagram\n\nVehicle, 5-fold: Brier score %.4f; man/figures/calibration-vehicle.png\n\n",
+              attr(cal, "brier")))
+}
