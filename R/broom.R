@@ -186,7 +186,7 @@ glance.kernclass <- function(x, ...) {
   k <- x$kernel
   uses <- kc_kernel_info(k)$label
   pick <- function(p) if (p %in% uses) as.numeric(k[[p]]) else NA_real_
-  out <- data.frame(method = setdiff(class(x), c("kernclass_approx", "kernclass_cells"))[1L],
+  out <- data.frame(method = kc_fitter_of(x)$name,
                     kernel = k$name, gamma = pick("gamma"),
                     degree = pick("degree"), coef0 = pick("coef0"), nobs = nrow(x$x),
                     n_inputs = ncol(x$x), n_classes = length(x$levels),

@@ -515,6 +515,7 @@ kc_class_weights <- function(class.weights, y) {
 
 kc_obs_weights <- function(weights, n) {
   if (is.null(weights)) return(rep(1, n))
+  weights <- kc_read_integer64(weights, "weights")
   if (!is.numeric(weights) || length(weights) != n || anyNA(weights) ||
       any(!is.finite(weights)) || any(weights < 0)) {
     kc_abort(sprintf("`weights` must be %d finite non-negative numbers, one per observation.", n),

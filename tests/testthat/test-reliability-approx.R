@@ -257,3 +257,23 @@ test_that("bit64::integer64 columns are read as the numbers they hold", {
   big$a[1] <- bit64::as.integer64("9007199254740993")
   expect_warning(kernel_means(big, d$y), class = "kernclass_precision_warning")
 })
+
+test_that("integer64 observation weights are read as the numbers they hold", {
+  skip_if_not_installed("bit64")
+  d <- rare_class(n = 120)
+  w <- rep(c(1, 2, 3), length.out = 120)
+  ref <- kernel_svm(d$x, d$y, weights = w)
+  fit <- kernel_svm(d$x, d$y, weights = bit64::as.integer64(w))
+  expect_identical(fit$C, ref$C)
+  expect_identical(predict(fit, d$x, type = "decision"), predict(ref, d$x, type = "decision"))
+})
+
+test_that("glance() names the fitter from the registry for every representation", {
+  skip_if_not_installed("generics")
+  d <- rare_class(n = 120)
+  fits <- list(kernel_svm(d$x, d$y), kernel_svm(d$x, d$y, approx = nystrom(m = 20)),
+               kernel_svm(d$x, d$y, approx = cells(size = 60)),
+               kernel_means(d$x, d$y, approx = random_fourier(m = 50)))
+  expect_identical(vapply(fits, function(f) generics::glance(f)$method, ""),
+                   c("kernel_svm", "kernel_svm", "kernel_svm", "kernel_means"))
+})
