@@ -28,6 +28,7 @@ SEXP ffi_feature_product(SEXP, SEXP, SEXP, SEXP, SEXP);
 SEXP ffi_feature_store(SEXP, SEXP, SEXP, SEXP);
 SEXP ffi_store_product(SEXP, SEXP, SEXP, SEXP);
 SEXP ffi_linear_svm(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
+SEXP ffi_kmeanspp(SEXP, SEXP, SEXP, SEXP);
 
 /* Through void (*)(void), the generic function pointer type that casts to
  * and from any other without a -Wcast-function-type warning. */
@@ -57,6 +58,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_feature_store, 4),
     CALLDEF(ffi_store_product, 4),
     CALLDEF(ffi_linear_svm, 8),
+    CALLDEF(ffi_kmeanspp, 4),
     {NULL, NULL, 0}
 };
 

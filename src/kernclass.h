@@ -310,6 +310,7 @@ void kc_feature_product(const kc_feature_map *f, const kc_points *a, const doubl
 void kc_feature_matrix(const kc_feature_map *f, const kc_points *a, double *out, int nthreads);
 /* the features as floats, row-major: out[i * r + j] */
 void kc_feature_store(const kc_feature_map *f, const kc_points *a, float *out, int nthreads);
+long kc_kmeanspp(const kc_kernel *k, const kc_points *a, int m, int *chosen, int nthreads);
 void kc_store_product(const float *z, int r, const int *rows, ptrdiff_t n, const double *w,
                       int q, double *out);
 
