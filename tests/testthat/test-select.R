@@ -308,3 +308,23 @@ test_that("the shared SVM paths give identical results and RNG state under every
               folds = 3, search = "screen")
   expect_identical(a$after, runif(1))
 })
+
+test_that("a search on a local multi-process cluster gives the results of threads", {
+  # plan(cluster): the way to other machines (future.batchtools and
+  # future.mirai plans take the same units); here two local R processes.
+  # About 3 s, most of it starting them.
+  skip_if_not_installed("future")
+  skip_if_not_installed("parallelly")
+  d <- select_data(90, classes = 3)
+  old <- options(kernclass.threads = 2)
+  on.exit(options(old))
+  threads <- race_under(d, future::sequential)
+  options(kernclass.threads = 1)
+  cl <- parallelly::makeClusterPSOCK(2L, autoStop = TRUE)
+  cluster <- race_under(d, future::cluster, workers = cl)
+  expect_identical(cluster$r$results, threads$r$results)
+  expect_true(any(startsWith(threads$r$results$status, "dropped")))
+  expect_identical(cluster$after, threads$after)
+  expect_identical(predict(cluster$r$model, d$x, type = "decision"),
+                   predict(threads$r$model, d$x, type = "decision"))
+})
