@@ -26,7 +26,14 @@
 #'   or on the workers of `plan(multisession)`, `plan(multicore)`,
 #'   `plan(cluster)` or a scheduler (future.batchtools). Workers run the
 #'   engine on one thread each (see [kernclass_threads()]). Results never
-#'   depend on the plan. On a machine with several cores, workers are
+#'   depend on the plan. On other machines:
+#'   `future::plan(future::cluster, workers = c("host1", "host2"))` (R and
+#'   kernclass installed on each; `parallelly::makeClusterPSOCK()` for
+#'   more options), `future::plan(future.mirai::mirai_cluster)` or a
+#'   scheduler's plan such as `future.batchtools::batchtools_slurm`; each
+#'   unit ships only its data, folds and grid rows. A race waits for its
+#'   units after every fold, so on a cluster it pays a round trip per fold;
+#'   the screened search (`search = "screen"`) pays one for the whole grid. On a machine with several cores, workers are
 #'   usually the faster way to run a grid: each unit is a set of whole fits,
 #'   while the threads inside one fit share its smaller steps (the README's
 #'   model-selection benchmark times both). Warnings from the units are
