@@ -309,12 +309,9 @@ kc_grid_cv <- function(fit, d, w, fold, k, cells, args, metric, run_folds = NULL
     lapply(which(shared), path_task)
   }
   tasks <- c(tasks, path_tasks)
-  run <- function(task) {
-    p()
-    kc_run_task(task, fit, d, w, fold, cells, args, needs)
-  }
   # silent unless the user enables a progressr handler
   p <- progressr::progressor(steps = length(tasks))
+  run <- kc_task_runner(p, fit, d, w, fold, cells, args, needs)
   # the SVM paths draw no random numbers (no probability models): no streams
   paths <- all(vapply(tasks, function(t) t$kind == "path", logical(1)))
   out <- kc_future_lapply(tasks, run, seed = !paths)
@@ -337,6 +334,18 @@ kc_grid_cv <- function(fit, d, w, fold, k, cells, args, metric, run_folds = NULL
     }
   }
   res
+}
+
+# The function each unit of work runs, its environment holding only what
+# the units need: a future ships a function's environment with it, and
+# kc_grid_cv()'s frame would send every kernel setting's inputs (all the
+# tasks, the plans, their scaled copies) to every worker with every chunk.
+kc_task_runner <- function(p, fit, d, w, fold, cells, args, needs) {
+  force(p); force(fit); force(d); force(w); force(fold); force(cells); force(args); force(needs)
+  function(task) {
+    p()
+    kc_run_task(task, fit, d, w, fold, cells, args, needs)
+  }
 }
 
 # Groups of cells (indices) that share work on a fold: cells of a fitter

@@ -339,9 +339,12 @@ kc_tune_search_text <- function(x) {
   }
   if (identical(x$search, "race")) {
     status <- if (is.null(x$results)) x$table$status else x$results$status
-    sprintf(paste0("raced: successive halving over the folds, %d of %d rows on every fold\n",
-                   "  (the others dropped, NA)%s"),
-            sum(!startsWith(status, "dropped")), length(status),
+    done <- sum(!startsWith(status, "dropped"))
+    sprintf("raced: successive halving over the folds, %d of %d rows on every fold%s%s",
+            done, length(status),
+            if (done < length(status)) {
+              "\n  (the others dropped: their figures from the folds they ran)"
+            } else "",
             if (is.null(screened)) "" else paste0(";\n  ", screened))
   } else if (!is.null(screened)) {
     paste("screened:", screened)

@@ -31,6 +31,9 @@ void kc_feature_matrix(const kc_feature_map *f, const kc_points *a, double *out,
 /* the features as floats, row-major: out[i * r + j] */
 void kc_feature_store(const kc_feature_map *f, const kc_points *a, float *out, int nthreads);
 /* out (n x q) = Z[rows, ] w for the rows of a float store (row-major, r wide) */
+/* k-means++ seeding of m rows of a (features.c): chosen 0-based; returns the
+ * kernel columns computed */
+long kc_kmeanspp(const kc_kernel *k, const kc_points *a, int m, int *chosen, int nthreads);
 void kc_store_product(const float *z, int r, const int *rows, ptrdiff_t n, const double *w,
                       int q, double *out);
 

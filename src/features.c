@@ -202,3 +202,99 @@ void kc_store_product(const float *z, int r, const int *rows, ptrdiff_t n, const
         }
     }
 }
+
+/* k-means++ seeding in the kernel's feature space (Arthur and Vassilvitskii
+ * 2007): m distinct rows of a, the first uniform, each next one drawn with
+ * probability proportional to d2, its squared feature-space distance
+ * k(x,x) + k(c,c) - 2 k(x,c) to the nearest row chosen so far.  Drawn by
+ * rejection from batches, so that the kernel columns come as blocks
+ * (kc_gram of all rows against a batch) rather than one at a time: a batch
+ * of candidates is drawn independently in proportion to the d2 of the
+ * batch's start; each candidate in turn is accepted with probability
+ * d2 now / d2 then (d2 only falls), which makes each accepted row a draw
+ * from k-means++'s distribution exactly; an accepted row's column lowers
+ * d2.  When every d2 is 0 (the rows left duplicate chosen ones), the next
+ * row is uniform over the rows not chosen.  R's RNG (the caller holds
+ * GetRNGstate).  chosen: m 0-based indices; returns the kernel columns
+ * computed (accepted and rejected). */
+#define KC_SEED_BLOCK_DOUBLES ((size_t) 1 << 22)  /* a batch's columns: 32 MB */
+
+long kc_kmeanspp(const kc_kernel *k, const kc_points *a0, int m, int *chosen, int nthreads)
+{
+    kc_points pa = kc_prepare_points(k, a0, 1);  /* norms and panels once, for every batch */
+    const kc_points *a = &pa;
+    int n = (int) a->n;
+    double *kii = (double *) R_alloc((size_t) n, sizeof(double));
+    double *d2 = (double *) R_alloc((size_t) n, sizeof(double));
+    double *cum = (double *) R_alloc((size_t) n, sizeof(double));
+    char *taken = (char *) R_alloc((size_t) n, 1);
+    kc_row_sqnorms(a, kii);
+    for (int i = 0; i < n; i++) {
+        kii[i] = kc_self_kernel(k, kii[i]);
+        d2[i] = R_PosInf;
+        taken[i] = 0;
+    }
+    int bmax = (int) (KC_SEED_BLOCK_DOUBLES / (size_t) n);
+    if (bmax < 1) bmax = 1;
+    if (bmax > 256) bmax = 256;
+    int *cand = (int *) R_alloc((size_t) bmax, sizeof(int));
+    double *then = (double *) R_alloc((size_t) bmax, sizeof(double));
+    double *col = (double *) R_alloc((size_t) n * bmax, sizeof(double));
+    long columns = 0;
+    int c = 0;
+    while (c < m) {
+        /* the batch: one uniform draw at the start or among duplicates, else
+         * up to half as many as chosen so far (few rejections), at least 8 */
+        double total = 0;
+        for (int i = 0; i < n; i++) {
+            total += taken[i] ? 0 : d2[i];
+            cum[i] = total;
+        }
+        int B;
+        if (c == 0 || !(total > 0)) {
+            int left = n - c, pick = (int) (unif_rand() * left);
+            if (pick >= left) pick = left - 1;
+            int i = 0;
+            for (;; i++) if (!taken[i] && pick-- == 0) break;
+            cand[0] = i;
+            then[0] = R_PosInf;  /* accepted whatever d2 is */
+            B = 1;
+        } else {
+            B = (m - c) < c / 2 ? (m - c) : c / 2;
+            if (B < 8) B = 8;
+            if (B > bmax) B = bmax;
+            for (int j = 0; j < B; j++) {
+                double u = unif_rand() * total;
+                int lo = 0, hi = n - 1;  /* the first i with cum[i] > u */
+                while (lo < hi) {
+                    int mid = lo + (hi - lo) / 2;
+                    if (cum[mid] > u) hi = mid; else lo = mid + 1;
+                }
+                while (lo > 0 && (taken[lo] || !(d2[lo] > 0))) lo--;  /* u at a step's edge */
+                cand[j] = lo;
+                then[j] = d2[lo];
+            }
+        }
+        kc_points cb = kc_points_subset(a, cand, B);
+        kc_gram(k, a, &cb, 0, col, nthreads);
+        columns += B;
+        for (int j = 0; j < B && c < m; j++) {
+            int i = cand[j];
+            if (taken[i]) continue;
+            if (R_FINITE(then[j])) {
+                if (!(d2[i] > 0) || unif_rand() * then[j] >= d2[i]) continue;
+            }
+            chosen[c++] = i;
+            taken[i] = 1;
+            const double *kc = col + (size_t) j * n;
+            for (int t = 0; t < n; t++) {
+                double v = kii[t] + kii[i] - 2 * kc[t];
+                if (v < 0) v = 0;  /* rounding */
+                if (v < d2[t]) d2[t] = v;
+            }
+            d2[i] = 0;
+        }
+        R_CheckUserInterrupt();
+    }
+    return columns;
+}

@@ -167,3 +167,21 @@ SEXP ffi_linear_svm(SEXP store, SEXP r, SEXP rows, SEXP y, SEXP C, SEXP toleranc
     UNPROTECT(3);
     return out;
 }
+
+/* k-means++ seeding (features.c): m distinct 1-based rows of the dense x. */
+SEXP ffi_kmeanspp(SEXP x, SEXP spec, SEXP m, SEXP threads)
+{
+    kc_kernel k = kc_kernel_from(spec);
+    int nt = kc_threads_from(threads), mm = asInteger(m);
+    kc_points a = kc_points_from(x, "x");
+    if (a.src != KC_SRC_DENSE || a.n > INT_MAX - 1) kc_internal("x must be a dense matrix");
+    if (mm == NA_INTEGER || mm < 1 || mm > a.n) kc_internal("m must be from 1 to nrow(x)");
+    SEXP out = PROTECT(allocVector(INTSXP, mm));
+    GetRNGstate();
+    long columns = kc_kmeanspp(&k, &a, mm, INTEGER(out), nt);
+    PutRNGstate();
+    for (int i = 0; i < mm; i++) INTEGER(out)[i]++;
+    setAttrib(out, install("columns"), ScalarReal((double) columns));
+    UNPROTECT(1);
+    return out;
+}

@@ -31,6 +31,7 @@ SEXP ffi_feature_store(SEXP, SEXP, SEXP, SEXP);
 SEXP ffi_store_product(SEXP, SEXP, SEXP, SEXP);
 SEXP ffi_linear_svm(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
 SEXP ffi_enums(void);
+SEXP ffi_kmeanspp(SEXP, SEXP, SEXP, SEXP);
 
 /* Through void (*)(void), the generic function pointer type that casts to
  * and from any other without a -Wcast-function-type warning. */
@@ -61,6 +62,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_store_product, 4),
     CALLDEF(ffi_linear_svm, 8),
     CALLDEF(ffi_enums, 0),
+    CALLDEF(ffi_kmeanspp, 4),
     {NULL, NULL, 0}
 };
 

@@ -14,11 +14,21 @@
 #include "kernclass.h"
 #include "linear.h"
 
+/* z'w in four interleaved sums (so the additions need not wait on one
+ * another: several times faster than one running sum at r in the
+ * hundreds), then added in a fixed order. */
 static double dot(const float *z, const double *w, int r)
 {
-    double s = 0;
-    for (int t = 0; t < r; t++) s += z[t] * w[t];
-    return s;
+    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    int t = 0;
+    for (; t + 4 <= r; t += 4) {
+        s0 += z[t] * w[t];
+        s1 += z[t + 1] * w[t + 1];
+        s2 += z[t + 2] * w[t + 2];
+        s3 += z[t + 3] * w[t + 3];
+    }
+    for (; t < r; t++) s0 += z[t] * w[t];
+    return (s0 + s1) + (s2 + s3);
 }
 
 void kc_linear_svm(const float *z, int r, const int *rows, int n, const int *y,

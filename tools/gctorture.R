@@ -50,6 +50,10 @@ cases <- list(
                                             type = "decision"))),
   ffi_kernel_table = quote(.Call(kernclass:::ffi_kernel_table)),
   ffi_enums = quote(.Call(kernclass:::ffi_enums)),
+  ffi_kmeanspp = quote({
+    set.seed(4)
+    kernel_svm(x, y3, approx = nystrom(m = 6))
+  }),
   ffi_max_threads = quote(kernclass:::kc_max_threads()),
   ffi_pairwise_coupling = quote({
     set.seed(3)  # Platt's cross-validation folds

@@ -93,7 +93,8 @@ test_that("kernel_tune over gamma gives each grid row's own cross-validation, sh
     for (metric in c("accuracy", "logloss")) {
       set.seed(4)
       sizes <- count_sets(tuned <- do.call(kernel_tune, c(list(cs$fit, d$x, d$y, grid = grid,
-                                                              folds = 4, metric = metric),
+                                                              folds = 4, metric = metric,
+                                                              search = "exhaustive"),
                                                          cs$args)))
       expect_true(any(sizes == 3L), info = nm)  # the three gammas of a kernel together
       for (i in seq_len(nrow(grid))) {
@@ -115,7 +116,7 @@ test_that("two classes' decision values and threshold searches are those of each
                     list(kernel_bayes, list(type = 1)))) {
     set.seed(6)
     tuned <- do.call(kernel_tune, c(list(case[[1]], d$x, d$y, grid = grid, folds = 5,
-                                         metric = "auc"), case[[2]]))
+                                         metric = "auc", search = "exhaustive"), case[[2]]))
     for (i in 1:3) {
       set.seed(6)
       cv <- do.call(kernel_cv, c(list(case[[1]], d$x, d$y, folds = 5, metric = "auc",

@@ -78,7 +78,8 @@ test_that("a grid with cost = Inf tunes as kernel_cv does each cost, and plots",
   y <- factor(ifelse(x[, 1]^2 + x[, 2]^2 > 1.2, "out", "in"))
   costs <- c(0.5, 4, Inf)
   set.seed(2)
-  tuned <- kernel_tune(kernel_svm, x, y, grid = list(cost = costs, gamma = c(1, 4)), folds = 3)
+  tuned <- kernel_tune(kernel_svm, x, y, grid = list(cost = costs, gamma = c(1, 4)), folds = 3,
+                       search = "exhaustive")
   for (i in seq_len(nrow(tuned$results))) {
     set.seed(2)
     cv <- kernel_cv(kernel_svm, x, y, folds = 3, cost = tuned$results$cost[i],

@@ -16,7 +16,7 @@ test_that("screened rows are kernel_cv's at the screening tolerance, exhaustive 
   # one cost per gamma: no cost path, so every fit is a cold one, as kernel_cv's
   grid <- data.frame(cost = c(0.5, 4, 30), gamma = c(0.05, 0.5, 3))
   set.seed(5)
-  s <- kernel_tune(kernel_svm, d$x, d$y, grid = grid, folds = 4)
+  s <- kernel_tune(kernel_svm, d$x, d$y, grid = grid, folds = 4, search = "screen")
   set.seed(5)
   e <- kernel_tune(kernel_svm, d$x, d$y, grid = grid, folds = 4, search = "exhaustive")
   expect_identical(s$fold, e$fold)
@@ -44,7 +44,8 @@ test_that("screened rows are kernel_cv's at the screening tolerance, exhaustive 
   # a looser screening tolerance changes the screened figures (so the test
   # above can tell the two apart): the solver really stops earlier
   set.seed(5)
-  loose <- kernel_tune(kernel_svm, d$x, d$y, grid = grid, folds = 4, screen_tolerance = 0.9)
+  loose <- kernel_tune(kernel_svm, d$x, d$y, grid = grid, folds = 4, search = "screen",
+                       screen_tolerance = 0.9)
   fits <- lapply(c(0.9, 1e-3), function(tol) {
     kernel_svm(d$x, d$y, cost = 30, gamma = 3, tolerance = tol)
   })
@@ -85,23 +86,31 @@ test_that("the returned model is kernel_svm() at the chosen parameters, solved e
 test_that("the search is exhaustive where screening does not apply, and says so", {
   d <- select_data()
   set.seed(2)
-  p <- kernel_tune(kernel_parzen, d$x, d$y, grid = list(gamma = c(0.1, 1)), folds = 3)
+  p <- kernel_tune(kernel_parzen, d$x, d$y, grid = list(gamma = c(0.1, 1)), folds = 3,
+                   search = "screen")
   expect_identical(p$search, "exhaustive")
   expect_identical(p$results$status, c("exact", "exact"))
+  # the default race does not screen them either: its finished rows are exact
+  set.seed(2)
+  pr <- kernel_tune(kernel_parzen, d$x, d$y, grid = list(gamma = c(0.1, 1)), folds = 3)
+  expect_identical(pr$search, "race")
+  expect_null(pr$tolerance)
+  expect_identical(pr$results$status, c("exact", "exact"))
+  expect_identical(pr$results$accuracy, p$results$accuracy)
   # tolerance as a grid column, or a fit tolerance no tighter than the screen's
   set.seed(2)
   g <- kernel_tune(kernel_svm, d$x, d$y, grid = list(cost = 1, tolerance = c(1e-3, 1e-2)),
-                   folds = 3)
+                   folds = 3, search = "screen")
   expect_identical(g$search, "exhaustive")
   set.seed(2)
   l <- kernel_tune(kernel_svm, d$x, d$y, grid = list(cost = c(1, 2)), folds = 3,
-                   tolerance = 0.2)
+                   tolerance = 0.2, search = "screen")
   expect_identical(l$search, "exhaustive")
   expect_identical(l$model$tolerance, 0.2)
   # a tighter fit tolerance in `...`: screened at 0.1, refitted at it
   set.seed(2)
   t <- kernel_tune(kernel_svm, d$x, d$y, grid = list(cost = c(1, 2)), folds = 3,
-                   tolerance = 1e-5)
+                   tolerance = 1e-5, search = "screen")
   expect_identical(t$tolerance, c(screen = 0.1, fit = 1e-5))
   expect_identical(t$model$tolerance, 1e-5)
   expect_identical(t$model$call$tolerance, 1e-5)
@@ -113,7 +122,8 @@ test_that("the search is exhaustive where screening does not apply, and says so"
 test_that("print and summary say which search made the numbers", {
   d <- select_data()
   set.seed(3)
-  s <- kernel_tune(kernel_svm, d$x, d$y, grid = list(cost = c(1, 8)), folds = 3)
+  s <- kernel_tune(kernel_svm, d$x, d$y, grid = list(cost = c(1, 8)), folds = 3,
+                   search = "screen")
   expect_output(print(s), "Search: screened: the rows cross-validated at solver tolerance 0.1")
   expect_output(print(s), "refitted on all data at tolerance 0.001")
   expect_output(print(summary(s)), "Search: screened")
@@ -123,6 +133,11 @@ test_that("print and summary say which search made the numbers", {
                    search = "exhaustive")
   expect_output(print(e), "Search: exhaustive")
   expect_output(print(summary(e)), "Search: exhaustive")
+  # the default: a screened race
+  set.seed(3)
+  r <- kernel_tune(kernel_svm, d$x, d$y, grid = list(cost = c(1, 8)), folds = 3)
+  expect_output(print(r), "Search: raced: successive halving over the folds, 2 of 2 rows")
+  expect_output(print(r), "solver tolerance 0.1")
 })
 
 test_that("bad search arguments are classed errors naming the argument", {
@@ -183,7 +198,7 @@ test_that("kernel_svm gets a default grid from the data when none is given", {
                    "grid")
 })
 
-test_that("a race halves the rows fold by fold; dropped rows are NA, never numbers", {
+test_that("a race halves the rows fold by fold; dropped rows keep their folds' figures", {
   d <- select_data(150)
   # one cost per gamma: every fit a cold one, so each row's out-of-fold
   # predictions are kernel_cv's at the screening tolerance
@@ -214,10 +229,22 @@ test_that("a race halves the rows fold by fold; dropped rows are NA, never numbe
   expect_identical(r$results$status,
                    ifelse(is.na(dropped), "screened", sprintf("dropped after %d of 4 folds", dropped)))
   done <- is.na(dropped)
-  expect_true(all(is.na(r$results$accuracy[!done])))
-  expect_true(all(is.na(r$results$sd[!done])))
-  expect_true(all(is.na(r$results$se[!done])))
   expect_equal(r$results$accuracy[done], vapply(pred[done], `[[`, numeric(1), "accuracy"))
+  # a dropped row's figures: kernel_cv's over the folds it ran, and how many
+  ran <- ifelse(done, 4L, dropped)
+  expect_identical(r$results$folds_run, ran)
+  for (i in which(!done)) {
+    seen <- r$fold <= ran[i]
+    per_fold <- vapply(seq_len(ran[i]), function(f) {
+      mean(pred[[i]]$predicted[r$fold == f] == d$y[r$fold == f])
+    }, numeric(1))
+    expect_equal(r$results$accuracy[i], mean(pred[[i]]$predicted[seen] == d$y[seen]), info = i)
+    expect_equal(r$results$sd[i], if (ran[i] > 1) sd(per_fold) else NA_real_, info = i)
+    expect_equal(r$results$se[i], sd(per_fold) / sqrt(ran[i]), info = i)
+  }
+  # summary lists the finished rows first, then the dropped ones by folds run
+  tab <- summary(r)$table
+  expect_identical(tab$folds_run, sort(ran, decreasing = TRUE))
   best <- which(done)[which.max(r$results$accuracy[done])]
   expect_identical(r$best_index, best)
   user <- kernel_svm(d$x, d$y, cost = grid$cost[best], gamma = grid$gamma[best])
@@ -230,9 +257,11 @@ test_that("a race halves the rows fold by fold; dropped rows are NA, never numbe
   p <- kernel_tune(kernel_parzen, d$x, d$y, grid = list(gamma = 2^(-6:2)), folds = 3,
                    search = "race", metric = "logloss")
   expect_null(p$tolerance)
-  expect_true(all(p$results$status[!is.na(p$results$logloss)] == "exact"))
+  fin <- p$results$folds_run == 3L
+  expect_true(all(p$results$status[fin] == "exact"))
   expect_true(any(startsWith(p$results$status, "dropped after 1 of 3")))
-  expect_identical(p$best_index, which.min(p$results$logloss))
+  expect_false(anyNA(p$results$logloss))
+  expect_identical(p$best_index, which(fin)[which.min(p$results$logloss[fin])])
   # no race with leave-one-out or two folds: the screened search
   set.seed(9)
   expect_identical(kernel_tune(kernel_svm, d$x, d$y, grid = list(cost = c(1, 2)), folds = 2,
@@ -276,6 +305,26 @@ test_that("the shared SVM paths give identical results and RNG state under every
   # also all paths, leaves the stream where the race does
   set.seed(3)
   kernel_tune(kernel_svm, d$x, d$y, grid = list(cost = c(0.5, 4), gamma = c(0.1, 1, 10)),
-              folds = 3)
+              folds = 3, search = "screen")
   expect_identical(a$after, runif(1))
+})
+
+test_that("a search on a local multi-process cluster gives the results of threads", {
+  # plan(cluster): the way to other machines (future.batchtools and
+  # future.mirai plans take the same units); here two local R processes.
+  # About 3 s, most of it starting them.
+  skip_if_not_installed("future")
+  skip_if_not_installed("parallelly")
+  d <- select_data(90, classes = 3)
+  old <- options(kernclass.threads = 2)
+  on.exit(options(old))
+  threads <- race_under(d, future::sequential)
+  options(kernclass.threads = 1)
+  cl <- parallelly::makeClusterPSOCK(2L, autoStop = TRUE)
+  cluster <- race_under(d, future::cluster, workers = cl)
+  expect_identical(cluster$r$results, threads$r$results)
+  expect_true(any(startsWith(threads$r$results$status, "dropped")))
+  expect_identical(cluster$after, threads$after)
+  expect_identical(predict(cluster$r$model, d$x, type = "decision"),
+                   predict(threads$r$model, d$x, type = "decision"))
 })

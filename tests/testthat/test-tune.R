@@ -41,13 +41,26 @@ test_that("the screened, raced and exhaustive searches find the known best cell"
     expect_equal(tuned$best, list(cost = 100, gamma = 1), info = search)
     expect_equal(tuned$results$accuracy[4], 1, info = search)
   }
+  # the default is the race where it applies (3 or more folds), for every
+  # fitter; else the screened search for the SVM, the exhaustive for others
+  set.seed(1)
+  expect_identical(kernel_tune(kernel_svm, d$x, d$y, grid = list(cost = c(0.01, 100)),
+                               folds = 3)$search, "race")
+  set.seed(1)
+  expect_identical(kernel_tune(kernel_means, d$x, d$y, grid = list(gamma = c(0.1, 1)),
+                               folds = 3)$search, "race")
+  set.seed(1)
+  expect_identical(kernel_tune(kernel_svm, d$x, d$y, grid = list(cost = c(0.01, 100)),
+                               folds = 2)$search, "screen")
+  expect_identical(kernel_tune(kernel_means, d$x, d$y, grid = list(gamma = c(0.1, 1)),
+                               folds = "loo")$search, "exhaustive")
 })
 
 test_that("every grid row is judged on the same folds as kernel_cv would draw", {
   d <- tune_rings()
   grid <- data.frame(gamma = c(0.01, 0.3, 3), kernel = c("rbf", "rbf", "laplace"))
   set.seed(9)
-  tuned <- kernel_tune(kernel_parzen, d$x, d$y, grid = grid, folds = 5)
+  tuned <- kernel_tune(kernel_parzen, d$x, d$y, grid = grid, folds = 5, search = "exhaustive")
   set.seed(9)
   folds <- kernel_cv(kernel_parzen, d$x, d$y, folds = 5)$fold
   expect_identical(tuned$fold, folds)
