@@ -57,18 +57,21 @@ trap 'rm -rf "$tmp"' EXIT
 core="desc:Depends,Imports"
 vign="knitr rmarkdown"
 rest="desc:Suggests testthat roxygen2 pkgbuild"
-[ "$deep" = yes ] && rest="$rest covr pkgdown"
+# pkgdown 2.1 or later: Debian's 2.0.7 writes pages that load MathJax from
+# file:///usr/share and scripts from CDNs (tools/check.sh site fails on them)
+[ "$deep" = yes ] && rest="$rest covr pkgdown(>=2.1.0)"
 [ "$suggests" = yes ] || rest=""
 # Debian packages of the deep checks: compilers for the warnings check (clang
 # needs libomp-dev for OpenMP), valgrind, for R CMD check --as-cran the PDF
 # manual (pdflatex, texi2dvi), the HTML manual (tidy) and qpdf, and libcurl's
 # headers, without which CRAN's curl (under covr, the coverage check) does
 # not build where Debian's r-cran-covr cannot be installed; for the site
-# check, Chromium and node with npm (which installs tools/package.json's
-# playwright-core, the driver of Debian's Chromium, at the end).
+# check, the headers CRAN's ragg (under pkgdown) builds with, Chromium, and
+# node with npm (which installs tools/package.json's playwright-core, the
+# driver of Debian's Chromium, at the end).
 deep_debs="gcc clang libomp-dev valgrind qpdf tidy texinfo texlive-latex-base
   texlive-latex-recommended texlive-fonts-recommended libcurl4-openssl-dev
-  chromium nodejs npm"
+  libfreetype-dev libpng-dev libtiff-dev libjpeg-dev libwebp-dev chromium nodejs npm"
 
 # ---- 1: what is missing ----------------------------------------------------
 step 1/5 "what is missing"

@@ -14,9 +14,16 @@ Rscript -e 'quit(status = !requireNamespace("pkgdown", quietly = TRUE))' || {
   echo "site: pkgdown is missing: bash tools/setup.sh --deps-only --deep installs it" >&2
   exit 1
 }
+# Offline: pkgdown would look kernclass up on CRAN and Bioconductor for the
+# home page's links, and downlit each package the pages name that is not
+# installed (broom, ...) in CRAN's package database: such names get no link.
 Rscript --vanilla -e '
   args <- commandArgs(TRUE)
+  options(pkgdown.internet = FALSE)
+  utils::assignInNamespace("CRAN_urls", function() {
+    data.frame(Package = character(), URL = character())
+  }, "downlit")
   pkgdown::build_site(".", override = list(destination = args[1]), preview = FALSE,
-                      new_process = TRUE, install = TRUE)
+                      new_process = FALSE, install = TRUE)
   ' "$out"
 echo "site: built into $out"
