@@ -58,8 +58,9 @@ core="desc:Depends,Imports"
 vign="knitr rmarkdown"
 rest="desc:Suggests testthat roxygen2 pkgbuild"
 # pkgdown 2.1 or later: Debian's 2.0.7 writes pages that load MathJax from
-# file:///usr/share and scripts from CDNs (tools/check.sh site fails on them)
-[ "$deep" = yes ] && rest="$rest covr pkgdown(>=2.1.0)"
+# file:///usr/share and scripts from CDNs (tools/check.sh site fails on them);
+# its examples need evaluate 1.0 (a suggested package of pkgdown's)
+[ "$deep" = yes ] && rest="$rest covr pkgdown(>=2.1.0) evaluate(>=1.0.0)"
 [ "$suggests" = yes ] || rest=""
 # Debian packages of the deep checks: compilers for the warnings check (clang
 # needs libomp-dev for OpenMP), valgrind, for R CMD check --as-cran the PDF

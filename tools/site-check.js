@@ -22,11 +22,12 @@ if (!siteArg || !shotArg) {
 }
 const site = path.resolve(siteArg);
 const shots = path.resolve(shotArg);
-// the pages photographed: the home page, a reference page with a plot, an article
+// the pages photographed (one screen each, 1280 x 900): the home page, a
+// reference page scrolled to its first plot, an article
 const SHOTS = [
-  ['home.png', 'index.html'],
-  ['reference-plot.png', 'reference/plot.kernclass.html'],
-  ['article.png', 'articles/kernclass.html'],
+  ['home.png', 'index.html', null],
+  ['reference-plot.png', 'reference/plot.kernclass.html', 'main img'],
+  ['article.png', 'articles/kernclass.html', null],
 ];
 const TYPES = {
   '.html': 'text/html', '.css': 'text/css', '.js': 'text/javascript', '.json': 'application/json',
@@ -114,8 +115,15 @@ async function main() {
       if (!links.has(target)) links.set(target, rel);
     }
     for (const e of errors) problems.push(`${rel}: console error: ${e}`);
-    for (const [name, shotPage] of SHOTS) {
-      if (shotPage === rel) await page.screenshot({ path: path.join(shots, name), fullPage: true });
+    for (const [name, shotPage, scrollTo] of SHOTS) {
+      if (shotPage !== rel) continue;
+      if (scrollTo) {
+        await page.evaluate((sel) => {
+          const el = document.querySelector(sel);
+          if (el) el.scrollIntoView({ block: 'center' });
+        }, scrollTo);
+      }
+      await page.screenshot({ path: path.join(shots, name) });
     }
     await page.close();
   }
