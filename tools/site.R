@@ -39,10 +39,12 @@ fill_pkgdown_cache <- function() {
 fill_pkgdown_cache()
 
 # No other look-ups either: pkgdown would look kernclass up on CRAN and
-# Bioconductor for the home page's links (it is on neither), and downlit each
-# package the pages name that is not installed (broom, ...) in CRAN's
-# package database (such names get no link).
+# Bioconductor for the home page's links and for the changelog's release
+# dates (it is on neither), and downlit each package the pages name that is
+# not installed (broom, ...) in CRAN's package database (such names get no
+# link).
 utils::assignInNamespace("cran_link", function(pkg) NULL, "pkgdown")
+utils::assignInNamespace("pkg_timeline", function(package) NULL, "pkgdown")
 utils::assignInNamespace("CRAN_urls", function() {
   data.frame(Package = character(), URL = character())
 }, "downlit")
