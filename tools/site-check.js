@@ -120,9 +120,10 @@ async function main() {
       if (scrollTo) {
         await page.evaluate((sel) => {
           const el = document.querySelector(sel);
-          if (el) el.scrollIntoView({ block: 'center' });
+          if (el) el.scrollIntoView({ block: 'center', behavior: 'instant' });
         }, scrollTo);
       }
+      await page.waitForTimeout(800);  // the navigation bar's slide (headroom) to end
       await page.screenshot({ path: path.join(shots, name) });
     }
     await page.close();
