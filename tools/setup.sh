@@ -72,7 +72,7 @@ rest="desc:Suggests testthat roxygen2 pkgbuild"
 # driver of Debian's Chromium, at the end).
 deep_debs="gcc clang libomp-dev valgrind qpdf tidy texinfo texlive-latex-base
   texlive-latex-recommended texlive-fonts-recommended libcurl4-openssl-dev
-  libfreetype-dev libpng-dev libtiff-dev libjpeg-dev libwebp-dev chromium nodejs npm"
+  libfreetype-dev libpng-dev libtiff-dev libjpeg-dev libwebp-dev chromium"
 
 # ---- 1: what is missing ----------------------------------------------------
 step 1/5 "what is missing"
@@ -95,6 +95,10 @@ need_tool "$(R CMD config FC | cut -d' ' -f1)" gfortran
 if command -v dpkg-query >/dev/null 2>&1; then
   if [ "$deep" = yes ]; then
     for d in $deep_debs; do have_deb "$d" || debs="$debs $d"; done
+    # node and npm as commands: a node from elsewhere (NodeSource's nodejs
+    # carries npm and conflicts with Debian's) is used as it is
+    need_tool node nodejs
+    need_tool npm npm
   fi
   if [ "$bench" = yes ]; then have_deb python3-sklearn || debs="$debs python3-sklearn"; fi
 else
