@@ -87,12 +87,16 @@ plot.kernel_tune <- function(x, params = NULL, metric = NULL,
   zr <- range(z, na.rm = TRUE)
   if (diff(zr) == 0) zr <- zr + c(-1, 1) * max(abs(zr[1L]) * 1e-3, 1e-3)
   breaks <- seq(zr[1L], zr[2L], length.out = length(col) + 1L)
-  op <- graphics::par(mar = graphics::par("mar") + c(0, 0, 0, 3))  # room for the key
+  # room for the key on the right; on the left, for the widest tick label
+  # (drawn from line 1 outward) and the axis title beyond it
+  ylab_line <- 1.5 + max(graphics::strwidth(ax[[2L]]$labels, "inches")) / graphics::par("csi")
+  mar <- graphics::par("mar")
+  op <- graphics::par(mar = c(mar[1L], max(mar[2L], ylab_line + 1.2), mar[3L], mar[4L] + 3))
   on.exit(graphics::par(op))
   log <- paste(c(if (scales[1L] == "log") "x", if (scales[2L] == "log") "y"), collapse = "")
   graphics::image(ax[[1L]]$edges, ax[[2L]]$edges, z, col = col, breaks = breaks, log = log,
-                  xaxt = "n", yaxt = "n", xlab = "", ylab = ax[[2L]]$label,
-                  main = main, ...)
+                  xaxt = "n", yaxt = "n", xlab = "", ylab = "", main = main, ...)
+  graphics::title(ylab = ax[[2L]]$label, line = ylab_line)
   # tick labels shrunk (to 0.7 at least) so that neighbours do not overlap
   cw <- min(diff(graphics::grconvertX(ax[[1L]]$edges, "user", "inches")))
   ch <- min(diff(graphics::grconvertY(ax[[2L]]$edges, "user", "inches")))

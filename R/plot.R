@@ -64,10 +64,56 @@
 plot.kernclass <- function(x, data = NULL, vars = NULL, y = NULL, slice = list(), grid = 100,
                            col = NULL, main = NULL, sub = NULL, xlab = NULL, ylab = NULL, ...) {
   object <- x
+  r <- kc_plot_regions(object, data, vars, y, slice, grid, arg = "x")
+  ax <- r$ax
+  vars <- r$vars
+  pd <- r$pd
+  G <- length(object$levels)
+  if (is.null(col)) col <- grDevices::hcl.colors(G, "Dark 3")
+  col <- rep_len(col, G)
+  if (is.null(sub)) sub <- r$sub
+
+  graphics::plot.default(ax[[1L]], ax[[2L]], type = "n", xaxs = "i", yaxs = "i",
+                         xlab = if (is.null(xlab)) vars[1L] else xlab,
+                         ylab = if (is.null(ylab)) vars[2L] else ylab,
+                         main = if (is.null(main)) kc_method_label(object) else main, ...)
+  zc <- matrix(as.integer(r$cls), grid, grid)
+  graphics::image(ax[[1L]], ax[[2L]], zc, col = grDevices::adjustcolor(col, alpha.f = 0.25),
+                  breaks = seq(0.5, G + 0.5), add = TRUE, useRaster = TRUE)
+  for (piece in r$boundary) graphics::lines(piece$x, piece$y, lwd = 2)
+  for (m in r$margins) graphics::lines(m$x, m$y, lty = 2)
+  if (length(r$support)) {  # circle the support vectors
+    graphics::points(pd$inputs[[vars[1L]]][r$support], pd$inputs[[vars[2L]]][r$support],
+                     pch = 1, cex = 1.9, lwd = 1.2)
+  }
+  if (!is.null(pd$y)) {
+    graphics::points(pd$inputs[[vars[1L]]], pd$inputs[[vars[2L]]],
+                     col = col[as.integer(pd$y)], pch = 20 + as.integer(pd$y) %% 5,
+                     bg = grDevices::adjustcolor(col[as.integer(pd$y)], alpha.f = 0.6))
+    graphics::legend("topleft", legend = object$levels, col = col, pt.bg = col,
+                     pch = 20 + seq_len(G) %% 5, bg = "white", cex = 0.8)
+  }
+  graphics::box()
+  if (nzchar(sub)) {  # shrunk to the width of the plot when long
+    width <- graphics::strwidth(sub, units = "inches")
+    graphics::title(sub = sub, cex.sub = min(1, 0.98 * graphics::par("pin")[1L] / width))
+  }
+  invisible(list(x1 = ax[[1L]], x2 = ax[[2L]], class = matrix(as.character(r$cls), grid, grid),
+                 decision = unname(r$decision), held = r$held$values, boundary = r$boundary))
+}
+
+# What a decision-region plot shows, computed once for plot() and autoplot():
+# the grid axes `ax`, the model's `scores` and predicted classes `cls` on the
+# grid, the points drawn `pd` (inputs and labels), the `vars` drawn, the
+# inputs `held` and the subtitle `sub` naming them, the `boundary` pieces,
+# the SVM's `margins` (contour lines f = -1, +1) and `support` (rows of the
+# points drawn that are support vectors), and the grid's `decision` values.
+# `arg` names the model argument in errors.
+kc_plot_regions <- function(object, data, vars, y, slice, grid, arg = "x") {
   if (inherits(object$x, "kc_kernel_data")) {
-    kc_abort(paste0("plot() draws the classes over two input columns; a model fitted on kernel ",
-                    "values or on a kernel function's points has none. Plot its decision ",
-                    "values instead (predict(type = \"decision\"))."), arg = "x",
+    kc_abort(paste0("Decision-region plots draw the classes over two input columns; a model ",
+                    "fitted on kernel values or on a kernel function's points has none. Plot ",
+                    "its decision values instead (predict(type = \"decision\"))."), arg = arg,
              class = "kernel_data")
   }
   kc_check_number(grid, "grid", lower = 2, whole = TRUE)
@@ -81,39 +127,13 @@ plot.kernclass <- function(x, data = NULL, vars = NULL, y = NULL, slice = list()
   })
   scores <- kc_plot_scores(object, pd$inputs, vars, held$values,
                            expand.grid(ax[[1L]], ax[[2L]], KEEP.OUT.ATTRS = FALSE))
-  G <- length(object$levels)
-  cls <- kc_classify(object, scores)
-  if (is.null(col)) col <- grDevices::hcl.colors(G, "Dark 3")
-  col <- rep_len(col, G)
-  if (is.null(sub)) sub <- kc_plot_held_label(held)
-
-  graphics::plot.default(ax[[1L]], ax[[2L]], type = "n", xaxs = "i", yaxs = "i",
-                         xlab = if (is.null(xlab)) vars[1L] else xlab,
-                         ylab = if (is.null(ylab)) vars[2L] else ylab,
-                         main = if (is.null(main)) kc_method_label(object) else main, ...)
-  zc <- matrix(as.integer(cls), grid, grid)
-  graphics::image(ax[[1L]], ax[[2L]], zc, col = grDevices::adjustcolor(col, alpha.f = 0.25),
-                  breaks = seq(0.5, G + 0.5), add = TRUE, useRaster = TRUE)
   boundary <- kc_plot_boundaries(object, ax, scores, function(pts) {
     kc_plot_scores(object, pd$inputs, vars, held$values, pts)
   })
-  for (piece in boundary) graphics::lines(piece$x, piece$y, lwd = 2)
-  kc_plot_extras(object, ax, scores, pd, vars)
-  if (!is.null(pd$y)) {
-    graphics::points(pd$inputs[[vars[1L]]], pd$inputs[[vars[2L]]],
-                     col = col[as.integer(pd$y)], pch = 20 + as.integer(pd$y) %% 5,
-                     bg = grDevices::adjustcolor(col[as.integer(pd$y)], alpha.f = 0.6))
-    graphics::legend("topleft", legend = object$levels, col = col, pt.bg = col,
-                     pch = 20 + seq_len(G) %% 5, bg = "white", cex = 0.8)
-  }
-  graphics::box()
-  if (nzchar(sub)) {  # shrunk to the width of the plot when long
-    width <- graphics::strwidth(sub, units = "inches")
-    graphics::title(sub = sub, cex.sub = min(1, 0.98 * graphics::par("pin")[1L] / width))
-  }
-  decision <- kc_decision(object, scores)
-  invisible(list(x1 = ax[[1L]], x2 = ax[[2L]], class = matrix(as.character(cls), grid, grid),
-                 decision = unname(decision), held = held$values, boundary = boundary))
+  marks <- kc_plot_extras(object, ax, scores, pd, vars)
+  list(ax = ax, vars = vars, pd = pd, held = held, sub = kc_plot_held_label(held),
+       scores = scores, cls = kc_classify(object, scores), boundary = boundary,
+       margins = marks$margins, support = marks$support, decision = kc_decision(object, scores))
 }
 
 # The model's scores at points `pts` (two columns: the values of `vars`),
@@ -290,26 +310,28 @@ kc_plot_near_boundary <- function(ax, classes) {
   function(p) mixed[cbind(nearest(p[, 1L], ax[[1L]]), nearest(p[, 2L], ax[[2L]]))]
 }
 
-# What a classifier adds to its plot (the SVM: margins, support vectors).
+# What a classifier adds to its plot: `margins`, a list of lines (x, y) and
+# `support`, the rows of the points drawn to circle (the SVM's margins and
+# support vectors; none for the others).
 kc_plot_extras <- function(object, ax, scores, pd, vars) UseMethod("kc_plot_extras")
 
 #' @export
-kc_plot_extras.kernclass <- function(object, ax, scores, pd, vars) invisible()
+kc_plot_extras.kernclass <- function(object, ax, scores, pd, vars) {
+  list(margins = list(), support = integer())
+}
 
 #' @export
 kc_plot_extras.kernel_svm <- function(object, ax, scores, pd, vars) {
   grid <- length(ax[[1L]])
+  margins <- list()
   # the margins f = -1 and f = +1: the edges of the slab (the one-class SVM has none)
   dec <- kc_decision(object, scores)
   if (is.null(dim(dec)) && !inherits(object, "kernel_svm_oneclass")) {
-    graphics::contour(ax[[1L]], ax[[2L]], matrix(dec, grid, grid), levels = c(-1, 1),
-                      drawlabels = FALSE, add = TRUE, lty = 2)
+    margins <- grDevices::contourLines(ax[[1L]], ax[[2L]], matrix(dec, grid, grid),
+                                       levels = c(-1, 1))
   }
-  if (kc_plot_is_training(object, pd$inputs)) {  # circle the support vectors
-    graphics::points(pd$inputs[[vars[1L]]][object$index], pd$inputs[[vars[2L]]][object$index],
-                     pch = 1, cex = 1.9, lwd = 1.2)
-  }
-  invisible()
+  support <- if (kc_plot_is_training(object, pd$inputs)) object$index else integer()
+  list(margins = margins, support = support)
 }
 
 # Whether the points drawn are the training points (not just as many points).

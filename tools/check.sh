@@ -17,6 +17,12 @@
 #   bash tools/check.sh coverage    R and C line coverage by covr (fails below 90%)
 #   bash tools/check.sh fuzz        test-fuzz-e1071.R and test-extreme.R with KERNCLASS_DEEP=1:
 #                                   300 random problems against e1071 (minutes)
+#   bash tools/check.sh site        the pkgdown site built (tools/site.sh) and every page opened
+#                                   in headless Chromium (tools/site-check.js): every page
+#                                   loads, every image renders, every internal link resolves,
+#                                   no console error; screenshots of the home page, a reference
+#                                   page with a plot and an article in $KERNCLASS_SITE_SHOTS
+#                                   (default /tmp/kernclass-site-check)
 #   bash tools/check.sh all         all of them, in this order (several names run those)
 # Each installs what it needs (bash tools/setup.sh --deps-only --deep), works
 # on a copy of the tracked files of this checkout (uncommitted edits
@@ -201,6 +207,13 @@ check_fuzz() {
     run_r "$work/lib" tools/run-tests.R
 }
 
+check_site() {
+  local shots=${KERNCLASS_SITE_SHOTS:-/tmp/kernclass-site-check}
+  (cd "$work/pkg" && bash tools/site.sh "$work/site") || return 1
+  # playwright-core from this checkout's tools/node_modules (setup.sh --deep)
+  NODE_PATH="$root/tools/node_modules" node "$work/pkg/tools/site-check.js" "$work/site" "$shots"
+}
+
 run_check() {
   local what=$1 start status
   start=$(date +%s)
@@ -218,7 +231,7 @@ run_check() {
   return "$status"
 }
 
-checks="as-cran depends-only warnings valgrind sanitizers gctorture coverage fuzz"
+checks="as-cran depends-only warnings valgrind sanitizers gctorture coverage fuzz site"
 todo=""
 for what in "$@"; do
   case " $checks all " in

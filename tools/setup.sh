@@ -8,7 +8,9 @@
 #   bash tools/setup.sh --deps-only   what is needed, not kernclass itself
 #   bash tools/setup.sh --deep        also the tools of the deep checks
 #                                     (tools/check.sh): clang, valgrind, LaTeX
-#                                     and qpdf for the manual, covr
+#                                     and qpdf for the manual, covr; for the
+#                                     site, pkgdown, chromium, node and npm,
+#                                     and playwright-core (tools/package.json)
 #   bash tools/setup.sh --bench       also scikit-learn (Debian's python3-sklearn),
 #                                     a peer in inst/benchmarks/run.R
 # The flags combine (tools/check.sh runs --deps-only --deep).
@@ -55,15 +57,22 @@ trap 'rm -rf "$tmp"' EXIT
 core="desc:Depends,Imports"
 vign="knitr rmarkdown"
 rest="desc:Suggests testthat roxygen2 pkgbuild"
-[ "$deep" = yes ] && rest="$rest covr"
+# pkgdown 2.1 or later: Debian's 2.0.7 writes pages that load MathJax from
+# file:///usr/share and scripts from CDNs (tools/check.sh site fails on them);
+# its examples need evaluate 1.0 (a suggested package of pkgdown's)
+[ "$deep" = yes ] && rest="$rest covr pkgdown(>=2.1.0) evaluate(>=1.0.0)"
 [ "$suggests" = yes ] || rest=""
 # Debian packages of the deep checks: compilers for the warnings check (clang
 # needs libomp-dev for OpenMP), valgrind, for R CMD check --as-cran the PDF
 # manual (pdflatex, texi2dvi), the HTML manual (tidy) and qpdf, and libcurl's
 # headers, without which CRAN's curl (under covr, the coverage check) does
-# not build where Debian's r-cran-covr cannot be installed.
+# not build where Debian's r-cran-covr cannot be installed; for the site
+# check, the headers CRAN's ragg (under pkgdown) builds with, Chromium, and
+# node with npm (which installs tools/package.json's playwright-core, the
+# driver of Debian's Chromium, at the end).
 deep_debs="gcc clang libomp-dev valgrind qpdf tidy texinfo texlive-latex-base
-  texlive-latex-recommended texlive-fonts-recommended libcurl4-openssl-dev"
+  texlive-latex-recommended texlive-fonts-recommended libcurl4-openssl-dev
+  libfreetype-dev libpng-dev libtiff-dev libjpeg-dev libwebp-dev chromium"
 
 # ---- 1: what is missing ----------------------------------------------------
 step 1/5 "what is missing"
@@ -86,6 +95,10 @@ need_tool "$(R CMD config FC | cut -d' ' -f1)" gfortran
 if command -v dpkg-query >/dev/null 2>&1; then
   if [ "$deep" = yes ]; then
     for d in $deep_debs; do have_deb "$d" || debs="$debs $d"; done
+    # node and npm as commands: a node from elsewhere (NodeSource's nodejs
+    # carries npm and conflicts with Debian's) is used as it is
+    need_tool node nodejs
+    need_tool npm npm
   fi
   if [ "$bench" = yes ]; then have_deb python3-sklearn || debs="$debs python3-sklearn"; fi
 else
@@ -202,6 +215,23 @@ if [ "$kernclass" = yes ]; then
               cat("setup:     vignettes:", if (length(v)) paste(v, collapse = ", ") else "none",
                   "(vignette(\"kernclass\"), browseVignettes(\"kernclass\"))\n")'
   took
+fi
+
+# the site check's browser driver, as tools/package-lock.json pins it (into
+# tools/node_modules, which git and R CMD build leave out)
+pw_version() { node -p "require('./tools/$1').$2" 2>/dev/null; }
+if [ "$deep" = yes ]; then
+  if [ -n "$(pw_version node_modules/playwright-core/package.json version)" ] &&
+     [ "$(pw_version node_modules/playwright-core/package.json version)" = \
+       "$(pw_version package-lock.json "packages['node_modules/playwright-core'].version")" ]; then
+    say "    playwright-core for the site check: in tools/node_modules"
+  elif command -v npm >/dev/null 2>&1; then
+    (cd tools && npm ci --no-audit --no-fund --loglevel=error >"$tmp/npm.log" 2>&1) &&
+      say "    playwright-core for the site check: tools/node_modules" ||
+      { cat "$tmp/npm.log"; say "    npm ci in tools/ failed (above): no site check"; }
+  else
+    say "    no npm: the site check (tools/check.sh site) cannot run"
+  fi
 fi
 
 # ---- 5: the example ---------------------------------------------------------
