@@ -374,18 +374,6 @@ kc_feature_means <- function(fa, x, y) {
   sums / tabulate(y, nlevels(y))
 }
 
-# The model's scores: Z w + b, with the columns the exact model's scores
-# have; approximate densities below 0 are 0.
-#' @export
-kc_scores.kernclass_approx <- function(object, x) {
-  fa <- object$approx
-  s <- kc_feature_product(fa, x, fa$w)
-  s <- s + rep(fa$b, each = nrow(s))
-  if (inherits(object, "kernel_parzen")) s <- pmax(s, 0)
-  dimnames(s) <- list(rownames(x), colnames(fa$w))
-  s
-}
-
 # The linear model on the features: w (r x columns of the scores) and b.
 #' @export
 coef.kernclass_approx <- function(object, ...) {
@@ -401,45 +389,6 @@ coef.kernclass_approx <- function(object, ...) {
 
 # The approximate fits of the four classifiers: d the scaled design, k the
 # kernel, spec the checked approximation. ------------------------------------
-
-kc_fit_means_approx <- function(d, k, spec, threshold, call) {
-  kc_approx_require(spec, "kernel_means")
-  fa <- kc_approx_fit(spec, d$x, k)
-  counts <- tabulate(d$y, nlevels(d$y))
-  zbar <- kc_feature_means(fa, d$x, d$y)
-  center_norms <- rowSums(zbar^2)
-  sigma2 <- mean(kc_kernel_diag(d$x, k)) - sum(counts / sum(counts) * center_norms)
-  o <- kc_means_offsets(-center_norms / 2, threshold, d$y, function() {
-    as.vector(kc_feature_product(fa, d$x, zbar[1L, ] - zbar[2L, ]))
-  })
-  fa$w <- o$sign * t(zbar)
-  colnames(fa$w) <- levels(d$y)
-  fa$b <- stats::setNames(o$offset, levels(d$y))
-  fit <- new_kernclass_scores(d, k, weight = o$sign / counts[as.integer(d$y)], offset = o$offset,
-                              call = call, class = c("kernclass_approx", "kernel_means"),
-                              center_norms = stats::setNames(center_norms, levels(d$y)),
-                              sigma2 = max(sigma2, 0), threshold = threshold, search = o$search,
-                              approx = fa)
-  kc_approx_checked(fit, d, spec)
-}
-
-kc_fit_parzen_approx <- function(d, k, spec, prior, threshold, call) {
-  kc_approx_require(spec, "kernel_parzen")
-  fa <- kc_approx_fit(spec, d$x, k)
-  counts <- tabulate(d$y, nlevels(d$y))
-  zbar <- kc_feature_means(fa, d$x, d$y)
-  s <- kc_parzen_prior(prior, threshold, k, d$y, counts, function() {
-    pmax(kc_feature_product(fa, d$x, t(zbar)), 0)
-  })
-  fa$w <- t(zbar * s$prior)
-  colnames(fa$w) <- levels(d$y)
-  fa$b <- stats::setNames(numeric(length(counts)), levels(d$y))
-  fit <- new_kernclass_scores(d, k, weight = as.numeric(s$prior / counts)[as.integer(d$y)],
-                              offset = rep(0, length(counts)), call = call,
-                              class = c("kernclass_approx", "kernel_parzen"), prior = s$prior,
-                              threshold = threshold, search = s$search, approx = fa)
-  kc_approx_checked(fit, d, spec)
-}
 
 kc_fit_bayes_approx <- function(d, k, spec, type, ridge, call) {
   kc_approx_require(spec, "kernel_bayes")

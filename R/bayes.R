@@ -355,7 +355,7 @@ kc_bayes_p <- function(pm, new, a, type, kernel) {
 
 # The n x M matrix of pairwise decision values p(x) + b.
 #' @export
-kc_scores.kernel_bayes <- function(object, x) {
+kc_exact_scores.kernel_bayes <- function(object, x) {
   new <- kc_bayes_coords(x, object$basis)
   a <- kc_bayes_coords(object$x, object$basis, train = TRUE)$a
   s <- vapply(object$pairs, function(pm) {

@@ -190,7 +190,7 @@ kc_fit_cell <- function(p) {
 # The cells' SVMs score their rows as independent problems: futures under a
 # plan with workers (each carries its cell's model and rows only).
 #' @export
-kc_scores.kernclass_cells <- function(object, x) {
+kc_repr_scores.kc_cells <- function(repr, object, x) {
   lv <- object$levels
   pairs <- kc_ovo_pairs(lv)
   M <- nrow(pairs)

@@ -3,7 +3,7 @@
 # summary() with the fractions the nu types bound. The fit is in R/svm.R.
 
 #' @export
-kc_scores.kernel_svm <- function(object, x) {
+kc_exact_scores.kernel_svm <- function(object, x) {
   s <- kc_expand(x, kc_svm_sv(object), object$coefs, object$kernel)
   s <- s + rep(object$b, each = nrow(s))
   dimnames(s) <- list(rownames(x), names(object$b))
