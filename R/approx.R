@@ -376,8 +376,7 @@ kc_feature_means <- function(fa, x, y) {
 
 # The linear model on the features: w (r x columns of the scores) and b.
 #' @export
-coef.kernclass_approx <- function(object, ...) {
-  kc_check_dots(...)
+kc_repr_coef.kc_features <- function(repr, object) {
   w <- object$approx$w
   b <- object$approx$b
   if (ncol(w) == 1L || (inherits(object, "kernclass_scores") && ncol(w) == 2L)) {
@@ -421,7 +420,7 @@ kc_fit_bayes_approx <- function(d, k, spec, type, ridge, call) {
   colnames(fa$w) <- rownames(pairs)
   fa$b <- stats::setNames(sign * vapply(models, function(pm) pm$b, numeric(1)), rownames(pairs))
   fit <- new_kernclass(d, k, call = call,
-                       class = c("kernclass_approx", "kernel_bayes", "kernclass_ovo"),
+                       class = c("kernel_bayes", "kernclass_ovo"),
                        type = 1L, ridge = ridge, pairs = models, approx = fa)
   kc_approx_checked(fit, d, spec)
 }
@@ -480,7 +479,7 @@ kc_fit_svm_approx <- function(d, k, spec, C, weights, cost, class.weights, contr
                     format(passes), kc_enum(rownames(pairs)[!converged])), class = "convergence")
   }
   fit <- new_kernclass(d, k, call = call,
-                       class = c("kernclass_approx", "kernel_svm", "kernclass_ovo"),
+                       class = c("kernel_svm", "kernclass_ovo"),
                        type = control$type, cost = cost, C = C, class.weights = class.weights,
                        tolerance = tolerance,
                        index = sort(unique(unlist(lapply(fits, function(f) f$rows[f$alpha > 0])))),
@@ -542,8 +541,8 @@ kc_approx_check_line <- function(ch) {
 }
 
 #' @export
-print.kernclass_approx <- function(x, ...) {
-  print.kernclass(x)
+kc_repr_print.kc_features <- function(repr, x) {
+  kc_print_exact.kernclass(x)
   if (inherits(x, "kernel_svm")) {
     cat(sprintf(paste0("Cost: %s\nLinear SVM on the features (dual coordinate descent): %d ",
                        "training rows with alpha > 0 (support vectors)\n"),
@@ -555,8 +554,8 @@ print.kernclass_approx <- function(x, ...) {
 }
 
 #' @export
-summary.kernclass_approx <- function(object, ...) {
-  s <- summary.kernclass(object, ...)
+kc_repr_summary.kc_features <- function(repr, object) {
+  s <- kc_summary_exact.kernclass(object)
   s$approx <- object$approx[c("spec", "rank", "error", "check")]
   if (inherits(object, "kernel_svm")) {
     s$pairs <- data.frame(objective = object$objective, passes = object$iterations,

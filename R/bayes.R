@@ -414,6 +414,11 @@ kc_platt.kernel_bayes <- function(object) {
 #' all.equal(drop(k %*% cf$alpha) + cf$b, unname(predict(fit, type = "decision")))
 coef.kernel_bayes <- function(object, ...) {
   kc_check_dots(...)
+  kc_repr_coef(kc_repr(object), object)
+}
+
+#' @export
+kc_coef_exact.kernel_bayes <- function(object) {
   n <- length(object$y)
   alpha <- vapply(object$pairs, function(pm) {
     a <- numeric(n)
@@ -440,8 +445,8 @@ coef.kernel_bayes <- function(object, ...) {
 }
 
 #' @export
-summary.kernel_bayes <- function(object, ...) {
+kc_summary_exact.kernel_bayes <- function(object) {
   s <- NextMethod()
-  s$b <- coef.kernel_bayes(object)$b
+  s$b <- kc_coef_exact.kernel_bayes(object)$b
   s
 }

@@ -242,7 +242,7 @@ kc_loo.kernel_means <- function(model, default_prior, what = "class") {
 }
 
 #' @export
-kc_posterior.kernel_means <- function(object, scores) {
+kc_model_posterior.kernel_means <- function(object, scores) {
   if (object$sigma2 > 0) return(kc_softmax(scores / object$sigma2))
   # every class collapsed to its mean: the nearest mean has probability 1
   idx <- max.col(scores, ties.method = "first")

@@ -13,7 +13,9 @@
 
 # A design without labels (the one-class SVM) gives y and counts NULL.
 # `approx` (in ...): the approximation the model runs on, NULL (exact) left
-# out; the model's representation (R/repr.R) follows from it.
+# out; the model's representation `repr` (R/repr.R) follows from it, and so
+# does the class the approximate models had before it ("kernclass_approx",
+# "kernclass_cells"), kept for users' code.
 new_kernclass <- function(design, kernel, call, class, ...) {
   y <- design$y
   more <- list(...)
@@ -32,7 +34,7 @@ new_kernclass <- function(design, kernel, call, class, ...) {
            contrasts = design$contrasts,
            na.action = design$na.action),
       more),
-    class = c(class, "kernclass"))
+    class = c(kc_repr_class(more$repr), class, "kernclass"))
 }
 
 # A class-score model on the representation r (kc_repr_train()) whose
@@ -42,7 +44,7 @@ kc_new_scores <- function(r, d, k, A, offset, call, class, ...) {
   lev <- levels(d$y)
   w <- as.numeric(diag(A) / tabulate(d$y, length(lev)))[as.integer(d$y)]
   new_kernclass_scores(d, k, weight = w, offset = offset, call = call,
-                       class = c(kc_repr_class(r), class), ...,
+                       class = class, ...,
                        approx = kc_repr_model(r, A, stats::setNames(as.numeric(offset), lev)))
 }
 
@@ -210,22 +212,28 @@ kc_class_from_scores <- function(scores, levels) {
   factor(levels[idx], levels = levels)
 }
 
-kc_decision <- function(object, scores) UseMethod("kc_decision")
+# kc_decision(), kc_classify() and kc_posterior() hand the model to its
+# representation (R/repr.R), which calls the classifier's method
+# (kc_model_decision() ...) on the scores or reads its own.
+kc_decision <- function(object, scores) kc_repr_decision(kc_repr(object), object, scores)
+kc_model_decision <- function(object, scores) UseMethod("kc_model_decision")
 
 # Two classes: f_1 - f_2, positive for the first level; more: the scores.
 #' @export
-kc_decision.kernclass_scores <- function(object, scores) {
+kc_model_decision.kernclass_scores <- function(object, scores) {
   if (ncol(scores) == 2L) stats::setNames(scores[, 1L] - scores[, 2L], rownames(scores)) else scores
 }
 
-kc_classify <- function(object, scores) UseMethod("kc_classify")
+kc_classify <- function(object, scores) kc_repr_classify(kc_repr(object), object, scores)
+kc_model_classify <- function(object, scores) UseMethod("kc_model_classify")
 
 #' @export
-kc_classify.kernclass_scores <- function(object, scores) kc_class_from_scores(scores, object$levels)
+kc_model_classify.kernclass_scores <- function(object, scores) kc_class_from_scores(scores, object$levels)
 
 # Posterior class probabilities from scores: a method per class-score
 # classifier, one for all one-vs-one classifiers (R/ovo.R).
-kc_posterior <- function(object, scores) UseMethod("kc_posterior")
+kc_posterior <- function(object, scores) kc_repr_posterior(kc_repr(object), object, scores)
+kc_model_posterior <- function(object, scores) UseMethod("kc_model_posterior")
 
 kc_softmax <- function(z) {
   z <- z - z[cbind(seq_len(nrow(z)), max.col(z, ties.method = "first"))]

@@ -161,7 +161,7 @@ kc_loo.kernel_parzen <- function(model, default_prior, what = "class") {
 kc_scores.kernel_parzen <- function(object, x) kc_repr_density(kc_repr(object), NextMethod())
 
 #' @export
-kc_classify.kernel_parzen <- function(object, scores) {
+kc_model_classify.kernel_parzen <- function(object, scores) {
   kc_parzen_class(scores, object$levels, object$prior)
 }
 
@@ -179,7 +179,7 @@ kc_parzen_class <- function(scores, levels, prior) {
 }
 
 #' @export
-kc_posterior.kernel_parzen <- function(object, scores) {
+kc_model_posterior.kernel_parzen <- function(object, scores) {
   if (!kc_kernel_is_density(object$kernel)) {
     kc_abort(sprintf(paste0("type = \"prob\" needs a kernel that is a density (%s); ",
                             "this model uses \"%s\". Use type = \"decision\"."),

@@ -160,4 +160,64 @@ kc_repr_scores.kc_features <- function(repr, object, x) {
 }
 
 # Whether the exact model's shortcuts (the one-pass leave-one-out) hold.
-kc_repr_exact_only <- function(repr) inherits(repr, "kc_exact")
+kc_repr_exact_only <- function(repr) UseMethod("kc_repr_exact_only")
+
+#' @export
+kc_repr_exact_only.kc_repr <- function(repr) FALSE
+
+#' @export
+kc_repr_exact_only.kc_exact <- function(repr) TRUE
+
+# kernel_svm()'s print title on the representation (NULL: the solver's own).
+kc_repr_svm_title <- function(repr) UseMethod("kc_repr_svm_title")
+
+#' @export
+kc_repr_svm_title.kc_exact <- function(repr) NULL
+
+#' @export
+kc_repr_svm_title.kc_features <- function(repr) "Support vector machine (linear, on kernel features)"
+
+#' @export
+kc_repr_svm_title.kc_cells <- function(repr) "Localized support vector machine (cells)"
+
+# predict()'s decision values, classes and probabilities from the scores:
+# the classifier's own (kc_model_*() methods) unless the representation
+# reads its scores itself (cells: a column per row's cell).
+kc_repr_decision <- function(repr, object, scores) UseMethod("kc_repr_decision")
+
+#' @export
+kc_repr_decision.kc_repr <- function(repr, object, scores) kc_model_decision(object, scores)
+
+kc_repr_classify <- function(repr, object, scores) UseMethod("kc_repr_classify")
+
+#' @export
+kc_repr_classify.kc_repr <- function(repr, object, scores) kc_model_classify(object, scores)
+
+kc_repr_posterior <- function(repr, object, scores) UseMethod("kc_repr_posterior")
+
+#' @export
+kc_repr_posterior.kc_repr <- function(repr, object, scores) kc_model_posterior(object, scores)
+
+# print(), summary() and coef() of a model: the classifier's own on exact
+# kernels (kc_print_exact(), kc_summary_exact(), kc_coef_exact() methods),
+# the representation's otherwise (R/approx.R, R/cells.R).
+kc_repr_print <- function(repr, x) UseMethod("kc_repr_print")
+
+#' @export
+kc_repr_print.kc_exact <- function(repr, x) kc_print_exact(x)
+
+kc_print_exact <- function(x) UseMethod("kc_print_exact")
+
+kc_repr_summary <- function(repr, object) UseMethod("kc_repr_summary")
+
+#' @export
+kc_repr_summary.kc_exact <- function(repr, object) kc_summary_exact(object)
+
+kc_summary_exact <- function(object) UseMethod("kc_summary_exact")
+
+kc_repr_coef <- function(repr, object) UseMethod("kc_repr_coef")
+
+#' @export
+kc_repr_coef.kc_exact <- function(repr, object) kc_coef_exact(object)
+
+kc_coef_exact <- function(object) UseMethod("kc_coef_exact")
