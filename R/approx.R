@@ -386,8 +386,9 @@ kc_repr_coef.kc_features <- function(repr, object) {
   list(w = w, b = b)
 }
 
-# The approximate fits of the four classifiers: d the scaled design, k the
-# kernel, spec the checked approximation. ------------------------------------
+# The classifiers on features that are not written over the representation
+# (R/repr.R): kernel_bayes(type = 1)'s pairs and kernel_svm()'s linear SVM;
+# d the scaled design, k the kernel, spec the checked approximation. -------
 
 kc_fit_bayes_approx <- function(d, k, spec, type, ridge, call) {
   kc_approx_require(spec, "kernel_bayes")
