@@ -365,22 +365,9 @@ kc_feature_means <- function(fa, x, y) {
   sums / tabulate(y, nlevels(y))
 }
 
-# The model's scores: Z w + b, with the columns the exact model's scores
-# have; approximate densities below 0 are 0.
-#' @export
-kc_scores.kernclass_approx <- function(object, x) {
-  fa <- object$approx
-  s <- kc_feature_product(fa, x, fa$w)
-  s <- s + rep(fa$b, each = nrow(s))
-  if (inherits(object, "kernel_parzen")) s <- pmax(s, 0)
-  dimnames(s) <- list(rownames(x), colnames(fa$w))
-  s
-}
-
 # The linear model on the features: w (r x columns of the scores) and b.
 #' @export
-coef.kernclass_approx <- function(object, ...) {
-  kc_check_dots(...)
+kc_repr_coef.kc_features <- function(repr, object) {
   w <- object$approx$w
   b <- object$approx$b
   if (ncol(w) == 1L || (inherits(object, "kernclass_scores") && ncol(w) == 2L)) {
@@ -390,47 +377,9 @@ coef.kernclass_approx <- function(object, ...) {
   list(w = w, b = b)
 }
 
-# The approximate fits of the four classifiers: d the scaled design, k the
-# kernel, spec the checked approximation. ------------------------------------
-
-kc_fit_means_approx <- function(d, k, spec, threshold, call) {
-  kc_approx_require(spec, "kernel_means")
-  fa <- kc_approx_fit(spec, d$x, k)
-  counts <- tabulate(d$y, nlevels(d$y))
-  zbar <- kc_feature_means(fa, d$x, d$y)
-  center_norms <- rowSums(zbar^2)
-  sigma2 <- mean(kc_kernel_diag(d$x, k)) - sum(counts / sum(counts) * center_norms)
-  o <- kc_means_offsets(-center_norms / 2, threshold, d$y, function() {
-    as.vector(kc_feature_product(fa, d$x, zbar[1L, ] - zbar[2L, ]))
-  })
-  fa$w <- o$sign * t(zbar)
-  colnames(fa$w) <- levels(d$y)
-  fa$b <- stats::setNames(o$offset, levels(d$y))
-  fit <- new_kernclass_scores(d, k, weight = o$sign / counts[as.integer(d$y)], offset = o$offset,
-                              call = call, class = c("kernclass_approx", "kernel_means"),
-                              center_norms = stats::setNames(center_norms, levels(d$y)),
-                              sigma2 = max(sigma2, 0), threshold = threshold, search = o$search,
-                              approx = fa)
-  kc_approx_checked(fit, d, spec)
-}
-
-kc_fit_parzen_approx <- function(d, k, spec, prior, threshold, call) {
-  kc_approx_require(spec, "kernel_parzen")
-  fa <- kc_approx_fit(spec, d$x, k)
-  counts <- tabulate(d$y, nlevels(d$y))
-  zbar <- kc_feature_means(fa, d$x, d$y)
-  s <- kc_parzen_prior(prior, threshold, k, d$y, counts, function() {
-    pmax(kc_feature_product(fa, d$x, t(zbar)), 0)
-  })
-  fa$w <- t(zbar * s$prior)
-  colnames(fa$w) <- levels(d$y)
-  fa$b <- stats::setNames(numeric(length(counts)), levels(d$y))
-  fit <- new_kernclass_scores(d, k, weight = as.numeric(s$prior / counts)[as.integer(d$y)],
-                              offset = rep(0, length(counts)), call = call,
-                              class = c("kernclass_approx", "kernel_parzen"), prior = s$prior,
-                              threshold = threshold, search = s$search, approx = fa)
-  kc_approx_checked(fit, d, spec)
-}
+# The classifiers on features that are not written over the representation
+# (R/repr.R): kernel_bayes(type = 1)'s pairs and kernel_svm()'s linear SVM;
+# d the scaled design, k the kernel, spec the checked approximation. -------
 
 kc_fit_bayes_approx <- function(d, k, spec, type, ridge, call) {
   kc_approx_require(spec, "kernel_bayes")
@@ -463,7 +412,7 @@ kc_fit_bayes_approx <- function(d, k, spec, type, ridge, call) {
   colnames(fa$w) <- rownames(pairs)
   fa$b <- stats::setNames(sign * vapply(models, function(pm) pm$b, numeric(1)), rownames(pairs))
   fit <- new_kernclass(d, k, call = call,
-                       class = c("kernclass_approx", "kernel_bayes", "kernclass_ovo"),
+                       class = c("kernel_bayes", "kernclass_ovo"),
                        type = 1L, ridge = ridge, pairs = models, approx = fa)
   kc_approx_checked(fit, d, spec)
 }
@@ -522,7 +471,7 @@ kc_fit_svm_approx <- function(d, k, spec, C, weights, cost, class.weights, contr
                     format(passes), kc_enum(rownames(pairs)[!converged])), class = "convergence")
   }
   fit <- new_kernclass(d, k, call = call,
-                       class = c("kernclass_approx", "kernel_svm", "kernclass_ovo"),
+                       class = c("kernel_svm", "kernclass_ovo"),
                        type = control$type, cost = cost, C = C, class.weights = class.weights,
                        tolerance = tolerance,
                        index = sort(unique(unlist(lapply(fits, function(f) f$rows[f$alpha > 0])))),
@@ -584,8 +533,8 @@ kc_approx_check_line <- function(ch) {
 }
 
 #' @export
-print.kernclass_approx <- function(x, ...) {
-  print.kernclass(x)
+kc_repr_print.kc_features <- function(repr, x) {
+  kc_print_exact.kernclass(x)
   if (inherits(x, "kernel_svm")) {
     cat(sprintf(paste0("Cost: %s\nLinear SVM on the features (dual coordinate descent): %d ",
                        "training rows with alpha > 0 (support vectors)\n"),
@@ -597,8 +546,8 @@ print.kernclass_approx <- function(x, ...) {
 }
 
 #' @export
-summary.kernclass_approx <- function(object, ...) {
-  s <- summary.kernclass(object, ...)
+kc_repr_summary.kc_features <- function(repr, object) {
+  s <- kc_summary_exact.kernclass(object)
   s$approx <- object$approx[c("spec", "rank", "error", "check")]
   if (inherits(object, "kernel_svm")) {
     s$pairs <- data.frame(objective = object$objective, passes = object$iterations,

@@ -355,7 +355,7 @@ kc_bayes_p <- function(pm, new, a, type, kernel) {
 
 # The n x M matrix of pairwise decision values p(x) + b.
 #' @export
-kc_scores.kernel_bayes <- function(object, x) {
+kc_exact_scores.kernel_bayes <- function(object, x) {
   new <- kc_bayes_coords(x, object$basis)
   a <- kc_bayes_coords(object$x, object$basis, train = TRUE)$a
   s <- vapply(object$pairs, function(pm) {
@@ -414,6 +414,11 @@ kc_platt.kernel_bayes <- function(object) {
 #' all.equal(drop(k %*% cf$alpha) + cf$b, unname(predict(fit, type = "decision")))
 coef.kernel_bayes <- function(object, ...) {
   kc_check_dots(...)
+  kc_repr_coef(kc_repr(object), object)
+}
+
+#' @export
+kc_coef_exact.kernel_bayes <- function(object) {
   n <- length(object$y)
   alpha <- vapply(object$pairs, function(pm) {
     a <- numeric(n)
@@ -440,8 +445,8 @@ coef.kernel_bayes <- function(object, ...) {
 }
 
 #' @export
-summary.kernel_bayes <- function(object, ...) {
+kc_summary_exact.kernel_bayes <- function(object) {
   s <- NextMethod()
-  s$b <- coef.kernel_bayes(object)$b
+  s$b <- kc_coef_exact.kernel_bayes(object)$b
   s
 }

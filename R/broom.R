@@ -98,10 +98,14 @@ kc_tibble <- function(df) {
 # their coefficients (a column per function; a row per training row, or on
 # features a row per feature), `offset` (NA where there is none) and `basis`,
 # what the rows of `alpha` are ("row" or "feature").
-kc_functions <- function(x) UseMethod("kc_functions")
+# (and for cells `cells`, how many cells fit each function). By the model's
+# representation (R/repr.R).
+kc_functions <- function(x) kc_repr_functions(kc_repr(x), x)
+
+kc_repr_functions <- function(repr, x) UseMethod("kc_repr_functions")
 
 #' @export
-kc_functions.kernclass <- function(x) {
+kc_repr_functions.kc_exact <- function(repr, x) {
   if (inherits(x, "kernclass_scores")) {
     return(list(alpha = kc_expansion_weights(x), offset = unname(x$offset), basis = "row"))
   }
@@ -115,17 +119,18 @@ kc_functions.kernclass <- function(x) {
 # On features: the linear model z(x)'w + b (coef()'s w and b, a column per
 # function).
 #' @export
-kc_functions.kernclass_approx <- function(x) {
+kc_repr_functions.kc_features <- function(repr, x) {
   list(alpha = x$approx$w, offset = unname(x$approx$b), basis = "feature")
 }
 
 # In cells: each training row's coefficient in its cell's SVM; the offsets
 # are the cells' (coef()$b), none for the whole model.
 #' @export
-kc_functions.kernclass_cells <- function(x) {
+kc_repr_functions.kc_cells <- function(repr, x) {
   pairs <- rownames(kc_ovo_pairs(x$levels))
-  list(alpha = matrix(stats::coef(x)$alpha, nrow = nrow(x$x), dimnames = list(NULL, pairs)),
-       offset = NA_real_, basis = "row")
+  cf <- stats::coef(x)
+  list(alpha = matrix(cf$alpha, nrow = nrow(x$x), dimnames = list(NULL, pairs)),
+       offset = NA_real_, basis = "row", cells = as.integer(colSums(!is.na(as.matrix(cf$b)))))
 }
 
 #' @rdname kernclass-broom
@@ -158,9 +163,7 @@ tidy.kernclass <- function(x, component = c("functions", "coefficients"), ...) {
     if (inherits(x, "kernel_parzen")) out$prior <- unname(x$prior)
   } else if (inherits(x, "kernel_svm")) {
     # cells: an offset per cell (coef()$b); here how many cells fit each pair
-    if (inherits(x, "kernclass_cells")) {
-      out$cells <- as.integer(colSums(!is.na(as.matrix(stats::coef(x)$b))))
-    }
+    out$cells <- fs$cells
     out$at_bound <- per(x$n_at_bound, as.integer)
     out$objective <- per(x$objective)
     out$iterations <- per(x$iterations, as.integer)

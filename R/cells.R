@@ -139,7 +139,7 @@ kc_fit_svm_cells <- function(d, k, spec, C, weights, cost, class.weights, contro
     iterations[cols] <- iterations[cols] + m$iterations
   }
   fit <- new_kernclass(d, k, call = call,
-                       class = c("kernclass_cells", "kernel_svm", "kernclass_ovo"),
+                       class = c("kernel_svm", "kernclass_ovo"),
                        type = control$type, cost = cost, C = C, class.weights = class.weights,
                        tolerance = control$tolerance,
                        index = sort(as.integer(unlist(lapply(models, `[[`, "index")))),
@@ -190,7 +190,7 @@ kc_fit_cell <- function(p) {
 # The cells' SVMs score their rows as independent problems: futures under a
 # plan with workers (each carries its cell's model and rows only).
 #' @export
-kc_scores.kernclass_cells <- function(object, x) {
+kc_repr_scores.kc_cells <- function(repr, object, x) {
   lv <- object$levels
   pairs <- kc_ovo_pairs(lv)
   M <- nrow(pairs)
@@ -225,12 +225,12 @@ kc_cell_pairs <- function(m, levels) {
 }
 
 #' @export
-kc_decision.kernclass_cells <- function(object, scores) {
-  kc_decision.kernclass_ovo(object, scores[, -ncol(scores), drop = FALSE])
+kc_repr_decision.kc_cells <- function(repr, object, scores) {
+  kc_model_decision.kernclass_ovo(object, scores[, -ncol(scores), drop = FALSE])
 }
 
 #' @export
-kc_classify.kernclass_cells <- function(object, scores) {
+kc_repr_classify.kc_cells <- function(repr, object, scores) {
   kc_ovo_vote(scores[, -ncol(scores), drop = FALSE], object$levels)
 }
 
@@ -238,7 +238,7 @@ kc_classify.kernclass_cells <- function(object, scores) {
 # for the classes it has, 0 for the classes it lacks (1 for a cell's only
 # class).
 #' @export
-kc_posterior.kernclass_cells <- function(object, scores) {
+kc_repr_posterior.kc_cells <- function(repr, object, scores) {
   if (!isTRUE(object$probability)) {
     kc_abort("type = \"prob\" needs a model fitted with `probability = TRUE`.", arg = "type",
              class = "prob_unavailable")
@@ -262,8 +262,7 @@ kc_posterior.kernclass_cells <- function(object, scores) {
 # row in its cell's SVM, b the offsets (a row per cell, NA where the cell
 # lacks a class of the pair), cell each training row's cell.
 #' @export
-coef.kernclass_cells <- function(object, ...) {
-  kc_check_dots(...)
+kc_repr_coef.kc_cells <- function(repr, object) {
   lv <- object$levels
   pairs <- kc_ovo_pairs(lv)
   models <- object$approx$models
@@ -310,8 +309,8 @@ kc_cells_lines <- function(fit) {
 }
 
 #' @export
-print.kernclass_cells <- function(x, ...) {
-  print.kernclass(x)
+kc_repr_print.kc_cells <- function(repr, x) {
+  kc_print_exact.kernclass(x)
   kc_svm_print_tradeoff(x)
   cat("Support vectors: ", length(x$index), " in all cells\n", sep = "")
   if (!x$converged) cat("Warning: the solver did not converge in some cells (max_iter reached)\n")
@@ -320,8 +319,8 @@ print.kernclass_cells <- function(x, ...) {
 }
 
 #' @export
-summary.kernclass_cells <- function(object, ...) {
-  s <- summary.kernclass(object, ...)
+kc_repr_summary.kc_cells <- function(repr, object) {
+  s <- kc_summary_exact.kernclass(object)
   s$cost <- object$cost
   s$b <- NULL
   s$cells <- kc_cells_table(object)

@@ -216,7 +216,7 @@ kc_heldout_labels <- function(y, levels) {
 # kernel_parzen() model on its training rows (its kc_loo() method).
 kc_loo_prob <- function(object, for_what) {
   def <- kc_fitter_of(object)
-  if (is.null(def) || !def$loo || inherits(object, c("kernclass_approx", "kernclass_cells")) ||
+  if (is.null(def) || !def$loo || !kc_repr_exact_only(kc_repr(object)) ||
       !identical(object$threshold, "analytic")) {
     kc_abort(sprintf(paste0("%s needs calibration rows `x` and `y`, or `cv` (a kernel_cv() ",
                             "result); the exact leave-one-out is for kernel_means() and ",

@@ -42,8 +42,7 @@ kc_fitters <- list(
   }, c("gamma", "degree"), path = "gamma"),
   kernel_svm = kc_fitter_row("svm", function(object) {
     if (inherits(object, "kernel_svm_oneclass")) "One-class support vector machine (SMO)"
-    else if (inherits(object, "kernclass_cells")) "Localized support vector machine (cells)"
-    else if (inherits(object, "kernclass_approx")) "Support vector machine (linear, on kernel features)"
+    else if (!is.null(kc_repr_svm_title(kc_repr(object)))) kc_repr_svm_title(kc_repr(object))
     else if (is.null(object$nu)) "Support vector machine (SMO)"
     else "nu-support vector machine (SMO)"
   }, c("cost", "gamma", "degree"), prob_arg = "probability", path = "cost", parsnip = NULL)

@@ -173,18 +173,18 @@ kc_fit_means <- function(d, call) {
   kc_check_kernel_range(d$x, k)
   threshold <- kc_match_threshold(threshold, nlevels(d$y))
   approx <- kc_approx_check(approx, d$x, k)
-  if (!is.null(approx)) return(kc_fit_means_approx(d, k, approx, threshold, call))
+  r <- kc_repr_train(approx, d, k, "kernel_means")
   counts <- tabulate(d$y, nlevels(d$y))
-  center_norms <- kc_within_sums(d$x, d$y, k) / counts^2
+  center_norms <- kc_repr_mean_norms(r)
   sigma2 <- mean(kc_kernel_diag(d$x, k)) - sum(counts / sum(counts) * center_norms)
   o <- kc_means_offsets(-center_norms / 2, threshold, d$y, function() {
-    w <- ifelse(as.integer(d$y) == 1L, 1 / counts[1L], -1 / counts[2L])
-    as.vector(kc_expand(d$x, d$x, matrix(w), k))
+    as.vector(kc_repr_expand(r, d$x, matrix(c(1, -1))))  # mean k(x, S+) - mean k(x, S-)
   })
-  new_kernclass_scores(d, k, weight = o$sign / counts[as.integer(d$y)], offset = o$offset,
-                call = call, class = "kernel_means",
-                center_norms = stats::setNames(center_norms, levels(d$y)),
-                sigma2 = max(sigma2, 0), threshold = threshold, search = o$search)
+  fit <- kc_new_scores(r, d, k, A = diag(o$sign, length(counts)), offset = o$offset,
+                       call = call, class = "kernel_means",
+                       center_norms = stats::setNames(center_norms, levels(d$y)),
+                       sigma2 = max(sigma2, 0), threshold = threshold, search = o$search)
+  kc_approx_checked(fit, d, approx)
 }
 formals(kc_fit_means) <- c(formals(kc_fit_means)[1L], formals(kernel_means.default)[-(1:2)],
                            formals(kc_fit_means)[-1L])
@@ -242,7 +242,7 @@ kc_loo.kernel_means <- function(model, default_prior, what = "class") {
 }
 
 #' @export
-kc_posterior.kernel_means <- function(object, scores) {
+kc_model_posterior.kernel_means <- function(object, scores) {
   if (object$sigma2 > 0) return(kc_softmax(scores / object$sigma2))
   # every class collapsed to its mean: the nearest mean has probability 1
   idx <- max.col(scores, ties.method = "first")

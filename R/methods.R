@@ -192,6 +192,11 @@ fitted.kernclass <- function(object, ...) {
 #' all.equal(drop(k %*% cf$alpha) + cf$b, unname(predict(fit, type = "decision")))
 coef.kernclass_scores <- function(object, ...) {
   kc_check_dots(...)
+  kc_repr_coef(kc_repr(object), object)
+}
+
+#' @export
+kc_coef_exact.kernclass_scores <- function(object) {
   G <- length(object$levels)
   alpha <- kc_expansion_weights(object)
   if (G == 2L) {
@@ -216,8 +221,15 @@ kc_inputs_label <- function(x) {
   sprintf("%d input column(s)%s", ncol(x), if (inherits(x, "kc_csr")) ", sparse" else "")
 }
 
+# print() of every model: by its representation (R/repr.R).
 #' @export
 print.kernclass <- function(x, ...) {
+  kc_repr_print(kc_repr(x), x)
+  invisible(x)
+}
+
+#' @export
+kc_print_exact.kernclass <- function(x) {
   kc_print_head(kc_method_label(x), x$call, kc_kernel_label(x$kernel), nrow(x$x),
                 kc_inputs_label(x$x), !is.null(x$scaling))
   if (!is.null(x$counts)) {  # the one-class SVM has none
@@ -264,6 +276,11 @@ kc_heldout_label <- function(method) {
 #' s$accuracy
 summary.kernclass <- function(object, ...) {
   kc_check_dots(...)
+  kc_repr_summary(kc_repr(object), object)
+}
+
+#' @export
+kc_summary_exact.kernclass <- function(object) {
   pred <- kc_predict_rows(object, object$x)
   confusion <- table(actual = object$y, predicted = pred)
   structure(list(

@@ -12,8 +12,15 @@
 # The objects hold plain R vectors and matrices.
 
 # A design without labels (the one-class SVM) gives y and counts NULL.
+# `approx` (in ...): the approximation the model runs on, NULL (exact) left
+# out; the model's representation `repr` (R/repr.R) follows from it, and so
+# does the class the approximate models had before it ("kernclass_approx",
+# "kernclass_cells"), kept for users' code.
 new_kernclass <- function(design, kernel, call, class, ...) {
   y <- design$y
+  more <- list(...)
+  if ("approx" %in% names(more) && is.null(more$approx)) more$approx <- NULL
+  more$repr <- kc_repr_new(kc_repr_kind(more$approx$spec))
   structure(
     c(list(call = call,
            levels = levels(y),
@@ -26,8 +33,19 @@ new_kernclass <- function(design, kernel, call, class, ...) {
            xlevels = design$xlevels,
            contrasts = design$contrasts,
            na.action = design$na.action),
-      list(...)),
-    class = c(class, "kernclass"))
+      more),
+    class = c(kc_repr_class(more$repr), class, "kernclass"))
+}
+
+# A class-score model on the representation r (kc_repr_train()) whose
+# scores are sum_c A[c, j] <m_c, phi(x)> + offset_j (A diagonal: the weight
+# w_i = A[y_i, y_i] / n_{y_i} per training point).
+kc_new_scores <- function(r, d, k, A, offset, call, class, ...) {
+  lev <- levels(d$y)
+  w <- as.numeric(diag(A) / tabulate(d$y, length(lev)))[as.integer(d$y)]
+  new_kernclass_scores(d, k, weight = w, offset = offset, call = call,
+                       class = class, ...,
+                       approx = kc_repr_model(r, A, stats::setNames(as.numeric(offset), lev)))
 }
 
 # A class-score model: weight w_i per training point, offset b_c per class.
@@ -155,11 +173,17 @@ kc_gamma_free <- function(op, inputs, compute) {
 #   kc_posterior(object, scores)  the matrix of class probabilities
 # The methods below are those of the class-score layer; the one-vs-one
 # layer has its own (R/ovo.R), the leaves add what is theirs.
+# Its methods are the classifiers' own (kernel_parzen's densities); the
+# kernclass method hands the model to its representation (R/repr.R), whose
+# exact method calls the classifier's expansion, kc_exact_scores().
 kc_scores <- function(object, x) UseMethod("kc_scores")
+
+#' @export
+kc_scores.kernclass <- function(object, x) kc_repr_scores(kc_repr(object), object, x)
 
 # The n x G matrix of class scores f_c(x) = sum_{i in c} w_i k(x, x_i) + b_c.
 #' @export
-kc_scores.kernclass_scores <- function(object, x) {
+kc_exact_scores.kernclass_scores <- function(object, x) {
   s <- kc_expand(x, object$x, kc_expansion_weights(object), object$kernel)
   s <- s + rep(object$offset, each = nrow(s))
   dimnames(s) <- list(rownames(x), object$levels)
@@ -188,22 +212,28 @@ kc_class_from_scores <- function(scores, levels) {
   factor(levels[idx], levels = levels)
 }
 
-kc_decision <- function(object, scores) UseMethod("kc_decision")
+# kc_decision(), kc_classify() and kc_posterior() hand the model to its
+# representation (R/repr.R), which calls the classifier's method
+# (kc_model_decision() ...) on the scores or reads its own.
+kc_decision <- function(object, scores) kc_repr_decision(kc_repr(object), object, scores)
+kc_model_decision <- function(object, scores) UseMethod("kc_model_decision")
 
 # Two classes: f_1 - f_2, positive for the first level; more: the scores.
 #' @export
-kc_decision.kernclass_scores <- function(object, scores) {
+kc_model_decision.kernclass_scores <- function(object, scores) {
   if (ncol(scores) == 2L) stats::setNames(scores[, 1L] - scores[, 2L], rownames(scores)) else scores
 }
 
-kc_classify <- function(object, scores) UseMethod("kc_classify")
+kc_classify <- function(object, scores) kc_repr_classify(kc_repr(object), object, scores)
+kc_model_classify <- function(object, scores) UseMethod("kc_model_classify")
 
 #' @export
-kc_classify.kernclass_scores <- function(object, scores) kc_class_from_scores(scores, object$levels)
+kc_model_classify.kernclass_scores <- function(object, scores) kc_class_from_scores(scores, object$levels)
 
 # Posterior class probabilities from scores: a method per class-score
 # classifier, one for all one-vs-one classifiers (R/ovo.R).
-kc_posterior <- function(object, scores) UseMethod("kc_posterior")
+kc_posterior <- function(object, scores) kc_repr_posterior(kc_repr(object), object, scores)
+kc_model_posterior <- function(object, scores) UseMethod("kc_model_posterior")
 
 kc_softmax <- function(z) {
   z <- z - z[cbind(seq_len(nrow(z)), max.col(z, ties.method = "first"))]

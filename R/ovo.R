@@ -36,14 +36,14 @@ kc_ovo_vote <- function(decision, levels) {
 }
 
 #' @export
-kc_decision.kernclass_ovo <- function(object, scores) {
+kc_model_decision.kernclass_ovo <- function(object, scores) {
   if (ncol(scores) == 1L) return(stats::setNames(scores[, 1L], rownames(scores)))
   colnames(scores) <- rownames(kc_ovo_pairs(object$levels))
   scores
 }
 
 #' @export
-kc_classify.kernclass_ovo <- function(object, scores) kc_ovo_vote(scores, object$levels)
+kc_model_classify.kernclass_ovo <- function(object, scores) kc_ovo_vote(scores, object$levels)
 
 # The Platt coefficients of a model's pairs in one shape: an M x 2 matrix
 # with columns A and B, a row per pair (kc_ovo_pairs order); NULL when the
@@ -54,7 +54,7 @@ kc_platt <- function(object) UseMethod("kc_platt")
 # into class probabilities (R/calibration.R); with two classes too, so that
 # they stay inside [1e-7, 1 - 1e-7] as LIBSVM's.
 #' @export
-kc_posterior.kernclass_ovo <- function(object, scores) {
+kc_model_posterior.kernclass_ovo <- function(object, scores) {
   platt <- kc_platt(object)
   if (is.null(platt)) {
     kc_abort("type = \"prob\" needs a model fitted with `probability = TRUE`.", arg = "type",

@@ -89,16 +89,14 @@ kc_fit_parzen <- function(d, call) {
   threshold <- kc_match_threshold(threshold, nlevels(d$y))
   counts <- tabulate(d$y, nlevels(d$y))
   approx <- kc_approx_check(approx, d$x, k)
-  if (!is.null(approx)) return(kc_fit_parzen_approx(d, k, approx, prior, threshold, call))
+  r <- kc_repr_train(approx, d, k, "kernel_parzen")
   s <- kc_parzen_prior(prior, threshold, k, d$y, counts, function() {
-    kc_expand(d$x, d$x, cbind(as.integer(d$y) == 1L, as.integer(d$y) == 2L) /
-                rep(counts, each = length(d$y)), k)
+    kc_repr_density(r, kc_repr_expand(r, d$x, diag(2)))  # p_1(x_i), p_2(x_i)
   })
-  prior <- s$prior
-  search <- s$search
-  new_kernclass_scores(d, k, weight = as.numeric(prior / counts)[as.integer(d$y)], offset = rep(0, length(counts)),
-                call = call, class = "kernel_parzen", prior = prior,
-                threshold = threshold, search = search)
+  fit <- kc_new_scores(r, d, k, A = diag(s$prior, length(counts)),
+                       offset = rep(0, length(counts)), call = call, class = "kernel_parzen",
+                       prior = s$prior, threshold = threshold, search = s$search)
+  kc_approx_checked(fit, d, approx)
 }
 formals(kc_fit_parzen) <- c(formals(kc_fit_parzen)[1L], formals(kernel_parzen.default)[-(1:2)],
                             formals(kc_fit_parzen)[-1L])
@@ -158,8 +156,12 @@ kc_loo.kernel_parzen <- function(model, default_prior, what = "class") {
   kc_parzen_class(scores, model$levels, prior)
 }
 
+# Densities as the representation gives them (approximate ones below 0 are 0).
 #' @export
-kc_classify.kernel_parzen <- function(object, scores) {
+kc_scores.kernel_parzen <- function(object, x) kc_repr_density(kc_repr(object), NextMethod())
+
+#' @export
+kc_model_classify.kernel_parzen <- function(object, scores) {
   kc_parzen_class(scores, object$levels, object$prior)
 }
 
@@ -177,7 +179,7 @@ kc_parzen_class <- function(scores, levels, prior) {
 }
 
 #' @export
-kc_posterior.kernel_parzen <- function(object, scores) {
+kc_model_posterior.kernel_parzen <- function(object, scores) {
   if (!kc_kernel_is_density(object$kernel)) {
     kc_abort(sprintf(paste0("type = \"prob\" needs a kernel that is a density (%s); ",
                             "this model uses \"%s\". Use type = \"decision\"."),

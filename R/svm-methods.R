@@ -3,7 +3,7 @@
 # summary() with the fractions the nu types bound. The fit is in R/svm.R.
 
 #' @export
-kc_scores.kernel_svm <- function(object, x) {
+kc_exact_scores.kernel_svm <- function(object, x) {
   s <- kc_expand(x, kc_svm_sv(object), object$coefs, object$kernel)
   s <- s + rep(object$b, each = nrow(s))
   dimnames(s) <- list(rownames(x), names(object$b))
@@ -25,6 +25,11 @@ kc_platt.kernel_svm <- function(object) {
 #' @export
 coef.kernel_svm <- function(object, ...) {
   kc_check_dots(...)
+  kc_repr_coef(kc_repr(object), object)
+}
+
+#' @export
+kc_coef_exact.kernel_svm <- function(object) {
   alpha <- matrix(0, nrow(object$x), ncol(object$coefs),
                   dimnames = list(NULL, colnames(object$coefs)))
   alpha[object$index, ] <- object$coefs
@@ -33,7 +38,7 @@ coef.kernel_svm <- function(object, ...) {
 }
 
 #' @export
-print.kernel_svm <- function(x, ...) {
+kc_print_exact.kernel_svm <- function(x) {
   NextMethod()
   kc_svm_print_tradeoff(x)
   cat("Support vectors: ", length(x$index), " (",
@@ -43,7 +48,7 @@ print.kernel_svm <- function(x, ...) {
 }
 
 #' @export
-summary.kernel_svm <- function(object, ...) {
+kc_summary_exact.kernel_svm <- function(object) {
   s <- NextMethod()
   s$type <- object$type
   s$cost <- object$cost

@@ -4,18 +4,18 @@
 # inliers and outliers, no probabilities, its plot, print and summary.
 
 #' @export
-kc_decision.kernel_svm_oneclass <- function(object, scores) {
+kc_model_decision.kernel_svm_oneclass <- function(object, scores) {
   stats::setNames(scores[, 1L], rownames(scores))
 }
 
 # Inlier where the decision value is positive (as LIBSVM: 0 is an outlier).
 #' @export
-kc_classify.kernel_svm_oneclass <- function(object, scores) {
+kc_model_classify.kernel_svm_oneclass <- function(object, scores) {
   factor(object$levels[ifelse(scores[, 1L] > 0, 1L, 2L)], levels = object$levels)
 }
 
 #' @export
-kc_posterior.kernel_svm_oneclass <- function(object, scores) {
+kc_model_posterior.kernel_svm_oneclass <- function(object, scores) {
   kc_abort(paste0("The one-class SVM has no probabilities; predict(type = \"decision\") gives ",
                   "its decision values."), arg = "type", class = "prob_unavailable")
 }
@@ -40,8 +40,8 @@ kc_oneclass_fractions <- function(object) {
 }
 
 #' @export
-print.kernel_svm_oneclass <- function(x, ...) {
-  print.kernclass(x)  # not kernel_svm's: no classes, no cost
+kc_print_exact.kernel_svm_oneclass <- function(x) {
+  kc_print_exact.kernclass(x)  # not kernel_svm's: no classes, no cost
   f <- kc_oneclass_fractions(x)
   cat(sprintf("nu: %s\nSupport vectors: %d (%.1f%%); training outliers: %.1f%%\n",
               format(x$nu), length(x$index), 100 * f[["support_vectors"]], 100 * f[["outliers"]]))
@@ -50,8 +50,7 @@ print.kernel_svm_oneclass <- function(x, ...) {
 }
 
 #' @export
-summary.kernel_svm_oneclass <- function(object, ...) {
-  kc_check_dots(...)
+kc_summary_exact.kernel_svm_oneclass <- function(object) {
   structure(list(
     call = object$call, method = kc_method_label(object),
     kernel = kc_kernel_label(object$kernel), n = nrow(object$x), p = ncol(object$x),

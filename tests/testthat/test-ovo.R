@@ -49,18 +49,22 @@ test_that("class layers: root, class-score and one-vs-one families, each method 
     p <- predict(fit, iris[c(1, 60, 120), ], type = "prob")
     expect_equal(unname(rowSums(p)), rep(1, 3), info = nm)
   }
-  # the root holds no default that assumes one score per class
+  # the root holds no default that assumes one score per class (the
+  # classifiers' own generics, which the representation layer calls)
   method <- function(generic, class) utils::getS3method(generic, class, optional = TRUE,
                                                         envir = asNamespace("kernclass"))
-  for (g in c("kc_scores", "kc_decision", "kc_classify", "kc_posterior", "coef")) {
+  for (g in c("kc_exact_scores", "kc_model_decision", "kc_model_classify", "kc_model_posterior",
+              "kc_coef_exact", "coef")) {
     expect_null(method(g, "kernclass"), label = g)
   }
-  for (g in c("kc_scores", "kc_decision", "kc_classify", "coef")) {
+  for (g in c("kc_exact_scores", "kc_model_decision", "kc_model_classify", "kc_coef_exact")) {
     expect_false(is.null(method(g, "kernclass_scores")), label = g)
   }
   # one posterior for every one-vs-one model, from one shape of Platt coefficients
-  expect_false(is.null(method("kc_posterior", "kernclass_ovo")))
-  for (leaf in c("kernel_svm", "kernel_bayes")) expect_null(method("kc_posterior", leaf), label = leaf)
+  expect_false(is.null(method("kc_model_posterior", "kernclass_ovo")))
+  for (leaf in c("kernel_svm", "kernel_bayes")) {
+    expect_null(method("kc_model_posterior", leaf), label = leaf)
+  }
   for (nm in c("kernel_svm", "kernel_bayes")) {
     platt <- kernclass:::kc_platt(fits[[nm]])
     expect_identical(dim(platt), c(nrow(kernclass:::kc_ovo_pairs(fits[[nm]]$levels)), 2L))

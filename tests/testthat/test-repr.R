@@ -1,0 +1,52 @@
+# The representation layer (R/repr.R): every model carries the representation
+# that the approximation table's `representation` column names, and a model
+# without one (saved before models had it) is read the same. (About 1 s.)
+
+test_that("each fit carries the representation of its approximation's table row", {
+  set.seed(1)
+  x <- as.matrix(iris[, 1:4])
+  y <- iris$Species
+  specs <- list(exact = NULL, nystrom = nystrom(m = 20), fourier = random_fourier(m = 40),
+                cells = cells(size = 60))
+  fitters <- list(kernel_means = kernel_means, kernel_parzen = kernel_parzen,
+                  kernel_bayes = function(...) kernel_bayes(..., type = 1),
+                  kernel_svm = kernel_svm)
+  n <- 0
+  for (s in names(specs)) for (f in names(fitters)) {
+    spec <- specs[[s]]
+    want <- if (is.null(spec)) "exact" else kernclass:::kc_approximations[[spec$method]]$representation
+    takes <- is.null(spec) || is.null(kernclass:::kc_approx_of(spec)$fitters) ||
+      f %in% kernclass:::kc_approx_of(spec)$fitters
+    if (!takes) {
+      expect_error(fitters[[f]](x, y, approx = spec), class = "kernclass_approx_unsupported_error")
+      next
+    }
+    fit <- fitters[[f]](x, y, approx = spec)
+    expect_s3_class(fit$repr, paste0("kc_", want))
+    # a model saved without `repr` gets it from its spec, with the same results
+    old <- fit
+    old$repr <- NULL
+    expect_identical(class(kernclass:::kc_repr(old)), class(fit$repr))
+    expect_identical(predict(old, x, type = "decision"), predict(fit, x, type = "decision"))
+    expect_identical(capture.output(print(old)), capture.output(print(fit)))
+    n <- n + 1
+  }
+  expect_equal(n, 13)  # 3 fitters lack cells()
+})
+
+test_that("kernel_means on features is the exact classifier's formula with the features' kernel", {
+  # the one classifier over both representations: on features z, the exact
+  # formulas with k(x, y) = z(x)'z(y), transcribed in plain R
+  set.seed(2)
+  x <- matrix(rnorm(120), 40)
+  y <- factor(rep(c("a", "b"), 20))
+  set.seed(3)
+  fit <- kernel_means(x, y, scale = FALSE, approx = nystrom(m = 15, landmarks = "uniform"))
+  z <- kernclass:::kc_features(fit$approx, x)
+  K <- z %*% t(z)
+  i <- y == "a"
+  norms <- c(mean(K[i, i]), mean(K[!i, !i]))
+  f <- cbind(rowMeans(K[, i]) - norms[1] / 2, rowMeans(K[, !i]) - norms[2] / 2)
+  expect_equal(unname(fit$center_norms), norms, tolerance = 1e-10)
+  expect_equal(unname(predict(fit, x, type = "decision")), f[, 1] - f[, 2], tolerance = 1e-10)
+})
