@@ -415,8 +415,11 @@ kc_fit_svm <- function(d, call, .path = NULL) {
                   rownames(pairs)[m], path = path)
   }
   # a path keeps kernel rows in this session (kernel_tune's own futures)
-  fits <- if (is.null(path)) kc_problems_lapply(seq_len(nrow(pairs)), fit_pair) else
-    lapply(seq_len(nrow(pairs)), fit_pair)
+  fits <- if (is.null(path) && !one) kc_svm_pairs(d$x, d$y, problems, pairs, C, control)
+  if (is.null(fits)) {
+    fits <- if (is.null(path)) kc_problems_lapply(seq_len(nrow(pairs)), fit_pair) else
+      lapply(seq_len(nrow(pairs)), fit_pair)
+  }
   pair_names <- if (!one) rownames(pairs)
   per_pair <- function(field) stats::setNames(vapply(fits, `[[`, numeric(1), field), pair_names)
 
@@ -601,6 +604,12 @@ kc_svm_binary <- function(x, y, rows, positive, C, control, label = "", path = N
   } else if (!is.null(centred)) {
     r$rho <- r$rho + sum(r$alpha * yb * centred$u)
   }
+  kc_svm_binary_check(r, rows, label, control)
+}
+
+# What every binary fit checks of its solution r (on the training rows
+# `rows`), then r with its rows.
+kc_svm_binary_check <- function(r, rows, label, control) {
   if (!is.finite(r$rho) || !is.finite(r$objective) || !all(is.finite(r$alpha))) {
     # never NaN or Inf from a model that says it converged
     kc_abort(sprintf(paste0("The SVM's solution%s is not finite numbers on this data (the ",
@@ -617,6 +626,31 @@ kc_svm_binary <- function(x, y, rows, positive, C, control, label = "", path = N
   }
   r$rows <- rows
   r
+}
+
+# The class pairs of a multi-class C-SVC on dense rows with a shift-invariant
+# kernel (which kc_svm_binary neither centres nor moves), each of which the
+# solver would solve with all its kernel rows kept: in one call, side by
+# side on the threads, on one kernel of all the rows where a quarter of the
+# memory available holds it (src/svm-pairs.c); the same solutions as
+# kc_svm_binary's. NULL where the pairs are not of that kind.
+kc_svm_pairs <- function(x, y, problems, pairs, C, control) {
+  if (control$type != "C-classification" || !is.matrix(x) ||
+      kc_kernel_info(control$kernel)$shift != "invariant") return(NULL)
+  probs <- lapply(seq_len(nrow(pairs)), function(m) {
+    rows <- problems[[m]][C[problems[[m]]] > 0]
+    list(rows = rows, y = ifelse(as.integer(y[rows]) == pairs[m, "first"], 1L, -1L),
+         C = C[rows])
+  })
+  m <- vapply(probs, function(p) length(p$rows), numeric(1))
+  if (any(kc_svm_bytes(max(m))[1L] > control$cachesize * 2^20)) return(NULL)
+  out <- .Call(ffi_svm_pairs, x, probs, kc_kernel_code(control$kernel), control$tolerance,
+               control$max_iter, control$shrinking, kc_threads(), kc_memory_limit() / 4)
+  lapply(seq_along(probs), function(m) {
+    r <- out$fits[[m]]
+    r$at_bound <- sum(r$alpha >= probs[[m]]$C)
+    kc_svm_binary_check(r, probs[[m]]$rows, rownames(pairs)[m], control)
+  })
 }
 
 # LIBSVM's feasible start for the nu types: within each class (y), a_i up

@@ -8,6 +8,7 @@
 #include "kernel.h"
 #include "smo.h"
 #include "svm-path.h"
+#include "svm-pairs.h"
 #include "ffi.h"
 
 /* SVM dual by SMO: y in {-1, +1}, C the per-point upper bounds (> 0 or Inf);
@@ -207,4 +208,75 @@ SEXP ffi_svm_bytes(SEXP n, SEXP m, SEXP t, SEXP nx, SEXP nrun)
     REAL(out)[2] = kc_svm_path_bytes_thread(mm, tt);
     UNPROTECT(1);
     return out;
+}
+
+/* The class pairs of one multi-class C-SVC fit on one shared kernel
+ * (kc_svm_pairs): x the dense points of the fit, problems one list per
+ * pair of rows (1-based, increasing), y (+1 / -1) and C (> 0 or Inf);
+ * budget the bytes the kernel store may take.  Returns list(fits = per
+ * pair the fields ffi_smo returns but the store, shared = whether one
+ * kernel served every pair). */
+SEXP ffi_svm_pairs(SEXP x, SEXP problems, SEXP spec, SEXP tolerance, SEXP max_iter,
+                   SEXP shrinking, SEXP threads, SEXP budget)
+{
+    kc_kernel k = kc_kernel_from(spec);
+    int nt = kc_threads_from(threads);
+    if (!isReal(x) || !isMatrix(x)) kc_internal("x must be a dense double matrix");
+    kc_points a = kc_points_from(x, "x");
+    kc_check_pair(&k, &a, &a, "x", "x");
+    if (!isNewList(problems) || XLENGTH(problems) < 1 || XLENGTH(problems) > INT_MAX)
+        kc_internal("problems must be a list of one or more pairs");
+    double eps = asReal(tolerance), it = asReal(max_iter), bud = asReal(budget);
+    if (!R_FINITE(eps) || eps <= 0) kc_internal("tolerance must be > 0");
+    if (ISNAN(it) || it < 1) kc_internal("max_iter must be >= 1");
+    if (ISNAN(bud) || bud < 0) kc_internal("budget must be >= 0");
+    int shr = asLogical(shrinking);
+    if (shr == NA_LOGICAL) kc_internal("shrinking must be TRUE or FALSE");
+    int np = (int) XLENGTH(problems);
+    kc_svm_pair *pairs = (kc_svm_pair *) R_alloc((size_t) np, sizeof(kc_svm_pair));
+    const char *names[] = {"alpha", "rho", "objective", "iterations", "status", "gap",
+                           "rows_computed", "r", ""};
+    SEXP fits = PROTECT(allocVector(VECSXP, np));
+    for (int u = 0; u < np; u++) {
+        SEXP pr = VECTOR_ELT(problems, u);
+        SEXP rows = kc_list_elt(pr, "rows"), y = kc_list_elt(pr, "y"), C = kc_list_elt(pr, "C");
+        R_xlen_t m = XLENGTH(rows);
+        if (m < 2) kc_internal("a pair needs at least 2 rows");
+        const int *rr = kc_index_from(rows, m, a.n, "rows");
+        for (R_xlen_t i = 1; i < m; i++)
+            if (rr[i] <= rr[i - 1]) kc_internal("rows must be increasing");
+        if (!isInteger(y) || XLENGTH(y) != m) kc_internal("y must be an integer vector, one per row");
+        if (!isReal(C) || XLENGTH(C) != m) kc_internal("C must be a double vector, one per row");
+        for (R_xlen_t i = 0; i < m; i++) {
+            if (INTEGER(y)[i] != 1 && INTEGER(y)[i] != -1) kc_internal("y must be -1 or +1");
+            if (!(REAL(C)[i] > 0)) kc_internal("C must be > 0");
+        }
+        SEXP out = mkNamed(VECSXP, names);
+        SET_VECTOR_ELT(fits, u, out);
+        SET_VECTOR_ELT(out, 0, allocVector(REALSXP, m));
+        pairs[u] = (kc_svm_pair) {.m = (int) m, .rows = rr, .y = INTEGER(y), .C = REAL(C),
+                                  .alpha = REAL(VECTOR_ELT(out, 0))};
+    }
+    kc_smo_options opt = {.linear = -1.0, .alpha0 = NULL, .nsets = 1, .eps = eps,
+                          .max_iter = it >= (double) LONG_MAX ? LONG_MAX : (long) it,
+                          .shrinking = shr, .nthreads = nt, .cache_mb = 1.0, .store = NULL,
+                          .filled = NULL, .whole = 1};
+    int shared = kc_svm_pairs(&k, &a, pairs, np, &opt, bud, nt);
+    for (int u = 0; u < np; u++) {
+        SEXP out = VECTOR_ELT(fits, u);
+        kc_smo_result *res = &pairs[u].res;
+        SET_VECTOR_ELT(out, 1, ScalarReal(res->rho));
+        SET_VECTOR_ELT(out, 2, ScalarReal(res->objective));
+        SET_VECTOR_ELT(out, 3, ScalarReal((double) res->iterations));
+        SET_VECTOR_ELT(out, 4, ScalarInteger(res->status));
+        SET_VECTOR_ELT(out, 5, ScalarReal(res->gap));
+        SET_VECTOR_ELT(out, 6, ScalarReal((double) res->rows_computed));
+        SET_VECTOR_ELT(out, 7, ScalarReal(res->r));
+    }
+    const char *top[] = {"fits", "shared", ""};
+    SEXP ans = PROTECT(mkNamed(VECSXP, top));
+    SET_VECTOR_ELT(ans, 0, fits);
+    SET_VECTOR_ELT(ans, 1, ScalarLogical(shared));
+    UNPROTECT(2);
+    return ans;
 }

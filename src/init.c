@@ -13,6 +13,7 @@ SEXP ffi_loo_sums(SEXP, SEXP, SEXP, SEXP, SEXP);
 SEXP ffi_smo(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP,
              SEXP);
 SEXP ffi_svm_path(SEXP, SEXP, SEXP, SEXP);
+SEXP ffi_svm_pairs(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
 SEXP ffi_svm_bytes(SEXP, SEXP, SEXP, SEXP, SEXP);
 SEXP ffi_threshold_search(SEXP, SEXP);
 SEXP ffi_engine(void);
@@ -44,6 +45,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_loo_sums, 5),
     CALLDEF(ffi_smo, 13),
     CALLDEF(ffi_svm_path, 4),
+    CALLDEF(ffi_svm_pairs, 8),
     CALLDEF(ffi_svm_bytes, 5),
     CALLDEF(ffi_threshold_search, 2),
     CALLDEF(ffi_engine, 0),

@@ -44,6 +44,16 @@ cases <- list(
                                     shrinking = TRUE)
                              }),
                              rep(1:2, each = 8), 1:2, 2L)),
+  # three classes' pairs side by side on two threads: on one shared kernel,
+  # and past a budget of 0 each on its own block
+  ffi_svm_pairs = quote(list(predict(kernel_svm(x, y3, kernel = "laplacian", cost = 10), new,
+                                     type = "decision"),
+                             .Call(kernclass:::ffi_svm_pairs, x,
+                                   lapply(list(1:2, c(1L, 3L), 2:3), function(p) {
+                                     rows <- which(as.integer(y3) %in% p)
+                                     list(rows = rows, C = rep(1, length(rows)),
+                                          y = ifelse(as.integer(y3[rows]) == p[1], 1L, -1L))
+                                   }), c(3, 1, 3, 0), 1e-3, 100, TRUE, 2L, 0))),
   ffi_svm_bytes = quote(kernclass:::kc_svm_bytes(16, 10, 4, nx = 1, nrun = 3)),
   ffi_threshold_search = quote(list(threshold_search(x[, 1], y2),
                                     predict(kernel_bayes(x, y2, type = 3), new,
@@ -107,6 +117,8 @@ bad <- list(
                                                  spec = c(3, 1, 3, 0), tolerance = 1e-3,
                                                  max_iter = 100, shrinking = TRUE)),
               rep(1L, 16), 1L, 1L)),
+  quote(.Call(kernclass:::ffi_svm_pairs, x, list(list(rows = 1:2, y = c(1L, 2L), C = c(1, 1))),
+              c(3, 1, 3, 0), 1e-3, 100, TRUE, 1L, Inf)),
   quote(.Call(kernclass:::ffi_svm_bytes, -1, 0, 0, 1L, 1L)),
   quote(.Call(kernclass:::ffi_threshold_search, c(1, 2), 1L)),
   quote(.Call(kernclass:::ffi_pairwise_coupling, matrix(2, 2, 3), 3L, 1L)),

@@ -168,7 +168,9 @@ sklearn_run <- function(script, tr, te, extra, read) {
   dir.create(dir)
   on.exit(unlink(dir, recursive = TRUE))
   writeBin(as.vector(tr$x), file.path(dir, "x.bin"), endian = "little")
-  writeBin(ifelse(tr$y == levels(tr$y)[1], 1, -1), file.path(dir, "y.bin"), endian = "little")
+  # two classes as +1 / -1, more as their codes 1, 2, ...
+  y <- if (nlevels(tr$y) > 2L) as.integer(tr$y) else ifelse(tr$y == levels(tr$y)[1], 1, -1)
+  writeBin(as.numeric(y), file.path(dir, "y.bin"), endian = "little")
   writeBin(as.vector(te$x), file.path(dir, "xt.bin"), endian = "little")
   path <- system.file("benchmarks", script, package = "kernclass")
   if (!nzchar(path)) path <- file.path("inst/benchmarks", script)
@@ -181,6 +183,7 @@ sklearn_run <- function(script, tr, te, extra, read) {
 # The +1 / -1 predictions a script wrote, as tr's labels.
 sklearn_labels <- function(dir, tr) {
   pred <- scan(file.path(dir, "pred.txt"), quiet = TRUE)
+  if (nlevels(tr$y) > 2L) return(levels(tr$y)[pred])
   ifelse(pred == 1, levels(tr$y)[1], levels(tr$y)[2])
 }
 
@@ -190,7 +193,8 @@ sklearn_svc <- function(tr, te, cost, gamma, tol = 1e-3) {
     support <- scan(file.path(dir, "support.txt"), quiet = TRUE)
     coefs <- scan(file.path(dir, "coef.txt"), quiet = TRUE)
     list(fit = times[1], predict = times[2], iterations = times[3], svs = length(support),
-         objective = dual_objective(coefs, tr$x[support, , drop = FALSE], gamma),
+         objective = if (nlevels(tr$y) == 2L)
+           dual_objective(coefs, tr$x[support, , drop = FALSE], gamma) else NA,
          accuracy = mean(sklearn_labels(dir, tr) == te$y))
   })
 }
@@ -244,6 +248,45 @@ if (run_section("svm")) for (d in c(20, 100)) {
   if (!is.null(sk)) add(ptask, "scikit-learn", list(seconds = sk$predict, peak_mb = NA),
                         accuracy = sk$accuracy)
   rm(k, e, l); invisible(gc())
+}
+
+# 10 classes on wide data, the shape of an image set (d = 784; RBF, gamma
+# 1/784, cost 10): 45 class pairs, which kernel_svm solves side by side on
+# one kernel of all the rows (src/svm-pairs.c). Simulated: 10 Gaussian
+# blobs around random centres, spread along 30 shared directions plus
+# noise.
+make_blobs <- function(n, d, classes, seed, latent = 30) {
+  set.seed(d + classes)
+  mu <- matrix(rnorm(classes * d, sd = 0.4), classes, d)
+  A <- matrix(rnorm(latent * d), latent, d) / sqrt(latent)
+  set.seed(seed)
+  cl <- sample(classes, n, TRUE)
+  list(x = mu[cl, ] + matrix(rnorm(n * latent), n) %*% A + matrix(rnorm(n * d, sd = 0.3), n),
+       y = factor(cl, levels = seq_len(classes)))
+}
+if (run_section("svm")) {
+  n <- size(10000, 3000); d <- 784
+  tr <- make_blobs(n, d, 10, 1)
+  te <- make_blobs(2000, d, 10, 2)
+  task <- sprintf("SVM train, 10 classes, RBF, C=10, n=%d, d=%d", n, d)
+  acc <- function(fit) mean(predict(fit, te$x) == te$y)
+  options(kernclass.threads = 1)
+  k1 <- measure(kernel_svm(tr$x, tr$y, gamma = 1 / d, cost = 10, scale = FALSE))
+  options(kernclass.threads = NULL)
+  k <- measure(kernel_svm(tr$x, tr$y, gamma = 1 / d, cost = 10, scale = FALSE))
+  e <- measure(svm(tr$x, tr$y, gamma = 1 / d, cost = 10, scale = FALSE))
+  add(task, sprintf("kernclass::kernel_svm, %d threads", kernclass:::kc_threads()), k,
+      accuracy = acc(k$value), svs = length(k$value$index),
+      note = sprintf("%d SMO iterations over 45 pairs", as.integer(sum(k$value$iterations))))
+  add(task, "kernclass::kernel_svm, 1 thread", k1, accuracy = acc(k1$value),
+      svs = length(k1$value$index))
+  add(task, "e1071::svm", e, accuracy = acc(e$value), svs = e$value$tot.nSV)
+  sk <- sklearn_svc(tr, te, cost = 10, gamma = 1 / d)
+  if (!is.null(sk)) {
+    add(task, "scikit-learn SVC", list(seconds = sk$fit, peak_mb = NA), accuracy = sk$accuracy,
+        svs = sk$svs, note = "fit time measured in Python, one thread")
+  }
+  rm(k, k1, e, tr, te); invisible(gc())
 }
 
 # ---- 3. nearest means and Parzen against plain R on kernelMatrix ----------

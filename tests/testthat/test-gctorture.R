@@ -28,6 +28,9 @@ nystrom_map <- list(type = 1L, landmarks = x[1:3, ], proj = diag(3)[, 1:2])
 fourier_map <- list(type = 2L, freq = matrix(c(1, -2, 0.5, 1, 2, 0, -1, 3), 2, 4),
                     phase = c(0.1, 2, 4, 6))
 store <- .Call(ns$ffi_feature_store, x, nystrom_map, rbf, 1L)
+# two class pairs of three classes (ffi_svm_pairs)
+pair_problems <- list(list(rows = 1:4, y = c(1L, -1L, 1L, -1L), C = rep(1, 4)),
+                      list(rows = c(1L, 3L, 5L, 6L), y = c(1L, 1L, -1L, -1L), C = rep(2, 4)))
 calls <- list(
   ffi_kernel_matrix = list(x, x[1:4, ], rbf, 1L),
   ffi_kernel_expansion = list(x, x, cbind(y == 1, y == -1) + 0, rbf, 1L),
@@ -55,6 +58,9 @@ calls <- list(
                            path_plan(list(x), rep(1:2, 3), 2L, 1, rep(1, 6), matrix(1, 2, 2),
                                      rbf, 1e-3, 1e4)),
                       rep(1:2, 3), 1:2, 2L),
+  # the shared kernel, and past a budget of 0 each pair on its own block
+  ffi_svm_pairs = list(x, pair_problems, rbf, 1e-3, 1e4, TRUE, 2L, Inf),
+  ffi_svm_pairs = list(x, pair_problems, rbf, 1e-3, 1e4, TRUE, 2L, 0),
   ffi_svm_bytes = list(6, 4, 2, 1L, 3L),
   ffi_enums = list()
 )
@@ -84,11 +90,12 @@ test_that("the list above has every registered entry point", {
 })
 
 test_that("the .Call entry points give the same results under gctorture", {
-  for (entry in names(calls)) {
+  for (i in seq_along(calls)) {  # an entry may be named twice
+    entry <- names(calls)[i]
     set.seed(1)  # the linear SVM's coordinate order
-    expected <- do.call(.Call, c(list(ns[[entry]]), calls[[entry]]))
+    expected <- do.call(.Call, c(list(ns[[entry]]), calls[[i]]))
     set.seed(1)
-    expect_equal(do.call(torture, c(list(entry), calls[[entry]])), expected,
+    expect_equal(do.call(torture, c(list(entry), calls[[i]])), expected,
                  tolerance = 1e-12, label = entry)
   }
 })
@@ -128,5 +135,8 @@ test_that("errors in the .Call entry points unwind cleanly under gctorture", {
   err <- torture("ffi_svm_path", list(path_plan(list(x, x, x), rep(1:2, 3), 2L, 1, rep(1, 6),
                                                  matrix(1, 2, 2), rbf, 1e-3, 1e4)),
                  rep(1:2, 3), 1:2, 1L)
+  expect_match(conditionMessage(err), "kernclass internal")
+  err <- torture("ffi_svm_pairs", x, list(list(rows = c(2L, 1L), y = c(1L, -1L), C = c(1, 1))),
+                 rbf, 1e-3, 10, TRUE, 1L, Inf)
   expect_match(conditionMessage(err), "kernclass internal")
 })

@@ -1,0 +1,116 @@
+# A multi-class C-SVC's class pairs in one call (kc_svm_pairs in R/svm.R,
+# src/svm-pairs.c): side by side on the threads, on one float kernel of all
+# the rows where the memory budget holds it, else each pair on its own
+# block. Every way must give today's per-pair fits (kc_svm_binary, one
+# pair at a time): the same iterations, support vectors, coefficients, b
+# and decision values, bit for bit. (About 3 s in all.)
+
+ns <- asNamespace("kernclass")
+
+pairs_data <- function(n, classes, p = 6, seed = 1) {
+  set.seed(seed)
+  cl <- sample(classes, n, TRUE)
+  mu <- matrix(rnorm(classes * p, sd = 1.2), classes, p)
+  list(x = mu[cl, , drop = FALSE] + matrix(rnorm(n * p), n, p),
+       y = factor(letters[cl], levels = letters[seq_len(classes)]))
+}
+
+# today's per-pair fits, each pair alone through kc_svm_binary, as the
+# coefficients, b and iterations kernel_svm keeps
+per_pair <- function(x, y, kernel, gamma, cost, cachesize, w = NULL, cw = NULL) {
+  k <- ns$kc_kernel(kernel, gamma, 3, 0, x)
+  C <- cost * ns$kc_obs_weights(w, nrow(x))
+  C <- ns$kc_class_weights(cw, y)[as.integer(y)] * C
+  control <- list(kernel = k, type = "C-classification", nu = 0.5, tolerance = 1e-3,
+                  max_iter = 1e7, cachesize = cachesize, shrinking = TRUE)
+  pairs <- ns$kc_ovo_pairs(levels(y))
+  eta <- matrix(0, nrow(x), nrow(pairs))
+  rho <- it <- numeric(nrow(pairs))
+  for (m in seq_len(nrow(pairs))) {
+    rows <- which(as.integer(y) %in% pairs[m, ])
+    r <- ns$kc_svm_binary(x, y, rows, pairs[m, "first"], C, control, rownames(pairs)[m])
+    sgn <- ifelse(as.integer(y[r$rows]) == pairs[m, "first"], 1, -1)
+    eta[r$rows, m] <- r$alpha * sgn
+    rho[m] <- r$rho
+    it[m] <- r$iterations
+  }
+  index <- which(rowSums(abs(eta)) > 0)
+  list(coefs = unname(eta[index, , drop = FALSE]), index = index, b = -rho, iterations = it)
+}
+
+expect_same_fit <- function(fit, ref, x) {
+  expect_identical(fit$index, ref$index)
+  expect_identical(unname(fit$coefs), ref$coefs)
+  expect_identical(unname(fit$b), ref$b)
+  expect_identical(unname(fit$iterations), ref$iterations)
+  # the decision values, from the fit against the plain sum over the
+  # reference's support vectors
+  K <- kernel_matrix(x, x[ref$index, , drop = FALSE], kernel = fit$kernel$name,
+                     gamma = fit$kernel$gamma)
+  dec <- matrix(unname(predict(fit, x, type = "decision")), nrow(x))
+  expect_equal(dec, sweep(K %*% ref$coefs, 2L, ref$b, `+`), tolerance = 1e-10)
+}
+
+test_that("the pairs in one call give today's per-pair fits (2, 3, 10 classes, 1 and 2 threads)", {
+  for (classes in c(2, 3, 10)) {
+    dat <- pairs_data(40 * classes, classes, seed = classes)
+    w <- runif(nrow(dat$x), 0.2, 2)
+    w[1:3] <- 0  # rows left out of their pairs
+    cw <- stats::setNames(seq_len(classes) / classes + 0.5, levels(dat$y))
+    ref <- list(
+      plain = per_pair(dat$x, dat$y, "rbf", 0.2, 10, 40),
+      weights = per_pair(dat$x, dat$y, "rbf", 0.2, 3, 40, w = w),
+      class = per_pair(dat$x, dat$y, "laplacian", 0.3, 2, 40, cw = cw))
+    for (threads in 1:2) with_threads(threads, {
+      expect_same_fit(kernel_svm(dat$x, dat$y, gamma = 0.2, cost = 10, scale = FALSE,
+                                 cachesize = 40), ref$plain, dat$x)
+      expect_same_fit(kernel_svm(dat$x, dat$y, gamma = 0.2, cost = 3, weights = w,
+                                 scale = FALSE, cachesize = 40), ref$weights, dat$x)
+      expect_same_fit(kernel_svm(dat$x, dat$y, kernel = "laplacian", gamma = 0.3, cost = 2,
+                                 class.weights = cw, scale = FALSE, cachesize = 40),
+                      ref$class, dat$x)
+    })
+  }
+})
+
+test_that("past the memory budget each pair computes its own block, with the same fits", {
+  dat <- pairs_data(300, 3, seed = 5)
+  ref <- per_pair(dat$x, dat$y, "rbf", 0.2, 5, 0.2)
+  # the largest pair has 206 rows, its block 170 KB: a quarter of 2 MB holds
+  # two blocks but not with the kernel of all 300 rows (360 KB): pairs side
+  # by side on their own blocks; a quarter of 0.8 MB one block, of 0.5 MB
+  # none: one pair at a time
+  for (mb in c(2, 0.8, 0.5)) for (threads in 1:2) {
+    old <- options(kernclass.memory_limit = mb)
+    fit <- with_threads(threads, kernel_svm(dat$x, dat$y, gamma = 0.2, cost = 5, scale = FALSE,
+                                            cachesize = 0.2))
+    options(old)
+    expect_same_fit(fit, ref, dat$x)
+  }
+})
+
+test_that("the shared kernel and the per-pair blocks give the same solutions in C", {
+  dat <- pairs_data(200, 4, seed = 9)
+  pairs <- ns$kc_ovo_pairs(levels(dat$y))
+  probs <- lapply(seq_len(nrow(pairs)), function(m) {
+    rows <- which(as.integer(dat$y) %in% pairs[m, ])
+    list(rows = rows, y = ifelse(as.integer(dat$y[rows]) == pairs[m, "first"], 1L, -1L),
+         C = rep(4, length(rows)))
+  })
+  spec <- ns$kc_kernel_code(ns$kc_kernel("rbf", 0.3, 3, 0, dat$x))
+  run <- function(budget, threads) {
+    r <- .Call(ns$ffi_svm_pairs, dat$x, probs, spec, 1e-3, 1e7, TRUE, threads, budget)
+    # the rows each pair computed itself: none from a shared kernel
+    expect_true(all(vapply(r$fits, `[[`, 0, "rows_computed") == if (r$shared) 0 else
+                      lengths(lapply(probs, `[[`, "rows"))))
+    r$fits <- lapply(r$fits, function(f) f[names(f) != "rows_computed"])
+    r
+  }
+  shared <- run(Inf, 2L)
+  expect_true(shared$shared)
+  for (b in list(run(Inf, 1L), run(0, 1L), run(0, 2L), run(2 * 4 * 120^2, 2L))) {
+    expect_identical(b$fits, shared$fits)
+  }
+  expect_false(run(0, 2L)$shared)
+  expect_false(run(2 * 4 * 120^2, 2L)$shared)  # two blocks, not the kernel of 200 rows
+})
