@@ -188,7 +188,7 @@ kc_recalibrate_prob <- function(rc, p) {
 #'
 #' `calibration_curve()` computes the reliability diagram's table from held-out
 #' probabilities: for each class (one against the rest; with two classes the
-#' first level) the probabilities are cut into `bins` equal bins on [0, 1],
+#' first level) the probabilities are cut into `bins` equal bins of the unit interval,
 #' and each bin gives the mean predicted probability and the observed
 #' frequency of the class, with a binomial standard error. Well calibrated
 #' probabilities lie on the diagonal. `plot()` draws it (base graphics).
