@@ -30,19 +30,31 @@ opt <- function(name, default) {
 reps <- as.integer(opt("reps", "20"))
 only <- strsplit(opt("only", "rule,coverage,cost,diagram"), ",")[[1]]
 
-mlb <- function(name) {
-  e <- new.env()
-  utils::data(list = name, package = "mlbench", envir = e)
-  e[[name]]
-}
-# each data set as inputs x (numeric columns) and classes y
+# each data set as inputs x (numeric columns) and classes y; each mlbench set
+# loaded by name where it is used, so that tools/check-data.R can check it
+mlb <- function(loaded) loaded[[ls(loaded)]]
 datasets <- list(
   iris = list(x = iris[, 1:4], y = iris$Species),
-  Vehicle = local({ d <- mlb("Vehicle"); list(x = d[, 1:18], y = d$Class) }),
-  PimaIndiansDiabetes = local({ d <- mlb("PimaIndiansDiabetes"); list(x = d[, 1:8], y = d$diabetes) }),
-  Glass = local({ d <- mlb("Glass"); list(x = d[, 1:9], y = droplevels(d$Type)) }),
-  Sonar = local({ d <- mlb("Sonar"); list(x = d[, 1:60], y = d$Class) }),
-  Vowel = local({ d <- mlb("Vowel"); list(x = d[, 2:11], y = d$Class) })
+  Vehicle = local({
+    utils::data("Vehicle", package = "mlbench", envir = e <- new.env())
+    d <- mlb(e); list(x = d[, 1:18], y = d$Class)
+  }),
+  PimaIndiansDiabetes = local({
+    utils::data("PimaIndiansDiabetes", package = "mlbench", envir = e <- new.env())
+    d <- mlb(e); list(x = d[, 1:8], y = d$diabetes)
+  }),
+  Glass = local({
+    utils::data("Glass", package = "mlbench", envir = e <- new.env())
+    d <- mlb(e); list(x = d[, 1:9], y = droplevels(d$Type))
+  }),
+  Sonar = local({
+    utils::data("Sonar", package = "mlbench", envir = e <- new.env())
+    d <- mlb(e); list(x = d[, 1:60], y = d$Class)
+  }),
+  Vowel = local({
+    utils::data("Vowel", package = "mlbench", envir = e <- new.env())
+    d <- mlb(e); list(x = d[, 2:11], y = d$Class)
+  })
 )
 source_of <- c(iris = "datasets", Vehicle = "mlbench", PimaIndiansDiabetes = "mlbench",
                Glass = "mlbench", Sonar = "mlbench", Vowel = "mlbench")
