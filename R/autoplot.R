@@ -224,22 +224,7 @@ autoplot.kernel_cv <- function(object, type = NULL, ...) {
 kc_tune_plot_data <- function(x, params, metric) {
   res <- x$results
   if (is.null(metric)) metric <- if (is.null(x$metric)) "accuracy" else x$metric
-  gcols <- if (!is.null(x$best)) intersect(names(x$best), names(res)) else
-    setdiff(names(res), c("accuracy", "sd", "se"))
-  if (!is.character(metric) || length(metric) != 1L || !metric %in% setdiff(names(res), gcols) ||
-      !is.numeric(res[[metric]])) {
-    kc_abort(sprintf("`metric` must name one numeric column of the results, e.g. %s.",
-                     kc_enum(setdiff(names(res), gcols))), arg = "metric")
-  }
-  varying <- gcols[vapply(gcols, function(nm) {
-    is.numeric(res[[nm]]) && length(unique(res[[nm]])) > 1L
-  }, logical(1))]
-  if (is.null(params)) params <- utils::head(varying, 2L)
-  if (!is.character(params) || !length(params) || length(params) > 2L || anyDuplicated(params) ||
-      !all(params %in% gcols) || !all(vapply(res[params], is.numeric, logical(1)))) {
-    kc_abort(sprintf("`params` must name one or two numeric grid columns, e.g. %s.",
-                     kc_enum(if (length(varying)) varying else gcols)), arg = "params")
-  }
+  params <- kc_tune_plot_params(x, res, metric, params)
   ax <- lapply(params, function(nm) kc_tune_axis(res[[nm]], nm))
   known <- is.element(metric, names(kc_metrics))
   pick <- if (known && !kc_metrics[[metric]]$larger) min else max

@@ -45,23 +45,8 @@ plot.kernel_tune <- function(x, params = NULL, metric = NULL,
   coded <- kc_tune_plot_codes(x$results, x$best)
   res <- coded$results
   if (is.null(metric)) metric <- if (is.null(x$metric)) "accuracy" else x$metric
-  gcols <- if (!is.null(x$best)) intersect(names(x$best), names(res)) else
-    setdiff(names(res), c("accuracy", "sd", "se"))
-  if (!is.character(metric) || length(metric) != 1L || !metric %in% setdiff(names(res), gcols) ||
-      !is.numeric(res[[metric]])) {
-    kc_abort(sprintf("`metric` must name one numeric column of the results, e.g. %s.",
-                     kc_enum(setdiff(names(res), gcols))), arg = "metric")
-  }
   kc_check_number(digits, "digits", lower = 0, whole = TRUE)
-  varying <- gcols[vapply(gcols, function(nm) {
-    is.numeric(res[[nm]]) && length(unique(res[[nm]])) > 1L
-  }, logical(1))]
-  if (is.null(params)) params <- utils::head(varying, 2L)
-  if (!is.character(params) || !length(params) || length(params) > 2L || anyDuplicated(params) ||
-      !all(params %in% gcols) || !all(vapply(res[params], is.numeric, logical(1)))) {
-    kc_abort(sprintf("`params` must name one or two numeric grid columns, e.g. %s.",
-                     kc_enum(if (length(varying)) varying else gcols)), arg = "params")
-  }
+  params <- kc_tune_plot_params(x, res, metric, params)
   ax <- lapply(params, function(nm) kc_tune_axis_labelled(res[[nm]], nm))
   scales <- stats::setNames(vapply(ax, `[[`, "", "scale"), params)
   value <- res[[metric]]
@@ -226,4 +211,27 @@ kc_tune_scale <- function(v) {
   d <- diff(v)
   if (max(abs(d - mean(d))) <= tol * mean(d)) return("linear")
   "ordinal"
+}
+
+# The checked metric and plotted parameters of a tuning plot (plot() and
+# autoplot()): `metric` one numeric results column, `params` one or two
+# numeric grid columns (default: the first two that vary).
+kc_tune_plot_params <- function(x, res, metric, params) {
+  gcols <- if (!is.null(x$best)) intersect(names(x$best), names(res)) else
+    setdiff(names(res), c("accuracy", "sd", "se"))
+  if (!is.character(metric) || length(metric) != 1L || !metric %in% setdiff(names(res), gcols) ||
+      !is.numeric(res[[metric]])) {
+    kc_abort(sprintf("`metric` must name one numeric column of the results, e.g. %s.",
+                     kc_enum(setdiff(names(res), gcols))), arg = "metric")
+  }
+  varying <- gcols[vapply(gcols, function(nm) {
+    is.numeric(res[[nm]]) && length(unique(res[[nm]])) > 1L
+  }, logical(1))]
+  if (is.null(params)) params <- utils::head(varying, 2L)
+  if (!is.character(params) || !length(params) || length(params) > 2L || anyDuplicated(params) ||
+      !all(params %in% gcols) || !all(vapply(res[params], is.numeric, logical(1)))) {
+    kc_abort(sprintf("`params` must name one or two numeric grid columns, e.g. %s.",
+                     kc_enum(if (length(varying)) varying else gcols)), arg = "params")
+  }
+  params
 }
