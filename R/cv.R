@@ -285,10 +285,12 @@ kc_grid_cv <- function(fit, d, w, fold, k, cells, args, metric, run_folds = NULL
   rest <- which(!exact)
   groups <- kc_path_groups(fit, cells[rest], args, needs)
   runs <- if (is.null(run_folds)) seq_len(as.integer(k)) else run_folds
-  # a kernel_svm path on all its folds at once where it can (R/svm-path.R)
+  # a group on all its folds at once where its path can (kc_paths' plan:
+  # kernel_svm's costs, R/svm-path.R)
+  plan <- kc_fitter_path(fit)$plan
   inputs <- new.env(parent = emptyenv())  # the coded, scaled inputs, made once
   plans <- lapply(groups, function(g) {
-    kc_svm_shared_plan(fit, d, w, fold, runs, cells[rest[g]], args, needs, inputs)
+    if (!is.null(plan)) plan(fit, d, w, fold, runs, cells[rest[g]], args, needs, inputs)
   })
   shared <- !vapply(plans, is.null, logical(1))
   for (f in runs) {
@@ -348,38 +350,9 @@ kc_task_runner <- function(p, fit, d, w, fold, cells, args, needs) {
   }
 }
 
-# Groups of cells (indices) that share work on a fold: cells of a fitter
-# with a path in the registry that differ in that parameter only, a positive
-# number in each (kernel_svm's costs: one SVM path, R/svm-path.R; the other
-# fitters' gammas: one pass of inner products or distances for all,
-# kc_with_gammas()); every other cell alone. Not approximate models (no
-# kernel sums), nor SVMs with probability = TRUE, whose Platt folds draw
-# random numbers per fit.
-kc_path_groups <- function(fit, cells, args, needs) {
-  single <- as.list(seq_along(cells))
-  def <- kc_fitter_default(fit)
-  if (is.null(def$path) || length(cells) < 2L) return(single)
-  alone <- vapply(c(list(args), cells), function(a) {
-    !is.null(a$approx) || (def$path == "cost" && isTRUE(a$probability))
-  }, logical(1))
-  if (any(alone) || (def$path == "cost" && needs == "prob")) return(single)
-  has_value <- vapply(cells, function(a) {
-    v <- a[[def$path]]
-    is.numeric(v) && length(v) == 1L && !is.na(v) && v > 0
-  }, logical(1))
-  if (!all(has_value)) return(single)
-  key <- vapply(cells, function(a) {
-    a[[def$path]] <- NULL
-    paste(deparse(a[order(names(a))], control = "digits17"), collapse = "")
-  }, character(1))
-  unname(split(seq_along(cells), factor(key, levels = unique(key))))
-}
-
-# The fits of one fold for the cells `cells` (several only for a path: the
-# same settings but for the registry's path parameter), predicting the rows
-# `test`. An SVM path runs its costs in increasing order, each fit
-# warm-started from the last and all sharing the kernel rows of the fold's
-# training points; the other fitters' gammas share their kernel sums.
+# The fits of one fold for the cells `cells` (several only for a group of
+# kc_path_groups(): the same settings but for the path's parameter, fitted
+# by the path, R/select.R), predicting the rows `test`.
 kc_fold_fits <- function(fit, d, w, test, cells, args, needs) {
   xtr <- kc_rows(d$x, -test)
   ytr <- d$y[-test]
@@ -393,25 +366,8 @@ kc_fold_fits <- function(fit, d, w, test, cells, args, needs) {
                stop(e)
              })
   }
-  if (length(cells) > 1L && identical(kc_fitter_default(fit)$path, "gamma")) {
-    gammas <- vapply(cells, function(a) as.numeric(a$gamma), numeric(1))
-    return(kc_with_gammas(gammas, lapply(seq_along(cells), function(j) {
-      kc_fold_predict(fit_cell(j), xte, needs)
-    })))
-  }
-  path <- NULL
-  order <- seq_along(cells)
-  if (length(cells) > 1L) {
-    path <- kc_svm_path_new()
-    order <- order(vapply(cells, function(a) a$cost, numeric(1)))
-  }
-  models <- vector("list", length(cells))
-  for (j in order) models[[j]] <- fit_cell(j, if (!is.null(path)) list(.path = path))
-  if (!is.null(path)) {
-    out <- kc_path_predict(models, xte, needs)
-    if (!is.null(out)) return(out)
-  }
-  lapply(models, kc_fold_predict, xte = xte, needs = needs)
+  if (length(cells) > 1L) return(kc_fitter_path(fit)$fold_fits(cells, fit_cell, xte, needs))
+  list(kc_fold_predict(fit_cell(1L), xte, needs))
 }
 
 kc_fold_predict <- function(model, xte, needs) {

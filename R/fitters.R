@@ -19,18 +19,29 @@
 #   available);
 # - loo: whether the exact leave-one-out of kernel_cv() exists (a kc_loo()
 #   method beside the classifier);
-# - path: the parameter along which kernel_tune() shares work between grid
-#   rows on a fold (kc_path_groups(): kernel_svm's cost path, R/svm-path.R;
-#   the gammas of the others, kc_with_gammas()), NULL for none;
+# - path: the shared path along which kernel_tune() shares work between grid
+#   rows on a fold, a row of kc_paths named by its parameter (R/select.R:
+#   "cost", kernel_svm's cost path, R/svm-path.R; "gamma", the kernel sums
+#   of the gammas, kc_with_gammas()), NULL for none;
+# - searches: the searches of kernel_tune() it takes, rows of kc_searches
+#   (R/select.R): "race" and "exhaustive" every fitter, "screen" a fitter
+#   whose solver stops at a `tolerance` that screening loosens;
+# - default_grid: NULL (a grid must be given), or function(def, x, args):
+#   the grid kernel_tune() searches when none is given, list(grid, text);
 # - parsnip: the parsnip model that fits it ("kernel_classifier"), NULL for
 #   the SVM, which is an engine of parsnip's own svm_* models.
 kc_fitter_row <- function(method, label, tunable, types = c("class", "decision", "prob"),
                           prob_arg = NULL, loo = FALSE, path = NULL,
+                          searches = kc_plain_searches, default_grid = NULL,
                           parsnip = "kernel_classifier") {
   list(method = method, default = paste0("kernel_", method, ".default"), label = label,
        tunable = tunable, types = types, prob_arg = prob_arg, loo = loo, path = path,
-       parsnip = parsnip)
+       searches = searches, default_grid = default_grid, parsnip = parsnip)
 }
+
+# The searches any fitter takes, also one outside the registry: those that
+# need nothing of its solver.
+kc_plain_searches <- c("race", "exhaustive")
 
 kc_fitters <- list(
   kernel_means = kc_fitter_row("means", function(object) "Kernel nearest-means classifier",
@@ -45,7 +56,9 @@ kc_fitters <- list(
     else if (!is.null(kc_repr_svm_title(kc_repr(object)))) kc_repr_svm_title(kc_repr(object))
     else if (is.null(object$nu)) "Support vector machine (SMO)"
     else "nu-support vector machine (SMO)"
-  }, c("cost", "gamma", "degree"), prob_arg = "probability", path = "cost", parsnip = NULL)
+  }, c("cost", "gamma", "degree"), prob_arg = "probability", path = "cost",
+  searches = c("race", "screen", "exhaustive"),
+  default_grid = function(def, x, args) kc_svm_default_grid(def, x, args), parsnip = NULL)
 )
 
 # The tunable parameters: their label, whether the kernel must use them

@@ -30,6 +30,11 @@ kc_memory_available <- function() {
   avail
 }
 
+# The bytes kernel_tune() may keep on a fold being fitted (option
+# kernclass.tune.store_mb): the SVM path's kernel rows and its shared
+# kernel (R/svm-path.R), the gammas' shared kernel sums (R/select.R).
+kc_tune_budget <- function() kc_option("kernclass.tune.store_mb") * 2^20
+
 kc_format_bytes <- function(bytes) {
   if (bytes >= 2^30) sprintf("%.1f GB", bytes / 2^30) else sprintf("%.0f MB", bytes / 2^20)
 }

@@ -62,6 +62,8 @@ kc_call <- function(call, generic) {
 }
 
 # Sum of k(x_i, x_j) over the pairs of each class, in tiles, at fit time.
+# (Inside kernel_tune()'s gamma path, with the grid's other gammas at once:
+# kc_gamma_shared(), R/select.R; so kc_expand().)
 kc_within_sums <- function(x, y, kernel) {
   kc_gamma_shared("within", list(x, y), NULL, kernel, function(ks) {
     out <- .Call(ffi_within_sums, x, as.integer(y), nlevels(y), kc_kernel_codes(ks),
@@ -82,88 +84,6 @@ kc_expand <- function(x, points, weights, kernel) {
 
 # The C engine's codes of kernels of one type, a column each (src/ffi.c).
 kc_kernel_codes <- function(ks) vapply(ks, kc_kernel_code, numeric(4))
-
-# Gammas that share their kernel sums: kernel_tune() fits the gammas of one
-# setting of kernel_means(), kernel_parzen() or kernel_bayes() on a fold
-# inside kc_with_gammas() (R/cv.R). There the first kernel sum with one of
-# the gammas is computed for all of them from one pass of inner products or
-# squared distances (the inputs never depend on gamma), and the same sum
-# with another of the gammas (identical inputs and weights) is looked up;
-# so are the values that do not depend on gamma at all (kernel_bayes()'s
-# covariances and whitened points, kc_gamma_free()). The values are each
-# row's alone, bit for bit (src/kernel.c, values_from_base); the fitters do
-# not know. What is kept stays within the tuning budget
-# (kernclass.tune.store_mb); past it, values are computed as they come.
-kc_fold_shared <- new.env(parent = emptyenv())
-
-kc_with_gammas <- function(gammas, expr) {
-  old <- mget(c("gammas", "kept", "bytes"), kc_fold_shared, ifnotfound = list(NULL))
-  on.exit(list2env(old, kc_fold_shared))
-  kc_fold_shared$gammas <- unique(as.numeric(gammas))
-  kc_fold_shared$kept <- list()
-  kc_fold_shared$bytes <- 0
-  expr
-}
-
-# The entry kept for op on these inputs (identical()), or NULL.
-kc_shared_lookup <- function(op, inputs) {
-  for (e in kc_fold_shared$kept) {
-    if (identical(e$op, op) && identical(e$inputs, inputs)) return(e)
-  }
-  NULL
-}
-
-kc_shared_room <- function(bytes) {
-  kc_fold_shared$bytes + bytes <= kc_option("kernclass.tune.store_mb") * 2^20
-}
-
-kc_shared_keep <- function(entry, bytes) {
-  kc_fold_shared$kept[[length(kc_fold_shared$kept) + 1L]] <- entry
-  kc_fold_shared$bytes <- kc_fold_shared$bytes + bytes
-}
-
-# compute(kernels) gives a list of the sum for each kernel; inputs (a list)
-# and weights are what it reads besides the kernel. A sum with other weights
-# than those kept for its inputs (a threshold search that turned a model
-# round, kernel_parzen()'s searched prior) is computed alone.
-kc_gamma_shared <- function(op, inputs, weights, kernel, compute) {
-  gammas <- kc_fold_shared$gammas
-  if (length(gammas) < 2L || !is.null(kc_kernel_info(kernel)$engine) ||
-      !(kernel$gamma %in% gammas)) {
-    return(compute(list(kernel))[[1L]])
-  }
-  rest <- kernel
-  rest$gamma <- NULL
-  op <- list(op, rest)
-  same <- kc_shared_lookup(op, inputs)
-  if (!is.null(same) && identical(same$weights, weights)) {
-    return(same$value[[match(kernel$gamma, gammas)]])
-  }
-  bytes <- 8 * length(gammas) * (if (is.null(weights)) nlevels(inputs[[2L]]) else
-                                   nrow(inputs[[1L]]) * ncol(weights))
-  if (!is.null(same) || !kc_shared_room(bytes)) return(compute(list(kernel))[[1L]])
-  ks <- lapply(gammas, function(g) {
-    k <- kernel
-    k$gamma <- g
-    k
-  })
-  value <- compute(ks)
-  kc_shared_keep(list(op = op, inputs = inputs, weights = weights, value = value), bytes)
-  value[[match(kernel$gamma, gammas)]]
-}
-
-# compute() of inputs that a gamma does not change (a numeric matrix), once
-# for identical inputs inside kc_with_gammas().
-kc_gamma_free <- function(op, inputs, compute) {
-  if (is.null(kc_fold_shared$gammas)) return(compute())
-  same <- kc_shared_lookup(op, inputs)
-  if (!is.null(same)) return(same$value)
-  value <- compute()
-  if (kc_shared_room(8 * length(value))) {
-    kc_shared_keep(list(op = op, inputs = inputs, value = value), 8 * length(value))
-  }
-  value
-}
 
 # predict() works through four internal generics, so that each classifier
 # says only what differs:

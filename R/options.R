@@ -30,7 +30,7 @@ kc_options <- list(
     NULL, function(v) is.numeric(v) && length(v) == 1L && !is.na(v) && v > 0,
     "one number of MB > 0 (Inf: no limit; NULL: what the system reports as available)"),
   # MB kernel_tune() may keep on a fold: the SVM path's kernel rows, the
-  # gammas' shared kernel sums (R/svm-path.R, R/model.R)
+  # gammas' shared kernel sums (kc_tune_budget(), R/memory.R)
   kernclass.tune.store_mb = kc_option_row(
     512, function(v) is.numeric(v) && length(v) == 1L && !is.na(v) && v >= 0,
     "one number of MB >= 0 (0: keep nothing; default 512)"),

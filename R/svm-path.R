@@ -1,36 +1,33 @@
-# The SVM's cost path and its model selection: what kernel_tune() does for
-# kernel_svm() that it does not do for the other fitters. The costs of one
-# kernel setting are fitted on a fold as one path (shared kernel rows, warm
-# starts, one expansion for the held-out rows); the grid is screened at a
-# loose solver tolerance and only the chosen cell is solved exactly
-# (search = "screen"); and a grid is made from the data when none is given.
+# The SVM's cost path: what the registry's path "cost" (R/select.R's
+# kc_paths) does for kernel_svm(). The costs of one kernel setting are
+# fitted on a fold as one path (shared kernel rows, warm starts, one
+# expansion for the held-out rows), or on all the folds in one call
+# (src/svm-path.c); and a grid is made from the data when none is given
+# (the registry's default_grid).
 
 # ---- the path: costs of one kernel setting share work -------------------------
 
 # The state a path keeps between its fits, per class pair: the kernel rows
 # computed so far (a raw store the solver fills in place) and the last
-# solution. Stores fit in a budget (option kernclass.tune.store_mb, default
-# 512 MB per fold being fitted); past it, the pair warm-starts only.
+# solution. Stores fit in the tuning budget (kc_tune_budget(), per fold
+# being fitted); past it, the pair warm-starts only.
 kc_svm_path_new <- function() {
   path <- new.env(parent = emptyenv())
-  path$budget <- kc_option("kernclass.tune.store_mb") * 2^20
+  path$budget <- kc_tune_budget()
   path
 }
 
 # The warm start and the store for one binary problem of a path (rows: the
 # problem's training rows, Cb their bounds, yb their +1 / -1); NULLs outside
-# a path.
+# a path. The start is the C engine's (kc_svm_warm_start, src/svm-path.c),
+# the rule the shared path uses: the last solution moved into the new box.
 kc_svm_path_start <- function(path, key, rows, Cb, yb) {
   if (is.null(path)) return(list())
   prev <- path[[key]]
   if (!is.null(prev) && identical(prev$rows, rows)) {
-    # the last solution moved to the new box: variables at their bound go to
-    # the new bound, free ones stay, then made feasible for the solver; into
-    # an unbounded box (cost = Inf) they stay where they are, a feasible point
-    at_bound <- prev$alpha >= prev$C & is.finite(Cb)
-    alpha0 <- prev$alpha
-    alpha0[at_bound] <- Cb[at_bound]
-    return(list(alpha0 = kc_svm_feasible_start(alpha0, Cb, yb), store = prev$store))
+    alpha0 <- .Call(ffi_svm_warm_start, as.double(prev$alpha), as.double(prev$C),
+                    as.double(Cb), as.integer(yb))
+    return(list(alpha0 = alpha0, store = prev$store))
   }
   bytes <- kc_svm_bytes(length(rows))[1L]
   store <- NULL
@@ -41,34 +38,24 @@ kc_svm_path_start <- function(path, key, rows, Cb, yb) {
   list(alpha0 = NULL, store = store)
 }
 
-# A start in the box [0, C] with y'a = 0, as the solver takes it: a clipped
-# to the box, then the excess of the larger side taken off its free
-# variables where they hold it (the bounded ones stay bounded), else off
-# the whole side, in proportion.
-# (Sums in double, in index order, as the solver's own sums, not sum()'s
-# extended precision: the start is then the same on every platform.)
-kc_svm_feasible_start <- function(a, C, y) {
-  add <- function(v) Reduce(`+`, v, 0)
-  a[!(a > 0)] <- 0
-  a <- pmin(a, C)
-  pos <- add(a[y == 1L])
-  neg <- add(a[y == -1L])
-  if (pos == neg) return(a)
-  side <- y == (if (pos > neg) 1L else -1L)
-  excess <- abs(pos - neg)
-  free <- side & a < C
-  held <- add(a[free])
-  if (held > excess) {
-    a[free] <- a[free] * ((held - excess) / held)
-  } else {
-    a[side] <- a[side] * (min(pos, neg) / max(pos, neg))
-  }
-  a
-}
-
 kc_svm_path_keep <- function(path, key, rows, Cb, alpha, store) {
   if (!is.null(path)) assign(key, list(rows = rows, C = Cb, alpha = alpha, store = store),
                              envir = path)
+}
+
+# The cost path's fits of one fold (kc_paths' fold_fits): the cells' costs
+# in increasing order, each fit warm-started from the last and all sharing
+# the kernel rows of the fold's training points; the held-out rows'
+# predictions from one expansion where it can.
+kc_svm_path_fold_fits <- function(cells, fit_cell, xte, needs) {
+  path <- kc_svm_path_new()
+  models <- vector("list", length(cells))
+  for (j in order(vapply(cells, function(a) a$cost, numeric(1)))) {
+    models[[j]] <- fit_cell(j, list(.path = path))
+  }
+  out <- kc_path_predict(models, xte, needs)
+  if (!is.null(out)) return(out)
+  lapply(models, kc_fold_predict, xte = xte, needs = needs)
 }
 
 # The held-out rows' classes and decision values for all the SVMs of a path
@@ -134,7 +121,7 @@ kc_svm_bytes <- function(n, m = 0, t = 0, nx = 1L, nrun = 1L) {
 kc_svm_shared_plan <- function(fit, d, w, fold, runs, cells, args, needs,
                                inputs = new.env(parent = emptyenv())) {
   def <- kc_fitter_default(fit)
-  if (is.null(def) || def$name != "kernel_svm" || needs == "prob") return(NULL)
+  if (is.null(def) || needs == "prob") return(NULL)
   if (!is.matrix(d$x) && !is.data.frame(d$x)) return(NULL)  # sparse rows, kernel data
   a <- c(cells[[1L]], args)
   a$cost <- NULL
@@ -192,7 +179,7 @@ kc_svm_shared_plan <- function(fit, d, w, fold, runs, cells, args, needs,
   copies <- if (scale) length(runs) else 1
   bytes <- kc_svm_bytes(n, largest, held_out, nx = copies, nrun = length(runs))
   inputs_bytes <- 8 * copies * length(design$x)
-  if (sum(bytes[2:3]) + inputs_bytes > kc_svm_path_budget()) return(NULL)
+  if (sum(bytes[2:3]) + inputs_bytes > kc_tune_budget()) return(NULL)
   # (a constant column warns: the folds then run one by one, and warn)
   key <- if (scale) "scaled" else "unscaled"
   if (is.null(inputs[[key]])) {
@@ -212,15 +199,12 @@ kc_svm_shared_plan <- function(fit, d, w, fold, runs, cells, args, needs,
        bytes = c(once = bytes[[2L]], thread = bytes[[3L]], inputs = inputs_bytes))
 }
 
-# The shared path's memory budget in bytes (option kernclass.tune.store_mb).
-kc_svm_path_budget <- function() kc_option("kernclass.tune.store_mb") * 2^20
-
 # The threads that run the class pairs of `plans` side by side: the
 # engine's, as many as the budget holds a fit's memory for (at least one:
 # each plan alone is within it).
 kc_svm_path_threads <- function(plans) {
   b <- vapply(plans, `[[`, numeric(3), "bytes")
-  fits <- floor((kc_svm_path_budget() - max(b["once", ]) - max(b["inputs", ])) /
+  fits <- floor((kc_tune_budget() - max(b["once", ]) - max(b["inputs", ])) /
                   max(b["thread", ]))
   as.integer(max(1, min(kc_threads(), fits)))
 }
@@ -294,104 +278,7 @@ kc_svm_fold_fits <- function(fit, d, w, fold, folds, cells, args, needs, rows) {
   out
 }
 
-# ---- model selection: screen loosely, decide exactly ---------------------------
-
-# How kernel_tune() searches: list(mode, race, tolerance, fit_tolerance).
-# mode "screen" and "race" cross-validate kernel_svm() with the solver
-# stopped at the screening `tolerance`; "exhaustive" every row at the fit's
-# own tolerance (tolerance NULL). Screening applies to kernel_svm() only,
-# and only where it loosens something: not when `tolerance` is a grid
-# column, nor when a row's fit tolerance (fit_tolerance: each row's) is
-# already at least the screening one. A race (successive halving over the
-# folds) runs for any fitter with k folds, not with leave-one-out.
-kc_tune_search <- function(search, screen_tolerance, fit, grid, args, k) {
-  search <- kc_match_arg(search, kc_formal(kernel_tune.default, "search"), "search")
-  kc_check_number(screen_tolerance, "screen_tolerance", lower = 0, lower_open = TRUE)
-  race <- search == "race" && !isTRUE(attr(k, "loo")) && as.integer(k) > 2L
-  def <- kc_fitter_default(fit)
-  # each grid row's own tolerance (kc_fit_tolerance(): an approximation's
-  # solver has its own default); a bad one is NA: not loosened, so that the
-  # first fit reports it
-  fit_tol <- if (!is.null(def)) {
-    vapply(seq_len(nrow(grid)), function(i) kc_fit_tolerance(def, c(kc_grid_row(grid, i), args)),
-           numeric(1))
-  }
-  loosen <- search != "exhaustive" && !is.null(def) && def$name == "kernel_svm" &&
-    !"tolerance" %in% names(grid) && all(!is.na(fit_tol) & fit_tol < screen_tolerance)
-  mode <- if (race) "race" else if (loosen) "screen" else "exhaustive"
-  list(mode = mode, race = race, tolerance = if (loosen) screen_tolerance,
-       fit_tolerance = if (loosen) fit_tol)
-}
-
-# The arguments the cross-validation fits get: the screening tolerance in
-# place of the fit's.
-kc_tune_cv_args <- function(search, args) {
-  if (!is.null(search$tolerance)) args$tolerance <- search$tolerance
-  args
-}
-
-# The line print() and summary() show: which search made the numbers.
-kc_tune_search_text <- function(x) {
-  screened <- if (!is.null(x$tolerance)) {
-    sprintf(paste0("the rows cross-validated at solver tolerance %s (screening\n",
-                   "  estimates), the best refitted on all data at tolerance %s"),
-            format(x$tolerance[["screen"]]), format(x$tolerance[["fit"]]))
-  }
-  if (identical(x$search, "race")) {
-    status <- if (is.null(x$results)) x$table$status else x$results$status
-    done <- sum(!startsWith(status, "dropped"))
-    sprintf("raced: successive halving over the folds, %d of %d rows on every fold%s%s",
-            done, length(status),
-            if (done < length(status)) {
-              "\n  (the others dropped: their figures from the folds they ran)"
-            } else "",
-            if (is.null(screened)) "" else paste0(";\n  ", screened))
-  } else if (!is.null(screened)) {
-    paste("screened:", screened)
-  } else {
-    "exhaustive: every row cross-validated as it is fitted"
-  }
-}
-
-# Successive halving over the folds (search = "race"): every row on fold 1;
-# after each fold, the better half of the rows still running (by the metric
-# over the folds so far; ties with the last one kept, and at least two rows)
-# go on to the next fold. Rows that run every fold are finished; the others
-# are dropped, their predictions never used. list(res, dropped): kc_grid_cv's
-# result for every row, and the fold after which each row was dropped (NA:
-# finished).
-kc_tune_race <- function(fit, d, w, fold, k, cells, args, metric) {
-  K <- as.integer(k)
-  larger <- kc_metrics[[metric]]$larger
-  res <- NULL
-  alive <- seq_along(cells)
-  dropped <- rep(NA_integer_, length(cells))
-  for (f in seq_len(K)) {
-    out <- kc_grid_cv(fit, d, w, fold, k, cells[alive], args, metric, run_folds = f)
-    if (is.null(res)) {
-      res <- out
-    } else {
-      te <- which(fold == f)
-      for (j in seq_along(alive)) {
-        i <- alive[j]
-        res[[i]]$predicted[te] <- out[[j]]$predicted[te]
-        if (!is.null(res[[i]]$prob)) res[[i]]$prob[te, ] <- out[[j]]$prob[te, ]
-        if (!is.null(res[[i]]$decision)) res[[i]]$decision[te] <- out[[j]]$decision[te]
-      }
-    }
-    if (f == K) break
-    seen <- which(fold <= f)
-    v <- vapply(alive, function(i) kc_metric_value(metric, res[[i]], d$y, seen), numeric(1))
-    if (!larger) v <- -v
-    if (all(is.na(v))) next
-    keep <- max(ceiling(length(alive) / 2), min(length(alive), 2L))
-    cut <- sort(v, decreasing = TRUE)[min(keep, sum(!is.na(v)))]
-    go_on <- !is.na(v) & v >= cut
-    dropped[alive[!go_on]] <- f
-    alive <- alive[go_on]
-  }
-  list(res = res, dropped = dropped)
-}
+# ---- the default grid ------------------------------------------------------------
 
 # The grid kernel_tune() searches for kernel_svm() when none is given: 10
 # costs, geometric from 50 / n to 500 (the larger n, the more the data
@@ -400,15 +287,11 @@ kc_tune_race <- function(fit, d, w, fold, k, cells, args, metric) {
 # kernel with a gamma 10 gammas around estimate_gamma()'s median heuristic
 # on the data as the fit scales them, from 2^-6 to 2^3 times it; the costs
 # vary fastest, so on ties the first, smaller cost wins. list(grid, text):
-# the grid and how print() names it.
+# the grid and how print() names it (the registry's default_grid; def:
+# kernel_svm's row).
 kc_svm_default_cost <- function(n) signif(exp(seq(log(50 / n), log(500), length.out = 10)), 2)
 
-kc_svm_default_grid <- function(fit, x, args) {
-  def <- kc_fitter_default(fit)
-  if (is.null(def) || def$name != "kernel_svm") {
-    kc_abort(paste0("`grid` is needed: a default grid is made only for kernel_svm; give the ",
-                    "parameter values, e.g. grid = list(gamma = c(0.1, 1, 10))."), arg = "grid")
-  }
+kc_svm_default_grid <- function(def, x, args) {
   type <- if (is.null(args$type)) "C-classification" else kc_svm_type(args$type)
   if (type != "C-classification") {
     kc_abort(sprintf(paste0("`grid` is needed with type = \"%s\": the default grid varies ",

@@ -279,11 +279,11 @@ kc_tune_grid <- function(fit, fitter, x, y, grid, folds, args, metric, weights, 
                          screen_tolerance) {
   kc_check_fitter(fit)
   kc_tune_cores_option()
-  kc_option("kernclass.tune.store_mb")  # a bad value stops here, not inside a grid row
+  kc_tune_budget()  # a bad kernclass.tune.store_mb stops here, not inside a grid row
   metric <- kc_check_metric(metric)
   grid_text <- NULL
   if (is.null(grid)) {
-    default <- kc_svm_default_grid(fit, x, args)
+    default <- kc_default_grid(fit, x, args)
     grid <- default$grid
     grid_text <- default$text
   }
@@ -296,14 +296,11 @@ kc_tune_grid <- function(fit, fitter, x, y, grid, folds, args, metric, weights, 
   fold <- kc_cv_folds(d$y, k)
   rows <- lapply(seq_len(nrow(grid)), function(i) kc_grid_row(grid, i))
   cv_args <- kc_tune_cv_args(how, args)
-  if (how$race) {
-    raced <- kc_tune_race(fit, d, w, fold, k, rows, cv_args, metric)
-    res <- raced$res
-    dropped <- raced$dropped
-  } else {
-    res <- kc_grid_cv(fit, d, w, fold, k, rows, cv_args, metric)
-    dropped <- rep(NA_integer_, length(rows))
-  }
+  # the search (R/select.R): every row's out-of-fold predictions, and the
+  # fold after which a race dropped it
+  searched <- kc_searches[[how$mode]]$run(fit, d, w, fold, k, rows, cv_args, metric)
+  res <- searched$res
+  dropped <- searched$dropped
   # every row's figures: over all the folds, or for a row a race dropped
   # over the folds it ran (fold 1 to dropped[i])
   K <- as.integer(k)
@@ -418,17 +415,6 @@ kc_fitter_symbol <- function(expr, fit) {
 # kernclass.tune.cores chose the workers of kernel_tune() before it followed
 # future::plan(); set, it only warns.
 kc_tune_cores_option <- function() invisible(kc_option("kernclass.tune.cores"))
-
-# The solver tolerance a fit with the arguments `args` runs at: the given
-# `tolerance`, else the default of the approximation's own solver
-# (nystrom() and random_fourier(): the linear SVM's, R/approx-table.R), else
-# the fitter's; NA where it is not one number > 0 (or the fitter has none).
-kc_fit_tolerance <- function(def, args) {
-  tol <- args$tolerance
-  if (is.null(tol)) tol <- kc_approx_of(args$approx)$tolerance
-  if (is.null(tol)) tol <- formals(def$fun)$tolerance
-  if (is.numeric(tol) && length(tol) == 1L && !is.na(tol) && tol > 0) tol else NA_real_
-}
 
 kc_grid_row <- function(grid, i) {
   lapply(stats::setNames(names(grid), names(grid)), function(nm) {

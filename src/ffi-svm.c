@@ -191,6 +191,27 @@ SEXP ffi_svm_path(SEXP plans, SEXP fold, SEXP run, SEXP threads)
     return out;
 }
 
+/* The warm start of a path's next cost (kc_svm_warm_start): the last
+ * solution alpha in its bounds Cprev moved into the bounds C, for the
+ * classes y (+1 / -1); R's per-fold path (kc_svm_path_start). */
+SEXP ffi_svm_warm_start(SEXP alpha, SEXP Cprev, SEXP C, SEXP y)
+{
+    R_xlen_t m = XLENGTH(alpha);
+    if (!isReal(alpha) || !isReal(Cprev) || !isReal(C) || !isInteger(y) || m > INT_MAX ||
+        XLENGTH(Cprev) != m || XLENGTH(C) != m || XLENGTH(y) != m)
+        kc_internal("alpha, Cprev and C must be double and y integer vectors of one length");
+    const int *yy = INTEGER(y);
+    const double *cc = REAL(C);
+    for (R_xlen_t t = 0; t < m; t++) {
+        if (yy[t] != 1 && yy[t] != -1) kc_internal("y must be +1 or -1");
+        if (!(cc[t] > 0)) kc_internal("C must be > 0");
+    }
+    SEXP out = PROTECT(allocVector(REALSXP, m));
+    kc_svm_warm_start(REAL(alpha), REAL(Cprev), cc, yy, (int) m, REAL(out));
+    UNPROTECT(1);
+    return out;
+}
+
 /* The bytes of the SVM's memory for n points: c(the solver's kept row
  * store; the shared path's kept once and per thread fitting, for a largest
  * pair block of m rows, folds of at most t rows and nx input matrices for

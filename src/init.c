@@ -15,6 +15,7 @@ SEXP ffi_smo(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, S
 SEXP ffi_svm_path(SEXP, SEXP, SEXP, SEXP);
 SEXP ffi_svm_pairs(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
 SEXP ffi_svm_bytes(SEXP, SEXP, SEXP, SEXP, SEXP);
+SEXP ffi_svm_warm_start(SEXP, SEXP, SEXP, SEXP);
 SEXP ffi_threshold_search(SEXP, SEXP);
 SEXP ffi_engine(void);
 SEXP ffi_threads(SEXP);
@@ -47,6 +48,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_svm_path, 4),
     CALLDEF(ffi_svm_pairs, 8),
     CALLDEF(ffi_svm_bytes, 5),
+    CALLDEF(ffi_svm_warm_start, 4),
     CALLDEF(ffi_threshold_search, 2),
     CALLDEF(ffi_engine, 0),
     CALLDEF(ffi_threads, 1),

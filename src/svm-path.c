@@ -12,9 +12,9 @@
  * the solver's row store holds (the same values as the rows it would
  * compute: each is the double kernel value rounded to float), and the
  * costs are solved in increasing order, each
- * warm-started from the last solution moved into its box (the rule of
- * kc_svm_path_start and kc_svm_feasible_start in R/svm-path.R, which the
- * per-fold path uses).  The held-out rows' decision values come from the
+ * warm-started from the last solution moved into its box (kc_svm_warm_start,
+ * the one home of that rule: the per-fold path of R/svm-path.R calls it
+ * too).  The held-out rows' decision values come from the
  * double kernel of those rows and the block's rows, kept for all the costs.
  * The solver's passes run on the block's contiguous rows (indexing an
  * n x n kernel instead would add a gather to every pass).
@@ -74,13 +74,14 @@ double kc_svm_path_bytes_thread(double m, double t)
     return kc_svm_store_bytes(m) + t * m * (double) sizeof(double);
 }
 
-/* The warm start, as kc_svm_path_start() and kc_svm_feasible_start() in
- * R/svm-path.R: the last solution a (in its box Cprev) moved to the new box
- * C (at its bound: to the new bound, where that is finite; free: kept),
+/* The warm start of a path: the last solution a (in its box Cprev) moved
+ * to the new box C (at its bound: to the new bound, where that is finite;
+ * free: kept; into an unbounded box a feasible point stays where it is),
  * then clipped to the box and, where y'a != 0, the larger side's excess
- * taken off its free variables if they hold it, else off the whole side in
- * proportion.  Sums in double in index order, as R's Reduce there. */
-static void warm_start(const double *prev, const double *Cprev, const double *C,
+ * taken off its free variables if they hold it (the bounded ones stay
+ * bounded), else off the whole side in proportion.  Sums in double in
+ * index order: the start is the same on every platform. */
+void kc_svm_warm_start(const double *prev, const double *Cprev, const double *C,
                        const int *y, int m, double *a)
 {
     for (int t = 0; t < m; t++) {
@@ -194,7 +195,7 @@ static void fit_unit(void *data, int u, int thread)
             memset(ws->filled, 1, (size_t) m);
             memcpy(prev_rows, rows, (size_t) m * sizeof(int));
         } else {
-            warm_start(ws->prev, ws->Cprev, C, yb, m, ws->a0);
+            kc_svm_warm_start(ws->prev, ws->Cprev, C, yb, m, ws->a0);
         }
         kc_check_interrupt();
         const void *mark = kc_mark();

@@ -41,6 +41,12 @@ typedef struct {
 void kc_svm_path(const kc_svm_path_job *jobs, int njobs, const int *fold, const int *run,
                  int nrun, int nthreads);
 
+/* The warm start of the next cost of a path (a, m values) from the last
+ * solution prev in its box Cprev, for the box C and classes y (+1 / -1):
+ * within [0, C], with y'a = 0. */
+void kc_svm_warm_start(const double *prev, const double *Cprev, const double *C,
+                       const int *y, int m, double *a);
+
 /* Bytes of the solver's kept row store for n points (n x n floats, n
  * flags); of the shared path for n points, with nx input matrices for nrun
  * folds: kept once (the kernel of all n points where one serves every

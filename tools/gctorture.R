@@ -55,6 +55,10 @@ cases <- list(
                                           y = ifelse(as.integer(y3[rows]) == p[1], 1L, -1L))
                                    }), c(3, 1, 3, 0), 1e-3, 100, TRUE, 2L, 0))),
   ffi_svm_bytes = quote(kernclass:::kc_svm_bytes(16, 10, 4, nx = 1, nrun = 3)),
+  # the per-fold cost path's warm start (kc_svm_path_start; directly, as ffi_svm_path)
+  ffi_svm_warm_start = quote(.Call(kernclass:::ffi_svm_warm_start, c(1, 0.5, 1, 0, 0.2, 1),
+                                   rep(1, 6), c(2, 2, 2, 2, 2, Inf),
+                                   rep(c(1L, -1L), 3))),
   ffi_threshold_search = quote(list(threshold_search(x[, 1], y2),
                                     predict(kernel_bayes(x, y2, type = 3), new,
                                             type = "decision"))),
@@ -120,6 +124,7 @@ bad <- list(
   quote(.Call(kernclass:::ffi_svm_pairs, x, list(list(rows = 1:2, y = c(1L, 2L), C = c(1, 1))),
               c(3, 1, 3, 0), 1e-3, 100, TRUE, 1L, Inf)),
   quote(.Call(kernclass:::ffi_svm_bytes, -1, 0, 0, 1L, 1L)),
+  quote(.Call(kernclass:::ffi_svm_warm_start, c(1, 0), c(1, 1), c(2, 2), c(1L, 0L))),
   quote(.Call(kernclass:::ffi_threshold_search, c(1, 2), 1L)),
   quote(.Call(kernclass:::ffi_pairwise_coupling, matrix(2, 2, 3), 3L, 1L)),
   quote(.Call(kernclass:::ffi_feature_sums, x, rep(1L, 16), 1L, list(type = 3L), c(3, 1, 3, 0), 1L)),

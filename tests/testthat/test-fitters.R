@@ -85,6 +85,37 @@ test_that("exact leave-one-out is what the row says: a kc_loo() method and kerne
   }
 })
 
+test_that("the searches, the shared path and the default grid are what the row says", {
+  x <- iris[c(1:15, 51:65), 3:4]
+  y <- droplevels(iris$Species[c(1:15, 51:65)])
+  for (nm in names(fitters)) {
+    def <- ns$kc_fitter(nm)
+    expect_true(all(def$searches %in% names(ns$kc_searches)), label = nm)
+    expect_true(all(ns$kc_plain_searches %in% def$searches), label = nm)
+    # screening loosens a solver's stopping tolerance: a fitter lists it only with one
+    expect_identical("screen" %in% def$searches, "tolerance" %in% names(formals(def$fun)),
+                     label = nm)
+    set.seed(1)
+    tuned <- kernel_tune(get(nm), x, y, grid = list(gamma = c(0.5, 2)), folds = 3,
+                         search = "screen")
+    expect_identical(tuned$search, if ("screen" %in% def$searches) "screen" else "exhaustive",
+                     label = nm)
+    # the path: rows that differ only in its parameter are one group on a fold
+    if (!is.null(def$path)) {
+      expect_identical(ns$kc_paths[[def$path]]$param, def$path, label = nm)
+      cells <- lapply(c(0.5, 2), function(v) stats::setNames(list(v, 3), c(def$path, "degree")))
+      expect_identical(ns$kc_path_groups(get(nm), cells, list(), "class"), list(1:2), label = nm)
+    }
+    # a default grid where the row has one, else a classed error
+    if (is.null(def$default_grid)) {
+      expect_error(kernel_tune(get(nm), x, y, folds = 3), "`grid` is needed",
+                   class = "kernclass_input_error")
+    } else {
+      expect_true(is.data.frame(def$default_grid(def, x, list())$grid), label = nm)
+    }
+  }
+})
+
 test_that("print() titles come from the row's label", {
   expect_output(print(kernel_means(Species ~ ., data = iris)), "^Kernel nearest-means classifier")
   expect_output(print(kernel_bayes(Species ~ ., data = iris, type = 1)),

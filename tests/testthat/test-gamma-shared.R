@@ -142,10 +142,31 @@ test_that("shared sums do not depend on the threads, and leave nothing behind", 
   options(old)
   expect_true(all(sizes == 1L))
   expect_identical(none$results, runs[[1]]$results)
-  expect_null(ns$kc_fold_shared$gammas)
-  expect_null(ns$kc_fold_shared$kept)
+  expect_null(ns$kc_gamma_cache())
   # an error inside a fold leaves no gammas set either
   expect_error(kernel_tune(kernel_means, d$x, d$y, grid = list(gamma = c(0.1, 1)), folds = 3,
                            coef0 = NA))
-  expect_null(ns$kc_fold_shared$gammas)
+  expect_null(ns$kc_gamma_cache())
+})
+
+test_that("the gammas' cache belongs to the call that made it: found inside it, nowhere else", {
+  got <- ns$kc_with_gammas(c(1, 2, 2), ns$kc_gamma_cache())
+  expect_identical(got$gammas, c(1, 2))
+  expect_identical(got$kept, list())
+  expect_null(ns$kc_gamma_cache())
+  # a call inside another has its own; the outer one is found again after it
+  both <- ns$kc_with_gammas(c(1, 2), {
+    inner <- ns$kc_with_gammas(c(3, 4), ns$kc_gamma_cache())
+    list(inner = inner, outer = ns$kc_gamma_cache())
+  })
+  expect_identical(both$inner$gammas, c(3, 4))
+  expect_identical(both$outer$gammas, c(1, 2))
+  # what one call keeps is not seen by the next (x and y as kc_within_sums reads them)
+  d <- set_data(n = 30)
+  k <- kernel_of("rbf", 2)
+  sums <- function() ns$kc_with_gammas(c(1, 2), {
+    ns$kc_within_sums(d$x, d$y, k)
+    length(ns$kc_gamma_cache()$kept)
+  })
+  expect_identical(c(sums(), sums()), c(1L, 1L))
 })

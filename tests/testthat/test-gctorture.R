@@ -62,6 +62,7 @@ calls <- list(
   ffi_svm_pairs = list(x, pair_problems, rbf, 1e-3, 1e4, TRUE, 2L, Inf),
   ffi_svm_pairs = list(x, pair_problems, rbf, 1e-3, 1e4, TRUE, 2L, 0),
   ffi_svm_bytes = list(6, 4, 2, 1L, 3L),
+  ffi_svm_warm_start = list(c(1, 0.5, 1, 0, 0.2, 1), rep(1, 6), c(2, 2, 2, 2, 2, Inf), y),
   ffi_enums = list()
 )
 

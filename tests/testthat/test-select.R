@@ -140,6 +140,24 @@ test_that("print and summary say which search made the numbers", {
   expect_output(print(r), "solver tolerance 0.1")
 })
 
+test_that("the searches are kernel_tune()'s choices, each falling back to one that applies", {
+  ns <- asNamespace("kernclass")
+  choices <- eval(formals(kernel_tune.default)$search)
+  expect_identical(names(ns$kc_searches), choices)
+  expect_identical(eval(formals(kernel_tune.formula)$search), choices)
+  for (s in choices) {
+    seen <- s
+    while (!is.null(ns$kc_searches[[s]]$fallback)) {
+      s <- ns$kc_searches[[s]]$fallback
+      expect_false(s %in% seen)
+      seen <- c(seen, s)
+    }
+    # the end of every chain runs whatever the folds and the fitter
+    expect_true(ns$kc_searches[[s]]$applies(structure(2L, loo = TRUE), FALSE))
+    expect_true(s %in% ns$kc_plain_searches)
+  }
+})
+
 test_that("bad search arguments are classed errors naming the argument", {
   d <- select_data()
   expect_identical(arg_of(kernel_tune(kernel_svm, d$x, d$y, grid = list(cost = 1),

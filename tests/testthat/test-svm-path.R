@@ -365,3 +365,40 @@ test_that("the threads fitting side by side are as many as the memory budget hol
   # never fewer than one: each plan alone is within the budget
   expect_identical(ns$kc_svm_path_threads(list(plan(2^20, 2^20))), 1L)
 })
+
+test_that("the warm start is the last solution moved into the new box, made feasible", {
+  # the rule in plain R (sums in index order, as the engine's): at the old
+  # bound to the new one where finite, clipped to [0, C], then the larger
+  # side's excess off its free variables where they hold it, else off the
+  # whole side in proportion
+  ref <- function(prev, Cprev, C, y) {
+    add <- function(v) Reduce(`+`, v, 0)
+    a <- ifelse(prev >= Cprev & is.finite(C), C, prev)
+    a[!(a > 0)] <- 0
+    a <- pmin(a, C)
+    pos <- add(a[y == 1L])
+    neg <- add(a[y == -1L])
+    if (pos == neg) return(a)
+    side <- y == (if (pos > neg) 1L else -1L)
+    free <- side & a < C
+    held <- add(a[free])
+    if (held > abs(pos - neg)) a[free] <- a[free] * ((held - abs(pos - neg)) / held)
+    else a[side] <- a[side] * (min(pos, neg) / max(pos, neg))
+    a
+  }
+  set.seed(12)
+  for (i in 1:40) {
+    m <- sample(5:60, 1)
+    y <- sample(c(-1L, 1L), m, TRUE)
+    Cprev <- rep(runif(1, 0.1, 5), m) * runif(m, 0.5, 2)
+    prev <- ifelse(runif(m) < 0.4, Cprev, runif(m) * Cprev) * (runif(m) < 0.8)
+    # a larger, smaller or unbounded box
+    C <- switch(i %% 3 + 1, Cprev * runif(1, 1, 10), Cprev * runif(1, 0.1, 1), rep(Inf, m))
+    a <- .Call(ns$ffi_svm_warm_start, prev, Cprev, C, y)
+    expect_identical(a, ref(prev, Cprev, C, y), info = i)
+    expect_true(all(a >= 0 & a <= C), info = i)
+    expect_lt(abs(sum(y * a)), 1e-12 * max(1, sum(a)))
+  }
+  expect_error(.Call(ns$ffi_svm_warm_start, 1, 1, 1, 2L), class = "kernclass_internal_error")
+  expect_error(.Call(ns$ffi_svm_warm_start, c(1, 1), 1, 1, 1L), class = "kernclass_internal_error")
+})
