@@ -9,8 +9,8 @@
 # - size: the spec's argument that sets the approximation's size (what
 #   kernel_tune() grids and caret tunes), size_label caret's label of it;
 # - representation: what the classifiers run on: "features" (low-rank
-#   features z(x), the fitters of R/approx.R) or "cells" (exact SVMs in
-#   cells of the data, R/cells.R);
+#   features z(x), whose operations are in R/approx.R) or "cells" (exact
+#   SVMs in cells of the data, R/cells.R);
 # - code: the feature type of the C engine's maps (KC_FEATURES_* in
 #   src/kernclass.h; test-approx-table.R pins it), NA without a map;
 # - fitters: the fitters that take it (NULL: all; others: a classed error);
@@ -19,15 +19,14 @@
 # - tolerance, max_iter: kernel_svm()'s solver defaults on this
 #   representation where it has its own solver (NULL: the fitter's);
 # - map: the feature map of a spec on the scaled training rows (features);
-# - svm: kernel_svm()'s worker on this representation;
 # - label: the title print() gives, a function of the spec and the rank.
 kc_approx_row <- function(constructor, size, size_label, representation, code = NA_integer_,
                           fitters = NULL, frequencies = FALSE, tolerance = NULL,
-                          max_iter = NULL, map = NULL, svm, label) {
+                          max_iter = NULL, map = NULL, label) {
   list(constructor = constructor, size = size, size_label = size_label,
        representation = representation, code = code, fitters = fitters,
        frequencies = frequencies, tolerance = tolerance, max_iter = max_iter, map = map,
-       svm = svm, label = label)
+       label = label)
 }
 
 # The shown size of a feature map: m, and the rank where eigenvalues were
@@ -41,7 +40,6 @@ kc_approximations <- list(
   nystrom = kc_approx_row(
     "nystrom", "m", "Features (m)", "features", code = 1L, tolerance = 0.1, max_iter = 1000,
     map = function(spec, x, k) kc_nystrom_map(spec, x, k),
-    svm = function(...) kc_fit_svm_approx(...),
     label = function(spec, rank = NULL) {
       sprintf("Nystrom features (%s, %s landmarks)", kc_approx_size_text(spec, rank),
               spec$landmarks)
@@ -50,13 +48,11 @@ kc_approximations <- list(
     "random_fourier", "m", "Features (m)", "features", code = 2L, frequencies = TRUE,
     tolerance = 0.1, max_iter = 1000,
     map = function(spec, x, k) kc_fourier_map(spec, x, k),
-    svm = function(...) kc_fit_svm_approx(...),
     label = function(spec, rank = NULL) {
       sprintf("Random Fourier features (%s)", kc_approx_size_text(spec, rank))
     }),
   cells = kc_approx_row(
     "cells", "size", "Rows per cell (size)", "cells", fitters = "kernel_svm",
-    svm = function(...) kc_fit_svm_cells(...),
     label = function(spec, rank = NULL) {
       sprintf("Localized SVM (cells of about %d points, an exact SVM in each)", spec$size)
     })

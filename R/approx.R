@@ -377,57 +377,38 @@ kc_repr_coef.kc_features <- function(repr, object) {
   list(w = w, b = b)
 }
 
-# The classifiers on features that are not written over the representation
-# (R/repr.R): kernel_bayes(type = 1)'s pairs and kernel_svm()'s linear SVM;
-# d the scaled design, k the kernel, spec the checked approximation. -------
+# kernel_bayes(type = 1) on features (R/bayes.R): a pair's scores
+# z(x_i)'(zbar_+ - zbar_-) from the products with the class means, its
+# model the weights of R/repr.R's kc_repr_model(). ---------------------------
 
-kc_fit_bayes_approx <- function(d, k, spec, type, ridge, call) {
-  kc_approx_require(spec, "kernel_bayes")
-  if (type != 1L) {
-    kc_abort(sprintf(paste0("`approx` supports kernel_bayes(type = 1) only (class means of the ",
-                            "features); type %d whitens the inputs per class pair. Use ",
-                            "type = 1, or the exact model (approx = NULL)."), as.integer(type)),
-             arg = "type", class = "approx_unsupported")
-  }
-  fa <- kc_approx_fit(spec, d$x, k)
-  lev <- levels(d$y)
-  zbar <- kc_feature_means(fa, d$x, d$y)
-  S <- kc_feature_product(fa, d$x, t(zbar))  # z(x_i)'zbar_c, n x G
-  pairs <- kc_ovo_pairs(lev)
-  code <- as.integer(d$y)
-  models <- lapply(seq_len(nrow(pairs)), function(m) {
-    first <- pairs[m, "first"]
-    second <- pairs[m, "second"]
-    rows <- which(code == first | code == second)
-    pos <- code[rows] == first
-    p_train <- S[rows, first] - S[rows, second]
-    pm <- c(list(first = first, second = second), kc_search(p_train, ifelse(pos, 1L, -1L)))
-    pm$platt <- kc_platt_fit(pm$sign * (p_train + pm$b), pos)
-    pm
-  })
-  names(models) <- rownames(pairs)
-  sign <- vapply(models, function(pm) pm$sign, numeric(1))
-  fa$w <- t(zbar[pairs[, "first"], , drop = FALSE] - zbar[pairs[, "second"], , drop = FALSE]) *
-    rep(sign, each = ncol(zbar))
-  colnames(fa$w) <- rownames(pairs)
-  fa$b <- stats::setNames(sign * vapply(models, function(pm) pm$b, numeric(1)), rownames(pairs))
-  fit <- new_kernclass(d, k, call = call,
-                       class = c("kernel_bayes", "kernclass_ovo"),
-                       type = 1L, ridge = ridge, pairs = models, approx = fa)
-  kc_approx_checked(fit, d, spec)
+#' @export
+kc_repr_bayes_types.kc_features <- function(repr) 1L
+
+#' @export
+kc_repr_bayes_stats.kc_features <- function(repr, type, ridge, span) {
+  list(S = kc_feature_product(repr$fa, repr$x, t(repr$zbar)), model = list())  # z(x_i)'zbar_c
 }
 
-# The SVM on features: C the per-row bounds (0: left out), weights the
-# observation weights as given (for the check), control as kc_fit_svm's;
-# `given`: the names of the arguments the user gave.
-kc_fit_svm_approx <- function(d, k, spec, C, weights, cost, class.weights, control, probability,
-                              given, call) {
+#' @export
+kc_repr_bayes_pair.kc_features <- function(repr, s, first, second, type) {
+  code <- as.integer(repr$y)
+  rows <- which(code == first | code == second)
+  list(model = list(first = first, second = second),
+       scores = s$S[rows, first] - s$S[rows, second], positive = code[rows] == first)
+}
+
+# kernel_svm() on features (R/svm-fit.R): the linear SVM, its own solver
+# defaults (the approximation table's), C-classification with a finite cost
+# only. ------------------------------------------------------------------------
+
+#' @export
+kc_repr_svm_control.kc_features <- function(repr, spec, control, given) {
   if (control$type != "C-classification") {
     kc_abort(sprintf(paste0("`approx` supports type = \"C-classification\" only; type = \"%s\" ",
                             "needs the exact solver (approx = NULL)."), control$type),
              arg = "approx", class = "approx_unsupported")
   }
-  if (!is.finite(cost)) {
+  if (!is.finite(control$cost)) {
     kc_abort(paste0("`approx` needs a finite `cost`: the hard margin on approximate features ",
                     "may not exist."), arg = "cost", class = "approx_unsupported")
   }
@@ -436,56 +417,60 @@ kc_fit_svm_approx <- function(d, k, spec, C, weights, cost, class.weights, contr
              arg = "cachesize", class = "approx_unsupported")
   }
   row <- kc_approx_of(spec)
-  tolerance <- if ("tolerance" %in% given) control$tolerance else row$tolerance
-  passes <- if ("max_iter" %in% given) control$max_iter else row$max_iter
-  # the store is one call over all rows: progress by steps around it
-  p <- kc_progressor(nrow(d$x), 3L + probability)
-  fa <- kc_approx_fit(spec, d$x, k)
-  p(message = "feature map")
-  store <- .Call(ffi_feature_store, d$x, fa$map, kc_kernel_code(k), kc_threads())
-  p(message = "feature store")
-  lev <- levels(d$y)
-  pairs <- kc_ovo_pairs(lev)
-  code <- as.integer(d$y)
-  solve <- function(rows, first) {
-    rows <- rows[C[rows] > 0]
-    .Call(ffi_linear_svm, store, fa$rank, rows, ifelse(code[rows] == first, 1L, -1L),
-          C[rows], tolerance, passes, control$shrinking)
-  }
+  if (!("tolerance" %in% given)) control$tolerance <- row$tolerance
+  if (!("max_iter" %in% given)) control$max_iter <- row$max_iter
+  control
+}
+
+# One linear SVM on the training rows `rows` (those of bound C > 0), class
+# `first` as +1: dual coordinate descent on the stored features (src/linear.c;
+# its shuffles draw from R's RNG); w the weights, w[rank + 1] the offset.
+kc_linear_solve <- function(r, rows, first, C, control) {
+  rows <- rows[C[rows] > 0]
+  f <- .Call(ffi_linear_svm, r$store, r$fa$rank, rows,
+             ifelse(as.integer(r$y)[rows] == first, 1L, -1L), C[rows], control$tolerance,
+             control$max_iter, control$shrinking)
+  f$rows <- rows
+  f
+}
+
+#' @export
+kc_repr_svm_solve.kc_features <- function(r, problems, pairs, C, control, path) {
   fits <- lapply(seq_len(nrow(pairs)), function(m) {
-    rows <- which(code %in% pairs[m, ])
-    f <- solve(rows, pairs[m, "first"])
-    f$rows <- rows[C[rows] > 0]
-    f
+    kc_linear_solve(r, problems[[m]], pairs[m, "first"], C, control)
   })
-  p(message = "linear SVM")
-  r <- fa$rank
-  fa$w <- vapply(fits, function(f) f$w[seq_len(r)], numeric(r))
-  fa$w <- matrix(fa$w, r, nrow(pairs), dimnames = list(NULL, rownames(pairs)))
-  fa$b <- stats::setNames(vapply(fits, function(f) f$w[r + 1L], numeric(1)), rownames(pairs))
+  r$progress(message = "linear SVM")
+  fits
+}
+
+#' @export
+kc_repr_svm_model.kc_features <- function(r, fits, pairs, control) {
+  fa <- r$fa
+  rank <- fa$rank
+  fa$w <- vapply(fits, function(f) f$w[seq_len(rank)], numeric(rank))
+  fa$w <- matrix(fa$w, rank, nrow(pairs), dimnames = list(NULL, rownames(pairs)))
+  fa$b <- stats::setNames(vapply(fits, function(f) f$w[rank + 1L], numeric(1)), rownames(pairs))
   per_pair <- function(f) stats::setNames(vapply(fits, f, numeric(1)), rownames(pairs))
   converged <- vapply(fits, function(f) f$status == kc_c$linear_status[["converged"]], logical(1))
   if (!all(converged)) {
     kc_warn(sprintf(paste0("The linear SVM solver reached its %s passes before the projected ",
                            "gradients met `tolerance` (pairs %s); the solution is approximate."),
-                    format(passes), kc_enum(rownames(pairs)[!converged])), class = "convergence")
+                    format(control$max_iter), kc_enum(rownames(pairs)[!converged])),
+            class = "convergence")
   }
-  fit <- new_kernclass(d, k, call = call,
-                       class = c("kernel_svm", "kernclass_ovo"),
-                       type = control$type, cost = cost, C = C, class.weights = class.weights,
-                       tolerance = tolerance,
-                       index = sort(unique(unlist(lapply(fits, function(f) f$rows[f$alpha > 0])))),
-                       support_vectors = per_pair(function(f) sum(f$alpha > 0)),
-                       objective = per_pair(function(f) f$objective),
-                       iterations = per_pair(function(f) f$passes),
-                       converged = all(converged), approx = fa)
-  if (probability) {
-    ab <- kc_linear_platt(store, r, code, pairs, solve)
-    fit$probA <- stats::setNames(ab[1L, ], rownames(pairs))
-    fit$probB <- stats::setNames(ab[2L, ], rownames(pairs))
-    p(message = "probability model")
-  }
-  kc_approx_checked(fit, d, spec, weights)
+  list(index = sort(unique(unlist(lapply(fits, function(f) f$rows[f$alpha > 0])))),
+       support_vectors = per_pair(function(f) sum(f$alpha > 0)),
+       objective = per_pair(function(f) f$objective),
+       iterations = per_pair(function(f) f$passes),
+       converged = all(converged), cost = control$cost, approx = fa)
+}
+
+#' @export
+kc_repr_svm_platt.kc_features <- function(r, fits, pairs, C, control) {
+  solve <- function(rows, first) kc_linear_solve(r, rows, first, C, control)
+  ab <- kc_linear_platt(r$store, r$fa$rank, as.integer(r$y), pairs, solve)
+  r$progress(message = "probability model")
+  ab
 }
 
 # Platt's sigmoids from 5-fold cross-validated decision values per pair, the

@@ -173,7 +173,9 @@ kernel_bayes.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degr
                                  coef0 = 0, scale = TRUE, type = 2, ridge = 1e-3, ...,
                                  approx = NULL) {
   call <- kc_call(match.call(), "kernel_bayes")
-  kc_fit_default(kc_fit_bayes, kc_design_xy(x, y, kernel = kernel), call)
+  kc_fit_bayes(kc_design_xy(x, y, kernel = kernel), kernel = kernel, gamma = gamma,
+               degree = degree, coef0 = coef0, scale = scale, type = type, ridge = ridge, ...,
+               approx = approx, call = call)
 }
 
 #' @rdname kernel_bayes
@@ -184,11 +186,14 @@ kernel_bayes.formula <- function(formula, data = NULL, subset, na.action, ...) {
   kc_fit_formula(kc_fit_bayes, kernel_bayes.default, d, list(...), call)
 }
 
-# The fit, for both methods (as kc_fit_means(), its formals after it). With
-# more columns than rows (`.span`, internal: forced either way in tests)
-# types 2 and 3 work in the span of the training rows, where the
-# covariances live, so the cost follows n.
-kc_fit_bayes <- function(d, call, .span = NULL) {
+# The fit, for both methods (as kc_fit_means()), written once over the
+# representation (R/repr.R): its class statistics, each pair's training
+# scores, then the pair's offset and sigmoid (kc_bayes_offset()). With more
+# columns than rows (`.span`, internal: forced either way in tests) types 2
+# and 3 work in the span of the training rows, where the covariances live,
+# so the cost follows n.
+kc_fit_bayes <- function(d, kernel, gamma, degree, coef0, scale, type, ridge, ..., approx, call,
+                         .span = NULL) {
   kc_check_dots(...)
   kc_check_bayes_type(type)
   kc_check_number(ridge, "ridge", lower = 0)
@@ -204,37 +209,83 @@ kc_fit_bayes <- function(d, call, .span = NULL) {
   k <- kc_kernel(kernel, gamma, degree, coef0, d$x)
   kc_check_kernel_range(d$x, k)
   approx <- kc_approx_check(approx, d$x, k)
-  if (!is.null(approx)) return(kc_fit_bayes_approx(d, k, approx, type, ridge, call))
-  lev <- levels(d$y)
-  counts <- tabulate(d$y, length(lev))
+  repr <- kc_repr_new(kc_repr_kind(approx))
+  if (!(type %in% kc_repr_bayes_types(repr))) {
+    kc_abort(sprintf(paste0("`approx` supports kernel_bayes(type = 1) only (class means of the ",
+                            "features); type %d whitens the inputs per class pair. Use ",
+                            "type = 1, or the exact model (approx = NULL)."), as.integer(type)),
+             arg = "type", class = "approx_unsupported")
+  }
+  r <- kc_repr_train(approx, d, k, "kernel_bayes")
+  s <- kc_repr_bayes_stats(r, type, ridge, .span)
+  pairs <- kc_ovo_pairs(levels(d$y))
+  models <- lapply(seq_len(nrow(pairs)), function(m) {
+    p <- kc_repr_bayes_pair(r, s, pairs[m, "first"], pairs[m, "second"], type)
+    kc_bayes_offset(p$model, p$scores, p$positive)
+  })
+  names(models) <- rownames(pairs)
+  # the pairs' decision values sign (p(x) + b), as weights of the class means
+  sign <- vapply(models, function(pm) pm$sign, numeric(1))
+  A <- matrix(0, nlevels(d$y), nrow(pairs))
+  A[cbind(pairs[, "first"], seq_along(sign))] <- sign
+  A[cbind(pairs[, "second"], seq_along(sign))] <- -sign
+  b <- stats::setNames(sign * vapply(models, function(pm) pm$b, numeric(1)), rownames(pairs))
+  fit <- do.call(new_kernclass, c(
+    list(d, k, call = call, class = c("kernel_bayes", "kernclass_ovo"), type = as.integer(type),
+         ridge = ridge),
+    s$model, list(pairs = models, approx = kc_repr_model(r, A, b))),
+    quote = TRUE)  # the call is a value, not run
+  kc_approx_checked(fit, d, approx)
+}
+
+# ---- the representation's operations (R/repr.R) ----------------------------
+# kc_repr_bayes_types(repr): the types it fits; kc_repr_bayes_stats(r, type,
+# ridge, span): what its pairs' scores need, once per fit (`model`: the
+# fields the model keeps of it); kc_repr_bayes_pair(r, s, first, second,
+# type): a pair's model before its offset, the training scores p(x_i) of its
+# rows and which of them are of the first class. The features' in
+# R/approx.R.
+kc_repr_bayes_types <- function(repr) UseMethod("kc_repr_bayes_types")
+
+#' @export
+kc_repr_bayes_types.kc_repr <- function(repr) 1:3
+
+kc_repr_bayes_stats <- function(repr, type, ridge, span) UseMethod("kc_repr_bayes_stats")
+
+# Exact: the ridge, the span's basis, the rows in its coordinates and the
+# regularised covariance matrix of each class.
+#' @export
+kc_repr_bayes_stats.kc_exact <- function(repr, type, ridge, span) {
+  x <- repr$x
+  y <- repr$y
+  lev <- levels(y)
+  counts <- tabulate(y, length(lev))
   if (type >= 2L && any(counts < 2L)) {
     kc_abort(sprintf(paste0("`y` has class(es) %s with fewer than 2 rows: type %d needs a ",
                             "covariance matrix per class. Add data, drop the class, or use ",
                             "type = 1."), kc_enum(lev[counts < 2L]), type), arg = "y")
   }
-  variance <- mean(apply(d$x, 2L, stats::var))
+  variance <- mean(apply(x, 2L, stats::var))
   lambda <- ridge * (if (is.finite(variance) && variance > 0) variance else 1)
-  span <- if (is.null(.span)) ncol(d$x) > nrow(d$x) else .span
-  basis <- if (type >= 2L && span) kc_span_basis(d$x) else NULL
-  coords <- kc_bayes_coords(d$x, basis, train = TRUE)
+  if (is.null(span)) span <- ncol(x) > nrow(x)
+  basis <- if (type >= 2L && span) kc_span_basis(x) else NULL
+  coords <- kc_bayes_coords(x, basis, train = TRUE)
   # per class: the regularised covariance matrix (in the basis' coordinates)
   covs <- if (type >= 2L) lapply(seq_along(lev), function(c) {
-    kc_cov(coords$a[as.integer(d$y) == c, , drop = FALSE]) + diag(lambda, ncol(coords$a))
+    kc_cov(coords$a[as.integer(y) == c, , drop = FALSE]) + diag(lambda, ncol(coords$a))
   }) else NULL
   # the covariances are lambda I on the complement of the span (if any)
-  outside <- if (!is.null(basis) && ncol(basis) < ncol(d$x)) lambda else NULL
-  pairs <- kc_ovo_pairs(lev)
-  models <- lapply(seq_len(nrow(pairs)), function(m) {
-    kc_bayes_pair(coords, d$y, pairs[m, "first"], pairs[m, "second"], type, k, covs, outside)
-  })
-  names(models) <- rownames(pairs)
-  new_kernclass(d, k, call = call,
-                class = c("kernel_bayes", "kernclass_ovo"),
-                type = as.integer(type), ridge = ridge, lambda = lambda, basis = basis,
-                pairs = models)
+  outside <- if (!is.null(basis) && ncol(basis) < ncol(x)) lambda else NULL
+  list(coords = coords, covs = covs, outside = outside,
+       model = list(lambda = lambda, basis = basis))
 }
-formals(kc_fit_bayes) <- c(formals(kc_fit_bayes)[1L], formals(kernel_bayes.default)[-(1:2)],
-                           formals(kc_fit_bayes)[-1L])
+
+kc_repr_bayes_pair <- function(repr, s, first, second, type) UseMethod("kc_repr_bayes_pair")
+
+#' @export
+kc_repr_bayes_pair.kc_exact <- function(repr, s, first, second, type) {
+  kc_bayes_pair(s$coords, repr$y, first, second, type, repr$kernel, s$covs, s$outside)
+}
 
 # An orthonormal basis (p x min(n, p)) of a space holding the training rows:
 # Householder QR of t(x) (LAPACK's, which transforms every column, so the
@@ -288,10 +339,10 @@ kc_inv_sqrt <- function(S, outside = NULL) {
   U
 }
 
-# One pair model: classes `first` (positive) and `second` of the training
-# data (`coords`: kc_bayes_coords()), its whitening, its offset by the
-# threshold search and its sigmoid. `outside`: the ridge on the complement of
-# the span, if any.
+# One exact pair model before its offset: classes `first` (positive) and
+# `second` of the training data (`coords`: kc_bayes_coords()), its
+# whitening, with the training scores p(x_i) of its rows. `outside`: the
+# ridge on the complement of the span, if any.
 kc_bayes_pair <- function(coords, y, first, second, type, kernel, cov, outside = NULL) {
   code <- as.integer(y)
   rows <- which(code == first | code == second)
@@ -311,8 +362,15 @@ kc_bayes_pair <- function(coords, y, first, second, type, kernel, cov, outside =
   p_train <- kc_bayes_p(pm, list(a = coords$a[rows, , drop = FALSE], r2 = coords$r2[rows]),
                         coords$a, type, kernel)
   if (!all(is.finite(p_train))) kc_abort_overflow(kernel)  # whitening can enlarge the points
-  pm <- c(pm, kc_search(p_train, ifelse(pos, 1L, -1L)))  # b, split, consistency, sign
-  pm$platt <- kc_platt_fit(pm$sign * (p_train + pm$b), pos)
+  list(model = pm, scores = p_train, positive = pos)
+}
+
+# A pair model's offset by the threshold search on its training scores p
+# (b, split, consistency, sign) and its sigmoid; `pos`: the rows of the
+# first class.
+kc_bayes_offset <- function(pm, p, pos) {
+  pm <- c(pm, kc_search(p, ifelse(pos, 1L, -1L)))
+  pm$platt <- kc_platt_fit(pm$sign * (p + pm$b), pos)
   pm
 }
 

@@ -172,7 +172,7 @@ kc_fit_cell <- function(p) {
   tryCatch(withCallingHandlers({
     m <- do.call(kc_fit_svm, c(list(d = list(x = p$x, y = p$y), weights = p$weights,
                                     scale = FALSE, type = "C-classification", nu = 0.5,
-                                    call = NULL), p$args))
+                                    approx = NULL, call = NULL), p$args))
     m$index <- p$rows[m$index]
     m[c("x", "y", "C", "eta", "call")] <- NULL
     m

@@ -353,34 +353,19 @@ kc_fill_na_columns <- function(newdata, tt, xlevels) {
   newdata
 }
 
-# A formula method's fit: `worker` on the formula's design `d` with the
-# formula method's other arguments `args`, and those the call left out at the
-# default method's defaults: the default method's signature is their one home
-# (and what kernel_tune() reads). d and call enter the worker's call as
-# symbols, so that errors do not print the data and the call is not run.
+# A formula method's fit: `worker` (the fitter's kc_fit_<name>(), whose
+# signature is the default method's but x and y) on the formula's design `d`
+# with the formula method's other arguments `args`, and those the call left
+# out at the default method's defaults: the default method's signature is
+# their one home (and what kernel_tune() reads). d and call enter the
+# worker's call as symbols, so that errors do not print the data and the
+# call is not run.
 kc_fit_formula <- function(worker, default, d, args, call = NULL) {
   f <- formals(default)
   left_out <- setdiff(names(f), c("x", "y", "...", names(args)))
   args <- c(list(quote(d)), lapply(f[left_out], eval, envir = baseenv()), args,
             if (!is.null(call)) list(call = quote(call)))
   do.call(worker, args, envir = environment())
-}
-
-# A default method's fit: `worker` on the design `d` with every argument of
-# the default method that calls it (its signature, but x and y) by name, its
-# `...`, and the call. The arguments enter as the method's own symbols,
-# evaluated only when the worker uses them (its checks keep their order); d
-# too is evaluated when first used.
-kc_fit_default <- function(worker, d, call) {
-  method <- sys.function(sys.parent())
-  args <- setdiff(names(formals(method)), c("x", "y", "..."))
-  env <- new.env(parent = parent.frame())
-  delayedAssign(".kc_design", d, eval.env = environment(), assign.env = env)
-  env$.kc_call <- call
-  run <- as.call(c(list(substitute(worker), quote(.kc_design)),
-                   stats::setNames(lapply(args, as.name), args),
-                   list(quote(...), call = quote(.kc_call))))
-  eval(run, env)
 }
 
 # Scale a design's inputs (scale = TRUE) and keep the scaling for predict().

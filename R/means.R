@@ -150,7 +150,9 @@ kernel_means.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degr
                                  coef0 = 0, scale = TRUE, ...,
                                  threshold = c("analytic", "search"), approx = NULL) {
   call <- kc_call(match.call(), "kernel_means")
-  kc_fit_default(kc_fit_means, kc_design_xy(x, y, kernel = kernel), call)
+  kc_fit_means(kc_design_xy(x, y, kernel = kernel), kernel = kernel, gamma = gamma,
+               degree = degree, coef0 = coef0, scale = scale, ..., threshold = threshold,
+               approx = approx, call = call)
 }
 
 #' @rdname kernel_means
@@ -162,10 +164,11 @@ kernel_means.formula <- function(formula, data = NULL, subset, na.action, ...) {
 }
 
 # The fit, for both methods: d an unscaled design (kc_design_xy() or
-# kc_design_formula()), then the default method's arguments, all given (the
-# formals below copy its signature, so that the names are written once),
-# and the call.
-kc_fit_means <- function(d, call) {
+# kc_design_formula()), the default method's arguments by name (its
+# signature but x and y, in its order: the default method passes each on,
+# the formula method those given and the default method's defaults for the
+# rest, kc_fit_formula()), and the call.
+kc_fit_means <- function(d, kernel, gamma, degree, coef0, scale, ..., threshold, approx, call) {
   kc_check_dots(...)
   kc_threads()  # the option is checked by every fitter, whether it uses C at fit time or not
   d <- kc_scale_design(d, scale)
@@ -186,8 +189,6 @@ kc_fit_means <- function(d, call) {
                        sigma2 = max(sigma2, 0), threshold = threshold, search = o$search)
   kc_approx_checked(fit, d, approx)
 }
-formals(kc_fit_means) <- c(formals(kc_fit_means)[1L], formals(kernel_means.default)[-(1:2)],
-                           formals(kc_fit_means)[-1L])
 
 # The offsets -||m_c||^2 / 2 of the scores, or with threshold = "search"
 # the searched offset (threshold_search()) for p(x) = mean k(x, S+) - mean k(x, S-) (p_train(): its

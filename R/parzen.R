@@ -68,7 +68,9 @@ kernel_parzen.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, deg
                                   coef0 = 0, scale = TRUE, prior = NULL, ...,
                                   threshold = c("analytic", "search"), approx = NULL) {
   call <- kc_call(match.call(), "kernel_parzen")
-  kc_fit_default(kc_fit_parzen, kc_design_xy(x, y, kernel = kernel), call)
+  kc_fit_parzen(kc_design_xy(x, y, kernel = kernel), kernel = kernel, gamma = gamma,
+                degree = degree, coef0 = coef0, scale = scale, prior = prior, ...,
+                threshold = threshold, approx = approx, call = call)
 }
 
 #' @rdname kernel_parzen
@@ -79,8 +81,9 @@ kernel_parzen.formula <- function(formula, data = NULL, subset, na.action, ...) 
   kc_fit_formula(kc_fit_parzen, kernel_parzen.default, d, list(...), call)
 }
 
-# The fit, for both methods (as kc_fit_means(), its formals after it).
-kc_fit_parzen <- function(d, call) {
+# The fit, for both methods (as kc_fit_means()).
+kc_fit_parzen <- function(d, kernel, gamma, degree, coef0, scale, prior, ..., threshold, approx,
+                          call) {
   kc_check_dots(...)
   kc_threads()
   d <- kc_scale_design(d, scale)
@@ -98,8 +101,6 @@ kc_fit_parzen <- function(d, call) {
                        prior = s$prior, threshold = threshold, search = s$search)
   kc_approx_checked(fit, d, approx)
 }
-formals(kc_fit_parzen) <- c(formals(kc_fit_parzen)[1L], formals(kernel_parzen.default)[-(1:2)],
-                            formals(kc_fit_parzen)[-1L])
 
 # The class priors: `prior` as given (checked), or with threshold = "search"
 # the prior that the threshold search on log p_+(x) - log p_-(x) places (dens():

@@ -41,27 +41,59 @@ kc_repr <- function(object) {
 }
 
 # The representation of the scaled design d with kernel k for `fitter` (a
-# registry name), spec the checked approximation (NULL: exact).
-kc_repr_train <- function(spec, d, k, fitter) {
+# registry name), spec the checked approximation (NULL: exact). `uses`: what
+# the fitter asks of it, "means" (the class means: kernel_means(),
+# kernel_parzen(), kernel_bayes()) or "svm" (kernel_svm()'s binary solves);
+# `progress`: a kc_repr_progressor()'s steps, for the stages of a long fit.
+kc_repr_train <- function(spec, d, k, fitter, uses = "means", progress = kc_no_progress) {
   if (!is.null(spec)) kc_approx_require(spec, fitter)
-  kc_repr_prepare(kc_repr_new(kc_repr_kind(spec)), spec, d, k)
+  repr <- kc_repr_new(kc_repr_kind(spec))
+  repr$progress <- progress
+  kc_repr_prepare(repr, spec, d, k, uses)
 }
 
-kc_repr_prepare <- function(repr, spec, d, k) UseMethod("kc_repr_prepare")
+kc_no_progress <- function(...) invisible(NULL)
+
+kc_repr_prepare <- function(repr, spec, d, k, uses) UseMethod("kc_repr_prepare")
 
 #' @export
-kc_repr_prepare.kc_exact <- function(repr, spec, d, k) {
+kc_repr_prepare.kc_exact <- function(repr, spec, d, k, uses) {
   repr$x <- d$x
   repr$y <- d$y
   repr$kernel <- k
   repr
 }
 
+# Features: the map, then the class means of the features (one pass) or,
+# for the SVM, the feature rows as floats (src/features.c's store).
 #' @export
-kc_repr_prepare.kc_features <- function(repr, spec, d, k) {
+kc_repr_prepare.kc_features <- function(repr, spec, d, k, uses) {
   repr$fa <- kc_approx_fit(spec, d$x, k)
-  repr$zbar <- kc_feature_means(repr$fa, d$x, d$y)
+  repr$x <- d$x
+  repr$y <- d$y
+  if (uses == "means") {
+    repr$zbar <- kc_feature_means(repr$fa, d$x, d$y)
+  } else {
+    repr$progress(message = "feature map")
+    repr$store <- .Call(ffi_feature_store, d$x, repr$fa$map, kc_kernel_code(k), kc_threads())
+    repr$progress(message = "feature store")
+  }
   repr
+}
+
+# The progress steps of a fit of n rows in `steps` stages on the
+# representation (silent unless a progressr handler is on): the features'
+# (kc_progressor()); none for the others.
+kc_repr_progressor <- function(repr, n, steps, envir = parent.frame()) {
+  UseMethod("kc_repr_progressor")
+}
+
+#' @export
+kc_repr_progressor.kc_repr <- function(repr, n, steps, envir = parent.frame()) kc_no_progress
+
+#' @export
+kc_repr_progressor.kc_features <- function(repr, n, steps, envir = parent.frame()) {
+  kc_progressor(n, steps, envir = envir)
 }
 
 kc_repr_mean_norms <- function(repr) UseMethod("kc_repr_mean_norms")

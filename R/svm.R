@@ -283,7 +283,11 @@ kernel_svm.default <- function(x, y = NULL, kernel = "rbf", gamma = NULL, degree
   call <- kc_call(match.call(), "kernel_svm")
   one <- kc_svm_type(type) == "one-classification"
   if (one && !is.null(y)) kc_svm_no_labels("y")
-  kc_fit_default(kc_fit_svm, kc_design_xy(x, y, labels = !one, kernel = kernel), call)
+  kc_fit_svm(kc_design_xy(x, y, labels = !one, kernel = kernel), kernel = kernel, gamma = gamma,
+             degree = degree, coef0 = coef0, cost = cost, class.weights = class.weights,
+             weights = weights, scale = scale, probability = probability, tolerance = tolerance,
+             max_iter = max_iter, cachesize = cachesize, shrinking = shrinking, type = type,
+             nu = nu, ..., approx = approx, call = call)
 }
 
 #' @rdname kernel_svm
@@ -298,41 +302,13 @@ kernel_svm.formula <- function(formula, data = NULL, subset, na.action, weights,
   kc_fit_formula(kc_fit_svm, kernel_svm.default, d, list(weights = d$weights, ...), call)
 }
 
-kc_svm_type <- function(type) {
-  kc_match_arg(type, kc_formal(kernel_svm.default, "type"), "type")
-}
-
-kc_svm_no_labels <- function(arg) {
-  kc_abort(sprintf(paste0("type = \"one-classification\" learns from the inputs alone: %s. ",
-                          "To learn one class of labelled data, give only its rows."),
-                   if (arg == "y") "drop `y`" else "give a formula without a response, e.g. ~ ."),
-           arg = arg)
-}
-
-# Arguments the chosen type does not use are errors, never silently ignored
-# (e1071 ignores them): `call` tells which the user gave.
-kc_svm_check_unused <- function(type, call, class.weights, probability) {
-  given <- function(arg) !is.null(call) && arg %in% names(call)
-  if (type != "C-classification" && given("cost")) {
-    kc_abort(sprintf("`cost` is not used with type = \"%s\": `nu` sets the trade-off; drop `cost`.",
-                     type), arg = "cost")
-  }
-  if (type == "C-classification" && given("nu")) {
-    kc_abort(paste0("`nu` is used only with type = \"nu-classification\" or ",
-                    "\"one-classification\"; C-classification takes `cost`."), arg = "nu")
-  }
-  if (type == "one-classification" && !is.null(class.weights)) {
-    kc_abort(paste0("`class.weights` has no classes to weigh with type = \"one-classification\"; ",
-                    "`weights` weighs observations."), arg = "class.weights")
-  }
-  if (type == "one-classification" && isTRUE(probability)) {
-    kc_abort(paste0("type = \"one-classification\" has no probability model; ",
-                    "predict(type = \"decision\") gives its decision values."), arg = "probability")
-  }
-}
-
-# The fit, for both methods (as kc_fit_means(), its formals after it).
-kc_fit_svm <- function(d, call, .path = NULL) {
+# The fit, for both methods (as kc_fit_means()): the arguments checked, the
+# bounds C, then the SVM on the representation (kc_repr_svm(),
+# R/svm-fit.R). `.path` (internal): kernel_tune()'s state for the costs of
+# one kernel setting (R/svm-path.R).
+kc_fit_svm <- function(d, kernel, gamma, degree, coef0, cost, class.weights, weights, scale,
+                       probability, tolerance, max_iter, cachesize, shrinking, type, nu, ...,
+                       approx, call, .path = NULL) {
   kc_check_dots(...)
   kc_threads()
   type <- kc_svm_type(type)
@@ -390,76 +366,45 @@ kc_fit_svm <- function(d, call, .path = NULL) {
     }
   }
 
-  control <- list(kernel = k, type = type, nu = nu, tolerance = tolerance, max_iter = max_iter,
-                  cachesize = cachesize, shrinking = shrinking)
-  if (!is.null(approx)) {  # the approximation's own SVM (R/approx-table.R)
-    return(kc_approx_of(approx)$svm(d, k, approx, C, weights, cost, class.weights, control,
-                                    probability, names(call), call))
-  }
-  # the binary problems: one per class pair, or the one-class problem
-  if (one) {
-    pairs <- matrix(NA_integer_, 1L, 2L, dimnames = list("", c("first", "second")))
-    problems <- list(seq_len(nrow(d$x)))
-  } else {
-    pairs <- kc_ovo_pairs(levels(d$y))
-    problems <- lapply(seq_len(nrow(pairs)), function(m) which(as.integer(d$y) %in% pairs[m, ]))
-  }
-  # eta, its signs and the coefficients: n x pairs each
-  kc_check_memory(32 * nrow(d$x) * nrow(pairs),
-                  sprintf("The exact SVM's coefficients of %d class pair(s) over %d rows",
-                          nrow(pairs), nrow(d$x)), kc_memory_route)
-  if (type == "nu-classification") kc_svm_check_nu(nu, C, d$y, pairs)
-  path <- if (type == "C-classification") .path
-  fit_pair <- function(m) {
-    kc_svm_binary(d$x, d$y, problems[[m]], if (!one) pairs[m, "first"], C, control,
-                  rownames(pairs)[m], path = path)
-  }
-  # a path keeps kernel rows in this session (kernel_tune's own futures)
-  fits <- if (is.null(path) && !one) kc_svm_pairs(d$x, d$y, problems, pairs, C, control)
-  if (is.null(fits)) {
-    fits <- if (is.null(path)) kc_problems_lapply(seq_len(nrow(pairs)), fit_pair) else
-      lapply(seq_len(nrow(pairs)), fit_pair)
-  }
-  pair_names <- if (!one) rownames(pairs)
-  per_pair <- function(field) stats::setNames(vapply(fits, `[[`, numeric(1), field), pair_names)
-
-  eta <- matrix(0, nrow(d$x), nrow(pairs), dimnames = list(NULL, pair_names))
-  for (m in seq_along(fits)) eta[fits[[m]]$rows, m] <- fits[[m]]$alpha
-  index <- which(rowSums(eta) > 0)
-  sign <- if (one) matrix(1, nrow(d$x), 1L) else vapply(seq_len(nrow(pairs)), function(m) {
-    ifelse(as.integer(d$y) == pairs[m, "first"], 1, -1)
-  }, numeric(length(d$y)))
-  sign <- matrix(sign, nrow = nrow(d$x))
-  converged <- vapply(fits, function(f) f$status == kc_c$smo_status[["converged"]], logical(1))
-  if (!all(converged)) kc_svm_warn_max_iter(max_iter, if (!one) pair_names[!converged])
-  fit <- new_kernclass(d, k, call = call,
-    class = if (one) c("kernel_svm_oneclass", "kernel_svm") else c("kernel_svm", "kernclass_ovo"),
-    type = type,
-    index = index,
-    SV = if (!kc_is_source(d$x)) d$x[index, , drop = FALSE],  # sources: kc_svm_sv()
-    eta = eta[index, , drop = FALSE],
-    coefs = (eta * sign)[index, , drop = FALSE],
-    b = -per_pair("rho"),
-    nSV = if (one) length(index) else stats::setNames(tabulate(d$y[index], nlevels(d$y)), levels(d$y)),
-    n_at_bound = per_pair("at_bound"),
-    objective = per_pair("objective"),
-    iterations = per_pair("iterations"),
-    kkt_violation = stats::setNames(pmax(0, per_pair("gap")), pair_names),
-    converged = all(converged),
-    # nu-SVC is the C-SVC of cost 1/r (r per pair, LIBSVM's scaling)
-    cost = if (type == "C-classification") cost else if (!one) 1 / per_pair("r"),
-    C = C, class.weights = class.weights, tolerance = tolerance)
-  if (type != "C-classification") fit$nu <- nu
-  if (one) fit$levels <- c("inlier", "outlier")
-  if (probability) {
-    ab <- kc_svm_platt(d$x, d$y, lapply(fits, `[[`, "rows"), pairs[, "first"], C, control)
-    fit$probA <- stats::setNames(ab[1L, ], rownames(pairs))
-    fit$probB <- stats::setNames(ab[2L, ], rownames(pairs))
-  }
-  fit
+  control <- list(kernel = k, type = type, cost = cost, nu = nu, tolerance = tolerance,
+                  max_iter = max_iter, cachesize = cachesize, shrinking = shrinking)
+  kc_repr_svm(kc_repr_new(kc_repr_kind(approx)), approx, d, k, C, control,
+              list(weights = weights, class.weights = class.weights, probability = probability,
+                   given = names(call), call = call, path = .path))
 }
-formals(kc_fit_svm) <- c(formals(kc_fit_svm)[1L], formals(kernel_svm.default)[-(1:2)],
-                         formals(kc_fit_svm)[-1L])
+
+kc_svm_type <- function(type) {
+  kc_match_arg(type, kc_formal(kernel_svm.default, "type"), "type")
+}
+
+kc_svm_no_labels <- function(arg) {
+  kc_abort(sprintf(paste0("type = \"one-classification\" learns from the inputs alone: %s. ",
+                          "To learn one class of labelled data, give only its rows."),
+                   if (arg == "y") "drop `y`" else "give a formula without a response, e.g. ~ ."),
+           arg = arg)
+}
+
+# Arguments the chosen type does not use are errors, never silently ignored
+# (e1071 ignores them): `call` tells which the user gave.
+kc_svm_check_unused <- function(type, call, class.weights, probability) {
+  given <- function(arg) !is.null(call) && arg %in% names(call)
+  if (type != "C-classification" && given("cost")) {
+    kc_abort(sprintf("`cost` is not used with type = \"%s\": `nu` sets the trade-off; drop `cost`.",
+                     type), arg = "cost")
+  }
+  if (type == "C-classification" && given("nu")) {
+    kc_abort(paste0("`nu` is used only with type = \"nu-classification\" or ",
+                    "\"one-classification\"; C-classification takes `cost`."), arg = "nu")
+  }
+  if (type == "one-classification" && !is.null(class.weights)) {
+    kc_abort(paste0("`class.weights` has no classes to weigh with type = \"one-classification\"; ",
+                    "`weights` weighs observations."), arg = "class.weights")
+  }
+  if (type == "one-classification" && isTRUE(probability)) {
+    kc_abort(paste0("type = \"one-classification\" has no probability model; ",
+                    "predict(type = \"decision\") gives its decision values."), arg = "probability")
+  }
+}
 
 # The warning of fits that stopped at max_iter (pairs: the pairs' names, or
 # NULL for the one-class SVM); kernel_tune()'s shared path gives it too.

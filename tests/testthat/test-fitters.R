@@ -186,16 +186,18 @@ test_that("parsnip's engine arguments are the registry's tunable parameters and 
   }
 })
 
-test_that("each worker takes its default method's arguments, written once in its signature", {
+test_that("each worker takes its default method's arguments by name, their defaults in its signature alone", {
   workers <- c(kernel_means = "kc_fit_means", kernel_parzen = "kc_fit_parzen",
                kernel_bayes = "kc_fit_bayes", kernel_svm = "kc_fit_svm")
   for (nm in names(fitters)) {
     f <- formals(ns[[workers[[nm]]]])
     d <- formals(ns$kc_fitter(nm)$fun)
-    expect_identical(names(f)[1L], "d")
-    # the default method's arguments but x and y, in its order, with its defaults
-    expect_identical(f[seq_len(length(d) - 2L) + 1L], d[-(1:2)], label = nm)
-    expect_true("call" %in% names(f), label = nm)
+    args <- names(d)[-(1:2)]
+    # the design, the default method's arguments but x and y in its order, the call
+    expect_identical(names(f)[seq_len(length(args) + 2L)], c("d", args, "call"), label = nm)
+    # none has a default of its own: the default method's signature is their one home
+    no_default <- vapply(f[c("d", args, "call")], identical, logical(1), quote(expr = ))
+    expect_true(all(no_default), label = nm)
   }
 })
 
