@@ -58,7 +58,8 @@ kc_approximations <- list(
     "cells", "size", "Rows per cell (size)", "cells", fitters = "kernel_svm",
     svm = function(...) kc_fit_svm_cells(...),
     label = function(spec, rank = NULL) {
-      sprintf("Localized SVM (cells of about %d points, an exact SVM in each)", spec$size)
+      sprintf("Localized SVM (cells of about %d points, an exact SVM in each%s)", spec$size,
+              if (is.null(spec$tune)) "" else ", cost and gamma tuned per cell")
     })
 )
 
