@@ -1,34 +1,3 @@
-#' @rdname approximations
-#' @section Tuned cells (cells(tune = TRUE)): with `tune = TRUE` (or a
-#'   `grid`), each cell chooses its own `cost` and `gamma` by
-#'   cross-validation on its rows, as liquidSVM does (Steinwart et al.
-#'   2017): the cell's search is [kernel_tune()]'s (`folds` stratified folds
-#'   of the cell's rows, `search`, the accuracy), with its shared work (one
-#'   kernel per `gamma` on all folds, warm starts along `cost`, the race's
-#'   dropped rows), and the cell's SVM is then fitted on all its rows with
-#'   the chosen values. The grid's costs are the cells' own: `scale_cost`
-#'   does not change them (nor the default grid, whose costs run from
-#'   \eqn{50 / n_c}{50 / n_c} to 500 and whose gammas are \eqn{2^{-6}}{2^-6}
-#'   to \eqn{2^3}{2^3} times the median heuristic on the cell's rows). A
-#'   grid column may not also be given to [kernel_svm()]; a parameter the
-#'   grid does not vary is the model's (`cost` scaled as above). A cell with
-#'   a class of a single row, which no fold can hold out and learn from too,
-#'   keeps the model's `cost` and `gamma` (`folds_run` 0). The cells run as
-#'   units of work through [future::plan()], each with its own random-number
-#'   stream for its folds, so `set.seed()` reproduces every cell's choice
-#'   under any plan and number of threads (`fit$approx$models[[j]]$tuning`
-#'   keeps cell j's folds and the `seed` its search started from: with
-#'   `.Random.seed` set to it, `kernel_tune(kernel_svm, rows, grid = , folds
-#'   = , scale = FALSE)` on the cell's scaled rows repeats its search).
-#'   `print()` lists what the first cells chose and `summary()` every cell:
-#'   its rows, `cost`, `gamma`, the cross-validated accuracy of the choice
-#'   (a screening estimate unless `search = "exhaustive"`, as in
-#'   [kernel_tune()]), the folds it ran and the fits the search ran in all.
-#'   The model's `cost` and `gamma` stay those given to [kernel_svm()]:
-#'   those of a cell that cannot be tuned, and of the exact model that
-#'   `check` compares with.
-NULL
-
 # The tuning part of a cells() spec: the checked grid (NULL: each cell's
 # default grid), the folds and the search.
 kc_cells_tune_spec <- function(grid, folds, search) {

@@ -118,6 +118,17 @@ test_that("the race in each cell is kernel_tune()'s, repeated by hand from the c
   set.seed(8)
   again <- kernel_svm(d$x, d$y, approx = cells(size = 150, tune = TRUE, folds = 3))
   expect_identical(summary(again)$tuning, tab)
+  # and under a plan with workers, each cell a future
+  skip_if_not_installed("future")
+  options(old)
+  # (forked workers where the platform has them: they start in a moment)
+  strategy <- if (future::supportsMulticore()) future::multicore else future::multisession
+  plan <- future::plan(strategy, workers = 2)
+  on.exit(future::plan(plan), add = TRUE)
+  set.seed(8)
+  workers <- kernel_svm(d$x, d$y, approx = cells(size = 150, tune = TRUE, folds = 3))
+  expect_identical(summary(workers)$tuning, tab)
+  expect_identical(predict(workers, d$x, type = "decision"), predict(fit, d$x, type = "decision"))
 })
 
 test_that("a tuned model prints, summarises, predicts and reads into broom", {
