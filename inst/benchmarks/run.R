@@ -1090,10 +1090,11 @@ if (run_section("approx")) {
       paste(sprintf("%s x %d", names(tab), tab)[seq_len(min(3L, length(tab)))], collapse = "; ")
     }
     trow <- function(model, grid_text, m, chose) {
-      cat(sprintf("%-48s %-34s %8.1f s %6.0f MB acc %.4f\n", sprintf("tuned, n=%.0f", nt), model,
-                  m$seconds, m$peak_mb, m$value$acc))
+      cat(sprintf("%-48s %-34s %8.1f s (cpu %.1f s) %6.0f MB acc %.4f\n",
+                  sprintf("tuned, n=%.0f", nt), model, m$seconds, m$cpu, m$peak_mb, m$value$acc))
       rows_t[[length(rows_t) + 1L]] <<- data.frame(
         model = model, grid = grid_text, "fit + predict s" = sprintf("%.1f", m$seconds),
+        "cpu s" = sprintf("%.1f", m$cpu),
         "peak MB" = sprintf("%.0f", m$peak_mb), "test accuracy" = sprintf("%.4f", m$value$acc),
         "chosen (cost, gamma)" = chose, check.names = FALSE)
     }
@@ -1154,12 +1155,14 @@ if (run_section("approx")) {
             "with the seconds of fit + predict.", paste(about_r, collapse = " ")), ""),
     if (length(rows_t)) c(
       sprintf("Tuned cells, n = %s, d = 20 (make_data()), %s test rows:",
-              format(nt, big.mark = ","), format(nrow(te3$x), big.mark = ",")), "",
+              format(nt, big.mark = ",", scientific = FALSE),
+              format(nrow(te3$x), big.mark = ",")), "",
       knitr::kable(do.call(rbind, rows_t), format = "pipe"), "",
       paste("Every cell chooses cost and gamma by kernel_tune()'s search on its rows (the",
             "folds, the grid, the race); the baseline is kernel_tune() of the exact SVM on a",
             "subsample with the same grid. Seconds: the search, the fit(s) and predicting the",
-            "test rows; chosen: the most frequent choices (x cells)."), ""))
+            "test rows (cpu: the process's CPU time, all its threads); chosen: the most",
+            "frequent choices (x cells)."), ""))
 }
 
 # ---- the table ----------------------------------------------------------
