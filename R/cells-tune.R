@@ -94,7 +94,8 @@ kc_cells_tune_lines <- function(spec, table, head) {
   tuned <- !is.na(table$cost)
   if (any(tuned)) {
     cat(sprintf("  chosen cost %s to %s, gamma %s to %s; CV accuracy median %.2f%%\n",
-                format(min(table$cost[tuned]), digits = 4), format(max(table$cost[tuned]), digits = 4),
+                format(min(table$cost[tuned]), digits = 4),
+                format(max(table$cost[tuned]), digits = 4),
                 format(min(table$gamma[tuned]), digits = 4),
                 format(max(table$gamma[tuned]), digits = 4),
                 100 * stats::median(table$cv_accuracy, na.rm = TRUE)))

@@ -360,7 +360,8 @@ kc_cells_lines <- function(fit) {
   cat(sprintf("Approximation: localized: %d cell%s of about %d points (k-means)\n", nrow(t),
               if (nrow(t) == 1L) "" else "s", a$spec$size))
   cat(sprintf("  an exact SVM in each cell, %s; rows per cell %s to %s, median %s%s\n",
-              if (!is.null(a$spec$tune)) "tuned" else if (isFALSE(a$spec$scale_cost)) "at `cost`" else
+              if (!is.null(a$spec$tune)) "tuned" else
+                if (isFALSE(a$spec$scale_cost)) "at `cost`" else
                 "at cost x n / rows of the cell (the regularisation per row of the exact model)",
               format(min(t$rows)), format(max(t$rows)), format(stats::median(t$rows)),
               if (any(t$classes == 1L)) sprintf("; %d cell(s) with one class, which predict it",
