@@ -54,7 +54,8 @@ kc_approximations <- list(
   cells = kc_approx_row(
     "cells", "size", "Rows per cell (size)", "cells", fitters = "kernel_svm",
     label = function(spec, rank = NULL) {
-      sprintf("Localized SVM (cells of about %d points, an exact SVM in each)", spec$size)
+      sprintf("Localized SVM (cells of about %d points, an exact SVM in each%s)", spec$size,
+              if (is.null(spec$tune)) "" else ", cost and gamma tuned per cell")
     })
 )
 

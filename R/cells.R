@@ -1,4 +1,32 @@
 #' @rdname approximations
+#' @section Tuned cells (cells(tune = TRUE)): With `tune = TRUE` (or a
+#'   `grid`), each cell chooses its own `cost` and `gamma` by
+#'   cross-validation on its rows, as liquidSVM does (Steinwart et al.
+#'   2017): the cell's search is [kernel_tune()]'s (`folds` stratified folds
+#'   of the cell's rows, `search`, the accuracy), with its shared work (one
+#'   kernel per `gamma` on all folds, warm starts along `cost`, the race's
+#'   dropped rows), and the cell's SVM is then fitted on all its rows with
+#'   the chosen values. The grid's costs are the cells' own: `scale_cost`
+#'   does not change them (nor the default grid, whose costs run from
+#'   \eqn{50 / n_c}{50 / n_c} to 500 and whose gammas are \eqn{2^{-6}}{2^-6}
+#'   to \eqn{2^3}{2^3} times the median heuristic on the cell's rows). A
+#'   grid column may not also be given to [kernel_svm()]; a parameter the
+#'   grid does not vary is the model's (`cost` scaled as above). A cell with
+#'   a class of a single row, which no fold can hold out and learn from too,
+#'   keeps the model's `cost` and `gamma` (`folds_run` 0). The cells run as
+#'   units of work through [future::plan()], each with its own random-number
+#'   stream for its folds, so `set.seed()` reproduces every cell's choice
+#'   under any plan and number of threads (`fit$approx$models[[j]]$tuning`
+#'   keeps cell j's folds and the `seed` its search started from: with
+#'   `.Random.seed` set to it, `kernel_tune(kernel_svm, rows, grid = , folds
+#'   = , scale = FALSE)` on the cell's scaled rows repeats its search).
+#'   `print()` lists what the first cells chose and `summary()` every cell:
+#'   its rows, `cost`, `gamma`, the cross-validated accuracy of the choice
+#'   (a screening estimate unless `search = "exhaustive"`, as in
+#'   [kernel_tune()]), the folds it ran and the fits the search ran in all.
+#'   The model's `cost` and `gamma` stay those given to [kernel_svm()]:
+#'   those of a cell that cannot be tuned, and of the exact model that
+#'   `check` compares with.
 #' @param size The number of training rows a cell should hold on average:
 #'   the data are cut into \eqn{\lceil n / \mathrm{size} \rceil}{ceiling(n /
 #'   size)} cells. Each cell's exact SVM costs about \eqn{O(\mathrm{size}^2)}{O(size^2)}
@@ -6,17 +34,43 @@
 #'   cells are closer to the exact model. A size of at least the number of
 #'   rows is one cell, the exact model; a size past R's integer range is
 #'   taken as \eqn{2^{31} - 1}{2^31 - 1}.
+#' @examples
+#' # cost and gamma chosen in each cell by 3-fold cross-validation
+#' set.seed(1)
+#' fit4 <- kernel_svm(Species ~ ., data = iris, approx = cells(size = 75, folds = 3,
+#'                    grid = list(cost = c(1, 10), gamma = c(0.1, 1))))
+#' summary(fit4)$tuning
 #' @export
 #' @param scale_cost For `cells()`: if `TRUE` (default), the SVM of a cell
 #'   of \eqn{n_c} rows takes cost \eqn{C n / n_c}{C n / n_c}, which keeps the
 #'   exact model's regularisation per row (see below); if `FALSE`, `cost` as
-#'   it is.
-cells <- function(size = 2000, scale_cost = TRUE, check = 0) {
+#'   it is. Not used for a cost that the cells tune (`tune`).
+#' @param tune For `cells()`: `TRUE` chooses `cost` and `gamma` in each cell
+#'   by cross-validation on the cell's rows, as [kernel_tune()] does (see
+#'   "Tuned cells"); the default is `TRUE` when `grid` is given, else `FALSE`
+#'   (every cell at the model's `cost` and `gamma`).
+#' @param grid For `cells(tune = TRUE)`: the values each cell tries, a named
+#'   list of positive numbers `cost` and/or `gamma` (all combinations) or a
+#'   data frame with those columns, as [kernel_tune()]'s `grid`; `NULL` (the
+#'   default): [kernel_tune()]'s default grid made from each cell's rows.
+#' @param folds For `cells(tune = TRUE)`: the number of cross-validation
+#'   folds within each cell (default 5; fewer in a cell with fewer rows).
+#' @param search For `cells(tune = TRUE)`: [kernel_tune()]'s `search` in each
+#'   cell, `"race"` (the default), `"screen"` or `"exhaustive"`.
+cells <- function(size = 2000, scale_cost = TRUE, check = 0, tune = !is.null(grid), grid = NULL,
+                  folds = 5, search = c("race", "screen", "exhaustive")) {
   # a size at or past the rows is one cell: so is a size past R's integer range
   size <- kc_as_count(size, "size", lower = 1, clamp = TRUE)
   kc_check_flag(scale_cost, "scale_cost")
+  kc_check_flag(tune, "tune")
+  search <- kc_match_arg(search, arg = "search")
+  if (!tune && !is.null(grid)) {
+    kc_abort("`grid` is for tuned cells: give tune = TRUE (or leave `tune` out) with a `grid`.",
+             arg = "grid")
+  }
   structure(list(method = "cells", size = size, scale_cost = scale_cost,
-                 check = kc_as_check(check)),
+                 check = kc_as_check(check),
+                 tune = if (tune) kc_cells_tune_spec(grid, folds, search)),
             class = "kernclass_approximation")
 }
 
@@ -91,6 +145,7 @@ kc_fit_svm_cells <- function(d, k, spec, C, weights, cost, class.weights, contro
     centres <- centres[keep, , drop = FALSE]
     cell <- kc_nearest_centre(d$x, centres)
   }
+  tune <- if (!is.null(spec$tune)) kc_cells_tune_problem(spec$tune, given)
   cw <- if (!is.null(class.weights)) kc_class_weights(class.weights, d$y)
   args <- list(kernel = k$name, gamma = k$gamma, degree = k$degree, coef0 = k$coef0,
                cost = cost, tolerance = control$tolerance, max_iter = control$max_iter,
@@ -101,16 +156,17 @@ kc_fit_svm_cells <- function(d, k, spec, C, weights, cost, class.weights, contro
     y <- droplevels(d$y[rows])
     args$cost <- if (isFALSE(spec$scale_cost)) cost else cost * sum(used) / length(rows)
     list(x = d$x[rows, , drop = FALSE], y = y, rows = rows,
-         weights = if (!is.null(weights)) weights[rows],
+         weights = if (!is.null(weights)) weights[rows], tune = tune,
          args = c(args, list(class.weights = if (!is.null(cw)) cw[levels(y)])))
   })
-  # the cells' probability models draw random numbers: from streams of
-  # their own (as kernel_cv's folds), so that the plan does not change them
-  # a progress step per cell, signalled from the future that fits it
+  # the cells' folds (tune) and probability models draw random numbers:
+  # from streams of their own (as kernel_cv's folds), so that the plan does
+  # not change them; a progress step per cell, signalled from the future
+  # that fits it
   p <- kc_progressor(n, length(problems))
-  fit_cell <- kc_with_progress(kc_fit_cell, p, "cell")
+  fit_cell <- kc_with_progress(if (is.null(tune)) kc_fit_cell else kc_fit_cell_tuned, p, "cell")
   models <- if (length(problems) == 1L) list(fit_cell(problems[[1L]])) else
-    if (probability) kc_future_lapply(problems, fit_cell, seed = TRUE) else
+    if (probability || !is.null(tune)) kc_future_lapply(problems, fit_cell, seed = TRUE) else
     kc_problems_lapply(problems, fit_cell)
   for (j in seq_along(models)) {
     e <- models[[j]]
@@ -290,6 +346,10 @@ kc_cells_table <- function(fit) {
     rows = vapply(models, function(m) sum(m$counts), numeric(1)),
     classes = vapply(models, function(m) length(m$levels), integer(1)),
     cost = vapply(models, function(m) if (is.null(m$cost)) NA_real_ else m$cost, numeric(1)),
+    gamma = vapply(models, function(m) {
+      g <- m$kernel$gamma
+      if (is.numeric(g) && length(g) == 1L) g else NA_real_
+    }, numeric(1)),
     support_vectors = vapply(models, function(m) length(m$index), integer(1)),
     converged = vapply(models, function(m) is.null(m$converged) || m$converged, logical(1)))
 }
@@ -300,18 +360,21 @@ kc_cells_lines <- function(fit) {
   cat(sprintf("Approximation: localized: %d cell%s of about %d points (k-means)\n", nrow(t),
               if (nrow(t) == 1L) "" else "s", a$spec$size))
   cat(sprintf("  an exact SVM in each cell, %s; rows per cell %s to %s, median %s%s\n",
-              if (isFALSE(a$spec$scale_cost)) "at `cost`" else
+              if (!is.null(a$spec$tune)) "tuned" else
+                if (isFALSE(a$spec$scale_cost)) "at `cost`" else
                 "at cost x n / rows of the cell (the regularisation per row of the exact model)",
               format(min(t$rows)), format(max(t$rows)), format(stats::median(t$rows)),
               if (any(t$classes == 1L)) sprintf("; %d cell(s) with one class, which predict it",
                                                 sum(t$classes == 1L)) else ""))
+  if (!is.null(a$spec$tune)) kc_cells_tune_lines(a$spec, kc_cells_tune_table(a$models), 10L)
   if (!is.null(a$check)) kc_approx_check_line(a$check)
 }
 
 #' @export
 kc_repr_print.kc_cells <- function(repr, x) {
   kc_print_exact.kernclass(x)
-  kc_svm_print_tradeoff(x)
+  if (is.null(x$approx$spec$tune)) kc_svm_print_tradeoff(x) else
+    cat("Cost and gamma: chosen in each cell (below)\n")
   cat("Support vectors: ", length(x$index), " in all cells\n", sep = "")
   if (!x$converged) cat("Warning: the solver did not converge in some cells (max_iter reached)\n")
   kc_cells_lines(x)
@@ -324,6 +387,7 @@ kc_repr_summary.kc_cells <- function(repr, object) {
   s$cost <- object$cost
   s$b <- NULL
   s$cells <- kc_cells_table(object)
+  if (!is.null(object$approx$spec$tune)) s$tuning <- kc_cells_tune_table(object$approx$models)
   s$approx <- object$approx[c("spec", "check")]
   s$converged <- object$converged
   class(s) <- c("summary.kernclass_cells", class(s))
@@ -335,13 +399,18 @@ print.summary.kernclass_cells <- function(x, ...) {
   kc_print_head(x$method, x$call, x$kernel, x$n, x$inputs, x$scaled)
   cat("\nClass sizes:\n")
   print(x$counts)
-  cat(sprintf("\nCost: %s\n", format(x$cost)))
+  if (is.null(x$tuning)) cat(sprintf("\nCost: %s\n", format(x$cost)))
   t <- x$cells
   cat(sprintf("\nLocalized: %d cell%s of about %d points (k-means), an exact SVM in each\n",
               nrow(t), if (nrow(t) == 1L) "" else "s", x$approx$spec$size))
   if (!is.null(x$approx$check)) kc_approx_check_line(x$approx$check)
   cat("Per cell:\n")
-  print(summary(t[c("rows", "classes", "cost", "support_vectors")]))
+  print(summary(t[c("rows", "classes", if (is.null(x$tuning)) c("cost", "gamma"),
+                    "support_vectors")]))
+  if (!is.null(x$tuning)) {
+    cat("What each cell chose:\n")
+    kc_cells_tune_lines(x$approx$spec, x$tuning, 50L)
+  }
   if (!all(t$converged)) {
     cat(sprintf("The solver did not converge within max_iter in %d cell(s).\n",
                 sum(!t$converged)))

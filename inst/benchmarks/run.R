@@ -21,6 +21,11 @@
 #       sets and their classifiers; --approx-digits 20000 (0: none) the
 #       MNIST-shaped rows, nystrom(m = 500, 1000, 2000) at cost 10, with
 #       --approx-digits-exact the exact SVM too)
+#   Rscript inst/benchmarks/run.R --only approx --approx-n 0 --exact-n 0 --approx-digits 0 \
+#       --approx-real 0 --cells-tune-n 1000000 --cells-tune-grid 10 --cells-tune-sub 20000
+#       (tuned cells against kernel_tune() of the exact SVM on a subsample;
+#       --cells-tune-n 0: none; --cells-tune-size 2000, --cells-tune-folds 5,
+#       --cells-tune-default: also each cell's own default grid)
 #
 # contention: every large task on one thread and on the default number,
 #   idle and beside one busy process that the suite starts and stops itself;
@@ -1056,6 +1061,71 @@ if (run_section("approx")) {
       rows_r[[length(rows_r) + 1L]] <- as.data.frame(row, check.names = FALSE)
     }
   }
+  # tuned cells (issue 35): kernel_svm(approx = cells(size, grid, folds)), every
+  # cell choosing cost and gamma by its own cross-validation, against the exact
+  # SVM tuned by kernel_tune() on the first --cells-tune-sub rows (the
+  # baseline every approximation must beat), the same G x G grid, folds and
+  # search (the race); --cells-tune-n rows (0: none), --cells-tune-grid G
+  # (costs 2^-3 to 2^9, gammas 2^-6 to 2^3 times the median heuristic of the
+  # training rows), --cells-tune-size, --cells-tune-folds;
+  # --cells-tune-default adds cells(tune = TRUE), each cell's own 10 x 10
+  # default grid. The full target: --cells-tune-n 1000000 --cells-tune-grid 10.
+  one_of <- function(flag, default) {
+    if (flag %in% args) as.numeric(args[which(args == flag) + 1L]) else default
+  }
+  rows_t <- list()
+  nt <- one_of("--cells-tune-n", size(1e6, 2e4))
+  if (nt > 0) {
+    G <- one_of("--cells-tune-grid", size(10, 3))
+    nsub <- min(nt, one_of("--cells-tune-sub", size(20000, 5000)))
+    csize <- one_of("--cells-tune-size", 2000)
+    cfolds <- one_of("--cells-tune-folds", 5)
+    tr <- make_data(nt, 20, 5)
+    te3 <- make_data(size(1e5, 2e4), 20, 6)
+    g0 <- estimate_gamma(tr$x[seq_len(min(nt, 10000)), ], scale = TRUE)
+    tgrid <- list(cost = signif(2^seq(-3, 9, length.out = G), 3),
+                  gamma = signif(g0 * 2^seq(-6, 3, length.out = G), 3))
+    chosen <- function(cost, gamma) {
+      tab <- sort(table(sprintf("(%s, %s)", format(cost), format(gamma))), decreasing = TRUE)
+      paste(sprintf("%s x %d", names(tab), tab)[seq_len(min(3L, length(tab)))], collapse = "; ")
+    }
+    trow <- function(model, grid_text, m, chose) {
+      cat(sprintf("%-48s %-34s %8.1f s (cpu %.1f s) %6.0f MB acc %.4f\n",
+                  sprintf("tuned, n=%.0f", nt), model, m$seconds, m$cpu, m$peak_mb, m$value$acc))
+      rows_t[[length(rows_t) + 1L]] <<- data.frame(
+        model = model, grid = grid_text, "fit + predict s" = sprintf("%.1f", m$seconds),
+        "cpu s" = sprintf("%.1f", m$cpu),
+        "peak MB" = sprintf("%.0f", m$peak_mb), "test accuracy" = sprintf("%.4f", m$value$acc),
+        "chosen (cost, gamma)" = chose, check.names = FALSE)
+    }
+    gtext <- sprintf("%d x %d, %d-fold, race", G, G, cfolds)
+    set.seed(1)
+    m <- measure({
+      tuned <- kernel_tune(kernel_svm, tr$x[seq_len(nsub), ], tr$y[seq_len(nsub)], grid = tgrid,
+                           folds = cfolds)
+      list(best = tuned$best, acc = mean(predict(tuned$model, te3$x) == te3$y))
+    })
+    trow(sprintf("exact SVM on the first %s rows, kernel_tune()", format(nsub, big.mark = ",")),
+         gtext, m, chosen(m$value$best$cost, m$value$best$gamma))
+    specs_t <- list(cells(size = csize, grid = tgrid, folds = cfolds))
+    names(specs_t) <- sprintf("cells(size = %d, grid =, folds = %d)", csize, cfolds)
+    if ("--cells-tune-default" %in% args) {
+      specs_t[[sprintf("cells(size = %d, tune = TRUE)", csize)]] <- cells(size = csize, tune = TRUE,
+                                                                           folds = cfolds)
+    }
+    for (sp in names(specs_t)) {
+      set.seed(1)
+      m <- measure({
+        fit <- kernel_svm(tr$x, tr$y, approx = specs_t[[sp]])
+        list(cells = summary(fit)$tuning, acc = mean(predict(fit, te3$x) == te3$y))
+      })
+      tab <- m$value$cells
+      trow(sprintf("%s, %d cells", sp, nrow(tab)),
+           if (is.null(specs_t[[sp]]$tune$grid)) "each cell's default 10 x 10, race" else gtext,
+           m, chosen(tab$cost, tab$gamma))
+    }
+    rm(tr)
+  }
   approx_lines <- c(
     paste("### Approximate classifiers (approx = random_fourier(), nystrom() or, for",
           "kernel_svm, cells(); RBF, gamma = 1/d, cost = 1, scale = TRUE)"), "",
@@ -1082,7 +1152,17 @@ if (run_section("approx")) {
             "difference of each approximation to it (the same kernel, gamma = 1/d and cost;",
             "cells() gives a cell of n_c of the n rows cost x n / n_c, the same regularisation",
             "per row),",
-            "with the seconds of fit + predict.", paste(about_r, collapse = " ")), ""))
+            "with the seconds of fit + predict.", paste(about_r, collapse = " ")), ""),
+    if (length(rows_t)) c(
+      sprintf("Tuned cells, n = %s, d = 20 (make_data()), %s test rows:",
+              format(nt, big.mark = ",", scientific = FALSE),
+              format(nrow(te3$x), big.mark = ",")), "",
+      knitr::kable(do.call(rbind, rows_t), format = "pipe"), "",
+      paste("Every cell chooses cost and gamma by kernel_tune()'s search on its rows (the",
+            "folds, the grid, the race); the baseline is kernel_tune() of the exact SVM on a",
+            "subsample with the same grid. Seconds: the search, the fit(s) and predicting the",
+            "test rows (cpu: the process's CPU time, all its threads); chosen: the most",
+            "frequent choices (x cells)."), ""))
 }
 
 # ---- the table ----------------------------------------------------------

@@ -1,0 +1,112 @@
+# The tuning part of a cells() spec: the checked grid (NULL: each cell's
+# default grid), the folds and the search.
+kc_cells_tune_spec <- function(grid, folds, search) {
+  if (!is.null(grid)) {
+    grid <- kc_check_grid(grid, kernel_svm, list())
+    bad <- setdiff(names(grid), c("cost", "gamma"))
+    if (length(bad)) {
+      kc_abort(sprintf("`grid` of cells() varies `cost` and `gamma` only; got column(s) %s.",
+                       kc_enum(bad)), arg = "grid")
+    }
+    for (nm in names(grid)) {
+      v <- grid[[nm]]
+      if (!is.numeric(v) || anyNA(v) || any(!is.finite(v)) || any(v <= 0)) {
+        kc_abort(sprintf("`grid`'s `%s` must be finite numbers > 0.", nm), arg = "grid")
+      }
+    }
+  }
+  list(grid = grid, folds = kc_as_count(folds, "folds", lower = 2), search = search)
+}
+
+# A cell's problem for its search: the names of the arguments its grid
+# varies (a default grid: cost, and gamma unless the user gave it), which
+# the user may not also give.
+kc_cells_tune_problem <- function(tune, given) {
+  free <- if (is.null(tune$grid)) c("cost", if (!"gamma" %in% given) "gamma") else
+    names(tune$grid)
+  both <- intersect(names(tune$grid), given)
+  if (length(both)) {
+    kc_abort(sprintf(paste0("`approx`: %s given both to kernel_svm() and as a column of ",
+                            "cells()'s `grid`; give each once."), kc_enum(both)),
+             arg = "approx", class = "approx_unsupported")
+  }
+  c(tune, list(free = free))
+}
+
+# One tuned cell: kernel_tune()'s search on its rows (the grid's parameters
+# left out of its arguments, no probabilities: those are fitted once, on
+# the choice), then kc_fit_cell() with the chosen values; `tuning` says what
+# was chosen and how. A cell of one class is kc_fit_cell()'s.
+kc_fit_cell_tuned <- function(p) {
+  counts <- tabulate(p$y, nlevels(p$y))
+  if (length(counts) < 2L) return(kc_fit_cell(p))
+  t <- p$tune
+  seed <- get0(".Random.seed", envir = globalenv(), inherits = FALSE)
+  searched <- NULL
+  if (min(counts) >= 2L) {
+    args <- p$args[setdiff(names(p$args), c(t$free, "probability"))]
+    args <- c(Filter(Negate(is.null), args), list(scale = FALSE))
+    searched <- tryCatch(
+      kc_tune_grid(kernel_svm, "kernel_svm", p$x, p$y, t$grid, min(t$folds, length(p$rows)),
+                   args, "accuracy", p$weights, t$search, 0.1)$result,
+      error = function(e) e)
+    if (inherits(searched, "condition")) return(searched)
+    p$args[names(searched$best)] <- searched$best
+  }
+  m <- kc_fit_cell(p)
+  if (inherits(m, "condition")) return(m)
+  m$tuning <- if (is.null(searched)) {
+    list(cost = p$args$cost, gamma = p$args$gamma, accuracy = NA_real_, folds_run = 0L,
+         fits = 0L, grid_rows = 0L, search = "none", fold = NULL, seed = NULL)
+  } else {
+    r <- searched$results
+    list(cost = p$args$cost, gamma = p$args$gamma, accuracy = searched$best_accuracy,
+         folds_run = r$folds_run[searched$best_index], fits = sum(r$folds_run),
+         grid_rows = nrow(r), search = searched$search, fold = searched$fold, seed = seed)
+  }
+  m
+}
+
+# Per tuned cell: what it chose (NA for a cell of one class) and the
+# search behind it; `fits` the fold fits its search ran, of grid rows x
+# folds.
+kc_cells_tune_table <- function(models) {
+  pick <- function(f) {
+    vapply(models, function(m) {
+      v <- m$tuning[[f]]
+      if (is.null(v)) NA_real_ else as.numeric(v)
+    }, numeric(1))
+  }
+  data.frame(cell = seq_along(models),
+             rows = vapply(models, function(m) sum(m$counts), numeric(1)),
+             cost = pick("cost"), gamma = pick("gamma"), cv_accuracy = pick("accuracy"),
+             folds_run = as.integer(pick("folds_run")), fits = as.integer(pick("fits")),
+             grid_rows = as.integer(pick("grid_rows")))
+}
+
+# The lines print() and summary() give a tuned model: how the cells were
+# tuned, then the table (its first `head` rows).
+kc_cells_tune_lines <- function(spec, table, head) {
+  t <- spec$tune
+  cat(sprintf("  cost and gamma chosen in each cell: %s, %d-fold, %s search\n",
+              if (is.null(t$grid)) "the default grid of the cell's rows" else
+                sprintf("a grid of %d rows", nrow(t$grid)), t$folds, t$search))
+  tuned <- !is.na(table$cost)
+  if (any(tuned)) {
+    cat(sprintf("  chosen cost %s to %s, gamma %s to %s; CV accuracy median %.2f%%\n",
+                format(min(table$cost[tuned]), digits = 4),
+                format(max(table$cost[tuned]), digits = 4),
+                format(min(table$gamma[tuned]), digits = 4),
+                format(max(table$gamma[tuned]), digits = 4),
+                100 * stats::median(table$cv_accuracy, na.rm = TRUE)))
+  }
+  shown <- utils::head(table, head)
+  shown$cv_accuracy <- sprintf("%.2f%%", 100 * shown$cv_accuracy)
+  shown$fits <- ifelse(is.na(shown$fits), "", sprintf("%d of %d", shown$fits,
+                                                       shown$grid_rows * t$folds))
+  shown$grid_rows <- NULL
+  print(shown, row.names = FALSE, digits = 4)
+  if (nrow(table) > head) {
+    cat(sprintf("  ... and %d more cells (summary(fit)$cells has them all)\n", nrow(table) - head))
+  }
+}

@@ -1,0 +1,190 @@
+# Tuned cells, cells(tune = TRUE) / cells(grid = ) (R/cells-tune.R): each
+# cell's choice against a plain-R cross-validation of kernel_svm() on the
+# cell's rows and folds, and against kernel_tune() run by hand from the
+# cell's random-number state; the model's methods; the argument checks.
+# About 10 s.
+
+two_class <- function(n = 450, seed = 1) {
+  set.seed(seed)
+  x <- matrix(rnorm(n * 2), n, 2)
+  y <- factor(ifelse(x[, 1] + sin(2 * x[, 2]) + rnorm(n, sd = 0.4) > 0, "a", "b"))
+  list(x = x, y = y)
+}
+
+# the rows, scaled inputs and classes of cell j
+cell_data <- function(fit, j) {
+  rows <- which(fit$approx$cell == j)
+  list(x = fit$x[rows, , drop = FALSE], y = droplevels(fit$y[rows]))
+}
+
+test_that("cells() checks the tuning arguments with classed errors naming them", {
+  arg_of <- function(expr) tryCatch(expr, kernclass_input_error = function(e) e$arg)
+  expect_identical(arg_of(cells(grid = list(cost = c(1, -1)))), "grid")
+  expect_identical(arg_of(cells(grid = list(cost = c(1, NA)))), "grid")
+  expect_identical(arg_of(cells(grid = list(cost = "a"))), "grid")
+  expect_identical(arg_of(cells(grid = list(kernel = "linear"))), "grid")
+  expect_identical(arg_of(cells(grid = list(1, 2))), "grid")
+  expect_identical(arg_of(cells(grid = data.frame())), "grid")
+  expect_identical(arg_of(cells(grid = 3)), "grid")
+  expect_identical(arg_of(cells(tune = FALSE, grid = list(cost = 1))), "grid")
+  expect_identical(arg_of(cells(tune = NA)), "tune")
+  expect_identical(arg_of(cells(tune = TRUE, folds = 1)), "folds")
+  expect_identical(arg_of(cells(tune = TRUE, folds = 2.5)), "folds")
+  expect_identical(arg_of(cells(tune = TRUE, search = "grid")), "search")
+  expect_error(cells(grid = list(cost = 0)), "`grid`", class = "kernclass_input_error")
+  # a grid column also given to kernel_svm()
+  d <- two_class(100)
+  expect_error(kernel_svm(d$x, d$y, gamma = 1, approx = cells(size = 50,
+                                                              grid = list(gamma = c(1, 2)))),
+               class = "kernclass_approx_unsupported_error")
+  # the spec: a grid turns tuning on, expanded as kernel_tune() expands it
+  s <- cells(grid = list(cost = c(1, 10), gamma = 0.5), folds = 3)
+  expect_equal(s$tune$grid, data.frame(cost = c(1, 10), gamma = 0.5))
+  expect_identical(s$tune$folds, 3L)
+  expect_identical(s$tune$search, "race")
+  expect_null(cells()$tune)
+  expect_null(cells(tune = TRUE)$tune$grid)
+  expect_output(print(s), "tuned per cell")
+})
+
+test_that("each cell's choice is a plain cross-validation's best on its rows and folds", {
+  d <- two_class()
+  grid <- list(cost = c(0.5, 20), gamma = c(0.2, 3))
+  set.seed(4)
+  fit <- kernel_svm(d$x, d$y, approx = cells(size = 150, grid = grid, folds = 3,
+                                             search = "exhaustive"))
+  expect_length(fit$approx$models, 3L)
+  g <- expand.grid(grid)
+  for (j in seq_along(fit$approx$models)) {
+    m <- fit$approx$models[[j]]
+    cd <- cell_data(fit, j)
+    fold <- m$tuning$fold
+    expect_length(fold, length(cd$y))
+    # stratified: each class dealt out over the folds, at most one apart
+    for (cl in levels(cd$y)) expect_lte(diff(range(tabulate(fold[cd$y == cl], 3))), 1)
+    acc <- vapply(seq_len(nrow(g)), function(i) {
+      right <- 0
+      for (f in 1:3) {
+        tr <- fold != f
+        mf <- kernel_svm(cd$x[tr, ], cd$y[tr], cost = g$cost[i], gamma = g$gamma[i], scale = FALSE)
+        right <- right + sum(predict(mf, cd$x[!tr, , drop = FALSE]) == cd$y[!tr])
+      }
+      right / length(cd$y)
+    }, numeric(1))
+    best <- which.max(acc)  # the first of ties, as kernel_tune()
+    expect_equal(m$tuning$cost, g$cost[best])
+    expect_equal(m$tuning$gamma, g$gamma[best])
+    expect_equal(m$tuning$accuracy, acc[best])
+    expect_identical(m$tuning$folds_run, 3L)
+    expect_identical(m$tuning$fits, 12L)
+    # the cell's SVM is fitted on all its rows with the choice
+    # and predict() routes the cell's rows to it
+    ref <- kernel_svm(cd$x, cd$y, cost = g$cost[best], gamma = g$gamma[best], scale = FALSE)
+    expect_equal(m$cost, g$cost[best])
+    expect_equal(m$kernel$gamma, g$gamma[best])
+    rows <- which(fit$approx$cell == j)
+    expect_equal(unname(predict(fit, d$x[rows, ], type = "decision")),
+                 unname(predict(ref, cd$x, type = "decision")), tolerance = 1e-8)
+    expect_identical(predict(fit, d$x[rows, ]), predict(ref, cd$x))
+  }
+})
+
+test_that("the race in each cell is kernel_tune()'s, repeated by hand from the cell's seed", {
+  d <- two_class(300, seed = 2)
+  set.seed(8)
+  fit <- kernel_svm(d$x, d$y, approx = cells(size = 150, tune = TRUE, folds = 3))
+  kind <- RNGkind()
+  tab <- summary(fit)$tuning
+  for (j in seq_along(fit$approx$models)) {
+    m <- fit$approx$models[[j]]
+    cd <- cell_data(fit, j)
+    assign(".Random.seed", m$tuning$seed, envir = globalenv())
+    hand <- kernel_tune(kernel_svm, cd$x, cd$y, folds = 3, scale = FALSE)
+    expect_identical(m$tuning$fold, hand$fold)
+    expect_equal(m$tuning$cost, hand$best$cost)
+    expect_equal(m$tuning$gamma, hand$best$gamma)
+    expect_equal(m$tuning$accuracy, hand$best_accuracy)
+    expect_identical(m$tuning$search, "race")
+    expect_identical(m$tuning$fits, sum(hand$results$folds_run))
+    expect_equal(tab[j, c("rows", "cost", "gamma", "cv_accuracy", "folds_run", "grid_rows")],
+                 data.frame(rows = length(cd$y), cost = hand$best$cost, gamma = hand$best$gamma,
+                            cv_accuracy = hand$best_accuracy, folds_run = 3L, grid_rows = 100L,
+                            row.names = j))
+  }
+  RNGkind(kind[1], kind[2], kind[3])
+  # set.seed() reproduces the choices, on one engine thread as on all
+  old <- options(kernclass.threads = 1)
+  on.exit(options(old), add = TRUE)
+  set.seed(8)
+  again <- kernel_svm(d$x, d$y, approx = cells(size = 150, tune = TRUE, folds = 3))
+  expect_identical(summary(again)$tuning, tab)
+  # and under a plan with workers, each cell a future
+  skip_if_not_installed("future")
+  options(old)
+  # (forked workers where the platform has them: they start in a moment)
+  strategy <- if (future::supportsMulticore()) future::multicore else future::multisession
+  plan <- future::plan(strategy, workers = 2)
+  on.exit(future::plan(plan), add = TRUE)
+  set.seed(8)
+  workers <- kernel_svm(d$x, d$y, approx = cells(size = 150, tune = TRUE, folds = 3))
+  expect_identical(summary(workers)$tuning, tab)
+  expect_identical(predict(workers, d$x, type = "decision"), predict(fit, d$x, type = "decision"))
+})
+
+test_that("a tuned model prints, summarises, predicts and reads into broom", {
+  d <- two_class(300, seed = 3)
+  set.seed(5)
+  fit <- kernel_svm(d$x, d$y, probability = TRUE,
+                    approx = cells(size = 100, grid = list(cost = c(1, 10), gamma = c(0.5, 2)),
+                                   folds = 3))
+  out <- capture.output(print(fit))
+  expect_true(any(grepl("Cost and gamma: chosen in each cell", out)))
+  expect_true(any(grepl("a grid of 4 rows, 3-fold, race search", out)))
+  expect_true(any(grepl("cv_accuracy", out)))
+  s <- summary(fit)
+  tab <- s$tuning
+  expect_identical(tab$cell, 1:3)
+  expect_equal(tab$cost, vapply(fit$approx$models, function(m) m$cost, numeric(1)))
+  expect_equal(tab$gamma, vapply(fit$approx$models, function(m) m$kernel$gamma, numeric(1)))
+  expect_equal(sum(tab$rows), 300)
+  expect_output(print(s), "What each cell chose")
+  p <- predict(fit, d$x, type = "prob")
+  expect_equal(unname(rowSums(p)), rep(1, 300))
+  expect_identical(levels(predict(fit, d$x)), levels(d$y))
+  skip_if_not_installed("generics")
+  expect_equal(nrow(generics::tidy(fit)), 1L)
+  g <- generics::glance(fit)
+  expect_equal(g$n_support, length(fit$index))
+  expect_true(g$probability)
+})
+
+test_that("a cell of one class predicts it; a class of one row keeps the model's cost and gamma", {
+  set.seed(6)
+  far <- matrix(rnorm(120, mean = 20), 60, 2)
+  near <- matrix(rnorm(120), 60, 2)
+  x <- rbind(far, near)
+  # two cells, far and near: the far one has one row of class b
+  y <- factor(c("b", rep("a", 59), rep(c("a", "b"), 30)))
+  fit <- kernel_svm(x, y, gamma = 0.7, scale = FALSE,
+                    approx = cells(size = 60, grid = list(cost = c(1, 10)), folds = 3))
+  tab <- summary(fit)$tuning
+  lone <- fit$approx$cell[1]
+  expect_identical(tab$rows, c(60, 60))
+  expect_identical(tab$folds_run[lone], 0L)
+  # the model's cost 1, scaled to the cell's 60 of 120 rows (scale_cost)
+  expect_equal(tab$cost[lone], 2)
+  expect_equal(tab$gamma[lone], 0.7)
+  other <- 3L - lone
+  expect_identical(tab$folds_run[other], 3L)
+  expect_true(tab$cost[other] %in% c(1, 10))
+  expect_equal(tab$gamma[other], 0.7)
+  expect_output(print(fit), "cv_accuracy")
+  # a one-class cell: no search, its class predicted
+  y2 <- factor(c(rep("a", 60), rep(c("a", "b"), 30)))
+  fit2 <- kernel_svm(x, y2, scale = FALSE, approx = cells(size = 60, tune = TRUE, folds = 3))
+  t2 <- summary(fit2)$tuning
+  one <- fit2$approx$cell[1]
+  expect_true(is.na(t2$cost[one]))
+  expect_identical(as.character(predict(fit2, far)), rep("a", 60))
+  expect_output(print(summary(fit2)), "What each cell chose")
+})
