@@ -31,10 +31,10 @@
 #include "svm-path.h"
 #include "svm-pairs.h"
 
-double kc_svm_pairs_bytes(double n, double mmax, int nthreads, int shared)
+double kc_svm_pairs_bytes(double n, int p, double mmax, int nthreads, int shared)
 {
     return (shared ? n * n * (double) sizeof(float) : 0) +
-           (double) nthreads * kc_svm_store_bytes(mmax);
+           (double) nthreads * (kc_svm_store_bytes(mmax) + mmax * p * (double) sizeof(double));
 }
 
 typedef struct {
@@ -48,6 +48,7 @@ typedef struct {
     int inner;               /* threads inside a unit */
     float **block;           /* per thread: mmax x mmax */
     unsigned char **filled;  /* per thread: mmax */
+    double **xsub;           /* per thread: a pair's rows, mmax x p */
 } pairs_ctx;
 
 static void fit_pair(void *data, int u, int thread)
@@ -57,7 +58,17 @@ static void fit_pair(void *data, int u, int thread)
     int m = p->m;
     float *block = ctx->block[thread];
     const void *mark = kc_mark();
-    kc_points xb = kc_points_subset(ctx->x, p->rows, m);
+    /* the pair's rows (as kc_points_subset copies them) into this thread's
+     * buffer: a fresh one for each pair cost a page fault every 4 KiB */
+    kc_points xb = *ctx->x;
+    double *xs = ctx->xsub[thread];
+    for (int c = 0; c < xb.p; c++) {
+        const double *src = ctx->x->x + (ptrdiff_t) c * ctx->x->n;
+        double *dst = xs + (size_t) c * m;
+        for (int i = 0; i < m; i++) dst[i] = src[p->rows[i]];
+    }
+    xb.x = xs;
+    xb.n = m;
     if (ctx->K) {
         for (int i = 0; i < m; i++) {
             const float *Ki = ctx->K + (size_t) p->rows[i] * ctx->n;
@@ -82,6 +93,7 @@ int kc_svm_pairs(const kc_kernel *k, const kc_points *x, kc_svm_pair *pairs, int
                  const kc_smo_options *opt, double budget, int nthreads)
 {
     if (npairs < 1) return 0;
+    if (x->src != KC_SRC_DENSE || x->sqnorm || x->packed) kc_internal("kc_svm_pairs takes plain dense points");
     size_t n = (size_t) x->n, mmax = 0;
     int *order = (int *) R_alloc((size_t) npairs, sizeof(int));
     for (int u = 0; u < npairs; u++) {
@@ -93,19 +105,21 @@ int kc_svm_pairs(const kc_kernel *k, const kc_points *x, kc_svm_pair *pairs, int
     }
     int outer = nthreads < npairs ? nthreads : npairs;
     int shared = npairs > 1 && (double) n * n < (double) PTRDIFF_MAX / sizeof(float) &&
-                 kc_svm_pairs_bytes((double) n, (double) mmax, outer, 1) <= budget;
+                 kc_svm_pairs_bytes((double) n, x->p, (double) mmax, outer, 1) <= budget;
     if (!shared) {
         /* as many pair blocks at once as the budget holds, one at least */
-        while (outer > 1 && kc_svm_pairs_bytes((double) n, (double) mmax, outer, 0) > budget)
+        while (outer > 1 && kc_svm_pairs_bytes((double) n, x->p, (double) mmax, outer, 0) > budget)
             outer--;
     }
-    pairs_ctx ctx = {k, x, pairs, order, NULL, n, opt, outer > 1 ? 1 : nthreads, NULL, NULL};
+    pairs_ctx ctx = {k, x, pairs, order, NULL, n, opt, outer > 1 ? 1 : nthreads, NULL, NULL, NULL};
     ctx.block = (float **) R_alloc((size_t) outer, sizeof(float *));
     ctx.filled = (unsigned char **) R_alloc((size_t) outer, sizeof(unsigned char *));
+    ctx.xsub = (double **) R_alloc((size_t) outer, sizeof(double *));
     for (int t = 0; t < outer; t++) {
         ctx.block[t] = (float *) R_alloc(mmax * mmax + 1, sizeof(float));
         kc_advise_huge_pages(ctx.block[t], mmax * mmax * sizeof(float));
         ctx.filled[t] = (unsigned char *) R_alloc(mmax + 1, 1);
+        ctx.xsub[t] = (double *) R_alloc(mmax * (size_t) x->p + 1, sizeof(double));
     }
     if (shared) {
         float *K = (float *) R_alloc(n * n, sizeof(float));

@@ -29,8 +29,8 @@ int kc_svm_pairs(const kc_kernel *k, const kc_points *x, kc_svm_pair *pairs, int
                  const kc_smo_options *opt, double budget, int nthreads);
 
 /* The bytes kc_svm_pairs holds for n points, pair blocks of at most mmax
- * rows, nthreads pairs at once: shared (the kernel of all n points) or
- * not. */
-double kc_svm_pairs_bytes(double n, double mmax, int nthreads, int shared);
+ * rows of p features, nthreads pairs at once: shared (the kernel of all
+ * n points) or not. */
+double kc_svm_pairs_bytes(double n, int p, double mmax, int nthreads, int shared);
 
 #endif
