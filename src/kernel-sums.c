@@ -299,6 +299,168 @@ static double tile_sum(const double *v, size_t len)
     return ((part[0] + part[1]) + (part[2] + part[3])) + ((part[4] + part[5]) + (part[6] + part[7]));
 }
 
+/* A stable counting sort of the points by group (group[i] in 0..ngroups-1;
+ * < 0: left out): order[start[g] .. start[g + 1]) are group g's points in
+ * their order.  kc_alloc'd. */
+static void group_order(ptrdiff_t n, const int *group, int ngroups, ptrdiff_t **start_out,
+                        int **order_out)
+{
+    ptrdiff_t *start = (ptrdiff_t *) kc_alloc((size_t) ngroups + 1, sizeof(ptrdiff_t));
+    for (int g = 0; g <= ngroups; g++) start[g] = 0;
+    for (ptrdiff_t i = 0; i < n; i++) if (group[i] >= 0) start[group[i] + 1]++;
+    for (int g = 0; g < ngroups; g++) start[g + 1] += start[g];
+    int *order = (int *) kc_alloc((size_t) start[ngroups] + 1, sizeof(int));
+    ptrdiff_t *fill = (ptrdiff_t *) kc_alloc((size_t) ngroups + 1, sizeof(ptrdiff_t));
+    for (int g = 0; g < ngroups; g++) fill[g] = start[g];
+    for (ptrdiff_t i = 0; i < n; i++) if (group[i] >= 0) order[fill[group[i]]++] = (int) i;
+    *start_out = start;
+    *order_out = order;
+}
+
+/* Dense points b (prepared: with norms where the kernel needs them) copied
+ * in group order (group_order's start and order), as a dense set of their
+ * own: group g at gstart[g] (kc_alloc'd, ngroups + 1).  A group of more
+ * than one tile starts on a panel boundary (fewer than NR zero rows before
+ * it), and the copy is then packed once: such a group's row blocks serve
+ * many tiles, and contiguous ranges are read instead of rows gathered one
+ * by one (a gather touches one cache line per value: measured 24 ns a
+ * kernel value at n = 30,000, d = 100, against 8 for ranges).  A group of
+ * one tile is packed by its only tile; it gets no padding, so that memory
+ * follows the data (padding every group to a whole tile made 300 groups of
+ * 2 rows take 64 times the data, twice). */
+static kc_points sorted_copy(const kc_points *b, const ptrdiff_t *start, const int *order,
+                             int ngroups, ptrdiff_t **gstart_out)
+{
+    int p = b->p;
+    ptrdiff_t n = b->n;
+    ptrdiff_t *gstart = (ptrdiff_t *) kc_alloc((size_t) ngroups + 1, sizeof(ptrdiff_t));
+    gstart[0] = 0;
+    int any_big = 0;
+    for (int g = 0; g < ngroups; g++) {
+        ptrdiff_t ng = start[g + 1] - start[g], at = gstart[g];
+        if (ng > KC_TILE) {
+            any_big = 1;
+            at = (at + NR - 1) / NR * NR;
+            gstart[g] = at;
+        }
+        gstart[g + 1] = at + ng;
+    }
+    ptrdiff_t total = gstart[ngroups];
+    if ((double) total * p * sizeof(double) > (double) PTRDIFF_MAX / 2 || total > KC_MAX_ROWS)
+        kc_error(KC_ERROR_SIZE, "kernclass: the data are too large (%.0f rows)", (double) total);
+    double *xs = (double *) kc_alloc((size_t) total * p + 1, sizeof(double));
+    double *ns = (double *) kc_alloc((size_t) total + 1, sizeof(double));
+    for (ptrdiff_t r = 0; r < total; r++) ns[r] = 0.0;
+    for (int c = 0; c < p; c++) {
+        double *dst = xs + (ptrdiff_t) c * total;
+        const double *src = b->x + (ptrdiff_t) c * n;
+        for (ptrdiff_t r = 0; r < total; r++) dst[r] = 0.0;
+        for (int g = 0; g < ngroups; g++)
+            for (ptrdiff_t r = start[g]; r < start[g + 1]; r++)
+                dst[gstart[g] + r - start[g]] = src[order[r]];
+    }
+    if (b->sqnorm)
+        for (int g = 0; g < ngroups; g++)
+            for (ptrdiff_t r = start[g]; r < start[g + 1]; r++)
+                ns[gstart[g] + r - start[g]] = b->sqnorm[order[r]];
+    kc_points sorted;
+    memset(&sorted, 0, sizeof sorted);  /* a dense source */
+    sorted.x = xs;
+    sorted.n = total;
+    sorted.p = p;
+    sorted.sqnorm = b->sqnorm ? ns : NULL;
+    if (any_big) kc_pack_points(&sorted);
+    *gstart_out = gstart;
+    return sorted;
+}
+
+kc_grouped kc_group_points(const kc_kernel *k, const kc_points *b, const int *group, int ngroups)
+{
+    if (b->src != KC_SRC_DENSE || b->n > KC_MAX_ROWS) kc_internal("grouped points: dense rows only");
+    kc_points pb = kc_prepare_points(k, b, 0);
+    ptrdiff_t *start, *at;
+    int *order;
+    group_order(pb.n, group, ngroups, &start, &order);
+    kc_grouped gp;
+    gp.x = sorted_copy(&pb, start, order, ngroups, &at);
+    gp.ngroups = ngroups;
+    gp.at = at;
+    ptrdiff_t *size = (ptrdiff_t *) kc_alloc((size_t) ngroups + 1, sizeof(ptrdiff_t));
+    for (int g = 0; g < ngroups; g++) size[g] = start[g + 1] - start[g];
+    gp.size = size;
+    int *rank = (int *) kc_alloc((size_t) pb.n + 1, sizeof(int));
+    for (ptrdiff_t i = 0; i < pb.n; i++) rank[i] = -1;
+    for (int g = 0; g < ngroups; g++)
+        for (ptrdiff_t r = start[g]; r < start[g + 1]; r++) rank[order[r]] = (int) (r - start[g]);
+    gp.rank = rank;
+    return gp;
+}
+
+static size_t group_per_thread(const kc_grouped *gp)
+{
+    return round_aligned(kc_tile_work_size(&gp->x) + TILE_DOUBLES);
+}
+
+size_t kc_group_work_size(const kc_grouped *gp, int nthreads)
+{
+    return ALIGN_DOUBLES + (size_t) nthreads * group_per_thread(gp);
+}
+
+/* A task is one row block of one block of groups, against all the column
+ * blocks (on and right of the diagonal for a group with itself), its rows
+ * packed once; the tiles of a group with itself are mirrored (a diagonal
+ * tile's upper triangle), as kc_gram's. */
+void kc_group_blocks_float(const kc_kernel *k, const kc_grouped *gp, int nblk, const int *g,
+                           const int *h, float *const *out, int nthreads, double *work)
+{
+    const kc_points *x = &gp->x;
+    size_t work_n = kc_tile_work_size(x), per = group_per_thread(gp);
+    work = align_up(work);
+    size_t ntasks = 0;
+    for (int q = 0; q < nblk; q++) ntasks += (size_t) nblocks(gp->size[g[q]]);
+    int *task = (int *) kc_alloc(2 * ntasks + 1, sizeof(int));  /* block, I */
+    size_t t = 0;
+    for (int q = 0; q < nblk; q++)
+        for (int I = 0; I < nblocks(gp->size[g[q]]); I++) {
+            task[2 * t] = q;
+            task[2 * t + 1] = I;
+            t++;
+        }
+    size_t chunk = (size_t) nthreads * TASKS_PER_THREAD;
+    for (size_t t0 = 0; t0 < ntasks; t0 += chunk) {
+        size_t t1 = t0 + chunk < ntasks ? t0 + chunk : ntasks;
+#pragma omp parallel for num_threads(nthreads) schedule(dynamic) if (nthreads > 1)
+        for (size_t u = t0; u < t1; u++) {
+            int q = task[2 * u], I = task[2 * u + 1], sym = g[q] == h[q];
+            ptrdiff_t ld = gp->size[h[q]];
+            double *w = work + (size_t) thread_id() * per;
+            double *tile = w + work_n;
+            ptrdiff_t a0 = gp->at[g[q]] + (ptrdiff_t) I * KC_TILE;
+            int na = block_len(gp->size[g[q]], I);
+            kc_pack_rows(x, NULL, a0, na, MR, w);  /* kc_kernel_tile's a panels */
+            for (int J = sym ? I : 0; J < nblocks(ld); J++) {
+                int nb = block_len(ld, J);
+                kc_kernel_tile(k, 1, x, NULL, a0, na, x, NULL, gp->at[h[q]] + (ptrdiff_t) J * KC_TILE,
+                               nb, w, w, tile);
+                float *o = out[q] + (ptrdiff_t) I * KC_TILE * ld + (ptrdiff_t) J * KC_TILE;
+                for (int i = 0; i < na; i++) {
+                    const double *row = tile + (size_t) i * nb;
+                    float *dst = o + i * ld;
+                    for (int j = sym && I == J ? i : 0; j < nb; j++) dst[j] = (float) row[j];
+                }
+                if (!sym) continue;
+                float *m = out[q] + (ptrdiff_t) J * KC_TILE * ld + (ptrdiff_t) I * KC_TILE;
+                for (int j = 0; j < nb; j++) {
+                    float *dst = m + j * ld;
+                    int i1 = I == J ? j : na;
+                    for (int i = 0; i < i1; i++) dst[i] = (float) tile[(size_t) i * nb + j];
+                }
+            }
+        }
+        kc_check_interrupt();
+    }
+}
+
 /* Sum of k(x_i, x_j) over all pairs i, j of the same group, for each of
  * the nk kernels of a set: out[g + kk ngroups].  Only the tiles on and
  * above each group's diagonal are computed (the sum is symmetric). */
@@ -310,67 +472,12 @@ void kc_within_group_sums(const kc_kernel *k, int nk, const kc_points *b,
     kc_points pb = kc_prepare_points(k, b, 0);
     b = &pb;
     ptrdiff_t n = b->n;
-    /* stable counting sort of the rows by group */
-    ptrdiff_t *start = (ptrdiff_t *) kc_alloc((size_t) ngroups + 1, sizeof(ptrdiff_t));
-    for (int g = 0; g <= ngroups; g++) start[g] = 0;
-    for (ptrdiff_t i = 0; i < n; i++) start[group[i] + 1]++;
-    for (int g = 0; g < ngroups; g++) start[g + 1] += start[g];
-    int *order = (int *) kc_alloc((size_t) n, sizeof(int));
-    ptrdiff_t *fill = (ptrdiff_t *) kc_alloc((size_t) ngroups, sizeof(ptrdiff_t));
-    for (int g = 0; g < ngroups; g++) fill[g] = start[g];
-    for (ptrdiff_t i = 0; i < n; i++) order[fill[group[i]]++] = (int) i;
-
-    /* Dense rows are copied in group order.  A group of more than one tile
-     * starts on a panel boundary (fewer than NR zero rows before it) and is
-     * read from the copy packed once: its row blocks serve many tiles, and
-     * contiguous ranges are read instead of rows gathered one by one (a
-     * gather touches one cache line per value: measured 24 ns a kernel
-     * value at n = 30,000, d = 100, against 8 for ranges).  A group of one
-     * tile is packed by its only tile; it gets no padding, so that memory
-     * follows the data (padding every group to a whole tile made 300 groups
-     * of 2 rows take 64 times the data, twice).  Other sources are read
-     * through order[]. */
-    int p = b->p, dense = b->src == KC_SRC_DENSE;
-    kc_points sorted = *b;
+    ptrdiff_t *start;
+    int *order;
+    group_order(n, group, ngroups, &start, &order);
+    int dense = b->src == KC_SRC_DENSE;
     ptrdiff_t *gstart = NULL;
-    if (dense) {
-        gstart = (ptrdiff_t *) kc_alloc((size_t) ngroups + 1, sizeof(ptrdiff_t));
-        gstart[0] = 0;
-        int any_big = 0;
-        for (int g = 0; g < ngroups; g++) {
-            ptrdiff_t ng = start[g + 1] - start[g], at = gstart[g];
-            if (ng > KC_TILE) {
-                any_big = 1;
-                at = (at + NR - 1) / NR * NR;
-                gstart[g] = at;
-            }
-            gstart[g + 1] = at + ng;
-        }
-        ptrdiff_t total = gstart[ngroups];
-        if ((double) total * p * sizeof(double) > (double) PTRDIFF_MAX / 2 || total > KC_MAX_ROWS)
-            kc_error(KC_ERROR_SIZE, "kernclass: the data are too large (%.0f rows)", (double) total);
-        double *xs = (double *) kc_alloc((size_t) total * p + 1, sizeof(double));
-        double *ns = (double *) kc_alloc((size_t) total + 1, sizeof(double));
-        for (ptrdiff_t r = 0; r < total; r++) ns[r] = 0.0;
-        for (int c = 0; c < p; c++) {
-            double *dst = xs + (ptrdiff_t) c * total;
-            const double *src = b->x + (ptrdiff_t) c * n;
-            for (ptrdiff_t r = 0; r < total; r++) dst[r] = 0.0;
-            for (int g = 0; g < ngroups; g++)
-                for (ptrdiff_t r = start[g]; r < start[g + 1]; r++)
-                    dst[gstart[g] + r - start[g]] = src[order[r]];
-        }
-        if (b->sqnorm)
-            for (int g = 0; g < ngroups; g++)
-                for (ptrdiff_t r = start[g]; r < start[g + 1]; r++)
-                    ns[gstart[g] + r - start[g]] = b->sqnorm[order[r]];
-        memset(&sorted, 0, sizeof sorted);  /* a dense source */
-        sorted.x = xs;
-        sorted.n = total;
-        sorted.p = p;
-        sorted.sqnorm = b->sqnorm ? ns : NULL;
-        if (any_big) kc_pack_points(&sorted);
-    }
+    kc_points sorted = dense ? sorted_copy(b, start, order, ngroups, &gstart) : *b;
 
     /* The tiles: (group, I, J) with I <= J, each summed into its own
      * partial (a fixed order of sums), in stored order.  A task is a run of
