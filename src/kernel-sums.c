@@ -409,9 +409,12 @@ size_t kc_group_work_size(const kc_grouped *gp, int nthreads)
 /* A task is one row block of one block of groups, against all the column
  * blocks (on and right of the diagonal for a group with itself), its rows
  * packed once; the tiles of a group with itself are mirrored (a diagonal
- * tile's upper triangle), as kc_gram's. */
+ * tile's upper triangle), as kc_gram's, and those of two groups into the
+ * transpose where one is asked for, from the tile while it is in cache (a
+ * transposed read of the block afterwards took half of a 60,000-row fit). */
 void kc_group_blocks_float(const kc_kernel *k, const kc_grouped *gp, int nblk, const int *g,
-                           const int *h, float *const *out, int nthreads, double *work)
+                           const int *h, float *const *out, float *const *outt, int nthreads,
+                           double *work)
 {
     const kc_points *x = &gp->x;
     size_t work_n = kc_tile_work_size(x), per = group_per_thread(gp);
@@ -448,11 +451,13 @@ void kc_group_blocks_float(const kc_kernel *k, const kc_grouped *gp, int nblk, c
                     float *dst = o + i * ld;
                     for (int j = sym && I == J ? i : 0; j < nb; j++) dst[j] = (float) row[j];
                 }
-                if (!sym) continue;
-                float *m = out[q] + (ptrdiff_t) J * KC_TILE * ld + (ptrdiff_t) I * KC_TILE;
+                if (!sym && !outt) continue;
+                /* the mirror: into out itself, or its transpose outt */
+                ptrdiff_t ldt = sym ? ld : gp->size[g[q]];
+                float *m = (sym ? out[q] : outt[q]) + (ptrdiff_t) J * KC_TILE * ldt + (ptrdiff_t) I * KC_TILE;
                 for (int j = 0; j < nb; j++) {
-                    float *dst = m + j * ld;
-                    int i1 = I == J ? j : na;
+                    float *dst = m + j * ldt;
+                    int i1 = sym && I == J ? j : na;
                     for (int i = 0; i < i1; i++) dst[i] = (float) tile[(size_t) i * nb + j];
                 }
             }

@@ -123,11 +123,13 @@ typedef struct {
 } kc_grouped;
 kc_grouped kc_group_points(const kc_kernel *k, const kc_points *b, const int *group, int ngroups);
 /* K(group g[q], group h[q]) rounded to floats into out[q] (size[g[q]] x
- * size[h[q]], row-major), q < nblk, on nthreads threads; work holds
+ * size[h[q]], row-major), q < nblk, and where g[q] != h[q] and outt is not
+ * NULL its transpose into outt[q], on nthreads threads; work holds
  * kc_group_work_size(gp, nthreads) doubles. */
 size_t kc_group_work_size(const kc_grouped *gp, int nthreads);
 void kc_group_blocks_float(const kc_kernel *k, const kc_grouped *gp, int nblk, const int *g,
-                           const int *h, float *const *out, int nthreads, double *work);
+                           const int *h, float *const *out, float *const *outt, int nthreads,
+                           double *work);
 
 /* out = K(a, b) w: w is b->n x ncols, out a->n x ncols, both column-major;
  * for a set of nk kernels of one type (k[0..nk)), their results one after

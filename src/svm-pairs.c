@@ -92,30 +92,38 @@ typedef struct {
     float **block;           /* per thread: mmax x mmax */
     unsigned char **filled;  /* per thread: mmax */
     double **xsub;           /* per thread: a pair's rows, mmax x p */
-    float **cross;           /* per thread: a pair's + class x - class */
+    float **cross, **crosst; /* per thread: a pair's + class x - class, its transpose */
     int **idx;               /* per thread: mmax ints of scratch */
     double **work;           /* per thread: kc_group_work_size(gp, inner) */
 } pairs_ctx;
 
-/* The pair's block from its classes' blocks and its cross block. */
+/* The pair's block from its classes' blocks and its cross block.  Each
+ * side of the pair is a whole class, its rows in increasing order as in
+ * the class's block: a row's values against the + rows are the next ones
+ * of one row of a block (its class's, or the cross block), against the -
+ * rows the next ones of another, merged in the pair's order. */
 static void shared_block(const pairs_ctx *ctx, const kc_svm_pair *p, int u, int thread, float *block)
 {
     const kc_grouped *gp = ctx->gp;
     int pos = ctx->side[2 * u], neg = ctx->side[2 * u + 1], m = p->m;
-    float *cx = ctx->cross[thread];
-    kc_group_blocks_float(ctx->k, gp, 1, &pos, &neg, &cx, ctx->inner, ctx->work[thread]);
-    ptrdiff_t npos = gp->size[pos], nneg = gp->size[neg];
-    int *rk = ctx->idx[thread];
-    for (int j = 0; j < m; j++) rk[j] = gp->rank[p->rows[j]];
+    float *cx = ctx->cross[thread], *cxt = ctx->crosst[thread];
+    kc_group_blocks_float(ctx->k, gp, 1, &pos, &neg, &cx, &cxt, ctx->inner, ctx->work[thread]);
+    ptrdiff_t npos = gp->size[pos], nneg = gp->size[neg], ip = 0, in = 0;
     for (int i = 0; i < m; i++) {
         float *dst = block + (size_t) i * m;
-        ptrdiff_t ri = rk[i];
+        const float *vp, *vn;  /* against the + rows, the - rows */
         if (p->y[i] > 0) {
-            const float *d = ctx->diag[pos] + ri * npos, *c = cx + ri * nneg;
-            for (int j = 0; j < m; j++) dst[j] = p->y[j] > 0 ? d[rk[j]] : c[rk[j]];
+            vp = ctx->diag[pos] + ip * npos;
+            vn = cx + ip++ * nneg;
         } else {
-            const float *d = ctx->diag[neg] + ri * nneg, *c = cx + ri;
-            for (int j = 0; j < m; j++) dst[j] = p->y[j] > 0 ? c[rk[j] * nneg] : d[rk[j]];
+            vp = cxt + in * npos;
+            vn = ctx->diag[neg] + in++ * nneg;
+        }
+        for (int j = 0, a = 0, b = 0; j < m; j++) {
+            int s = p->y[j] > 0;
+            dst[j] = s ? vp[a] : vn[b];
+            a += s;
+            b += !s;
         }
     }
 }
@@ -202,7 +210,7 @@ int kc_svm_pairs(const kc_kernel *k, const kc_points *x, kc_svm_pair *pairs, int
             if (c > cross_max) cross_max = c;
         }
         double once = diag_bytes + 2.0 * ((double) n + (double) nclass * KC_TILE) * p * sizeof(double);
-        double thread = per_thread + cross_max * sizeof(float) + (double) mmax * sizeof(int) +
+        double thread = per_thread + 2 * cross_max * sizeof(float) + (double) mmax * sizeof(int) +
                         ((double) KC_TILE * (KC_TILE + 1) + 4.0 * KC_TILE * p) * sizeof(double);
         shared = once + outer * thread <= budget && once < (double) PTRDIFF_MAX / 2;
     }
@@ -212,7 +220,7 @@ int kc_svm_pairs(const kc_kernel *k, const kc_points *x, kc_svm_pair *pairs, int
         inner = outer > 1 ? 1 : nthreads;
     }
     pairs_ctx ctx = {k, x, pairs, order, NULL, NULL, side, opt, inner,
-                     NULL, NULL, NULL, NULL, NULL, NULL};
+                     NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     ctx.block = (float **) R_alloc((size_t) outer, sizeof(float *));
     ctx.filled = (unsigned char **) R_alloc((size_t) outer, sizeof(unsigned char *));
     ctx.xsub = (double **) R_alloc((size_t) outer, sizeof(double *));
@@ -234,14 +242,16 @@ int kc_svm_pairs(const kc_kernel *k, const kc_points *x, kc_svm_pair *pairs, int
             cls[g] = g;
         }
         double *work = (double *) R_alloc(kc_group_work_size(&gp, nthreads), sizeof(double));
-        kc_group_blocks_float(k, &gp, nclass, cls, cls, diag, nthreads, work);
+        kc_group_blocks_float(k, &gp, nclass, cls, cls, diag, NULL, nthreads, work);
         ctx.gp = &gp;
         ctx.diag = diag;
         ctx.cross = (float **) R_alloc((size_t) outer, sizeof(float *));
+        ctx.crosst = (float **) R_alloc((size_t) outer, sizeof(float *));
         ctx.idx = (int **) R_alloc((size_t) outer, sizeof(int *));
         ctx.work = (double **) R_alloc((size_t) outer, sizeof(double *));
         for (int t = 0; t < outer; t++) {
             ctx.cross[t] = (float *) R_alloc((size_t) cross_max + 1, sizeof(float));
+            ctx.crosst[t] = (float *) R_alloc((size_t) cross_max + 1, sizeof(float));
             ctx.idx[t] = (int *) R_alloc(mmax + 1, sizeof(int));
             ctx.work[t] = (double *) R_alloc(kc_group_work_size(&gp, inner), sizeof(double));
         }
