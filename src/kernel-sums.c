@@ -78,7 +78,7 @@ static int tiles_per_chunk(double cost)
 static void gram(const kc_kernel *k, const kc_points *a, const kc_points *b,
                  int symmetric, double *out, float *outf, int nthreads)
 {
-    kc_points pa = kc_prepare_points(k, a, symmetric);
+    kc_points pa = kc_prepare_points(k, a, symmetric && a->n > KC_TILE);  /* b: every row block */
     kc_points pb = symmetric ? pa : kc_prepare_points(k, b, a->n > KC_TILE);
     a = &pa;
     b = &pb;
