@@ -179,7 +179,8 @@ int kc_svm_pairs(const kc_kernel *k, const kc_points *x, kc_svm_pair *pairs, int
                  const kc_smo_options *opt, double budget, int nthreads)
 {
     if (npairs < 1) return 0;
-    if (x->src != KC_SRC_DENSE || x->sqnorm || x->packed) kc_internal("kc_svm_pairs takes plain dense points");
+    if (x->src != KC_SRC_DENSE || x->sqnorm || x->packed)
+        kc_internal("kc_svm_pairs takes plain dense points");
     size_t n = (size_t) x->n, mmax = 0;
     int p = x->p;
     int *order = (int *) R_alloc((size_t) npairs, sizeof(int));
@@ -193,7 +194,8 @@ int kc_svm_pairs(const kc_kernel *k, const kc_points *x, kc_svm_pair *pairs, int
     int outer = nthreads < npairs ? nthreads : npairs;
     int inner = outer > 1 ? 1 : nthreads;
     /* the bytes: per thread its block, flags and rows; shared, the classes'
-     * blocks, their rows sorted and packed, and per thread a cross block */
+     * blocks, their rows sorted and packed, and per thread a cross block,
+     * its transpose and the tiles' scratch */
     double per_thread = kc_svm_store_bytes((double) mmax) + (double) mmax * p * sizeof(double);
     int *group = (int *) R_alloc(n + 1, sizeof(int));
     int *side = (int *) R_alloc(2 * (size_t) npairs, sizeof(int));
