@@ -576,9 +576,9 @@ kc_svm_binary_check <- function(r, rows, label, control) {
 # The class pairs of a multi-class C-SVC on dense rows with a shift-invariant
 # kernel (which kc_svm_binary neither centres nor moves), each of which the
 # solver would solve with all its kernel rows kept: in one call, side by
-# side on the threads, on one kernel of all the rows where a quarter of the
-# memory available holds it (src/svm-pairs.c); the same solutions as
-# kc_svm_binary's. NULL where the pairs are not of that kind.
+# side on the threads, on each class's kernel with itself computed once where
+# a quarter of the memory available holds them (src/svm-pairs.c); the same
+# solutions as kc_svm_binary's. NULL where the pairs are not of that kind.
 kc_svm_pairs <- function(x, y, problems, pairs, C, control) {
   if (control$type != "C-classification" || !is.matrix(x) ||
       kc_kernel_info(control$kernel)$shift != "invariant") return(NULL)

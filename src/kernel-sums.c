@@ -69,12 +69,17 @@ static int tiles_per_chunk(double cost)
 }
 
 /* The Gram matrix into out (doubles) or outf (the same values rounded to
- * floats, as the solver's row store holds them), column-major. */
+ * floats, as the solver's row store holds them), column-major.  A task is a
+ * run of up to RUN_TILES tiles of one row block (symmetric: those on and
+ * above the diagonal), its rows packed once for the run, and b packed once
+ * for all tiles: packing a tile's rows from the column-major points read
+ * one cache line a feature from memory, and took as long as the tile's
+ * products (perf, 10,000 x 784, rbf). */
 static void gram(const kc_kernel *k, const kc_points *a, const kc_points *b,
                  int symmetric, double *out, float *outf, int nthreads)
 {
-    kc_points pa = kc_prepare_points(k, a, 0);
-    kc_points pb = symmetric ? pa : kc_prepare_points(k, b, 0);
+    kc_points pa = kc_prepare_points(k, a, symmetric && a->n > KC_TILE);  /* b: every row block */
+    kc_points pb = symmetric ? pa : kc_prepare_points(k, b, a->n > KC_TILE);
     a = &pa;
     b = &pb;
     double cost = kc_pair_cost(a);
@@ -84,36 +89,68 @@ static void gram(const kc_kernel *k, const kc_points *a, const kc_points *b,
     scratch s = scratch_alloc(nthreads, work_n + TILE_DOUBLES);
     kc_zero_scatter(a, s.base, s.per_thread, nthreads);
     ptrdiff_t lda = a->n;
-    size_t ntasks = (size_t) bi_n * bj_n;
-    size_t chunk = (size_t) nthreads * tiles_per_chunk(cost);
+    int dense = a->src == KC_SRC_DENSE;
+    /* the runs: row block I, tiles J0 .. J1 - 1; first[u]: tiles before run u */
+    size_t ntasks = 0;
+    for (int I = 0; I < bi_n; I++) ntasks += (size_t) (bj_n - (symmetric ? I : 0) + RUN_TILES - 1) / RUN_TILES;
+    int *task = (int *) kc_alloc(2 * ntasks + 1, sizeof(int));
+    size_t *first = (size_t *) kc_alloc(ntasks + 1, sizeof(size_t));
+    size_t u = 0, tiles = 0;
+    for (int I = 0; I < bi_n; I++)
+        for (int J0 = symmetric ? I : 0; J0 < bj_n; J0 += RUN_TILES) {
+            task[2 * u] = I;
+            task[2 * u + 1] = J0;
+            first[u++] = tiles;
+            tiles += (size_t) (J0 + RUN_TILES < bj_n ? RUN_TILES : bj_n - J0);
+        }
+    size_t chunk_tiles = (size_t) nthreads * tiles_per_chunk(cost);
 
-    for (size_t t0 = 0; t0 < ntasks; t0 += chunk) {
-        size_t t1 = t0 + chunk < ntasks ? t0 + chunk : ntasks;
+    for (size_t u0 = 0; u0 < ntasks;) {
+        size_t u1 = u0 + 1;  /* runs u0 .. u1 - 1: about chunk_tiles tiles */
+        while (u1 < ntasks && first[u1] - first[u0] < chunk_tiles) u1++;
 #pragma omp parallel for num_threads(nthreads) schedule(dynamic) if (nthreads > 1)
-        for (size_t t = t0; t < t1; t++) {
-            int I = (int) (t / bj_n), J = (int) (t % bj_n);
-            if (symmetric && J < I) continue;
+        for (size_t t = u0; t < u1; t++) {
+            int I = task[2 * t], J0 = task[2 * t + 1];
+            int J1 = J0 + RUN_TILES < bj_n ? J0 + RUN_TILES : bj_n;
             double *work = scratch_for(&s, thread_id());
             double *tile = work + work_n;
-            ptrdiff_t a0 = (ptrdiff_t) I * KC_TILE, b0 = (ptrdiff_t) J * KC_TILE;
-            int na = block_len(a->n, I), nb = block_len(b->n, J);
-            kc_kernel_tile(k, 1, a, NULL, a0, na, b, NULL, b0, nb, NULL, work, tile);
-            for (int i = 0; i < na; i++)
+            ptrdiff_t a0 = (ptrdiff_t) I * KC_TILE;
+            int na = block_len(a->n, I);
+            if (dense) kc_pack_rows(a, NULL, a0, na, MR, work);  /* kc_kernel_tile's a panels */
+            for (int J = J0; J < J1; J++) {
+                ptrdiff_t b0 = (ptrdiff_t) J * KC_TILE;
+                int nb = block_len(b->n, J);
+                kc_kernel_tile(k, 1, a, NULL, a0, na, b, NULL, b0, nb, dense ? work : NULL, work, tile);
+                /* out[a0 + i, b0 + j] down the columns; symmetric, its mirror
+                 * out[b0 + j, a0 + i] along them (a diagonal tile: its upper
+                 * triangle both ways) */
                 for (int j = 0; j < nb; j++) {
-                    /* on a diagonal tile keep the upper triangle, mirror it */
-                    if (symmetric && I == J && i > j) continue;
-                    double v = tile[(size_t) i * nb + j];
+                    int i1 = symmetric && I == J ? j + 1 : na;
                     if (outf) {
-                        outf[(a0 + i) + (b0 + j) * lda] = (float) v;
-                        if (symmetric) outf[(b0 + j) + (a0 + i) * lda] = (float) v;
+                        float *col = outf + a0 + (b0 + j) * lda;
+                        for (int i = 0; i < i1; i++) col[i] = (float) tile[(size_t) i * nb + j];
                     } else {
-                        out[(a0 + i) + (b0 + j) * lda] = v;
-                        if (symmetric) out[(b0 + j) + (a0 + i) * lda] = v;
+                        double *col = out + a0 + (b0 + j) * lda;
+                        for (int i = 0; i < i1; i++) col[i] = tile[(size_t) i * nb + j];
                     }
                 }
+                if (symmetric)
+                    for (int i = 0; i < na; i++) {
+                        int j0 = I == J ? i : 0;
+                        const double *row = tile + (size_t) i * nb;
+                        if (outf) {
+                            float *col = outf + b0 + (a0 + i) * lda;
+                            for (int j = j0; j < nb; j++) col[j] = (float) row[j];
+                        } else {
+                            double *col = out + b0 + (a0 + i) * lda;
+                            for (int j = j0; j < nb; j++) col[j] = row[j];
+                        }
+                    }
+            }
         }
         kc_callback_raise();
         kc_check_interrupt();
+        u0 = u1;
     }
 }
 
@@ -262,6 +299,173 @@ static double tile_sum(const double *v, size_t len)
     return ((part[0] + part[1]) + (part[2] + part[3])) + ((part[4] + part[5]) + (part[6] + part[7]));
 }
 
+/* A stable counting sort of the points by group (group[i] in 0..ngroups-1;
+ * < 0: left out): order[start[g] .. start[g + 1]) are group g's points in
+ * their order.  kc_alloc'd. */
+static void group_order(ptrdiff_t n, const int *group, int ngroups, ptrdiff_t **start_out,
+                        int **order_out)
+{
+    ptrdiff_t *start = (ptrdiff_t *) kc_alloc((size_t) ngroups + 1, sizeof(ptrdiff_t));
+    for (int g = 0; g <= ngroups; g++) start[g] = 0;
+    for (ptrdiff_t i = 0; i < n; i++) if (group[i] >= 0) start[group[i] + 1]++;
+    for (int g = 0; g < ngroups; g++) start[g + 1] += start[g];
+    int *order = (int *) kc_alloc((size_t) start[ngroups] + 1, sizeof(int));
+    ptrdiff_t *fill = (ptrdiff_t *) kc_alloc((size_t) ngroups + 1, sizeof(ptrdiff_t));
+    for (int g = 0; g < ngroups; g++) fill[g] = start[g];
+    for (ptrdiff_t i = 0; i < n; i++) if (group[i] >= 0) order[fill[group[i]]++] = (int) i;
+    *start_out = start;
+    *order_out = order;
+}
+
+/* Dense points b (prepared: with norms where the kernel needs them) copied
+ * in group order (group_order's start and order), as a dense set of their
+ * own: group g at gstart[g] (kc_alloc'd, ngroups + 1).  A group of more
+ * than one tile starts on a panel boundary (fewer than NR zero rows before
+ * it), and the copy is then packed once: such a group's row blocks serve
+ * many tiles, and contiguous ranges are read instead of rows gathered one
+ * by one (a gather touches one cache line per value: measured 24 ns a
+ * kernel value at n = 30,000, d = 100, against 8 for ranges).  A group of
+ * one tile is packed by its only tile; it gets no padding, so that memory
+ * follows the data (padding every group to a whole tile made 300 groups of
+ * 2 rows take 64 times the data, twice). */
+static kc_points sorted_copy(const kc_points *b, const ptrdiff_t *start, const int *order,
+                             int ngroups, ptrdiff_t **gstart_out)
+{
+    int p = b->p;
+    ptrdiff_t n = b->n;
+    ptrdiff_t *gstart = (ptrdiff_t *) kc_alloc((size_t) ngroups + 1, sizeof(ptrdiff_t));
+    gstart[0] = 0;
+    int any_big = 0;
+    for (int g = 0; g < ngroups; g++) {
+        ptrdiff_t ng = start[g + 1] - start[g], at = gstart[g];
+        if (ng > KC_TILE) {
+            any_big = 1;
+            at = (at + NR - 1) / NR * NR;
+            gstart[g] = at;
+        }
+        gstart[g + 1] = at + ng;
+    }
+    ptrdiff_t total = gstart[ngroups];
+    if ((double) total * p * sizeof(double) > (double) PTRDIFF_MAX / 2 || total > KC_MAX_ROWS)
+        kc_error(KC_ERROR_SIZE, "kernclass: the data are too large (%.0f rows)", (double) total);
+    double *xs = (double *) kc_alloc((size_t) total * p + 1, sizeof(double));
+    double *ns = (double *) kc_alloc((size_t) total + 1, sizeof(double));
+    for (ptrdiff_t r = 0; r < total; r++) ns[r] = 0.0;
+    for (int c = 0; c < p; c++) {
+        double *dst = xs + (ptrdiff_t) c * total;
+        const double *src = b->x + (ptrdiff_t) c * n;
+        for (ptrdiff_t r = 0; r < total; r++) dst[r] = 0.0;
+        for (int g = 0; g < ngroups; g++)
+            for (ptrdiff_t r = start[g]; r < start[g + 1]; r++)
+                dst[gstart[g] + r - start[g]] = src[order[r]];
+    }
+    if (b->sqnorm)
+        for (int g = 0; g < ngroups; g++)
+            for (ptrdiff_t r = start[g]; r < start[g + 1]; r++)
+                ns[gstart[g] + r - start[g]] = b->sqnorm[order[r]];
+    kc_points sorted;
+    memset(&sorted, 0, sizeof sorted);  /* a dense source */
+    sorted.x = xs;
+    sorted.n = total;
+    sorted.p = p;
+    sorted.sqnorm = b->sqnorm ? ns : NULL;
+    if (any_big) kc_pack_points(&sorted);
+    *gstart_out = gstart;
+    return sorted;
+}
+
+kc_grouped kc_group_points(const kc_kernel *k, const kc_points *b, const int *group, int ngroups)
+{
+    if (b->src != KC_SRC_DENSE || b->n > KC_MAX_ROWS) kc_internal("grouped points: dense rows only");
+    kc_points pb = kc_prepare_points(k, b, 0);
+    ptrdiff_t *start, *at;
+    int *order;
+    group_order(pb.n, group, ngroups, &start, &order);
+    kc_grouped gp;
+    gp.x = sorted_copy(&pb, start, order, ngroups, &at);
+    gp.ngroups = ngroups;
+    gp.at = at;
+    ptrdiff_t *size = (ptrdiff_t *) kc_alloc((size_t) ngroups + 1, sizeof(ptrdiff_t));
+    for (int g = 0; g < ngroups; g++) size[g] = start[g + 1] - start[g];
+    gp.size = size;
+    int *rank = (int *) kc_alloc((size_t) pb.n + 1, sizeof(int));
+    for (ptrdiff_t i = 0; i < pb.n; i++) rank[i] = -1;
+    for (int g = 0; g < ngroups; g++)
+        for (ptrdiff_t r = start[g]; r < start[g + 1]; r++) rank[order[r]] = (int) (r - start[g]);
+    gp.rank = rank;
+    return gp;
+}
+
+static size_t group_per_thread(const kc_grouped *gp)
+{
+    return round_aligned(kc_tile_work_size(&gp->x) + TILE_DOUBLES);
+}
+
+size_t kc_group_work_size(const kc_grouped *gp, int nthreads)
+{
+    return ALIGN_DOUBLES + (size_t) nthreads * group_per_thread(gp);
+}
+
+/* A task is one row block of one block of groups, against all the column
+ * blocks (on and right of the diagonal for a group with itself), its rows
+ * packed once; the tiles of a group with itself are mirrored (a diagonal
+ * tile's upper triangle), as kc_gram's, and those of two groups into the
+ * transpose where one is asked for, from the tile while it is in cache (a
+ * transposed read of the block afterwards took half of a 60,000-row fit). */
+void kc_group_blocks_float(const kc_kernel *k, const kc_grouped *gp, int nblk, const int *g,
+                           const int *h, float *const *out, float *const *outt, int nthreads,
+                           double *work)
+{
+    const kc_points *x = &gp->x;
+    size_t work_n = kc_tile_work_size(x), per = group_per_thread(gp);
+    work = align_up(work);
+    size_t ntasks = 0;
+    for (int q = 0; q < nblk; q++) ntasks += (size_t) nblocks(gp->size[g[q]]);
+    int *task = (int *) kc_alloc(2 * ntasks + 1, sizeof(int));  /* block, I */
+    size_t t = 0;
+    for (int q = 0; q < nblk; q++)
+        for (int I = 0; I < nblocks(gp->size[g[q]]); I++) {
+            task[2 * t] = q;
+            task[2 * t + 1] = I;
+            t++;
+        }
+    size_t chunk = (size_t) nthreads * TASKS_PER_THREAD;
+    for (size_t t0 = 0; t0 < ntasks; t0 += chunk) {
+        size_t t1 = t0 + chunk < ntasks ? t0 + chunk : ntasks;
+#pragma omp parallel for num_threads(nthreads) schedule(dynamic) if (nthreads > 1)
+        for (size_t u = t0; u < t1; u++) {
+            int q = task[2 * u], I = task[2 * u + 1], sym = g[q] == h[q];
+            ptrdiff_t ld = gp->size[h[q]];
+            double *w = work + (size_t) thread_id() * per;
+            double *tile = w + work_n;
+            ptrdiff_t a0 = gp->at[g[q]] + (ptrdiff_t) I * KC_TILE;
+            int na = block_len(gp->size[g[q]], I);
+            kc_pack_rows(x, NULL, a0, na, MR, w);  /* kc_kernel_tile's a panels */
+            for (int J = sym ? I : 0; J < nblocks(ld); J++) {
+                int nb = block_len(ld, J);
+                kc_kernel_tile(k, 1, x, NULL, a0, na, x, NULL, gp->at[h[q]] + (ptrdiff_t) J * KC_TILE,
+                               nb, w, w, tile);
+                float *o = out[q] + (ptrdiff_t) I * KC_TILE * ld + (ptrdiff_t) J * KC_TILE;
+                for (int i = 0; i < na; i++) {
+                    const double *row = tile + (size_t) i * nb;
+                    float *dst = o + i * ld;
+                    for (int j = sym && I == J ? i : 0; j < nb; j++) dst[j] = (float) row[j];
+                }
+                if (!sym && !outt) continue;
+                /* the mirror: into out itself, or its transpose outt */
+                ptrdiff_t ldt = sym ? ld : gp->size[g[q]];
+                float *m = (sym ? out[q] : outt[q]) + (ptrdiff_t) J * KC_TILE * ldt + (ptrdiff_t) I * KC_TILE;
+                for (int j = 0; j < nb; j++) {
+                    float *dst = m + j * ldt;
+                    int i1 = sym && I == J ? j : na;
+                    for (int i = 0; i < i1; i++) dst[i] = (float) tile[(size_t) i * nb + j];
+                }
+            }
+        }
+        kc_check_interrupt();
+    }
+}
+
 /* Sum of k(x_i, x_j) over all pairs i, j of the same group, for each of
  * the nk kernels of a set: out[g + kk ngroups].  Only the tiles on and
  * above each group's diagonal are computed (the sum is symmetric). */
@@ -273,67 +477,12 @@ void kc_within_group_sums(const kc_kernel *k, int nk, const kc_points *b,
     kc_points pb = kc_prepare_points(k, b, 0);
     b = &pb;
     ptrdiff_t n = b->n;
-    /* stable counting sort of the rows by group */
-    ptrdiff_t *start = (ptrdiff_t *) kc_alloc((size_t) ngroups + 1, sizeof(ptrdiff_t));
-    for (int g = 0; g <= ngroups; g++) start[g] = 0;
-    for (ptrdiff_t i = 0; i < n; i++) start[group[i] + 1]++;
-    for (int g = 0; g < ngroups; g++) start[g + 1] += start[g];
-    int *order = (int *) kc_alloc((size_t) n, sizeof(int));
-    ptrdiff_t *fill = (ptrdiff_t *) kc_alloc((size_t) ngroups, sizeof(ptrdiff_t));
-    for (int g = 0; g < ngroups; g++) fill[g] = start[g];
-    for (ptrdiff_t i = 0; i < n; i++) order[fill[group[i]]++] = (int) i;
-
-    /* Dense rows are copied in group order.  A group of more than one tile
-     * starts on a panel boundary (fewer than NR zero rows before it) and is
-     * read from the copy packed once: its row blocks serve many tiles, and
-     * contiguous ranges are read instead of rows gathered one by one (a
-     * gather touches one cache line per value: measured 24 ns a kernel
-     * value at n = 30,000, d = 100, against 8 for ranges).  A group of one
-     * tile is packed by its only tile; it gets no padding, so that memory
-     * follows the data (padding every group to a whole tile made 300 groups
-     * of 2 rows take 64 times the data, twice).  Other sources are read
-     * through order[]. */
-    int p = b->p, dense = b->src == KC_SRC_DENSE;
-    kc_points sorted = *b;
+    ptrdiff_t *start;
+    int *order;
+    group_order(n, group, ngroups, &start, &order);
+    int dense = b->src == KC_SRC_DENSE;
     ptrdiff_t *gstart = NULL;
-    if (dense) {
-        gstart = (ptrdiff_t *) kc_alloc((size_t) ngroups + 1, sizeof(ptrdiff_t));
-        gstart[0] = 0;
-        int any_big = 0;
-        for (int g = 0; g < ngroups; g++) {
-            ptrdiff_t ng = start[g + 1] - start[g], at = gstart[g];
-            if (ng > KC_TILE) {
-                any_big = 1;
-                at = (at + NR - 1) / NR * NR;
-                gstart[g] = at;
-            }
-            gstart[g + 1] = at + ng;
-        }
-        ptrdiff_t total = gstart[ngroups];
-        if ((double) total * p * sizeof(double) > (double) PTRDIFF_MAX / 2 || total > KC_MAX_ROWS)
-            kc_error(KC_ERROR_SIZE, "kernclass: the data are too large (%.0f rows)", (double) total);
-        double *xs = (double *) kc_alloc((size_t) total * p + 1, sizeof(double));
-        double *ns = (double *) kc_alloc((size_t) total + 1, sizeof(double));
-        for (ptrdiff_t r = 0; r < total; r++) ns[r] = 0.0;
-        for (int c = 0; c < p; c++) {
-            double *dst = xs + (ptrdiff_t) c * total;
-            const double *src = b->x + (ptrdiff_t) c * n;
-            for (ptrdiff_t r = 0; r < total; r++) dst[r] = 0.0;
-            for (int g = 0; g < ngroups; g++)
-                for (ptrdiff_t r = start[g]; r < start[g + 1]; r++)
-                    dst[gstart[g] + r - start[g]] = src[order[r]];
-        }
-        if (b->sqnorm)
-            for (int g = 0; g < ngroups; g++)
-                for (ptrdiff_t r = start[g]; r < start[g + 1]; r++)
-                    ns[gstart[g] + r - start[g]] = b->sqnorm[order[r]];
-        memset(&sorted, 0, sizeof sorted);  /* a dense source */
-        sorted.x = xs;
-        sorted.n = total;
-        sorted.p = p;
-        sorted.sqnorm = b->sqnorm ? ns : NULL;
-        if (any_big) kc_pack_points(&sorted);
-    }
+    kc_points sorted = dense ? sorted_copy(b, start, order, ngroups, &gstart) : *b;
 
     /* The tiles: (group, I, J) with I <= J, each summed into its own
      * partial (a fixed order of sums), in stored order.  A task is a run of

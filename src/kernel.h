@@ -110,6 +110,27 @@ void kc_gram(const kc_kernel *k, const kc_points *a, const kc_points *b,
 /* K(a, a) rounded to floats: the rows the solver's store would hold. */
 void kc_gram_float(const kc_kernel *k, const kc_points *a, float *out, int nthreads);
 
+/* Dense points by group, for the kernel blocks between groups (the class
+ * pairs of an SVM, svm-pairs.c): group[i] in 0..ngroups-1 (< 0: left
+ * out); x the points of each group together, group g's at at[g] ..
+ * at[g] + size[g] in their order, rank[i] point i's place in its group
+ * (-1: none).  kc_alloc'd. */
+typedef struct {
+    kc_points x;
+    int ngroups;
+    const ptrdiff_t *at, *size;
+    const int *rank;
+} kc_grouped;
+kc_grouped kc_group_points(const kc_kernel *k, const kc_points *b, const int *group, int ngroups);
+/* K(group g[q], group h[q]) rounded to floats into out[q] (size[g[q]] x
+ * size[h[q]], row-major), q < nblk, and where g[q] != h[q] and outt is not
+ * NULL its transpose into outt[q], on nthreads threads; work holds
+ * kc_group_work_size(gp, nthreads) doubles. */
+size_t kc_group_work_size(const kc_grouped *gp, int nthreads);
+void kc_group_blocks_float(const kc_kernel *k, const kc_grouped *gp, int nblk, const int *g,
+                           const int *h, float *const *out, float *const *outt, int nthreads,
+                           double *work);
+
 /* out = K(a, b) w: w is b->n x ncols, out a->n x ncols, both column-major;
  * for a set of nk kernels of one type (k[0..nk)), their results one after
  * another, each from the same tiles of inner products or distances. */

@@ -3,13 +3,20 @@
  *
  * A class's rows against its own class are in every pair that holds the
  * class (L - 1 of them), and each pair alone computes them again.  Here,
- * where the memory budget allows, the kernel of all n points is computed
- * once by the engine's tiles (kc_gram_float: the symmetric half, on all the
- * threads), as the floats the solver's row store holds (each the double
- * kernel value rounded to float, as kc_rows gives the rows the solver
- * computes alone), and each pair's block is copied out of it, in the
- * pair's row order.  Past the budget each pair computes its own block, as
- * it does alone (never more memory than the budget, one pair at least).
+ * where the memory budget allows, each class's kernel with itself is
+ * computed once by the engine's tiles (kc_group_blocks_float: the
+ * symmetric half, on all the threads), as the floats the solver's row
+ * store holds (each the double kernel value rounded to float, as kc_rows
+ * gives the rows the solver computes alone); a pair's block is copied from
+ * its two classes' blocks, in the pair's row order, and its rows of one
+ * class against the other (which no other pair needs) computed for it
+ * alone.  So every kernel value is computed once, and the store holds the
+ * sum of the squared class sizes (a tenth of the n^2 of all rows with 10
+ * even classes).  A class here is a side of a pair: a row's class is its
+ * side in the first pair that holds it, and a pair shares only when each
+ * side is exactly one class (as one-vs-one pairs are).  Past the budget
+ * each pair computes its own block, as it does alone (never more memory
+ * than the budget, one pair at least).
  *
  * Each pair is a unit of work (kc_units): the units run side by side, each
  * on one thread with its own block (the solver's passes at these sizes are
@@ -17,9 +24,9 @@
  * than threads they run in turn on all of them.  A pair's solve is the
  * solver's with every row kept, the same iterates whatever the threads.
  *
- * Memory: the shared kernel and the blocks are R_alloc'd on the calling
- * thread (freed on return or by an interrupt); a unit's own scratch is
- * kc_alloc'd (units.c). */
+ * Memory: the shared blocks and each thread's buffers are R_alloc'd on the
+ * calling thread (freed on return or by an interrupt), once: buffers
+ * allocated per pair cost a page fault every 4 KiB of them. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -31,10 +38,45 @@
 #include "svm-path.h"
 #include "svm-pairs.h"
 
-double kc_svm_pairs_bytes(double n, double mmax, int nthreads, int shared)
+/* The classes (svm-pairs.c's top): group[r] for each of the n rows (-1:
+ * in no pair), and for each pair its + and - class in side[2 u], side[2 u
+ * + 1]; 0 where some pair's side is not one whole class. */
+static int pair_classes(const kc_svm_pair *pairs, int npairs, size_t n, int *group, int *side,
+                        int *nclass)
 {
-    return (shared ? n * n * (double) sizeof(float) : 0) +
-           (double) nthreads * kc_svm_store_bytes(mmax);
+    if (npairs > INT_MAX / 2) return 0;
+    int *id = (int *) R_alloc(2 * (size_t) npairs, sizeof(int));
+    for (int q = 0; q < 2 * npairs; q++) id[q] = -1;
+    for (size_t r = 0; r < n; r++) group[r] = -1;
+    for (int u = 0; u < npairs; u++)
+        for (int i = 0; i < pairs[u].m; i++) {
+            int r = pairs[u].rows[i];
+            if (group[r] < 0) group[r] = 2 * u + (pairs[u].y[i] > 0 ? 0 : 1);
+        }
+    int ng = 0;
+    for (size_t r = 0; r < n; r++) {
+        if (group[r] < 0) continue;
+        if (id[group[r]] < 0) id[group[r]] = ng++;
+        group[r] = id[group[r]];
+    }
+    int *count = (int *) R_alloc((size_t) ng + 1, sizeof(int));
+    for (int g = 0; g < ng; g++) count[g] = 0;
+    for (size_t r = 0; r < n; r++) if (group[r] >= 0) count[group[r]]++;
+    for (int u = 0; u < npairs; u++) {
+        int cnt[2] = {0, 0};
+        side[2 * u] = side[2 * u + 1] = -1;
+        for (int i = 0; i < pairs[u].m; i++) {
+            int s = pairs[u].y[i] > 0 ? 0 : 1, g = group[pairs[u].rows[i]];
+            if (side[2 * u + s] < 0) side[2 * u + s] = g;
+            if (side[2 * u + s] != g) return 0;
+            cnt[s]++;
+        }
+        if (side[2 * u] < 0 || side[2 * u + 1] < 0 || side[2 * u] == side[2 * u + 1] ||
+            cnt[0] != count[side[2 * u]] || cnt[1] != count[side[2 * u + 1]])
+            return 0;
+    }
+    *nclass = ng;
+    return 1;
 }
 
 typedef struct {
@@ -42,13 +84,49 @@ typedef struct {
     const kc_points *x;
     kc_svm_pair *pairs;
     const int *order;        /* the units' pairs, largest first */
-    const float *K;          /* the kernel of all n points, or NULL */
-    size_t n;
+    const kc_grouped *gp;    /* the rows by class, or NULL: each pair computes its block */
+    float *const *diag;      /* per class: its kernel with itself */
+    const int *side;         /* per pair: its + and - class */
     const kc_smo_options *opt;
     int inner;               /* threads inside a unit */
     float **block;           /* per thread: mmax x mmax */
     unsigned char **filled;  /* per thread: mmax */
+    double **xsub;           /* per thread: a pair's rows, mmax x p */
+    float **cross, **crosst; /* per thread: a pair's + class x - class, its transpose */
+    int **idx;               /* per thread: mmax ints of scratch */
+    double **work;           /* per thread: kc_group_work_size(gp, inner) */
 } pairs_ctx;
+
+/* The pair's block from its classes' blocks and its cross block.  Each
+ * side of the pair is a whole class, its rows in increasing order as in
+ * the class's block: a row's values against the + rows are the next ones
+ * of one row of a block (its class's, or the cross block), against the -
+ * rows the next ones of another, merged in the pair's order. */
+static void shared_block(const pairs_ctx *ctx, const kc_svm_pair *p, int u, int thread, float *block)
+{
+    const kc_grouped *gp = ctx->gp;
+    int pos = ctx->side[2 * u], neg = ctx->side[2 * u + 1], m = p->m;
+    float *cx = ctx->cross[thread], *cxt = ctx->crosst[thread];
+    kc_group_blocks_float(ctx->k, gp, 1, &pos, &neg, &cx, &cxt, ctx->inner, ctx->work[thread]);
+    ptrdiff_t npos = gp->size[pos], nneg = gp->size[neg], ip = 0, in = 0;
+    for (int i = 0; i < m; i++) {
+        float *dst = block + (size_t) i * m;
+        const float *vp, *vn;  /* against the + rows, the - rows */
+        if (p->y[i] > 0) {
+            vp = ctx->diag[pos] + ip * npos;
+            vn = cx + ip++ * nneg;
+        } else {
+            vp = cxt + in * npos;
+            vn = ctx->diag[neg] + in++ * nneg;
+        }
+        for (int j = 0, a = 0, b = 0; j < m; j++) {
+            int s = p->y[j] > 0;
+            dst[j] = s ? vp[a] : vn[b];
+            a += s;
+            b += !s;
+        }
+    }
+}
 
 static void fit_pair(void *data, int u, int thread)
 {
@@ -57,15 +135,34 @@ static void fit_pair(void *data, int u, int thread)
     int m = p->m;
     float *block = ctx->block[thread];
     const void *mark = kc_mark();
-    kc_points xb = kc_points_subset(ctx->x, p->rows, m);
-    if (ctx->K) {
-        for (int i = 0; i < m; i++) {
-            const float *Ki = ctx->K + (size_t) p->rows[i] * ctx->n;
-            float *dst = block + (size_t) i * m;
-            for (int j = 0; j < m; j++) dst[j] = Ki[p->rows[j]];
+    /* the pair's rows (as kc_points_subset copies them) into this thread's
+     * buffer */
+    kc_points xb = *ctx->x;
+    double *xs = ctx->xsub[thread];
+    if (ctx->gp) {
+        /* from the rows by class: the pair's two classes, each contiguous
+         * there (a fifth as many cache lines as from all the rows) */
+        const kc_grouped *gp = ctx->gp;
+        int *at = ctx->idx[thread];  /* the pair's rows in gp->x */
+        const int *side = ctx->side + 2 * ctx->order[u];
+        for (int i = 0; i < m; i++)
+            at[i] = (int) gp->at[side[p->y[i] > 0 ? 0 : 1]] + gp->rank[p->rows[i]];
+        for (int c = 0; c < xb.p; c++) {
+            const double *src = gp->x.x + (ptrdiff_t) c * gp->x.n;
+            double *dst = xs + (size_t) c * m;
+            for (int i = 0; i < m; i++) dst[i] = src[at[i]];
+        }
+    } else {
+        for (int c = 0; c < xb.p; c++) {
+            const double *src = ctx->x->x + (ptrdiff_t) c * ctx->x->n;
+            double *dst = xs + (size_t) c * m;
+            for (int i = 0; i < m; i++) dst[i] = src[p->rows[i]];
         }
     }
-    memset(ctx->filled[thread], ctx->K ? 1 : 0, (size_t) m);
+    xb.x = xs;
+    xb.n = m;
+    if (ctx->gp) shared_block(ctx, p, ctx->order[u], thread, block);
+    memset(ctx->filled[thread], ctx->gp ? 1 : 0, (size_t) m);
     kc_smo_options opt = *ctx->opt;
     opt.alpha0 = NULL;
     opt.nsets = 1;
@@ -82,7 +179,10 @@ int kc_svm_pairs(const kc_kernel *k, const kc_points *x, kc_svm_pair *pairs, int
                  const kc_smo_options *opt, double budget, int nthreads)
 {
     if (npairs < 1) return 0;
+    if (x->src != KC_SRC_DENSE || x->sqnorm || x->packed)
+        kc_internal("kc_svm_pairs takes plain dense points");
     size_t n = (size_t) x->n, mmax = 0;
+    int p = x->p;
     int *order = (int *) R_alloc((size_t) npairs, sizeof(int));
     for (int u = 0; u < npairs; u++) {
         if ((size_t) pairs[u].m > mmax) mmax = (size_t) pairs[u].m;
@@ -92,26 +192,71 @@ int kc_svm_pairs(const kc_kernel *k, const kc_points *x, kc_svm_pair *pairs, int
         order[t] = u;
     }
     int outer = nthreads < npairs ? nthreads : npairs;
-    int shared = npairs > 1 && (double) n * n < (double) PTRDIFF_MAX / sizeof(float) &&
-                 kc_svm_pairs_bytes((double) n, (double) mmax, outer, 1) <= budget;
+    int inner = outer > 1 ? 1 : nthreads;
+    /* the bytes: per thread its block, flags and rows; shared, the classes'
+     * blocks, their rows sorted and packed, and per thread a cross block,
+     * its transpose and the tiles' scratch */
+    double per_thread = kc_svm_store_bytes((double) mmax) + (double) mmax * p * sizeof(double);
+    int *group = (int *) R_alloc(n + 1, sizeof(int));
+    int *side = (int *) R_alloc(2 * (size_t) npairs, sizeof(int));
+    int nclass = 0;
+    int shared = npairs > 1 && pair_classes(pairs, npairs, n, group, side, &nclass);
+    double cross_max = 0, diag_bytes = 0;
+    if (shared) {
+        double *size = (double *) R_alloc((size_t) nclass, sizeof(double));
+        for (int g = 0; g < nclass; g++) size[g] = 0;
+        for (size_t r = 0; r < n; r++) if (group[r] >= 0) size[group[r]]++;
+        for (int g = 0; g < nclass; g++) diag_bytes += size[g] * size[g] * sizeof(float);
+        for (int u = 0; u < npairs; u++) {
+            double c = size[side[2 * u]] * size[side[2 * u + 1]];
+            if (c > cross_max) cross_max = c;
+        }
+        double once = diag_bytes + 2.0 * ((double) n + (double) nclass * KC_TILE) * p * sizeof(double);
+        double thread = per_thread + 2 * cross_max * sizeof(float) + (double) mmax * sizeof(int) +
+                        ((double) KC_TILE * (KC_TILE + 1) + 4.0 * KC_TILE * p) * sizeof(double);
+        shared = once + outer * thread <= budget && once < (double) PTRDIFF_MAX / 2;
+    }
     if (!shared) {
         /* as many pair blocks at once as the budget holds, one at least */
-        while (outer > 1 && kc_svm_pairs_bytes((double) n, (double) mmax, outer, 0) > budget)
-            outer--;
+        while (outer > 1 && outer * per_thread > budget) outer--;
+        inner = outer > 1 ? 1 : nthreads;
     }
-    pairs_ctx ctx = {k, x, pairs, order, NULL, n, opt, outer > 1 ? 1 : nthreads, NULL, NULL};
+    pairs_ctx ctx = {k, x, pairs, order, NULL, NULL, side, opt, inner,
+                     NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     ctx.block = (float **) R_alloc((size_t) outer, sizeof(float *));
     ctx.filled = (unsigned char **) R_alloc((size_t) outer, sizeof(unsigned char *));
+    ctx.xsub = (double **) R_alloc((size_t) outer, sizeof(double *));
     for (int t = 0; t < outer; t++) {
         ctx.block[t] = (float *) R_alloc(mmax * mmax + 1, sizeof(float));
         kc_advise_huge_pages(ctx.block[t], mmax * mmax * sizeof(float));
         ctx.filled[t] = (unsigned char *) R_alloc(mmax + 1, 1);
+        ctx.xsub[t] = (double *) R_alloc(mmax * (size_t) p + 1, sizeof(double));
     }
+    kc_grouped gp;
     if (shared) {
-        float *K = (float *) R_alloc(n * n, sizeof(float));
-        kc_advise_huge_pages(K, n * n * sizeof(float));
-        kc_gram_float(k, x, K, nthreads);
-        ctx.K = K;
+        gp = kc_group_points(k, x, group, nclass);
+        float **diag = (float **) R_alloc((size_t) nclass, sizeof(float *));
+        int *cls = (int *) R_alloc((size_t) nclass, sizeof(int));
+        for (int g = 0; g < nclass; g++) {
+            size_t sz = (size_t) gp.size[g];
+            diag[g] = (float *) R_alloc(sz * sz + 1, sizeof(float));
+            kc_advise_huge_pages(diag[g], sz * sz * sizeof(float));
+            cls[g] = g;
+        }
+        double *work = (double *) R_alloc(kc_group_work_size(&gp, nthreads), sizeof(double));
+        kc_group_blocks_float(k, &gp, nclass, cls, cls, diag, NULL, nthreads, work);
+        ctx.gp = &gp;
+        ctx.diag = diag;
+        ctx.cross = (float **) R_alloc((size_t) outer, sizeof(float *));
+        ctx.crosst = (float **) R_alloc((size_t) outer, sizeof(float *));
+        ctx.idx = (int **) R_alloc((size_t) outer, sizeof(int *));
+        ctx.work = (double **) R_alloc((size_t) outer, sizeof(double *));
+        for (int t = 0; t < outer; t++) {
+            ctx.cross[t] = (float *) R_alloc((size_t) cross_max + 1, sizeof(float));
+            ctx.crosst[t] = (float *) R_alloc((size_t) cross_max + 1, sizeof(float));
+            ctx.idx[t] = (int *) R_alloc(mmax + 1, sizeof(int));
+            ctx.work[t] = (double *) R_alloc(kc_group_work_size(&gp, inner), sizeof(double));
+        }
     }
     kc_units_status why = kc_units(npairs, outer, fit_pair, &ctx);
     if (why != KC_UNITS_DONE) kc_units_raise(why);

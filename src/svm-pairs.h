@@ -20,17 +20,12 @@ typedef struct {
 /* Solves the pairs on up to nthreads threads, each as the solver solves it
  * alone with every row of its kernel kept (ffi_smo's store = "whole"): the
  * same iterates, support vectors and rho.  opt gives eps, max_iter and
- * shrinking.  Where budget (bytes) holds the float kernel of all n points
- * and a pair block per thread, that kernel is computed once and every
- * pair's block copied out of it; else each pair computes its own block, as
- * many at once as the budget holds (one at least).  Returns 1 where the
- * kernel was shared. */
+ * shrinking.  Where budget (bytes) holds each class's float kernel with
+ * itself and a pair block per thread, those are computed once and every
+ * pair's block copied from its two classes' (svm-pairs.c); else each pair
+ * computes its own block, as many at once as the budget holds (one at
+ * least).  Returns 1 where the classes' kernels were shared. */
 int kc_svm_pairs(const kc_kernel *k, const kc_points *x, kc_svm_pair *pairs, int npairs,
                  const kc_smo_options *opt, double budget, int nthreads);
-
-/* The bytes kc_svm_pairs holds for n points, pair blocks of at most mmax
- * rows, nthreads pairs at once: shared (the kernel of all n points) or
- * not. */
-double kc_svm_pairs_bytes(double n, double mmax, int nthreads, int shared);
 
 #endif

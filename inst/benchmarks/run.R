@@ -10,6 +10,8 @@
 #       (the tune section's sizes: n of the 5 x 5 grid searches, n of
 #       leave-one-out, n of the default-grid searches; kernel_tune's times
 #       the median of --tune-reps runs; its threads, default all)
+#   Rscript inst/benchmarks/run.R --only svm --svm-large 60000 (the 10-class,
+#       d = 784 rows at 60,000 too, kernclass alone)
 #   Rscript inst/benchmarks/run.R --only contention,scaling
 #       sections: engine, svm, sums, scale, threshold, prob, sparse (the main
 #       table), contention, scaling, tune, gammas, latency, approx
@@ -291,7 +293,21 @@ if (run_section("svm")) {
     add(task, "scikit-learn SVC", list(seconds = sk$fit, peak_mb = NA), accuracy = sk$accuracy,
         svs = sk$svs, note = "fit time measured in Python, one thread")
   }
-  rm(k, k1, e, tr, te); invisible(gc())
+  rm(k, k1, e, tr); invisible(gc())
+  # --svm-large 60000 (default 0: none): the same shape at that many rows,
+  # kernclass alone (e1071 takes hours), within the default memory budget
+  nl <- if ("--svm-large" %in% args) as.numeric(args[which(args == "--svm-large") + 1L]) else 0
+  if (nl > 0) {
+    tr <- make_blobs(nl, d, 10, 1)
+    k <- measure(kernel_svm(tr$x, tr$y, gamma = 1 / d, cost = 10, scale = FALSE))
+    add(sprintf("SVM train, 10 classes, RBF, C=10, n=%d, d=%d", nl, d),
+        sprintf("kernclass::kernel_svm, %d threads", kernclass:::kc_threads()), k,
+        accuracy = acc(k$value), svs = length(k$value$index),
+        note = sprintf("memory budget %.1f GB (a quarter of the memory available)",
+                       kernclass:::kc_memory_limit() / 4 / 2^30))
+    rm(k, tr); invisible(gc())
+  }
+  rm(te); invisible(gc())
 }
 
 # ---- 3. nearest means and Parzen against plain R on kernelMatrix ----------

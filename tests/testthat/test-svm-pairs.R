@@ -1,7 +1,7 @@
 # A multi-class C-SVC's class pairs in one call (kc_svm_pairs in R/svm.R,
-# src/svm-pairs.c): side by side on the threads, on one float kernel of all
-# the rows where the memory budget holds it, else each pair on its own
-# block. Every way must give today's per-pair fits (kc_svm_binary, one
+# src/svm-pairs.c): side by side on the threads, on each class's float
+# kernel with itself, computed once, where the memory budget holds them,
+# else each pair on its own block. Every way must give today's per-pair fits (kc_svm_binary, one
 # pair at a time): the same iterations, support vectors, coefficients, b
 # and decision values, bit for bit. (About 3 s in all.)
 
@@ -77,9 +77,9 @@ test_that("past the memory budget each pair computes its own block, with the sam
   dat <- pairs_data(300, 3, seed = 5)
   ref <- per_pair(dat$x, dat$y, "rbf", 0.2, 5, 0.2)
   # the largest pair has 206 rows, its block 170 KB: a quarter of 2 MB holds
-  # two blocks but not with the kernel of all 300 rows (360 KB): pairs side
-  # by side on their own blocks; a quarter of 0.8 MB one block, of 0.5 MB
-  # none: one pair at a time
+  # two blocks but not with the classes' kernels and each thread's tile
+  # scratch: pairs side by side on their own blocks; a quarter of 0.8 MB one
+  # block, of 0.5 MB none: one pair at a time
   for (mb in c(2, 0.8, 0.5)) for (threads in 1:2) {
     old <- options(kernclass.memory_limit = mb)
     fit <- with_threads(threads, kernel_svm(dat$x, dat$y, gamma = 0.2, cost = 5, scale = FALSE,
@@ -112,5 +112,36 @@ test_that("the shared kernel and the per-pair blocks give the same solutions in 
     expect_identical(b$fits, shared$fits)
   }
   expect_false(run(0, 2L)$shared)
-  expect_false(run(2 * 4 * 120^2, 2L)$shared)  # two blocks, not the kernel of 200 rows
+  expect_false(run(2 * 4 * 120^2, 2L)$shared)  # two blocks, not the classes' kernels too
+  # a pair whose side is not a whole class (a row left out of one pair
+  # only): nothing shared, each pair's own block
+  probs[[2]] <- lapply(probs[[2]], `[`, -1L)
+  odd <- run(Inf, 2L)
+  expect_false(odd$shared)
+  expect_identical(odd$fits, run(0, 1L)$fits)
+})
+
+test_that("classes of several tiles share their kernels with the same fits", {
+  # 3 classes of about 230 rows (two tiles of 128 each, the class blocks
+  # packed, mirrored across tiles); about 1 s
+  dat <- pairs_data(700, 3, seed = 13)
+  ref <- per_pair(dat$x, dat$y, "rbf", 0.1, 5, 40)
+  for (threads in 1:2) {
+    fit <- with_threads(threads, kernel_svm(dat$x, dat$y, gamma = 0.1, cost = 5, scale = FALSE,
+                                            cachesize = 40))
+    expect_same_fit(fit, ref, dat$x)
+  }
+  pairs <- ns$kc_ovo_pairs(levels(dat$y))
+  probs <- lapply(seq_len(nrow(pairs)), function(m) {
+    rows <- which(as.integer(dat$y) %in% pairs[m, ])
+    list(rows = rows, y = ifelse(as.integer(dat$y[rows]) == pairs[m, "first"], 1L, -1L),
+         C = rep(5, length(rows)))
+  })
+  spec <- ns$kc_kernel_code(ns$kc_kernel("rbf", 0.1, 3, 0, dat$x))
+  shared <- .Call(ns$ffi_svm_pairs, dat$x, probs, spec, 1e-3, 1e7, TRUE, 2L, Inf)
+  alone <- .Call(ns$ffi_svm_pairs, dat$x, probs, spec, 1e-3, 1e7, TRUE, 2L, 0)
+  expect_true(shared$shared)
+  expect_false(alone$shared)
+  drop_rows <- function(f) lapply(f, function(r) r[names(r) != "rows_computed"])
+  expect_identical(drop_rows(shared$fits), drop_rows(alone$fits))
 })
