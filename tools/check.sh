@@ -209,9 +209,11 @@ check_fuzz() {
 
 check_site() {
   local shots=${KERNCLASS_SITE_SHOTS:-/tmp/kernclass-site-check}
+  # the npm packages in this checkout's tools/node_modules (setup.sh --deep):
+  # KaTeX and pkgdown's scripts for the site, playwright-core for the browser
+  export NODE_PATH="$root/tools/node_modules"
   (cd "$work/pkg" && bash tools/site.sh "$work/site") || return 1
-  # playwright-core from this checkout's tools/node_modules (setup.sh --deep)
-  NODE_PATH="$root/tools/node_modules" node "$work/pkg/tools/site-check.js" "$work/site" "$shots"
+  node "$work/pkg/tools/site-check.js" "$work/site" "$shots"
 }
 
 run_check() {

@@ -5,7 +5,8 @@
 // page in headless Chromium (Debian's, through playwright-core: see
 // tools/package.json) and fails on a page that does not load, an image that
 // does not render (naturalWidth 0), a link to a page or file of the site
-// that does not exist, or a console error. Requests to other hosts are
+// that does not exist, a console error, math left as TeX (\( \[ or $$ in the
+// text outside code) or math KaTeX could not typeset. Requests to other hosts are
 // refused (the check needs no network) and are not errors themselves. Saves
 // screenshots of the home page, a reference page with a plot and an article
 // into SHOT_DIR. Ends with "site-check: PASS ..." or "site-check: FAIL ...".
@@ -106,9 +107,26 @@ async function main() {
         .map((i) => i.getAttribute('src')),
       count: document.images.length,
       hrefs: Array.from(document.querySelectorAll('a[href]')).map((a) => a.href),
+      // math KaTeX left as TeX: text outside code (and outside KaTeX's own
+      // output, which keeps the TeX for copying) with \( \[ or $$ in it
+      rawMath: (() => {
+        const skip = 'pre, code, script, style, textarea, .katex';
+        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        const raw = [];
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+          if (/\\\(|\\\[|\$\$/.test(n.data) && !n.parentElement.closest(skip)) {
+            raw.push(n.data.trim().slice(0, 60));
+          }
+        }
+        return raw;
+      })(),
+      mathErrors: Array.from(document.querySelectorAll('.katex-error'))
+        .map((e) => e.getAttribute('title') || e.textContent),
     }));
     images += found.count;
     for (const src of found.broken) problems.push(`${rel}: image does not render: ${src}`);
+    for (const t of found.rawMath) problems.push(`${rel}: math not rendered: ${t}`);
+    for (const e of found.mathErrors) problems.push(`${rel}: math error: ${e}`);
     for (const href of found.hrefs) {
       if (!href.startsWith(origin)) continue;
       const target = new URL(href).pathname;
