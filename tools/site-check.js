@@ -5,11 +5,12 @@
 // page in headless Chromium (Debian's, through playwright-core: see
 // tools/package.json) and fails on a page that does not load, an image that
 // does not render (naturalWidth 0), a link to a page or file of the site
-// that does not exist, a console error, math left as TeX (\( \[ or $$ in the
-// text outside code) or math KaTeX could not typeset. Requests to other hosts are
-// refused (the check needs no network) and are not errors themselves. Saves
-// screenshots of the home page, a reference page with a plot and an article
-// into SHOT_DIR. Ends with "site-check: PASS ..." or "site-check: FAIL ...".
+// that does not exist, a console error, math left as TeX (\( \[ or $$ in
+// the text outside code) or math KaTeX could not typeset. Requests to other
+// hosts are refused (the check needs no network) and are not errors
+// themselves. Saves screenshots of the home page, a reference page with a
+// plot, an article and a reference page with a formula into SHOT_DIR. Ends
+// with "site-check: PASS ..." or "site-check: FAIL ...".
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -24,11 +25,13 @@ if (!siteArg || !shotArg) {
 const site = path.resolve(siteArg);
 const shots = path.resolve(shotArg);
 // the pages photographed (one screen each, 1280 x 900): the home page, a
-// reference page scrolled to its first plot, an article
+// reference page scrolled to its first plot, an article, a reference page
+// scrolled to its first displayed formula
 const SHOTS = [
   ['home.png', 'index.html', null],
   ['reference-plot.png', 'reference/plot.kernclass.html', 'main img'],
   ['article.png', 'articles/kernclass.html', null],
+  ['reference-math.png', 'reference/kernel_svm.html', '.katex-display'],
 ];
 const TYPES = {
   '.html': 'text/html', '.css': 'text/css', '.js': 'text/javascript', '.json': 'application/json',
