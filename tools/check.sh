@@ -20,8 +20,9 @@
 #   bash tools/check.sh site        the pkgdown site built (tools/site.sh) and every page opened
 #                                   in headless Chromium (tools/site-check.js): every page
 #                                   loads, every image renders, every internal link resolves,
-#                                   no console error; screenshots of the home page, a reference
-#                                   page with a plot and an article in $KERNCLASS_SITE_SHOTS
+#                                   no console error, all math typeset; screenshots of the
+#                                   home page, a reference page with a plot, an article and a
+#                                   reference page with a formula in $KERNCLASS_SITE_SHOTS
 #                                   (default /tmp/kernclass-site-check)
 #   bash tools/check.sh all         all of them, in this order (several names run those)
 # Each installs what it needs (bash tools/setup.sh --deps-only --deep), works

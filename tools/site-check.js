@@ -5,8 +5,8 @@
 // page in headless Chromium (Debian's, through playwright-core: see
 // tools/package.json) and fails on a page that does not load, an image that
 // does not render (naturalWidth 0), a link to a page or file of the site
-// that does not exist, a console error, math left as TeX (\( \[ or $$ in
-// the text outside code) or math KaTeX could not typeset. Requests to other
+// that does not exist, a console error (KaTeX's included), or math left as
+// TeX (\( \[ or $$ in the text outside code). Requests to other
 // hosts are refused (the check needs no network) and are not errors
 // themselves. Saves screenshots of the home page, a reference page with a
 // plot, an article and a reference page with a formula into SHOT_DIR. Ends
@@ -88,8 +88,11 @@ async function main() {
     const page = await context.newPage();
     const errors = [];
     page.on('console', (m) => {
-      // a refused request to another host is the check's doing, not the page's
-      if (m.type() === 'error' && !/ERR_BLOCKED_BY_CLIENT/.test(m.text())) errors.push(m.text());
+      // a refused request to another host is the check's doing, not the
+      // page's; of a message, the first line (KaTeX's go on with a stack trace)
+      if (m.type() === 'error' && !/ERR_BLOCKED_BY_CLIENT/.test(m.text())) {
+        errors.push(m.text().split('\n')[0]);
+      }
     });
     page.on('pageerror', (e) => errors.push(String(e)));
     page.on('response', (r) => {
@@ -110,26 +113,28 @@ async function main() {
         .map((i) => i.getAttribute('src')),
       count: document.images.length,
       hrefs: Array.from(document.querySelectorAll('a[href]')).map((a) => a.href),
-      // math KaTeX left as TeX: text outside code (and outside KaTeX's own
-      // output, which keeps the TeX for copying) with \( \[ or $$ in it
+      // math left as TeX (where KaTeX did not run, or could not typeset it,
+      // see pkgdown/assets/kernclass-math.js): text outside code and outside
+      // KaTeX's own output (which keeps the TeX) with \( \[ or $$ in it
       rawMath: (() => {
         const skip = 'pre, code, script, style, textarea, .katex';
         const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
         const raw = [];
         for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-          if (/\\\(|\\\[|\$\$/.test(n.data) && !n.parentElement.closest(skip)) {
-            raw.push(n.data.trim().slice(0, 60));
+          const at = n.data.search(/\\\(|\\\[|\$\$/);
+          if (at >= 0 && !n.parentElement.closest(skip)) {
+            raw.push(n.data.slice(at, at + 50).replace(/\s+/g, ' '));
           }
         }
         return raw;
       })(),
-      mathErrors: Array.from(document.querySelectorAll('.katex-error'))
-        .map((e) => e.getAttribute('title') || e.textContent),
     }));
     images += found.count;
     for (const src of found.broken) problems.push(`${rel}: image does not render: ${src}`);
-    for (const t of found.rawMath) problems.push(`${rel}: math not rendered: ${t}`);
-    for (const e of found.mathErrors) problems.push(`${rel}: math error: ${e}`);
+    if (found.rawMath.length) {
+      problems.push(`${rel}: math not typeset in ${found.rawMath.length} places, ` +
+                    `the first: ${found.rawMath[0]}`);
+    }
     for (const href of found.hrefs) {
       if (!href.startsWith(origin)) continue;
       const target = new URL(href).pathname;
