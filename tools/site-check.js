@@ -149,7 +149,12 @@ async function main() {
           if (el) el.scrollIntoView({ block: 'center', behavior: 'instant' });
         }, scrollTo);
       }
-      await page.waitForTimeout(800);  // the navigation bar's slide (headroom) to end
+      // the navigation bar's slide (headroom) and the table of contents'
+      // marking of the section in view (scrollspy) to end, however loaded the
+      // machine
+      await page.waitForTimeout(500);
+      await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
+      await page.waitForTimeout(500);
       await page.screenshot({ path: path.join(shots, name) });
     }
     await page.close();
