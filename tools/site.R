@@ -69,7 +69,7 @@ katex <- dirname(npm_file("katex/dist/katex.min.js"))
 pkgdown::build_site(".", override = list(destination = out), preview = FALSE,
                     new_process = FALSE, install = TRUE)
 
-# KaTeX for the math of the reference pages (pkgdown/templates/in-header.html
+# KaTeX for the math of the pages (pkgdown/templates/in-header.html
 # loads it from katex/ in the site): the scripts, the style sheet and the
 # fonts in the format every current browser takes (woff2).
 files <- c("katex.min.js", "katex.min.css", "contrib/auto-render.min.js",
