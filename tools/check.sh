@@ -20,8 +20,9 @@
 #   bash tools/check.sh site        the pkgdown site built (tools/site.sh) and every page opened
 #                                   in headless Chromium (tools/site-check.js): every page
 #                                   loads, every image renders, every internal link resolves,
-#                                   no console error; screenshots of the home page, a reference
-#                                   page with a plot and an article in $KERNCLASS_SITE_SHOTS
+#                                   no console error, all math typeset; screenshots of the
+#                                   home page, a reference page with a plot, an article and a
+#                                   reference page with a formula in $KERNCLASS_SITE_SHOTS
 #                                   (default /tmp/kernclass-site-check)
 #   bash tools/check.sh all         all of them, in this order (several names run those)
 # Each installs what it needs (bash tools/setup.sh --deps-only --deep), works
@@ -215,9 +216,11 @@ check_fuzz() {
 
 check_site() {
   local shots=${KERNCLASS_SITE_SHOTS:-/tmp/kernclass-site-check}
+  # the npm packages in this checkout's tools/node_modules (setup.sh --deep):
+  # KaTeX and pkgdown's scripts for the site, playwright-core for the browser
+  export NODE_PATH="$root/tools/node_modules"
   (cd "$work/pkg" && bash tools/site.sh "$work/site") || return 1
-  # playwright-core from this checkout's tools/node_modules (setup.sh --deep)
-  NODE_PATH="$root/tools/node_modules" node "$work/pkg/tools/site-check.js" "$work/site" "$shots"
+  node "$work/pkg/tools/site-check.js" "$work/site" "$shots"
 }
 
 run_check() {

@@ -10,7 +10,8 @@
 #                                     (tools/check.sh): clang, valgrind, LaTeX
 #                                     and qpdf for the manual, covr; for the
 #                                     site, pkgdown, chromium, node and npm,
-#                                     and playwright-core (tools/package.json)
+#                                     and tools/package.json's npm packages
+#                                     (playwright-core, KaTeX, pkgdown's scripts)
 #   bash tools/setup.sh --bench       also scikit-learn (Debian's python3-sklearn),
 #                                     a peer in inst/benchmarks/run.R
 # The flags combine (tools/check.sh runs --deps-only --deep).
@@ -68,8 +69,8 @@ rest="desc:Suggests testthat roxygen2 pkgbuild"
 # headers, without which CRAN's curl (under covr, the coverage check) does
 # not build where Debian's r-cran-covr cannot be installed; for the site
 # check, the headers CRAN's ragg (under pkgdown) builds with, Chromium, and
-# node with npm (which installs tools/package.json's playwright-core, the
-# driver of Debian's Chromium, at the end).
+# node with npm (which installs tools/package.json's packages at the end:
+# playwright-core, the driver of Debian's Chromium, and what the site serves).
 deep_debs="gcc clang libomp-dev valgrind qpdf tidy texinfo texlive-latex-base
   texlive-latex-recommended texlive-fonts-recommended libcurl4-openssl-dev
   libfreetype-dev libpng-dev libtiff-dev libjpeg-dev libwebp-dev chromium"
@@ -217,20 +218,26 @@ if [ "$kernclass" = yes ]; then
   took
 fi
 
-# the site check's browser driver, as tools/package-lock.json pins it (into
-# tools/node_modules, which git and R CMD build leave out)
-pw_version() { node -p "require('./tools/$1').$2" 2>/dev/null; }
+# the npm packages of the site and its check (the browser driver, KaTeX,
+# pkgdown's scripts), as tools/package-lock.json pins them, into
+# tools/node_modules (which git and R CMD build leave out)
+npm_current() {  # every package of the lock file installed, at its version
+  node -e 'const l = require("./tools/package-lock.json").packages;
+    const ok = Object.keys(l).filter((k) => k).every((k) => {
+      try { return require("./tools/" + k + "/package.json").version === l[k].version; }
+      catch (e) { return false; }
+    });
+    process.exit(ok ? 0 : 1);' 2>/dev/null
+}
 if [ "$deep" = yes ]; then
-  if [ -n "$(pw_version node_modules/playwright-core/package.json version)" ] &&
-     [ "$(pw_version node_modules/playwright-core/package.json version)" = \
-       "$(pw_version package-lock.json "packages['node_modules/playwright-core'].version")" ]; then
-    say "    playwright-core for the site check: in tools/node_modules"
+  if npm_current; then
+    say "    npm packages for the site and its check: in tools/node_modules"
   elif command -v npm >/dev/null 2>&1; then
     (cd tools && npm ci --no-audit --no-fund --loglevel=error >"$tmp/npm.log" 2>&1) &&
-      say "    playwright-core for the site check: tools/node_modules" ||
-      { cat "$tmp/npm.log"; say "    npm ci in tools/ failed (above): no site check"; }
+      say "    npm packages for the site and its check: tools/node_modules" ||
+      { cat "$tmp/npm.log"; say "    npm ci in tools/ failed (above): no site, no site check"; }
   else
-    say "    no npm: the site check (tools/check.sh site) cannot run"
+    say "    no npm: the site (tools/site.sh) and its check cannot be built"
   fi
 fi
 

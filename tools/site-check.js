@@ -5,10 +5,12 @@
 // page in headless Chromium (Debian's, through playwright-core: see
 // tools/package.json) and fails on a page that does not load, an image that
 // does not render (naturalWidth 0), a link to a page or file of the site
-// that does not exist, or a console error. Requests to other hosts are
-// refused (the check needs no network) and are not errors themselves. Saves
-// screenshots of the home page, a reference page with a plot and an article
-// into SHOT_DIR. Ends with "site-check: PASS ..." or "site-check: FAIL ...".
+// that does not exist, a console error (KaTeX's included), or math left as
+// TeX (\( \[ or $$ in the text outside code). Requests to other
+// hosts are refused (the check needs no network) and are not errors
+// themselves. Saves screenshots of the home page, a reference page with a
+// plot, an article and a reference page with a formula into SHOT_DIR. Ends
+// with "site-check: PASS ..." or "site-check: FAIL ...".
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -23,11 +25,13 @@ if (!siteArg || !shotArg) {
 const site = path.resolve(siteArg);
 const shots = path.resolve(shotArg);
 // the pages photographed (one screen each, 1280 x 900): the home page, a
-// reference page scrolled to its first plot, an article
+// reference page scrolled to its first plot, an article, a reference page
+// scrolled to its first displayed formula
 const SHOTS = [
   ['home.png', 'index.html', null],
   ['reference-plot.png', 'reference/plot.kernclass.html', 'main img'],
   ['article.png', 'articles/kernclass.html', null],
+  ['reference-math.png', 'reference/kernel_svm.html', '.katex-display'],
 ];
 const TYPES = {
   '.html': 'text/html', '.css': 'text/css', '.js': 'text/javascript', '.json': 'application/json',
@@ -84,8 +88,11 @@ async function main() {
     const page = await context.newPage();
     const errors = [];
     page.on('console', (m) => {
-      // a refused request to another host is the check's doing, not the page's
-      if (m.type() === 'error' && !/ERR_BLOCKED_BY_CLIENT/.test(m.text())) errors.push(m.text());
+      // a refused request to another host is the check's doing, not the
+      // page's; of a message, the first line (KaTeX's go on with a stack trace)
+      if (m.type() === 'error' && !/ERR_BLOCKED_BY_CLIENT/.test(m.text())) {
+        errors.push(m.text().split('\n')[0]);
+      }
     });
     page.on('pageerror', (e) => errors.push(String(e)));
     page.on('response', (r) => {
@@ -106,9 +113,28 @@ async function main() {
         .map((i) => i.getAttribute('src')),
       count: document.images.length,
       hrefs: Array.from(document.querySelectorAll('a[href]')).map((a) => a.href),
+      // math left as TeX (where KaTeX did not run, or could not typeset it,
+      // see pkgdown/assets/kernclass-math.js): text outside code and outside
+      // KaTeX's own output (which keeps the TeX) with \( \[ or $$ in it
+      rawMath: (() => {
+        const skip = 'pre, code, script, style, textarea, .katex';
+        const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+        const raw = [];
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+          const at = n.data.search(/\\\(|\\\[|\$\$/);
+          if (at >= 0 && !n.parentElement.closest(skip)) {
+            raw.push(n.data.slice(at, at + 50).replace(/\s+/g, ' '));
+          }
+        }
+        return raw;
+      })(),
     }));
     images += found.count;
     for (const src of found.broken) problems.push(`${rel}: image does not render: ${src}`);
+    if (found.rawMath.length) {
+      problems.push(`${rel}: math not typeset in ${found.rawMath.length} places, ` +
+                    `the first: ${found.rawMath[0]}`);
+    }
     for (const href of found.hrefs) {
       if (!href.startsWith(origin)) continue;
       const target = new URL(href).pathname;
@@ -123,7 +149,12 @@ async function main() {
           if (el) el.scrollIntoView({ block: 'center', behavior: 'instant' });
         }, scrollTo);
       }
-      await page.waitForTimeout(800);  // the navigation bar's slide (headroom) to end
+      // the navigation bar's slide (headroom) and the table of contents'
+      // marking of the section in view (scrollspy) to end, however loaded the
+      // machine
+      await page.waitForTimeout(500);
+      await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
+      await page.waitForTimeout(500);
       await page.screenshot({ path: path.join(shots, name) });
     }
     await page.close();

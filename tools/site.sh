@@ -7,8 +7,8 @@
 # --deep` installs it. pkgdown installs kernclass from this checkout into a
 # temporary library and runs every example and vignette; the benchmark
 # article is text only (its tables are those of the last benchmark run).
-# The build needs no network where tools/site.R can fill pkgdown's cache of
-# the pages' scripts (see there).
+# The build needs no network: the pages' scripts and KaTeX come from
+# tools/node_modules (npm ci there: setup.sh --deep), see tools/site.R.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=$(realpath -m "${1:-docs}")
