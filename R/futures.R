@@ -44,6 +44,7 @@ kc_problems_lapply <- function(x, f) {
 # exact leave-one-out), with its warnings collected and an error returned
 # as a value, so that the caller reports each once and names the grid row.
 kc_run_task <- function(task, fit, d, w, fold, cells, args, needs) {
+  task <- kc_unship(task)
   warnings <- list()
   rows <- switch(task$kind, exact = seq_along(d$y), path = which(fold %in% task$folds),
                  which(fold == task$fold))
@@ -78,4 +79,81 @@ kc_relay <- function(out, cells) {
       stop(r)
     }
   }
+}
+
+# ---- where the shared SVM paths run ---------------------------------------------
+
+# The rule: the shared SVM paths of one call (a kernel setting's costs on
+# its folds, R/svm-path.R) run in this R session, all in one call into C
+# whose units (a class pair on a fold) run side by side on the engine's
+# threads, unless the plan has workers on other machines. Under the
+# sequential plan, and where the workers are processes on this machine
+# (multisession, multicore, future.callr's callr, future.mirai's
+# mirai_multisession), the threads do the same units on the same cores
+# without a future around each share of them nor a copy of the data in
+# each worker, which a race pays again at every fold (measured on 2 cores:
+# see inst/benchmarks/run.R --only workers). Any other plan (cluster,
+# future.batchtools, future.mirai's mirai_cluster) is taken as other
+# machines: one future per worker, each a share of the kernel settings,
+# their inputs shipped once (kc_ship()). Only where every unit of the
+# call is such a path: else all are futures, as before.
+kc_local_plans <- c("sequential", "multisession", "multicore", "callr", "mirai_multisession")
+
+kc_paths_here <- function() inherits(future::plan(), kc_local_plans)
+
+# The path tasks' kernel settings (`ids`, positions of the shared plans),
+# split into one list per task: one task here, or one per worker (round
+# robin: neighbouring gammas cost alike); `others`, the number of the
+# call's other tasks.
+kc_path_split <- function(ids, others = 0L) {
+  if (!length(ids)) return(list())
+  if (others == 0L && kc_paths_here()) return(list(ids))
+  workers <- future::nbrOfWorkers()
+  chunks <- if (is.finite(workers)) min(length(ids), max(1L, workers)) else length(ids)
+  unname(split(ids, rep_len(seq_len(chunks), length(ids))))
+}
+
+# Runs the tasks of one call with run(): the shared SVM paths here when
+# kc_paths_here(), the workers of a local plan then the engine's threads
+# (at least as many threads as workers); else futures, seeded unless every
+# task is a path (they draw no random numbers).
+kc_run_tasks <- function(tasks, run) {
+  paths <- all(vapply(tasks, function(t) t$kind == "path", logical(1)))
+  if (paths && kc_paths_here()) {
+    workers <- future::nbrOfWorkers()
+    if (is.finite(workers) && workers > kc_threads()) {
+      old <- options(kernclass.threads = as.integer(min(workers, kc_max_threads())))
+      on.exit(options(old), add = TRUE)
+    }
+    return(lapply(tasks, run))
+  }
+  kc_future_lapply(lapply(tasks, kc_ship), run, seed = !paths)
+}
+
+# A path task as a future carries it: the plans' inputs (the same coded,
+# scaled copies for every kernel setting of a call) once, not once per
+# plan; kc_unship() puts them back in the worker.
+kc_ship <- function(task) {
+  if (!identical(task$kind, "path")) return(task)
+  xs <- list()
+  task$x_at <- integer(length(task$plans))
+  for (j in seq_along(task$plans)) {
+    x <- task$plans[[j]]$x
+    at <- Position(function(y) identical(y, x), xs)
+    if (is.na(at)) {
+      xs[[length(xs) + 1L]] <- x
+      at <- length(xs)
+    }
+    task$x_at[j] <- at
+    task$plans[[j]]["x"] <- list(NULL)
+  }
+  task$xs <- xs
+  task
+}
+
+kc_unship <- function(task) {
+  if (is.null(task$xs)) return(task)
+  for (j in seq_along(task$plans)) task$plans[[j]]["x"] <- task$xs[task$x_at[j]]
+  task$xs <- task$x_at <- NULL
+  task
 }
