@@ -83,6 +83,77 @@ kc_relay <- function(out, cells) {
 
 # ---- where the shared SVM paths run ---------------------------------------------
 
+#' Where the work runs: threads, local workers and clusters
+#'
+#' kernclass runs in parallel in two ways: the kernel engine's threads inside
+#' this R session ([kernclass_threads()]), and the workers of a
+#' [future::plan()], which [kernel_tune()], [kernel_cv()], `cells()` and the
+#' class pairs of [kernel_svm()] hand their units of work to. Results never
+#' depend on which: every unit computes the same numbers wherever it runs,
+#' and units that draw random numbers get parallel-safe streams.
+#'
+#' @section On one machine: The default, `plan(sequential)`, runs
+#'   everything here with the engine's threads (all the cores this process
+#'   may use). For [kernel_svm()]'s searches (dense inputs, the `"rbf"` or
+#'   `"laplace"` kernel, C-classification: the shared cost paths of
+#'   [kernel_tune()]) the threads already run whole units side by side: a
+#'   class pair's costs on a fold is one unit, each on one thread. Workers on
+#'   the same machine would run the same units on the same cores, but pay
+#'   for each future and for a copy of the data in each worker, at every
+#'   fold of a race. So under a plan whose workers are processes on this
+#'   machine (`multisession`, `multicore`, future.callr's `callr`,
+#'   future.mirai's `mirai_multisession`) these searches run here, on at
+#'   least as many threads as the plan has workers: a race and a screen on
+#'   `plan(multisession, workers = 2)` take the time of 2 threads (the
+#'   README's model-selection table). Every other unit of work (folds of
+#'   other fitters, probability models, grids with other kernels) goes to
+#'   the workers as futures.
+#'
+#' @section On other machines: A plan with workers elsewhere gets the units
+#'   as futures: `plan(cluster, workers = c("host1", "host2"))` (R and
+#'   kernclass installed on each; [parallelly::makeClusterPSOCK()] for more
+#'   options), future.mirai's `mirai_cluster` or a scheduler's plan such as
+#'   future.batchtools' `batchtools_slurm`. There each round of the shared
+#'   SVM paths is one future per worker, a share of the kernel settings
+#'   with the data, folds and grid rows shipped once in it (the scaled
+#'   copies of the inputs once for all its kernel settings, not once per
+#'   setting); a scheduler with no fixed number of workers gets one future
+#'   per kernel setting. A screened search (`search = "screen"`) is one
+#'   round for the whole grid; a race (the default) one round per fold,
+#'   each waiting for the slowest share before the next, so on a cluster
+#'   with slow round trips the screened search can be the faster one.
+#'   Each worker runs the engine on one thread (the future framework sets
+#'   `mc.cores = 1` in its workers): give it as many workers as cores.
+#'
+#' @name kernclass-parallel
+#' @aliases kernclass_parallel
+#' @seealso [kernclass_threads()], [kernel_tune()], [future::plan()].
+#' @examples
+#' # the same race on threads and on two local workers (which run it here)
+#' d <- iris[, 1:4]
+#' set.seed(1)
+#' a <- kernel_tune(kernel_svm, d, iris$Species, folds = 3,
+#'                  grid = list(cost = c(1, 10), gamma = c(0.1, 1)))
+#' old <- future::plan(future::multisession, workers = 2)
+#' set.seed(1)
+#' b <- kernel_tune(kernel_svm, d, iris$Species, folds = 3,
+#'                  grid = list(cost = c(1, 10), gamma = c(0.1, 1)))
+#' future::plan(old)
+#' identical(a$results, b$results)
+#'
+#' \dontrun{
+#' # other machines: R and kernclass installed on each
+#' future::plan(future::cluster, workers = c("node1", "node1", "node2", "node2"))
+#' # a mirai cluster (future.mirai), its daemons started first
+#' mirai::daemons(url = mirai::host_url(), remote = mirai::ssh_config("ssh://node1"))
+#' future::plan(future.mirai::mirai_cluster)
+#' # a Slurm scheduler (future.batchtools): each future a job
+#' future::plan(future.batchtools::batchtools_slurm, template = "slurm.tmpl")
+#' tuned <- kernel_tune(kernel_svm, x, y, search = "screen")
+#' future::plan(future::sequential)
+#' }
+NULL
+
 # The rule: the shared SVM paths of one call (a kernel setting's costs on
 # its folds, R/svm-path.R) run in this R session, all in one call into C
 # whose units (a class pair on a fold) run side by side on the engine's
