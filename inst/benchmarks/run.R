@@ -860,7 +860,8 @@ if (run_section("workers")) {
   secs <- list()
   tables <- list()
   loads <- character()
-  for (r in seq_len(wreps)) for (way in ways) {
+  for (r in seq_len(wreps)) {
+  for (way in ways) {
     switch(way, "multisession, 2 workers" = future::plan(future::multisession, workers = 2),
            "cluster, 2 local workers" = future::plan(future::cluster, workers = cl),
            future::plan(future::sequential))
@@ -879,7 +880,8 @@ if (run_section("workers")) {
       tables[[key]] <- m$value$results
     }
     options(old_t)
-    loads <- c(loads, strsplit(readLines("/proc/loadavg"), " ")[[1]][1])
+  }
+  loads <- c(loads, strsplit(readLines("/proc/loadavg"), " ")[[1]][1])
   }
   future::plan(future::sequential)
   parallel::stopCluster(cl)
