@@ -861,27 +861,27 @@ if (run_section("workers")) {
   tables <- list()
   loads <- character()
   for (r in seq_len(wreps)) {
-  for (way in ways) {
-    switch(way, "multisession, 2 workers" = future::plan(future::multisession, workers = 2),
-           "cluster, 2 local workers" = future::plan(future::cluster, workers = cl),
-           future::plan(future::sequential))
-    if (!inherits(future::plan(), "sequential")) {
-      invisible(future.apply::future_lapply(1:2, function(i) loadNamespace("kernclass"),
-                                            future.scheduling = 1))
+    for (way in ways) {
+      switch(way, "multisession, 2 workers" = future::plan(future::multisession, workers = 2),
+             "cluster, 2 local workers" = future::plan(future::cluster, workers = cl),
+             future::plan(future::sequential))
+      if (!inherits(future::plan(), "sequential")) {
+        invisible(future.apply::future_lapply(1:2, function(i) loadNamespace("kernclass"),
+                                              future.scheduling = 1))
+      }
+      old_t <- options(kernclass.threads = switch(way, "1 thread" = 1L, "2 threads" = 2L, NULL))
+      for (search in c("race", "screen")) {
+        key <- paste(search, way, sep = "|")
+        m <- measure({
+          set.seed(1)
+          kernel_tune(kernel_svm, dat$x, dat$y, grid = wgrid, folds = 5, search = search)
+        })
+        secs[[key]] <- c(secs[[key]], m$seconds)
+        tables[[key]] <- m$value$results
+      }
+      options(old_t)
     }
-    old_t <- options(kernclass.threads = switch(way, "1 thread" = 1L, "2 threads" = 2L, NULL))
-    for (search in c("race", "screen")) {
-      key <- paste(search, way, sep = "|")
-      m <- measure({
-        set.seed(1)
-        kernel_tune(kernel_svm, dat$x, dat$y, grid = wgrid, folds = 5, search = search)
-      })
-      secs[[key]] <- c(secs[[key]], m$seconds)
-      tables[[key]] <- m$value$results
-    }
-    options(old_t)
-  }
-  loads <- c(loads, strsplit(readLines("/proc/loadavg"), " ")[[1]][1])
+    loads <- c(loads, strsplit(readLines("/proc/loadavg"), " ")[[1]][1])
   }
   future::plan(future::sequential)
   parallel::stopCluster(cl)
