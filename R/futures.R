@@ -104,8 +104,8 @@ kc_relay <- function(out, cells) {
 #'   machine (`multisession`, `multicore`, future.callr's `callr`,
 #'   future.mirai's `mirai_multisession`) these searches run here, on at
 #'   least as many threads as the plan has workers: a race and a screen on
-#'   `plan(multisession, workers = 2)` take the time of 2 threads (the
-#'   README's model-selection table). Every other unit of work (folds of
+#'   `plan(multisession, workers = 2)` take the time of 2 threads
+#'   (`inst/benchmarks/run.R --only workers`). Every other unit of work (folds of
 #'   other fitters, probability models, grids with other kernels) goes to
 #'   the workers as futures.
 #'
