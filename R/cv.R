@@ -298,25 +298,18 @@ kc_grid_cv <- function(fit, d, w, fold, k, cells, args, metric, run_folds = NULL
       tasks[[length(tasks) + 1L]] <- list(kind = "fold", fold = f, cells = rest[g])
     }
   }
-  # one task per kernel setting, for the workers of a future plan; or, run
-  # here, one task for all (their class pairs side by side on the threads)
+  # one task for all, run here (their class pairs side by side on the
+  # threads), or a share per worker of the plan: kc_path_split(), R/futures.R
   path_task <- function(i) {
     members <- unlist(groups[i])
     list(kind = "path", folds = runs, cells = rest[members], plans = plans[i],
          groups = unname(split(seq_along(members), rep(seq_along(i), lengths(groups[i])))))
   }
-  path_tasks <- if (!any(shared)) list() else if (inherits(future::plan(), "sequential")) {
-    list(path_task(which(shared)))
-  } else {
-    lapply(which(shared), path_task)
-  }
-  tasks <- c(tasks, path_tasks)
+  tasks <- c(tasks, lapply(kc_path_split(which(shared), length(tasks)), path_task))
   # silent unless the user enables a progressr handler
   p <- progressr::progressor(steps = length(tasks))
   run <- kc_task_runner(p, fit, d, w, fold, cells, args, needs)
-  # the SVM paths draw no random numbers (no probability models): no streams
-  paths <- all(vapply(tasks, function(t) t$kind == "path", logical(1)))
-  out <- kc_future_lapply(tasks, run, seed = !paths)
+  out <- kc_run_tasks(tasks, run)  # R/futures.R: here or futures, seeds or none
   kc_relay(out, cells)
 
   res <- lapply(seq_along(cells), function(i) {

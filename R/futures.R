@@ -44,6 +44,7 @@ kc_problems_lapply <- function(x, f) {
 # exact leave-one-out), with its warnings collected and an error returned
 # as a value, so that the caller reports each once and names the grid row.
 kc_run_task <- function(task, fit, d, w, fold, cells, args, needs) {
+  task <- kc_unship(task)
   warnings <- list()
   rows <- switch(task$kind, exact = seq_along(d$y), path = which(fold %in% task$folds),
                  which(fold == task$fold))
@@ -78,4 +79,152 @@ kc_relay <- function(out, cells) {
       stop(r)
     }
   }
+}
+
+# ---- where the shared SVM paths run ---------------------------------------------
+
+#' Where the work runs: threads, local workers and clusters
+#'
+#' kernclass runs in parallel in two ways: the kernel engine's threads inside
+#' this R session ([kernclass_threads()]), and the workers of a
+#' [future::plan()], which [kernel_tune()], [kernel_cv()], `cells()` and the
+#' class pairs of [kernel_svm()] hand their units of work to. Results never
+#' depend on which: every unit computes the same numbers wherever it runs,
+#' and units that draw random numbers get parallel-safe streams.
+#'
+#' @section On one machine: The default, `plan(sequential)`, runs
+#'   everything here with the engine's threads (all the cores this process
+#'   may use). For [kernel_svm()]'s searches (dense inputs, the `"rbf"` or
+#'   `"laplace"` kernel, C-classification: the shared cost paths of
+#'   [kernel_tune()]) the threads already run whole units side by side: a
+#'   class pair's costs on a fold is one unit, each on one thread. Workers on
+#'   the same machine would run the same units on the same cores, but pay
+#'   for each future and for a copy of the data in each worker, at every
+#'   fold of a race. So under a plan whose workers are processes on this
+#'   machine (`multisession`, `multicore`, future.callr's `callr`,
+#'   future.mirai's `mirai_multisession`) these searches run here, on at
+#'   least as many threads as the plan has workers: a race and a screen on
+#'   `plan(multisession, workers = 2)` take the time of 2 threads
+#'   (`inst/benchmarks/run.R --only workers`). Every other unit of work (folds of
+#'   other fitters, probability models, grids with other kernels) goes to
+#'   the workers as futures.
+#'
+#' @section On other machines: A plan with workers elsewhere gets the units
+#'   as futures: `plan(cluster, workers = c("host1", "host2"))` (R and
+#'   kernclass installed on each; [parallelly::makeClusterPSOCK()] for more
+#'   options), future.mirai's `mirai_cluster` or a scheduler's plan such as
+#'   future.batchtools' `batchtools_slurm`. There each round of the shared
+#'   SVM paths is one future per worker, a share of the kernel settings
+#'   with the data, folds and grid rows shipped once in it (the scaled
+#'   copies of the inputs once for all its kernel settings, not once per
+#'   setting); a scheduler with no fixed number of workers gets one future
+#'   per kernel setting. A screened search (`search = "screen"`) is one
+#'   round for the whole grid; a race (the default) one round per fold,
+#'   each waiting for the slowest share before the next, so on a cluster
+#'   with slow round trips the screened search can be the faster one.
+#'   Each worker runs the engine on one thread (the future framework sets
+#'   `mc.cores = 1` in its workers): give it as many workers as cores.
+#'
+#' @name kernclass-parallel
+#' @aliases kernclass_parallel
+#' @seealso [kernclass_threads()], [kernel_tune()], [future::plan()].
+#' @examples
+#' # the same race on threads and on two local workers (which run it here)
+#' d <- iris[, 1:4]
+#' set.seed(1)
+#' a <- kernel_tune(kernel_svm, d, iris$Species, folds = 3,
+#'                  grid = list(cost = c(1, 10), gamma = c(0.1, 1)))
+#' old <- future::plan(future::multisession, workers = 2)
+#' set.seed(1)
+#' b <- kernel_tune(kernel_svm, d, iris$Species, folds = 3,
+#'                  grid = list(cost = c(1, 10), gamma = c(0.1, 1)))
+#' future::plan(old)
+#' identical(a$results, b$results)
+#'
+#' \dontrun{
+#' # other machines: R and kernclass installed on each
+#' future::plan(future::cluster, workers = c("node1", "node1", "node2", "node2"))
+#' # a mirai cluster (future.mirai), its daemons started first
+#' mirai::daemons(url = mirai::host_url(), remote = mirai::ssh_config("ssh://node1"))
+#' future::plan(future.mirai::mirai_cluster)
+#' # a Slurm scheduler (future.batchtools): each future a job
+#' future::plan(future.batchtools::batchtools_slurm, template = "slurm.tmpl")
+#' tuned <- kernel_tune(kernel_svm, x, y, search = "screen")
+#' future::plan(future::sequential)
+#' }
+NULL
+
+# The rule: the shared SVM paths of one call (a kernel setting's costs on
+# its folds, R/svm-path.R) run in this R session, all in one call into C
+# whose units (a class pair on a fold) run side by side on the engine's
+# threads, unless the plan has workers on other machines. Under the
+# sequential plan, and where the workers are processes on this machine
+# (multisession, multicore, future.callr's callr, future.mirai's
+# mirai_multisession), the threads do the same units on the same cores
+# without a future around each share of them nor a copy of the data in
+# each worker, which a race pays again at every fold (measured on 2 cores:
+# see inst/benchmarks/run.R --only workers). Any other plan (cluster,
+# future.batchtools, future.mirai's mirai_cluster) is taken as other
+# machines: one future per worker, each a share of the kernel settings,
+# their inputs shipped once (kc_ship()). Only where every unit of the
+# call is such a path: else all are futures, as before.
+kc_local_plans <- c("sequential", "multisession", "multicore", "callr", "mirai_multisession")
+
+kc_paths_here <- function() inherits(future::plan(), kc_local_plans)
+
+# The path tasks' kernel settings (`ids`, positions of the shared plans),
+# split into one list per task: one task here, or one per worker (round
+# robin: neighbouring gammas cost alike); `others`, the number of the
+# call's other tasks.
+kc_path_split <- function(ids, others = 0L) {
+  if (!length(ids)) return(list())
+  if (others == 0L && kc_paths_here()) return(list(ids))
+  workers <- future::nbrOfWorkers()
+  chunks <- if (is.finite(workers)) min(length(ids), max(1L, workers)) else length(ids)
+  unname(split(ids, rep_len(seq_len(chunks), length(ids))))
+}
+
+# Runs the tasks of one call with run(): the shared SVM paths here when
+# kc_paths_here(), the workers of a local plan then the engine's threads
+# (at least as many threads as workers); else futures, seeded unless every
+# task is a path (they draw no random numbers).
+kc_run_tasks <- function(tasks, run) {
+  paths <- all(vapply(tasks, function(t) t$kind == "path", logical(1)))
+  if (paths && kc_paths_here()) {
+    workers <- future::nbrOfWorkers()
+    if (is.finite(workers) && workers > kc_threads()) {
+      old <- options(kernclass.threads = as.integer(min(workers, kc_max_threads())))
+      on.exit(options(old), add = TRUE)
+    }
+    return(lapply(tasks, run))
+  }
+  kc_future_lapply(lapply(tasks, kc_ship), run, seed = !paths)
+}
+
+# A path task as a future carries it: the plans' inputs (the same coded,
+# scaled copies for every kernel setting of a call) once, not once per
+# plan; kc_unship() puts them back in the worker.
+kc_ship <- function(task) {
+  if (!identical(task$kind, "path")) return(task)
+  xs <- list()
+  task$x_at <- integer(length(task$plans))
+  for (j in seq_along(task$plans)) {
+    x <- task$plans[[j]]$x
+    at <- Position(function(y) identical(y, x), xs)
+    if (is.na(at)) {
+      xs[[length(xs) + 1L]] <- x
+      at <- length(xs)
+    }
+    task$x_at[j] <- at
+    task$plans[[j]]["x"] <- list(NULL)
+  }
+  task$xs <- xs
+  task
+}
+
+kc_unship <- function(task) {
+  if (is.null(task$xs)) return(task)
+  for (j in seq_along(task$plans)) task$plans[[j]]["x"] <- task$xs[task$x_at[j]]
+  task$xs <- task$x_at <- NULL
+  task
 }

@@ -26,18 +26,14 @@
 #'   or on the workers of `plan(multisession)`, `plan(multicore)`,
 #'   `plan(cluster)` or a scheduler (future.batchtools). Workers run the
 #'   engine on one thread each (see [kernclass_threads()]). Results never
-#'   depend on the plan. On other machines:
-#'   `future::plan(future::cluster, workers = c("host1", "host2"))` (R and
-#'   kernclass installed on each; `parallelly::makeClusterPSOCK()` for
-#'   more options), `future::plan(future.mirai::mirai_cluster)` or a
-#'   scheduler's plan such as `future.batchtools::batchtools_slurm`; each
-#'   unit ships only its data, folds and grid rows. A race waits for its
-#'   units after every fold, so on a cluster it pays a round trip per fold;
-#'   the screened search (`search = "screen"`) pays one for the whole grid. On a machine with several cores, workers are
-#'   usually the faster way to run a grid: each unit is a set of whole fits,
-#'   while the threads inside one fit share its smaller steps (the README's
-#'   model-selection benchmark times both). Warnings from the units are
-#'   passed on once each.
+#'   depend on the plan. The shared SVM paths (below) run here on the
+#'   engine's threads under local workers (`multisession`, `multicore`),
+#'   as fast as the workers would and without shipping the data; on other
+#'   machines (`plan(cluster)`, future.mirai, future.batchtools) as one
+#'   future per worker per round, the data shipped once in each: a race
+#'   pays a round trip per fold, the screened search (`search = "screen"`)
+#'   one for the whole grid. How to set up each: [kernclass-parallel].
+#'   Warnings from the units are passed on once each.
 #'   Progress is reported through progressr: silent unless a handler is
 #'   enabled (`progressr::handlers(global = TRUE)` or
 #'   `progressr::with_progress()`). The option `kernclass.tune.cores` is
@@ -143,9 +139,8 @@
 #'   chosen. With 5 folds and 25 rows, 51 of the 125 fits run (more where
 #'   rows tie). Not with leave-one-out or fewer than 3 folds: then the search
 #'   is `"screen"` (for [kernel_svm()]) or exhaustive. The folds run one
-#'   after another, each a short round of work: on small data a race is
-#'   fastest on the sequential plan, where futures would cost more than they
-#'   share out (the README's model-selection benchmark times both).
+#'   after another, each a short round of work: on a cluster each round
+#'   waits for its futures ([kernclass-parallel]).
 #'
 #'   The race can drop the row an exhaustive search would choose, after a
 #'   fold on which it ranked in the worse half. What it returns is then

@@ -14,7 +14,9 @@
 #       d = 784 rows at 60,000 too, kernclass alone)
 #   Rscript inst/benchmarks/run.R --only contention,scaling
 #       sections: engine, svm, sums, scale, threshold, prob, sparse (the main
-#       table), contention, scaling, tune, gammas, latency, approx
+#       table), contention, scaling, tune, gammas, workers, latency, approx
+#   Rscript inst/benchmarks/run.R --only workers --workers-n 2000 --workers-reps 5
+#       (a race and a screen on threads, local workers and a local cluster)
 #   Rscript inst/benchmarks/run.R --only approx --approx-n 100000,1000000 --exact-n 20000
 #       (n of the approximate fits, n of the comparison with the exact models;
 #       0: none; --approx-specs nystrom and --approx-fitters kernel_svm,... a
@@ -63,7 +65,7 @@ quick <- "--quick" %in% args
 out_file <- if ("--out" %in% args) args[which(args == "--out") + 1L] else "benchmark-results.md"
 size <- function(full, small) if (quick) small else full
 sections <- c("engine", "svm", "sums", "scale", "threshold", "prob", "sparse", "contention",
-              "scaling", "tune", "gammas", "latency", "approx")
+              "scaling", "tune", "gammas", "workers", "latency", "approx")
 if ("--only" %in% args) sections <- strsplit(args[which(args == "--only") + 1L], ",")[[1]]
 run_section <- function(name) name %in% sections
 
@@ -857,6 +859,82 @@ if (run_section("gammas")) {
           sprintf("median of %d runs.", reps)), "")
 }
 
+# ---- 8c. workers against threads --------------------------------------------
+# The README grid's race and screen (5 x 5, 5-fold, --workers-n rows, default
+# 2000) on 1 and 2 engine threads under plan(sequential), under
+# plan(multisession, workers = 2) (local workers: the paths run here on
+# threads) and on a local 2-process cluster, plan(cluster) (the futures
+# that other machines get); the four in turn, --workers-reps rounds
+# (default 5), medians; the workers started, and kernclass loaded in them,
+# before the clock.
+workers_lines <- NULL
+if (run_section("workers")) {
+  wflag <- function(flag, default) {
+    if (flag %in% args) as.integer(args[which(args == flag) + 1L]) else default
+  }
+  nw <- wflag("--workers-n", 2000L)
+  wreps <- wflag("--workers-reps", 5L)
+  dat <- make_data(nw, 20, nw + 7)
+  wgrid <- list(cost = 2^c(-3, -1, 1, 3, 5), gamma = 2^c(-9, -7, -5, -3, -1))
+  ways <- c("1 thread", "2 threads", "multisession, 2 workers", "cluster, 2 local workers")
+  cl <- parallelly::makeClusterPSOCK(2L, rscript_libs = .libPaths())
+  secs <- list()
+  tables <- list()
+  loads <- character()
+  for (r in seq_len(wreps)) {
+    for (way in ways) {
+      switch(way, "multisession, 2 workers" = future::plan(future::multisession, workers = 2),
+             "cluster, 2 local workers" = future::plan(future::cluster, workers = cl),
+             future::plan(future::sequential))
+      if (!inherits(future::plan(), "sequential")) {
+        invisible(future.apply::future_lapply(1:2, function(i) loadNamespace("kernclass"),
+                                              future.scheduling = 1))
+      }
+      old_t <- options(kernclass.threads = switch(way, "1 thread" = 1L, "2 threads" = 2L, NULL))
+      for (search in c("race", "screen")) {
+        key <- paste(search, way, sep = "|")
+        m <- measure({
+          set.seed(1)
+          kernel_tune(kernel_svm, dat$x, dat$y, grid = wgrid, folds = 5, search = search)
+        })
+        secs[[key]] <- c(secs[[key]], m$seconds)
+        tables[[key]] <- m$value$results
+      }
+      options(old_t)
+    }
+    loads <- c(loads, strsplit(readLines("/proc/loadavg"), " ")[[1]][1])
+  }
+  future::plan(future::sequential)
+  parallel::stopCluster(cl)
+  workers_rows <- lapply(c("race", "screen"), function(search) {
+    med <- vapply(ways, function(w) stats::median(secs[[paste(search, w, sep = "|")]]), 0)
+    same <- all(vapply(ways, function(w) identical(tables[[paste(search, w, sep = "|")]],
+                                                   tables[[paste(search, ways[1], sep = "|")]]),
+                       logical(1)))
+    cat(sprintf("%-48s %s\n", sprintf("%s, workers vs threads, n=%d", search, nw),
+                paste(sprintf("%s %.2f s", ways, med), collapse = ", ")))
+    data.frame(task = sprintf("%s, 5 x 5 cost x gamma, 5-fold, n=%d, d=20", search, nw),
+               "1 thread s" = sprintf("%.2f", med[[1]]), "2 threads s" = sprintf("%.2f", med[[2]]),
+               "multisession, 2 workers s" = sprintf("%.2f (%.2fx 2 threads)", med[[3]],
+                                                     med[[3]] / med[[2]]),
+               "cluster, 2 local workers s" = sprintf("%.2f (%.2fx 2 threads)", med[[4]],
+                                                      med[[4]] / med[[2]]),
+               identical = if (same) "yes" else "NO", check.names = FALSE)
+  })
+  workers_lines <- c(
+    sprintf("### Workers against threads (kernel_tune of kernel_svm, median of %d rounds)", wreps),
+    "", knitr::kable(do.call(rbind, workers_rows), format = "pipe"), "",
+    paste("The README grid (cost 2^(-3, ..., 5) x gamma 2^(-9, ..., -1), RBF, scale = TRUE),",
+          "raced (the default) and screened, the four ways in turn in each round:",
+          "plan(sequential) on 1 and 2 engine threads; plan(multisession, workers = 2), whose",
+          "local workers leave the shared SVM paths to this session's threads; plan(cluster)",
+          "on 2 local R processes, the futures other machines get (one per worker per round,",
+          "the inputs shipped once in each); workers started and kernclass loaded in them",
+          "before the clock. identical: the results tables of all four are identical().",
+          sprintf("1-minute load average after each round: %s.", paste(loads, collapse = ", "))),
+    "")
+}
+
 # ---- 9. interrupt latency ------------------------------------------------
 latency_lines <- NULL
 if (run_section("latency") && file.exists("tests/testthat/test-sigint.R") &&
@@ -1211,6 +1289,6 @@ main_lines <- c(knitr::kable(fmt, format = "pipe", align = "llrrrrrrrl"), "",
            "Peak MB: rise of the resident set during the task.", "")
 }
 lines <- c(header, "", main_lines, contention_lines, scaling_lines, tune_lines, gammas_lines,
-           latency_lines, approx_lines)
+           workers_lines, latency_lines, approx_lines)
 writeLines(lines)
 writeLines(lines, out_file)
