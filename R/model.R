@@ -6,7 +6,7 @@
 #                     over the training points of class c: kernel_means and
 #                     kernel_parzen, which differ only in the weights w and
 #                     offsets b (fields `weight`, `offset`);
-#   kernclass_ovo     one decision value per pair of classes (R/ovo.R):
+#   kernclass_ovo     one decision value per pair of classes (R/model-ovo.R):
 #                     kernel_svm and kernel_bayes, with their probabilities
 #                     from Platt's sigmoids and pairwise coupling.
 # The objects hold plain R vectors and matrices.
@@ -92,7 +92,7 @@ kc_kernel_codes <- function(ks) vapply(ks, kc_kernel_code, numeric(4))
 #   kc_classify(object, scores)   the factor of predicted classes
 #   kc_posterior(object, scores)  the matrix of class probabilities
 # The methods below are those of the class-score layer; the one-vs-one
-# layer has its own (R/ovo.R), the leaves add what is theirs.
+# layer has its own (R/model-ovo.R), the leaves add what is theirs.
 # Its methods are the classifiers' own (kernel_parzen's densities); the
 # kernclass method hands the model to its representation (R/repr.R), whose
 # exact method calls the classifier's expansion, kc_exact_scores().
@@ -151,7 +151,7 @@ kc_model_classify <- function(object, scores) UseMethod("kc_model_classify")
 kc_model_classify.kernclass_scores <- function(object, scores) kc_class_from_scores(scores, object$levels)
 
 # Posterior class probabilities from scores: a method per class-score
-# classifier, one for all one-vs-one classifiers (R/ovo.R).
+# classifier, one for all one-vs-one classifiers (R/model-ovo.R).
 kc_posterior <- function(object, scores) kc_repr_posterior(kc_repr(object), object, scores)
 kc_model_posterior <- function(object, scores) UseMethod("kc_model_posterior")
 

@@ -1,11 +1,11 @@
 # The representation layer: what a classifier runs on. Every model carries
 # one in `repr`, made by kc_repr_new() from the approximation table's
-# `representation` column (R/approx-table.R; no approximation: "exact"):
+# `representation` column (R/table-approx.R; no approximation: "exact"):
 #   kc_exact     the kernel itself, in the engine's tiles (kc_within_sums,
 #                kc_expand in R/model.R);
-#   kc_features  low-rank features, k(x, y) ~ z(x)'z(y) (R/approx.R): a sum
+#   kc_features  low-rank features, k(x, y) ~ z(x)'z(y) (R/repr-approx.R): a sum
 #                over training rows is a product with summed features;
-#   kc_cells     an exact SVM per cell of the data (R/cells.R), for
+#   kc_cells     an exact SVM per cell of the data (R/repr-cells.R), for
 #                kernel_svm() alone.
 # The classifiers are written once against the generics below; the methods
 # that must differ between representations dispatch on the model's `repr`,
@@ -232,7 +232,7 @@ kc_repr_posterior.kc_repr <- function(repr, object, scores) kc_model_posterior(o
 
 # print(), summary() and coef() of a model: the classifier's own on exact
 # kernels (kc_print_exact(), kc_summary_exact(), kc_coef_exact() methods),
-# the representation's otherwise (R/approx.R, R/cells.R).
+# the representation's otherwise (R/repr-approx.R, R/repr-cells.R).
 kc_repr_print <- function(repr, x) UseMethod("kc_repr_print")
 
 #' @export

@@ -2,10 +2,10 @@
 # searches, kc_searches) and how the grid rows of one fitter share work on a
 # fold (the shared paths, kc_paths). Which searches and which path a fitter
 # takes, and its default grid, are columns of its registry row
-# (R/fitters.R: `searches`, `path`, `default_grid`); nothing here or in
-# cv.R, tune.R and svm-path.R compares a fitter's name. The folds and the
-# units of work are cv.R's, the grid and its result tune.R's; the cost path's
-# own work svm-path.R's (and src/svm-path.c's).
+# (R/table-fitters.R: `searches`, `path`, `default_grid`); nothing here or in
+# select-cv.R, select-tune.R and select-svm-path.R compares a fitter's name. The folds and the
+# units of work are select-cv.R's, the grid and its result select-tune.R's; the cost path's
+# own work select-svm-path.R's (and src/svm-path.c's).
 
 # ---- the searches ---------------------------------------------------------------
 
@@ -93,7 +93,7 @@ kc_tune_search <- function(search, screen_tolerance, fit, grid, args, k) {
 
 # The solver tolerance a fit with the arguments `args` runs at: the given
 # `tolerance`, else the default of the approximation's own solver
-# (nystrom() and random_fourier(): the linear SVM's, R/approx-table.R), else
+# (nystrom() and random_fourier(): the linear SVM's, R/table-approx.R), else
 # the fitter's; NA where it is not one number > 0 (or the fitter has none).
 kc_fit_tolerance <- function(def, args) {
   tol <- args$tolerance
@@ -198,7 +198,7 @@ kc_path_row <- function(param, probabilities, fold_fits, plan = NULL) {
 }
 
 kc_paths <- list(
-  # kernel_svm's costs: one SVM path, warm starts and kept kernel rows (R/svm-path.R)
+  # kernel_svm's costs: one SVM path, warm starts and kept kernel rows (R/select-svm-path.R)
   cost = kc_path_row("cost", probabilities = FALSE,
                      fold_fits = function(...) kc_svm_path_fold_fits(...),
                      plan = function(...) kc_svm_shared_plan(...)),

@@ -1,5 +1,5 @@
 # What kernclass adds to packages of Suggests happens when they are loaded,
-# before or after kernclass: the parsnip models (R/parsnip.R). The broom,
+# before or after kernclass: the parsnip models (R/door-parsnip.R). The broom,
 # ggplot2 and caret parts need no registration here (the methods of
 # generics' tidy() and ggplot2's autoplot() are registered by NAMESPACE's
 # delayed S3method(); kernclass_caret() is a plain list).

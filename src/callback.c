@@ -4,7 +4,7 @@
  * (a longjmp out of an OpenMP region, even a one-thread one, would leave
  * the runtime inconsistent) and raised by kc_callback_raise() after the
  * region, an interrupt as an interrupt.  The points' ctx is their R object
- * (kc_user in R/sources.R): list(data, rows, tile, ...), tile(xa, ia, xb, ib)
+ * (kc_user in R/input-sources.R): list(data, rows, tile, ...), tile(xa, ia, xb, ib)
  * returning the checked double matrix of kernel values of data rows ia of
  * xa against ib of xb. */
 #include <string.h>
@@ -70,7 +70,7 @@ int kc_callback_tile(const void *ctx_a, const int *ra, int na,
     return failed;
 }
 
-/* An interrupt as R's Ctrl-C makes it: kc_interrupt() in R/futures.R, its
+/* An interrupt as R's Ctrl-C makes it: kc_interrupt() in R/select-futures.R, its
  * one home. */
 void kc_raise_interrupt(void)
 {

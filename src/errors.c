@@ -1,4 +1,4 @@
-/* Errors from C as classed R conditions, the classes kc_abort() (R/checks.R)
+/* Errors from C as classed R conditions, the classes kc_abort() (R/input-checks.R)
  * gives in R: c("kernclass_<kind>_error", "kernclass_error", "error",
  * "condition"), so that a caller's handler sees one kind of error whether R
  * or C found it.  The kinds: kc_error_kind (kernclass.h).  Main thread

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include "kernel.h"
 
-/* The kinds of feature map; R reads the codes (ffi_enums, R/c-enums.R). */
+/* The kinds of feature map; R reads the codes (ffi_enums, R/engine-c-enums.R). */
 typedef enum { KC_FEATURES_NYSTROM = 1, KC_FEATURES_FOURIER = 2 } kc_feature_type;
 
 typedef struct {

@@ -10,7 +10,7 @@
 #include "linear.h"
 #include "ffi.h"
 
-/* A feature map from R (kc_feature_map() in R/approx.R): list(type (1
+/* A feature map from R (kc_feature_map() in R/repr-approx.R): list(type (1
  * Nystrom, 2 Fourier), landmarks, proj (m x r), freq (p x r), phase (r)),
  * checked against the points x it will map. */
 static kc_feature_map feature_map_from(SEXP map, SEXP spec, const kc_points *x)

@@ -156,7 +156,7 @@ static SEXP named_codes(const enum_code *codes, int n)
     return out;
 }
 
-/* The C enums R reads (R/c-enums.R), each a named integer vector of its
+/* The C enums R reads (R/engine-c-enums.R), each a named integer vector of its
  * codes: kernel (kc_kernel_type, named as the kernel table names them),
  * smo_status, path_status, linear_status, feature (kc_feature_type) and
  * error_kind (the kinds of kc_error, named as their condition classes).

@@ -104,7 +104,7 @@ SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
 
 /* The costs of kernel settings over the folds run (1-based) of a
  * cross-validation, in one call (kc_svm_path).  plans: one list per kernel
- * setting (R/svm-path.R) of x (a list of dense double matrices of all n
+ * setting (R/select-svm-path.R) of x (a list of dense double matrices of all n
  * points: one, or one per fold of run, scaled as its training rows scale
  * them), y (their classes 1..nclass), nclass, cost (increasing), w (the n
  * weights), cw (the nclass x length(run) class weights), spec, tolerance,

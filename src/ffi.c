@@ -39,7 +39,7 @@ const int *kc_index_from(SEXP v, R_xlen_t n, R_xlen_t limit, const char *what)
     return out;
 }
 
-/* The points of a sparse CSR object (kc_csr in R/sources.R): list(rowptr,
+/* The points of a sparse CSR object (kc_csr in R/input-sources.R): list(rowptr,
  * col (0-based), val, dim, rows (NULL or 1-based rows)), checked in full. */
 static void sparse_from(SEXP x, kc_points *a, const char *what)
 {

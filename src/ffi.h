@@ -11,7 +11,7 @@
 SEXP kc_list_elt(SEXP x, const char *name);
 /* 1-based indices in 1..limit from R into 0-based C ints (R_alloc'd). */
 const int *kc_index_from(SEXP v, R_xlen_t n, R_xlen_t limit, const char *what);
-/* The points of a dense double matrix or of a source (R/sources.R). */
+/* The points of a dense double matrix or of a source (R/input-sources.R). */
 kc_points kc_points_from(SEXP x, const char *what);
 /* Two sets of points a kernel can join. */
 void kc_check_pair(const kc_kernel *k, const kc_points *a, const kc_points *b,

@@ -24,7 +24,7 @@
  * "kernclass_<name>_error" (kc_error_kind_name): internal (a .Call given
  * what the R side never passes, or a broken invariant), size (a size past
  * what C or R can index: an overflow guard), memory (memory a unit of work
- * on a thread could not get).  R reads them (ffi_enums, R/c-enums.R). */
+ * on a thread could not get).  R reads them (ffi_enums, R/engine-c-enums.R). */
 typedef enum {
     KC_ERROR_INTERNAL,
     KC_ERROR_SIZE,

@@ -241,7 +241,7 @@ static void laplace_values(const kc_kernel *k, double *v, size_t n)
 }
 
 typedef struct {
-    const char *name;  /* as in R's kernel table (R/kernel-table.R) */
+    const char *name;  /* as in R's kernel table (R/table-kernels.R) */
     int distance;      /* computed from squared distances, not inner products */
     int plain;         /* k(x, y) = x'y itself: given kernel values pass through it */
     int bounded;       /* |k(x, y)| <= 1 for any points */

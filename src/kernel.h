@@ -8,7 +8,7 @@
 #include "kernclass.h"
 
 /* The kernels, in the order of the rows of R's kernel table
- * (R/kernel-table.R), whose code is this value + 1.  A new kernel is one
+ * (R/table-kernels.R), whose code is this value + 1.  A new kernel is one
  * line here, before KC_KERNEL_COUNT, and one case in kernel_def_of()
  * (kernel.c); tests/testthat/test-kernel-table.R pins the two sides. */
 typedef enum {

@@ -2,7 +2,7 @@
 #ifndef KERNCLASS_LINEAR_H
 #define KERNCLASS_LINEAR_H
 
-/* How a solve ended; R reads the codes (ffi_enums, R/c-enums.R). */
+/* How a solve ended; R reads the codes (ffi_enums, R/engine-c-enums.R). */
 typedef enum {
     KC_LINEAR_CONVERGED = 0,  /* the projected gradients within eps */
     KC_LINEAR_MAX_PASS = 1    /* max_pass passes reached first */

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include "kernel.h"
 
-/* How a solve ended; R reads the codes (ffi_enums, R/c-enums.R). */
+/* How a solve ended; R reads the codes (ffi_enums, R/engine-c-enums.R). */
 typedef enum {
     KC_SMO_CONVERGED = 0,  /* the largest KKT violation below eps */
     KC_SMO_MAX_ITER = 1,   /* max_iter reached first: an approximate solution */

@@ -1,5 +1,5 @@
 /* The costs of kernel settings over the folds of a cross-validation, in
- * one call (kernel_tune() and kernel_cv() for kernel_svm(), R/svm-path.R).
+ * one call (kernel_tune() and kernel_cv() for kernel_svm(), R/select-svm-path.R).
  *
  * Where several folds see the same inputs (scale = FALSE) the kernel of all
  * n points is computed once, in double, and every fold's class pairs are
@@ -13,7 +13,7 @@
  * compute: each is the double kernel value rounded to float), and the
  * costs are solved in increasing order, each
  * warm-started from the last solution moved into its box (kc_svm_warm_start,
- * the one home of that rule: the per-fold path of R/svm-path.R calls it
+ * the one home of that rule: the per-fold path of R/select-svm-path.R calls it
  * too).  The held-out rows' decision values come from the
  * double kernel of those rows and the block's rows, kept for all the costs.
  * The solver's passes run on the block's contiguous rows (indexing an

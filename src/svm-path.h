@@ -8,7 +8,7 @@
 
 /* A fit's status on the path: the solver's (kc_smo_status), or one of
  * these, which the caller refits the ordinary way (that reports them); R
- * reads the codes (ffi_enums, R/c-enums.R). */
+ * reads the codes (ffi_enums, R/engine-c-enums.R). */
 typedef enum {
     KC_PATH_NOT_FINITE = KC_SMO_STATUS_COUNT,  /* a solution that is not finite numbers */
     KC_PATH_EMPTY      /* a class of the pair without a row of weight > 0 */

@@ -1,4 +1,4 @@
-# Approximate classifiers (R/approx.R, src/features.c, src/linear.c), each
+# Approximate classifiers (R/repr-approx.R, src/features.c, src/linear.c), each
 # formula against a plain-R transcription, and against the exact models
 # where the approximation is exact (Nystrom with every training row a
 # landmark: z(x)'z(y) = k(x, y) on the training points).

@@ -1,5 +1,5 @@
 # The C engine's enums as R reads them (ffi_enums, src/ffi-misc.c; kc_c,
-# R/c-enums.R): R's kernel table and feature maps pinned to them, and each
+# R/engine-c-enums.R): R's kernel table and feature maps pinned to them, and each
 # status code shown to mean what its name says by a solve that ends that way.
 # About a second.
 

@@ -1,4 +1,4 @@
-# Tuned cells, cells(tune = TRUE) / cells(grid = ) (R/cells-tune.R): each
+# Tuned cells, cells(tune = TRUE) / cells(grid = ) (R/repr-cells-tune.R): each
 # cell's choice against a plain-R cross-validation of kernel_svm() on the
 # cell's rows and folds, and against kernel_tune() run by hand from the
 # cell's random-number state; the model's methods; the argument checks.

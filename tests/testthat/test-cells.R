@@ -1,4 +1,4 @@
-# The localized SVM, approx = cells() (R/cells.R): the partition against
+# The localized SVM, approx = cells() (R/repr-cells.R): the partition against
 # stats::kmeans and a plain-R nearest centre, the cells' models against
 # kernel_svm() fitted by hand on each cell's rows, one cell against the
 # exact model.

@@ -1,4 +1,4 @@
-# The fitter registry (kc_fitters, kc_tunables in R/fitters.R): every row
+# The fitter registry (kc_fitters, kc_tunables in R/table-fitters.R): every row
 # agrees with the fitter it describes (its signature, its methods, what it
 # predicts), and kernel_cv(), caret and parsnip read the same rows.
 

@@ -1,4 +1,4 @@
-# Where the units of a search run (R/futures.R): the shared SVM paths here
+# Where the units of a search run (R/select-futures.R): the shared SVM paths here
 # on the engine's threads under the sequential plan and local workers, as
 # futures (their inputs shipped once) under any other plan.
 

@@ -23,7 +23,7 @@ set.seed(5)
 x <- matrix(rnorm(12), 6, 2)
 y <- c(1L, -1L, 1L, -1L, 1L, -1L)
 rbf <- c(3, 0.5, 3, 0)
-# feature maps (R/approx.R): Nystrom on three landmarks, rank 2; Fourier
+# feature maps (R/repr-approx.R): Nystrom on three landmarks, rank 2; Fourier
 nystrom_map <- list(type = 1L, landmarks = x[1:3, ], proj = diag(3)[, 1:2])
 fourier_map <- list(type = 2L, freq = matrix(c(1, -2, 0.5, 1, 2, 0, -1, 3), 2, 4),
                     phase = c(0.1, 2, 4, 6))
@@ -66,7 +66,7 @@ calls <- list(
   ffi_enums = list()
 )
 
-# The other data sources (R/sources.R): sparse rows, given kernel values, an
+# The other data sources (R/input-sources.R): sparse rows, given kernel values, an
 # R kernel function called from C (the callback's objects must be protected).
 sparse <- ns$kc_as_csr(x)
 given <- ns$kc_as_precomputed(kernel_matrix(x, kernel = "rbf", gamma = 0.5))

@@ -1,4 +1,4 @@
-# The kernels are listed twice: in R's kernel table (R/kernel-table.R) and in
+# The kernels are listed twice: in R's kernel table (R/table-kernels.R) and in
 # the C engine (enum kc_kernel_type in src/kernel.h, kernel_def_of() in
 # src/kernel.c).  A row added on one side without the other fails here.
 

@@ -1,4 +1,4 @@
-# Memory, stated (R/memory.R): an exact route that needs more memory than
+# Memory, stated (R/engine-memory.R): an exact route that needs more memory than
 # there is stops before allocating, with an error of class
 # "kernclass_memory_error" naming the approximate routes. The limit is
 # lowered by the option kernclass.memory_limit (MB), never reached by

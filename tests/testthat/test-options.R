@@ -1,4 +1,4 @@
-# Every option kernclass reads has one row in kc_options (R/options.R) and is
+# Every option kernclass reads has one row in kc_options (R/table-options.R) and is
 # read only through kc_option(): a bad value is a classed error naming the
 # option, wherever it is first read. (About 2 s.)
 

@@ -1,4 +1,4 @@
-# The kernel engine's other data sources (R/sources.R, src/kernel.c):
+# The kernel engine's other data sources (R/input-sources.R, src/kernel.c):
 # sparse rows, given kernel values (kernel = "precomputed") and kernels
 # computed by an R function (or a kernlab kernel). Each must give the models
 # that the dense rows and the built-in kernels give.

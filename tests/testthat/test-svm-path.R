@@ -1,4 +1,4 @@
-# kernel_tune()'s shared SVM path (R/svm-path.R, src/svm-path.c): the costs of
+# kernel_tune()'s shared SVM path (R/select-svm-path.R, src/svm-path.c): the costs of
 # one kernel setting on all the folds in one call, one kernel for them. It
 # must give the fits and predictions of the per-fold path (kc_fold_fits(),
 # kernel_svm() per cost with warm starts): the same iterates, the same

@@ -1,4 +1,4 @@
-# The threads policy (R/threads.R, src/threads.c): the getter and setter, the
+# The threads policy (R/engine-threads.R, src/threads.c): the getter and setter, the
 # default and what it follows, forked children that must never hang, a
 # thread that cannot be created, and results that do not depend on how the
 # work was split. Whatever could hang runs in a child R process with a time

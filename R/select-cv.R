@@ -152,7 +152,7 @@ kc_check_fitter <- function(fit) {
 # x as a matrix or data frame whose rows can be subset; y checked labels.
 kc_cv_data <- function(x, y, kernel = NULL) {
   # sparse rows, kernel values, a kernel function's points: as the engine's
-  # sources, whose rows can be subset without Matrix or copies (R/sources.R)
+  # sources, whose rows can be subset without Matrix or copies (R/input-sources.R)
   if (kc_is_kernel_data(kernel)) {
     x <- kc_design_source(x, NULL, kernel, labels = FALSE)$x
   } else if (kc_is_sparse_input(x)) {
@@ -286,7 +286,7 @@ kc_grid_cv <- function(fit, d, w, fold, k, cells, args, metric, run_folds = NULL
   groups <- kc_path_groups(fit, cells[rest], args, needs)
   runs <- if (is.null(run_folds)) seq_len(as.integer(k)) else run_folds
   # a group on all its folds at once where its path can (kc_paths' plan:
-  # kernel_svm's costs, R/svm-path.R)
+  # kernel_svm's costs, R/select-svm-path.R)
   plan <- kc_fitter_path(fit)$plan
   inputs <- new.env(parent = emptyenv())  # the coded, scaled inputs, made once
   plans <- lapply(groups, function(g) {
@@ -299,7 +299,7 @@ kc_grid_cv <- function(fit, d, w, fold, k, cells, args, metric, run_folds = NULL
     }
   }
   # one task for all, run here (their class pairs side by side on the
-  # threads), or a share per worker of the plan: kc_path_split(), R/futures.R
+  # threads), or a share per worker of the plan: kc_path_split(), R/select-futures.R
   path_task <- function(i) {
     members <- unlist(groups[i])
     list(kind = "path", folds = runs, cells = rest[members], plans = plans[i],
@@ -309,7 +309,7 @@ kc_grid_cv <- function(fit, d, w, fold, k, cells, args, metric, run_folds = NULL
   # silent unless the user enables a progressr handler
   p <- progressr::progressor(steps = length(tasks))
   run <- kc_task_runner(p, fit, d, w, fold, cells, args, needs)
-  out <- kc_run_tasks(tasks, run)  # R/futures.R: here or futures, seeds or none
+  out <- kc_run_tasks(tasks, run)  # R/select-futures.R: here or futures, seeds or none
   kc_relay(out, cells)
 
   res <- lapply(seq_along(cells), function(i) {
@@ -400,7 +400,7 @@ kc_loo_exact <- function(fit, x, y, args) {
 }
 
 # The leave-one-out classes of a model's training rows, from one pass of
-# kernel sums; each method sits beside its classifier (R/means.R, R/parzen.R).
+# kernel sums; each method sits beside its classifier (R/fit-means.R, R/fit-parzen.R).
 # default_prior: the prior was not given, so it leaves the row out too.
 # what = "prob": their probabilities instead (conformal(), recalibrate()).
 kc_loo <- function(model, default_prior, what = "class") UseMethod("kc_loo")

@@ -377,7 +377,7 @@ kc_repr_coef.kc_features <- function(repr, object) {
   list(w = w, b = b)
 }
 
-# kernel_bayes(type = 1) on features (R/bayes.R): a pair's scores
+# kernel_bayes(type = 1) on features (R/fit-bayes.R): a pair's scores
 # z(x_i)'(zbar_+ - zbar_-) from the products with the class means, its
 # model the weights of R/repr.R's kc_repr_model(). ---------------------------
 
@@ -397,7 +397,7 @@ kc_repr_bayes_pair.kc_features <- function(repr, s, first, second, type) {
        scores = s$S[rows, first] - s$S[rows, second], positive = code[rows] == first)
 }
 
-# kernel_svm() on features (R/svm-fit.R): the linear SVM, its own solver
+# kernel_svm() on features (R/fit-svm-solve.R): the linear SVM, its own solver
 # defaults (the approximation table's), C-classification with a finite cost
 # only. ------------------------------------------------------------------------
 

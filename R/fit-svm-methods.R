@@ -1,6 +1,6 @@
 # The fitted SVM's methods: its scores (the expansion over the support
 # vectors plus b) for predict(), its Platt models, coef(), print() and
-# summary() with the fractions the nu types bound. The fit is in R/svm.R.
+# summary() with the fractions the nu types bound. The fit is in R/fit-svm.R.
 
 #' @export
 kc_exact_scores.kernel_svm <- function(object, x) {

@@ -25,16 +25,16 @@ kc_options <- list(
   kernclass.threads = kc_option_row(
     NULL, function(v) kc_is_count(v, 1) && is.finite(v),
     "one positive whole number of threads (or NULL for the default)"),
-  # MB the exact routes may take (R/memory.R); Inf: no limit
+  # MB the exact routes may take (R/engine-memory.R); Inf: no limit
   kernclass.memory_limit = kc_option_row(
     NULL, function(v) is.numeric(v) && length(v) == 1L && !is.na(v) && v > 0,
     "one number of MB > 0 (Inf: no limit; NULL: what the system reports as available)"),
   # MB kernel_tune() may keep on a fold: the SVM path's kernel rows, the
-  # gammas' shared kernel sums (kc_tune_budget(), R/memory.R)
+  # gammas' shared kernel sums (kc_tune_budget(), R/engine-memory.R)
   kernclass.tune.store_mb = kc_option_row(
     512, function(v) is.numeric(v) && length(v) == 1L && !is.na(v) && v >= 0,
     "one number of MB >= 0 (0: keep nothing; default 512)"),
-  # the rows of one block of the features' streaming passes (R/approx.R);
+  # the rows of one block of the features' streaming passes (R/repr-approx.R);
   # for the tests of progress reporting
   kernclass.block_rows = kc_option_row(
     100000L, function(v) kc_is_count(v, 1) && is.finite(v),

@@ -51,7 +51,7 @@ kc_model_classify.kernclass_ovo <- function(object, scores) kc_ovo_vote(scores, 
 kc_platt <- function(object) UseMethod("kc_platt")
 
 # P(first | first or second) of each pair from its sigmoid, then coupled
-# into class probabilities (R/calibration.R); with two classes too, so that
+# into class probabilities (R/model-calibration.R); with two classes too, so that
 # they stay inside [1e-7, 1 - 1e-7] as LIBSVM's.
 #' @export
 kc_model_posterior.kernclass_ovo <- function(object, scores) {

@@ -1,4 +1,4 @@
-# The model's title: its fitter's label in the registry (R/fitters.R).
+# The model's title: its fitter's label in the registry (R/table-fitters.R).
 kc_method_label <- function(object) {
   def <- kc_fitter_of(object)
   if (is.null(def)) class(object)[1L] else def$label(object)

@@ -1,15 +1,15 @@
-# kernel_svm()'s fit after its arguments are checked (R/svm.R), written
+# kernel_svm()'s fit after its arguments are checked (R/fit-svm.R), written
 # once over the representation layer (R/repr.R), and the exact kernel's
 # operations: SMO on the kernel's tiles (kc_svm_binary() and the pairs side
-# by side, R/svm.R). The features' operations are in R/approx.R; cells fit an
-# exact SVM per cell (R/cells.R).
+# by side, R/fit-svm.R). The features' operations are in R/repr-approx.R; cells fit an
+# exact SVM per cell (R/repr-cells.R).
 
 # kernel_svm() on a representation (R/repr.R): C the per-row bounds (0:
 # left out), control the solver's settings (kernel, type, cost, nu,
 # tolerance, max_iter, cachesize, shrinking), args the rest (observation
 # and class weights as given, probability, the names the call gave, the
 # call, kernel_tune()'s cost path). Written once over the representation's
-# operations; cells fit an exact SVM per cell instead (R/cells.R).
+# operations; cells fit an exact SVM per cell instead (R/repr-cells.R).
 kc_repr_svm <- function(repr, spec, d, k, C, control, args) UseMethod("kc_repr_svm")
 
 #' @export
@@ -19,7 +19,7 @@ kc_repr_svm.kc_cells <- function(repr, spec, d, k, C, control, args) {
 }
 
 # The operations it asks of the representation (the exact kernel's below,
-# the features' in R/approx.R):
+# the features' in R/repr-approx.R):
 #   kc_repr_svm_control(repr, spec, control, given): the solver's settings
 #     on it (its own defaults, the types and settings it refuses), checked
 #     before anything is computed;

@@ -4,7 +4,7 @@
 # name (kc_c$smo_status[["max_iter"]]), never by a bare number. Their names
 # are written once, in ffi_enums (src/ffi-misc.c):
 #   kernel         the kernels (kc_kernel_type, src/kernel.h), named as the
-#                  kernel table (R/kernel-table.R) names its rows: code = row - 1
+#                  kernel table (R/table-kernels.R) names its rows: code = row - 1
 #   smo_status     how kernel_svm()'s solver ended (src/smo.h): converged,
 #                  max_iter, unbounded (cost = Inf, not separable)
 #   path_status    a shared cost path's fit that the solver did not end

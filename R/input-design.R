@@ -95,7 +95,7 @@ kc_design_frame <- function(tt, mf, arg) {
 # The design of a default method: x a matrix, numeric vector, data frame or
 # sparse matrix, y the labels (with labels = FALSE there are none:
 # estimate_gamma()). With kernel = "precomputed" or a kernel function, x is
-# kernel values or the function's points (R/sources.R).
+# kernel values or the function's points (R/input-sources.R).
 kc_design_xy <- function(x, y = NULL, labels = TRUE, kernel = NULL) {
   if (kc_is_kernel_data(kernel)) return(kc_design_source(x, y, kernel, labels))
   if (inherits(x, "kc_kernel_data")) {

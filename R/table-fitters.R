@@ -1,6 +1,6 @@
 # The fitter registry: one row per kernclass classifier, read by
 # kernel_cv(), kernel_tune(), the print and summary methods, parsnip
-# (R/parsnip.R) and caret (R/caret.R). A fitter's arguments and their
+# (R/door-parsnip.R) and caret (R/door-caret.R). A fitter's arguments and their
 # defaults live in its default method's signature; the registry says which
 # of them are tuned and how, and what else the tools around the fitters
 # need to know about it.
@@ -21,7 +21,7 @@
 #   method beside the classifier);
 # - path: the shared path along which kernel_tune() shares work between grid
 #   rows on a fold, a row of kc_paths named by its parameter (R/select.R:
-#   "cost", kernel_svm's cost path, R/svm-path.R; "gamma", the kernel sums
+#   "cost", kernel_svm's cost path, R/select-svm-path.R; "gamma", the kernel sums
 #   of the gammas, kc_with_gammas()), NULL for none;
 # - searches: the searches of kernel_tune() it takes, rows of kc_searches
 #   (R/select.R): "race" and "exhaustive" every fitter, "screen" a fitter

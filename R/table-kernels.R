@@ -25,7 +25,7 @@
 #   y'a = 0 absorbs, so the SVM may centre the data), or "none".
 # plain: whether k(x, y) is the inner product x'y itself: the one row whose
 #   code makes the engine return plain Gram matrices (kc_plain_code()).
-# tags: caret's model tags the kernel adds (R/caret.R).
+# tags: caret's model tags the kernel adds (R/door-caret.R).
 # frequencies: for a shift-invariant kernel, a p x m draw of its spectral
 #   distribution (Bochner: k(x, y) = E cos(w'(x - y)) over these w), the
 #   random Fourier features of random_fourier(); NULL for the others.
@@ -68,7 +68,7 @@ kc_kernels <- local({
   rows
 })
 
-# Kernels given as data (R/sources.R): kernel = "precomputed" (kernel values)
+# Kernels given as data (R/input-sources.R): kernel = "precomputed" (kernel values)
 # and "user" (an R function, or a kernlab kernel). They have no code of their
 # own: the engine's tiles already hold their values, which pass through the
 # plain kernel's identity (`engine`); k(z, z) is what their "norms" hold.

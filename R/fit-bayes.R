@@ -244,7 +244,7 @@ kc_fit_bayes <- function(d, kernel, gamma, degree, coef0, scale, type, ridge, ..
 # fields the model keeps of it); kc_repr_bayes_pair(r, s, first, second,
 # type): a pair's model before its offset, the training scores p(x_i) of its
 # rows and which of them are of the first class. The features' in
-# R/approx.R.
+# R/repr-approx.R.
 kc_repr_bayes_types <- function(repr) UseMethod("kc_repr_bayes_types")
 
 #' @export

@@ -1,6 +1,6 @@
 # The approximation table: one row per approximation that `approx =` takes,
-# beside the kernel table (R/kernel-table.R) and the fitter registry
-# (R/fitters.R). A spec made by the constructor (nystrom(), random_fourier(),
+# beside the kernel table (R/table-kernels.R) and the fitter registry
+# (R/table-fitters.R). A spec made by the constructor (nystrom(), random_fourier(),
 # cells()) carries the row's name in `method`; the code reads everything
 # else that differs between approximations from the row.
 #
@@ -9,8 +9,8 @@
 # - size: the spec's argument that sets the approximation's size (what
 #   kernel_tune() grids and caret tunes), size_label caret's label of it;
 # - representation: what the classifiers run on: "features" (low-rank
-#   features z(x), whose operations are in R/approx.R) or "cells" (exact
-#   SVMs in cells of the data, R/cells.R);
+#   features z(x), whose operations are in R/repr-approx.R) or "cells" (exact
+#   SVMs in cells of the data, R/repr-cells.R);
 # - code: the feature type of the C engine's maps (KC_FEATURES_* in
 #   src/kernclass.h; test-approx-table.R pins it), NA without a map;
 # - fitters: the fitters that take it (NULL: all; others: a classed error);

@@ -6,7 +6,7 @@
 # the kernel kills the process first.)
 
 # The bytes this process may still take: the option kernclass.memory_limit
-# (MB; Inf for no limit; R/options.R) where set, else what Linux reports as available
+# (MB; Inf for no limit; R/table-options.R) where set, else what Linux reports as available
 # (MemAvailable, and a cgroup's limit less its use where lower), else Inf.
 kc_memory_limit <- function() {
   opt <- kc_option("kernclass.memory_limit")
@@ -32,7 +32,7 @@ kc_memory_available <- function() {
 
 # The bytes kernel_tune() may keep on a fold being fitted (option
 # kernclass.tune.store_mb): the SVM path's kernel rows and its shared
-# kernel (R/svm-path.R), the gammas' shared kernel sums (R/select.R).
+# kernel (R/select-svm-path.R), the gammas' shared kernel sums (R/select.R).
 kc_tune_budget <- function() kc_option("kernclass.tune.store_mb") * 2^20
 
 kc_format_bytes <- function(bytes) {

@@ -1,5 +1,5 @@
 # The kernel specification and the Gram matrix; the facts about each kernel
-# are in the kernel table (R/kernel-table.R).
+# are in the kernel table (R/table-kernels.R).
 
 # A checked kernel: list(name, gamma, degree, coef0), and gamma_rule = "median"
 # when gamma was estimated. `x` is the matrix the kernel is applied to (for
@@ -7,7 +7,7 @@
 # 1 / ncol(x), and gamma = "median" is estimate_gamma()'s value on x.
 kc_kernel <- function(kernel, gamma, degree, coef0, x) {
   if (kc_is_kernel_data(kernel)) {
-    # the kernel is in the data (R/sources.R): no parameters of ours
+    # the kernel is in the data (R/input-sources.R): no parameters of ours
     name <- if (is.function(kernel)) "user" else "precomputed"
     if (!inherits(x, if (name == "user") "kc_user" else "kc_precomputed")) {
       # a formula's design is columns, not kernel values or a function's points
@@ -101,7 +101,7 @@ kc_check_result_size <- function(n, m) {
 }
 
 # The numeric form the C engine takes: the code is the row of the kernel
-# table (R/kernel-table.R).
+# table (R/table-kernels.R).
 kc_kernel_code <- function(k) {
   engine <- kc_kernel_info(k)$engine
   c(match(if (is.null(engine)) k$name else engine, names(kc_kernels)), k$gamma, k$degree,

@@ -1,7 +1,7 @@
 # Conformal prediction sets: conformal() keeps the nonconformity scores of
 # held-out rows beside the model; predict(type = "set", level = ) compares
 # each new row's scores for every class with their quantile. The scores come
-# from the probabilities predict() gives (kc_prob(), R/methods.R), in the
+# from the probabilities predict() gives (kc_prob(), R/model-methods.R), in the
 # same pass of kernel work as its classes.
 
 #' Conformal prediction sets for a kernclass classifier

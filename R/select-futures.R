@@ -155,7 +155,7 @@ kc_relay <- function(out, cells) {
 NULL
 
 # The rule: the shared SVM paths of one call (a kernel setting's costs on
-# its folds, R/svm-path.R) run in this R session, all in one call into C
+# its folds, R/select-svm-path.R) run in this R session, all in one call into C
 # whose units (a class pair on a fold) run side by side on the engine's
 # threads, unless the plan has workers on other machines. Under the
 # sequential plan, and where the workers are processes on this machine

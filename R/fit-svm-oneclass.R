@@ -1,5 +1,5 @@
 # The one-class SVM, kernel_svm(type = "one-classification"): novelty
-# detection on the inputs alone. Its fit is kernel_svm()'s (R/svm-fit.R); here
+# detection on the inputs alone. Its fit is kernel_svm()'s (R/fit-svm-solve.R); here
 # are what differs from the classifier: decision values and classes of
 # inliers and outliers, no probabilities, its plot, print and summary.
 

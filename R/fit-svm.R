@@ -304,8 +304,8 @@ kernel_svm.formula <- function(formula, data = NULL, subset, na.action, weights,
 
 # The fit, for both methods (as kc_fit_means()): the arguments checked, the
 # bounds C, then the SVM on the representation (kc_repr_svm(),
-# R/svm-fit.R). `.path` (internal): kernel_tune()'s state for the costs of
-# one kernel setting (R/svm-path.R).
+# R/fit-svm-solve.R). `.path` (internal): kernel_tune()'s state for the costs of
+# one kernel setting (R/select-svm-path.R).
 kc_fit_svm <- function(d, kernel, gamma, degree, coef0, cost, class.weights, weights, scale,
                        probability, tolerance, max_iter, cachesize, shrinking, type, nu, ...,
                        approx, call, .path = NULL) {
@@ -476,7 +476,7 @@ kc_obs_weights <- function(weights, n) {
 # the one-class problem, every row +1). The nu types start from LIBSVM's
 # feasible point and nu-SVC's solution is scaled by 1/r, as LIBSVM's. path
 # (C-classification): kernel_tune()'s state for the costs of one kernel
-# setting (R/svm-path.R), whose fits warm-start from the last and share its
+# setting (R/select-svm-path.R), whose fits warm-start from the last and share its
 # kernel rows; NULL alone.
 kc_svm_binary <- function(x, y, rows, positive, C, control, label = "", path = NULL) {
   rows <- rows[C[rows] > 0]  # observations of weight 0 take no part
