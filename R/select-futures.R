@@ -52,7 +52,8 @@ kc_run_task <- function(task, fit, d, w, fold, cells, args, needs) {
     tryCatch(switch(task$kind,
       exact = list(list(predicted = as.character(kc_loo_exact(fit, d$x, d$y,
                                                               c(cells[[task$cells]], args))))),
-      path = kc_svm_shared_fits(task, fit, d, w, fold, cells[task$cells], args, needs, rows),
+      path = kc_fitter_path(fit)$plan_fits(task, fit, d, w, fold, cells[task$cells], args, needs,
+                                           rows),
       kc_fold_fits(fit, d, w, rows, cells[task$cells], args, needs)
     ), error = function(e) e),
     warning = function(wn) {

@@ -191,17 +191,20 @@ kc_default_grid <- function(fit, x, args) {
 #   their predictions of the held-out rows xte, per cell as kc_fold_fits();
 # - plan: NULL, or function(fit, d, w, fold, runs, cells, args, needs,
 #   inputs): the group on all the folds `runs` as one unit of work
-#   (kc_svm_shared_plan(), run by kc_svm_shared_fits()), NULL where that does
-#   not apply.
-kc_path_row <- function(param, probabilities, fold_fits, plan = NULL) {
-  list(param = param, probabilities = probabilities, fold_fits = fold_fits, plan = plan)
+#   (kc_svm_shared_plan()), NULL where that does not apply;
+# - plan_fits: with a plan, function(task, fit, d, w, fold, cells, args,
+#   needs, rows): that unit run, where it runs (R/select-futures.R).
+kc_path_row <- function(param, probabilities, fold_fits, plan = NULL, plan_fits = NULL) {
+  list(param = param, probabilities = probabilities, fold_fits = fold_fits, plan = plan,
+       plan_fits = plan_fits)
 }
 
 kc_paths <- list(
   # kernel_svm's costs: one SVM path, warm starts and kept kernel rows (R/select-svm-path.R)
   cost = kc_path_row("cost", probabilities = FALSE,
                      fold_fits = function(...) kc_svm_path_fold_fits(...),
-                     plan = function(...) kc_svm_shared_plan(...)),
+                     plan = function(...) kc_svm_shared_plan(...),
+                     plan_fits = function(...) kc_svm_shared_fits(...)),
   # the gammas of the others: their kernel sums from one pass (kc_with_gammas())
   gamma = kc_path_row("gamma", probabilities = TRUE,
                       fold_fits = function(...) kc_gamma_fold_fits(...))
