@@ -266,22 +266,6 @@ kc_feature_map <- function(spec, x, k) {
   c(list(type = row$code), row$map(spec, x, k))
 }
 
-kc_nystrom_map <- function(spec, x, k) {
-  n <- nrow(x)
-  m <- min(spec$m, n)
-  idx <- if (spec$landmarks == "uniform") sample.int(n, m) else kc_kmeanspp(x, k, m)
-  L <- x[idx, , drop = FALSE]
-  e <- eigen(kc_gram(L, NULL, k), symmetric = TRUE)
-  keep <- e$values > spec$tol * max(e$values, 0)
-  if (!any(keep)) {
-    kc_abort(sprintf(paste0("The %s kernel matrix of the Nystrom landmarks has no positive ",
-                            "eigenvalue; the features are empty. Use another kernel or `gamma`."),
-                     k$name), arg = "approx", class = "approx_unsupported")
-  }
-  proj <- e$vectors[, keep, drop = FALSE] %*% diag(1 / sqrt(e$values[keep]), sum(keep))
-  list(landmarks = L, proj = proj, rank = ncol(proj), index = idx)
-}
-
 kc_fourier_map <- function(spec, x, k) {
   W <- kc_kernel_info(k)$frequencies(ncol(x), spec$m, k$gamma)
   list(freq = W, phase = stats::runif(spec$m, 0, 2 * pi), rank = spec$m)
@@ -452,12 +436,7 @@ kc_fit_svm_approx <- function(d, k, spec, C, weights, cost, class.weights, contr
     .Call(ffi_linear_svm, store, fa$rank, rows, ifelse(code[rows] == first, 1L, -1L),
           C[rows], tolerance, passes, control$shrinking)
   }
-  fits <- lapply(seq_len(nrow(pairs)), function(m) {
-    rows <- which(code %in% pairs[m, ])
-    f <- solve(rows, pairs[m, "first"])
-    f$rows <- rows[C[rows] > 0]
-    f
-  })
+  fits <- kc_linear_pairs(store, fa$rank, code, pairs, C, tolerance, passes, control$shrinking)
   p(message = "linear SVM")
   r <- fa$rank
   fa$w <- vapply(fits, function(f) f$w[seq_len(r)], numeric(r))

@@ -18,6 +18,7 @@ typedef struct {
     const double *proj, *freq, *phase;
     const double *projt, *freqt;  /* their transposes, made by the workers */
     int m, p, r;
+    int triangular;  /* proj upper triangular (m = r): projt holds its column blocks */
 } kc_feature_map;
 size_t kc_feature_work_size(const kc_feature_map *f);
 /* sums (G x r) of the features of each group's rows (0-based codes) */

@@ -3,8 +3,9 @@
  *
  * Nystrom: z(x) = P' k_m(x), k_m(x) the kernel values of x against the m
  * landmarks (from the engine's kc_gram, so every kernel and source the
- * engine knows works), P = V diag(1 / sqrt(l)) over the kept eigenpairs of
- * K_mm (chosen in R): z(x)'z(y) = k_m(x)' K_mm^+ k_m(y).
+ * engine knows works), P chosen in R (R/approx-map.R: R^-1 of the pivoted
+ * Cholesky factor of the kept landmarks' K_mm, upper triangular, so that
+ * z(x)'z(y) = k_m(x)' K_mm^-1 k_m(y)); any m x r P works.
  * Random Fourier features: z(x) = sqrt(2 / r) cos(W'x + phase), the
  * frequencies W (p x r) and phases drawn in R: E z(x)'z(y) = k(x, y) for a
  * shift-invariant kernel whose spectral density W was drawn from.
@@ -66,6 +67,42 @@ static double *transposed(const double *x, int n, int p)
     return t;
 }
 
+/* A triangular proj (the Cholesky map of R/approx-map.R) is multiplied in
+ * column blocks of this many: block J needs only the first end(J) rows of
+ * proj, so the zeros below the diagonal cost nothing (half the flops of a
+ * dense m x m projection) and each block is still one engine product. */
+#define KC_TRI_BLOCK 256
+
+/* Whether proj (m x r) is square and upper triangular. */
+static int upper_triangular(const double *proj, int m, int r)
+{
+    if (m != r) return 0;
+    for (int j = 0; j < r; j++)
+        for (int i = j + 1; i < m; i++)
+            if (proj[i + (size_t) j * m] != 0) return 0;
+    return 1;
+}
+
+/* The column blocks of an upper triangular r x r proj, one after another,
+ * each transposed: block [j0, j1) as (j1 - j0) x j1 column-major, its rows
+ * 0 .. j1 (R_alloc'd). */
+static double *triangular_blocks(const double *proj, int r)
+{
+    size_t size = 0;
+    for (int j0 = 0; j0 < r; j0 += KC_TRI_BLOCK) {
+        int j1 = j0 + KC_TRI_BLOCK < r ? j0 + KC_TRI_BLOCK : r;
+        size += (size_t) (j1 - j0) * j1;
+    }
+    double *t = (double *) R_alloc(size + 1, sizeof(double)), *bt = t;
+    for (int j0 = 0; j0 < r; j0 += KC_TRI_BLOCK) {
+        int j1 = j0 + KC_TRI_BLOCK < r ? j0 + KC_TRI_BLOCK : r, nc = j1 - j0;
+        for (int i = 0; i < j1; i++)
+            for (int c = 0; c < nc; c++) bt[c + (size_t) i * nc] = proj[i + (size_t) (j0 + c) * r];
+        bt += (size_t) nc * j1;
+    }
+    return t;
+}
+
 /* Features of the rows [i0, i0 + nb) of a (nb <= KC_FEATURE_BLOCK) into out,
  * nb x r column-major; work holds kc_feature_work_size(f) doubles. */
 static void feature_block(const kc_feature_map *f, const kc_points *a, ptrdiff_t i0, int nb,
@@ -76,7 +113,17 @@ static void feature_block(const kc_feature_map *f, const kc_points *a, ptrdiff_t
         for (int i = 0; i < nb; i++) map[i] = (int) (i0 + i);
         kc_points blk = kc_points_subset(a, map, nb);
         kc_gram(&f->kernel, &blk, &f->landmarks, 0, work, nthreads);  /* nb x m */
-        matmul(work, nb, f->m, f->projt, f->r, out, nthreads);
+        if (!f->triangular) {
+            matmul(work, nb, f->m, f->projt, f->r, out, nthreads);
+            return;
+        }
+        const double *bt = f->projt;
+        for (int j0 = 0; j0 < f->r; j0 += KC_TRI_BLOCK) {
+            int j1 = j0 + KC_TRI_BLOCK < f->r ? j0 + KC_TRI_BLOCK : f->r, nc = j1 - j0;
+            /* the first j1 columns of work (column-major) are its nb x j1 prefix */
+            matmul(work, nb, j1, bt, nc, out + (size_t) j0 * nb, nthreads);
+            bt += (size_t) nc * j1;
+        }
     } else {
         for (int c = 0; c < f->p; c++)
             for (int i = 0; i < nb; i++)
@@ -98,8 +145,11 @@ static void for_blocks(const kc_feature_map *f0, const kc_points *a, block_fn fn
                        int nthreads)
 {
     kc_feature_map map = *f0, *f = &map;
-    if (f->type == KC_FEATURES_NYSTROM) f->projt = transposed(f->proj, f->m, f->r);
-    else f->freqt = transposed(f->freq, f->p, f->r);
+    if (f->type == KC_FEATURES_NYSTROM) {
+        f->triangular = upper_triangular(f->proj, f->m, f->r);
+        f->projt = f->triangular ? triangular_blocks(f->proj, f->r)
+                                 : transposed(f->proj, f->m, f->r);
+    } else f->freqt = transposed(f->freq, f->p, f->r);
     double *z = (double *) R_alloc((size_t) KC_FEATURE_BLOCK * f->r, sizeof(double));
     double *work = (double *) R_alloc(kc_feature_work_size(f), sizeof(double));
     for (ptrdiff_t i0 = 0; i0 < a->n; i0 += KC_FEATURE_BLOCK) {

@@ -17,11 +17,34 @@ typedef struct {
 
 typedef struct { double objective; long passes; kc_linear_status status; } kc_linear_result;
 
+/* A private generator (splitmix64) for solves run in parallel. */
+typedef struct { unsigned long long state; } kc_linear_rng;
+
 /* On rows[0..n) of a float store z (row-major, r wide) with y +1 / -1 and
  * bounds C: w gets r + 1 weights (the last the constant's), alpha the n
- * dual variables.  Draws with unif_rand() (the caller holds GetRNGstate). */
+ * dual variables; qd and index scratch of n + 1 each.  rng NULL: draws with
+ * unif_rand() (the caller holds GetRNGstate) and checks for an interrupt
+ * between passes; else draws from rng and calls no R API (thread-safe). */
 void kc_linear_svm(const float *z, int r, const int *rows, int n, const int *y,
-                   const double *C, const kc_linear_options *opt,
-                   double *w, double *alpha, kc_linear_result *res);
+                   const double *C, const kc_linear_options *opt, kc_linear_rng *rng,
+                   double *qd, int *index, double *w, double *alpha, kc_linear_result *res);
+
+/* One problem of kc_linear_many: its rows, labels, bounds, scratch and
+ * results (as kc_linear_svm's), and its generator. */
+typedef struct {
+    const int *rows, *y;
+    const double *C;
+    int n;
+    double *qd, *w, *alpha;
+    int *index;
+    kc_linear_rng rng;
+    kc_linear_result res;
+} kc_linear_problem;
+
+/* Solves np problems on the same store, in parallel over problems (each
+ * with its own generator: the results do not depend on nthreads), checking
+ * for an interrupt between waves of a few problems per thread. */
+void kc_linear_many(const float *z, int r, kc_linear_problem *p, int np,
+                    const kc_linear_options *opt, int nthreads);
 
 #endif
