@@ -30,7 +30,7 @@ test_that("nystrom() and random_fourier() check their arguments and print", {
   expect_error(kernel_means(d$x, d$y, approx = 300), class = "kernclass_input_error")
 })
 
-test_that("Nystrom features are the plain-R K(x, L) V diag(1 / sqrt(l)), landmarks by sample.int", {
+test_that("Nystrom features are the plain-R pivoted Cholesky map (eigen where K_mm is indefinite)", {
   d <- two_class()
   for (kern in c("rbf", "laplace", "polynomial", "linear", "sigmoid")) {
     set.seed(11)
@@ -38,21 +38,47 @@ test_that("Nystrom features are the plain-R K(x, L) V diag(1 / sqrt(l)), landmar
     xs <- fit$x
     set.seed(11)
     idx <- sample.int(nrow(xs), 20)
-    expect_equal(fit$approx$map$index, idx)
     L <- xs[idx, ]
     Kmm <- kernel_matrix(L, kernel = kern, gamma = fit$kernel$gamma)
-    e <- eigen(Kmm, symmetric = TRUE)
-    keep <- e$values > 1e-8 * max(e$values)
-    # the eigenvectors' signs are LAPACK's: compare the kernel z(x)z(y)'
-    Z <- kernel_matrix(xs, L, kernel = kern, gamma = fit$kernel$gamma) %*%
-      e$vectors[, keep] %*% diag(1 / sqrt(e$values[keep]))
+    Knm <- kernel_matrix(xs, L, kernel = kern, gamma = fit$kernel$gamma)
     got <- ns$kc_features(fit$approx, xs)
-    expect_equal(ncol(got), sum(keep), label = kern)
-    expect_equal(tcrossprod(got), tcrossprod(Z), tolerance = 1e-8, label = kern)
     expect_equal(got, r_features(fit, xs), tolerance = 1e-10, label = kern)
+    if (kern == "sigmoid") {
+      # indefinite: the eigen map, eigenvalues above 1e-8 of the largest
+      e <- eigen(Kmm, symmetric = TRUE)
+      keep <- e$values > 1e-8 * max(e$values)
+      expect_lt(min(e$values), -1e-8 * max(diag(Kmm)))
+      expect_equal(fit$approx$map$index, idx)
+      Z <- Knm %*% e$vectors[, keep] %*% diag(1 / sqrt(e$values[keep]))
+      expect_equal(ncol(got), sum(keep), label = kern)
+      # the eigenvectors' signs are LAPACK's: compare the kernel z(x)z(y)'
+      expect_equal(tcrossprod(got), tcrossprod(Z), tolerance = 1e-8, label = kern)
+      next
+    }
+    # the landmarks kept are those whose residual variance given the ones
+    # kept before it (greedily the largest) exceeds 1e-8 of the largest k(l, l)
+    kept <- integer()
+    res <- diag(Kmm)
+    repeat {
+      res[kept] <- -Inf
+      j <- which.max(res)
+      if (!(res[j] > 1e-8 * max(diag(Kmm)))) break
+      kept <- c(kept, j)
+      res <- diag(Kmm) - vapply(seq_len(20), function(i) {
+        drop(Kmm[i, kept] %*% solve(Kmm[kept, kept], Kmm[kept, i]))
+      }, numeric(1))
+    }
+    expect_setequal(fit$approx$map$index, idx[kept])
+    expect_equal(ncol(got), length(kept), label = kern)
+    # z(x)'z(y) = k(x)' K_kept^-1 k(y), and proj upper triangular
+    expect_equal(tcrossprod(got), Knm[, kept] %*% solve(Kmm[kept, kept], t(Knm[, kept])),
+                 tolerance = 1e-7, label = kern)
+    proj <- fit$approx$map$proj
+    expect_true(all(proj[lower.tri(proj)] == 0), label = kern)
   }
   # the linear kernel in 3 columns has rank 3: the cut-off drops the rest
-  expect_equal(fit$approx$rank < 20, TRUE)
+  fit <- kernel_means(d$x, d$y, kernel = "linear", approx = nystrom(m = 20))
+  expect_equal(fit$approx$rank, 3L)
 })
 
 test_that("with every row a landmark, Nystrom reproduces the kernel", {
