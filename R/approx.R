@@ -19,13 +19,20 @@
 #'
 #' @section Nystrom features: `nystrom()` picks \eqn{m} landmark rows
 #'   \eqn{x_1, \dots, x_m}{x_1, ..., x_m} of the (scaled) training data and
-#'   maps \eqn{z(x) = \Lambda^{-1/2} V' k_m(x)}{z(x) = L^(-1/2) V' k_m(x)},
-#'   \eqn{k_m(x)} the kernel values of \eqn{x} against the landmarks and
-#'   \eqn{K_{mm} = V \Lambda V'}{K_mm = V L V'} the landmarks' kernel matrix,
-#'   so that \eqn{z(x)'z(y) = k_m(x)' K_{mm}^{+} k_m(y)}{z(x)'z(y) = k_m(x)'
-#'   pinv(K_mm) k_m(y)}. Eigenvalues at or below `tol` times the largest
-#'   (and negative ones, which the sigmoid kernel can have) are dropped, so
-#'   the rank \eqn{r} can be below \eqn{m}. It works for every built-in
+#'   maps \eqn{z(x) = R^{-T} k_r(x)}{z(x) = R^-T k_r(x)}, \eqn{k_r(x)} the
+#'   kernel values of \eqn{x} against the \eqn{r} landmarks kept and
+#'   \eqn{K_{rr} = R'R}{K_rr = R'R} the Cholesky factorisation of their
+#'   kernel matrix, so that \eqn{z(x)'z(y) = k_r(x)' K_{rr}^{-1}
+#'   k_r(y)}{z(x)'z(y) = k_r(x)' K_rr^-1 k_r(y)}. The factorisation is
+#'   pivoted (LAPACK's `dpstrf`): it takes next the landmark that the ones
+#'   before it explain least, and stops when that residual variance is at or
+#'   below `tol` times the largest \eqn{k(x,x)}; the landmarks left are
+#'   dropped, so the rank \eqn{r} can be below \eqn{m}. Where the landmarks'
+#'   kernel matrix \eqn{K_{mm}}{K_mm} is not positive semi-definite (the
+#'   sigmoid kernel can make it so) the map is instead
+#'   \eqn{z(x) = \Lambda^{-1/2} V' k_m(x)}{z(x) = L^(-1/2) V' k_m(x)} over
+#'   the eigenpairs of \eqn{K_{mm} = V \Lambda V'}{K_mm = V L V'} with
+#'   eigenvalues above `tol` times the largest. It works for every built-in
 #'   kernel. Landmarks: `"uniform"`, \eqn{m} rows drawn without replacement;
 #'   `"kmeans++"` (default), the k-means++ seeding (Arthur and Vassilvitskii
 #'   2007) in the kernel's feature space on a uniform subsample of
@@ -156,7 +163,8 @@
 #'   `"kernclass_size_error"`).
 #' @param landmarks How Nystrom landmarks are chosen: `"kmeans++"` or
 #'   `"uniform"` (see above).
-#' @param tol Relative eigenvalue cut-off for \eqn{K_{mm}}{K_mm}.
+#' @param tol Relative cut-off of the landmarks' residual variance (or, for
+#'   an indefinite \eqn{K_{mm}}{K_mm}, of its eigenvalues).
 #' @param check Number of rows for the comparison with the exact model (0:
 #'   none); see "The error, stated". Twice it must fit in R's integer range
 #'   (else an error of class `"kernclass_size_error"`).
