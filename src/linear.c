@@ -131,6 +131,13 @@ void kc_linear_svm(const float *z, int r, const int *rows, int n, const int *y,
         for (int s = 0; s < active; s++) {
             int i = index[s];
             const float *zi = z + (size_t) rows[i] * r;
+#if defined(__GNUC__) || defined(__clang__)
+            if (s + 1 < active) {  /* the next row, from memory while this one computes */
+                const char *next = (const char *) (z + (size_t) rows[index[s + 1]] * r);
+                for (size_t b = 0; b < (size_t) r * sizeof(float); b += 64)
+                    __builtin_prefetch(next + b);
+            }
+#endif
             double g = y[i] * (dotf(zi, w, r) + w[r] * bias) - 1;
             double pg = 0;
             if (alpha[i] == 0) {
