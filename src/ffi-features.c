@@ -183,12 +183,10 @@ SEXP ffi_linear_svm(SEXP store, SEXP r, SEXP rows, SEXP y, SEXP C, SEXP toleranc
     kc_linear_options opt = linear_options_from(tolerance, max_pass, shrinking);
     SEXP w = PROTECT(allocVector(REALSXP, (R_xlen_t) width + 1));
     SEXP alpha = PROTECT(allocVector(REALSXP, n));
-    double *qd = (double *) R_alloc((size_t) n + 1, sizeof(double));
-    int *index = (int *) R_alloc((size_t) n + 1, sizeof(int));
     kc_linear_result res;
     GetRNGstate();
-    kc_linear_svm((const float *) RAW(store), width, rw, n, INTEGER(y), REAL(C), &opt, NULL, qd,
-                  index, REAL(w), REAL(alpha), &res);
+    kc_linear_svm((const float *) RAW(store), width, rw, n, INTEGER(y), REAL(C), &opt, NULL,
+                  REAL(w), REAL(alpha), &res);
     PutRNGstate();
     SEXP out = linear_result(w, alpha, &res);
     UNPROTECT(2);
@@ -196,7 +194,7 @@ SEXP ffi_linear_svm(SEXP store, SEXP r, SEXP rows, SEXP y, SEXP C, SEXP toleranc
 }
 
 /* Several linear SVMs on one store (lists rows, y, C of one problem each),
- * in parallel over problems: a list of ffi_linear_svm's results.  Each
+ * side by side on threads: a list of ffi_linear_svm's results.  Each
  * problem's generator is seeded from R's RNG, in order, so that the results
  * depend on the seed and not on the threads. */
 SEXP ffi_linear_many(SEXP store, SEXP r, SEXP rows, SEXP y, SEXP C, SEXP tolerance,
@@ -222,8 +220,6 @@ SEXP ffi_linear_many(SEXP store, SEXP r, SEXP rows, SEXP y, SEXP C, SEXP toleran
         p[t].C = REAL(Ct);
         p[t].w = REAL(w);
         p[t].alpha = REAL(alpha);
-        p[t].qd = (double *) R_alloc((size_t) p[t].n + 1, sizeof(double));
-        p[t].index = (int *) R_alloc((size_t) p[t].n + 1, sizeof(int));
         /* 64 seed bits from two uniforms of R's RNG */
         unsigned long long hi = (unsigned long long) (unif_rand() * 4294967296.0),
                            lo = (unsigned long long) (unif_rand() * 4294967296.0);

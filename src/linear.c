@@ -15,6 +15,7 @@
 #include "kernclass.h"
 #include "linear.h"
 #include "isa.h"
+#include "units.h"
 
 /* z'w in four interleaved sums (so the additions need not wait on one
  * another: several times faster than one running sum at r in the
@@ -94,8 +95,10 @@ static void axpy_avx2(double d, const float *z, double *w, int r)
 
 void kc_linear_svm(const float *z, int r, const int *rows, int n, const int *y,
                    const double *C, const kc_linear_options *opt, kc_linear_rng *rng,
-                   double *qd, int *index, double *w, double *alpha, kc_linear_result *res)
+                   double *w, double *alpha, kc_linear_result *res)
 {
+    double *qd = (double *) kc_alloc((size_t) n + 1, sizeof(double));
+    int *index = (int *) kc_alloc((size_t) n + 1, sizeof(int));
     double bias = opt->bias, eps = opt->eps;
     long max_pass = opt->max_pass;
     int shrinking = opt->shrinking;
@@ -173,7 +176,7 @@ void kc_linear_svm(const float *z, int r, const int *rows, int n, const int *y,
             }
         }
         pass++;
-        if (!rng) R_CheckUserInterrupt();  /* between passes: w and alpha are the caller's */
+        kc_check_interrupt();  /* between passes: w and alpha are the caller's */
         if (active == 0 || pg_max - pg_min <= eps) {
             if (active == n) { res->status = KC_LINEAR_CONVERGED; break; }
             active = n;  /* check every coordinate before stopping */
@@ -191,16 +194,25 @@ void kc_linear_svm(const float *z, int r, const int *rows, int n, const int *y,
     res->passes = pass;
 }
 
+typedef struct {
+    const float *z;
+    int r;
+    kc_linear_problem *p;
+    const kc_linear_options *opt;
+} many_ctx;
+
+static void solve_one(void *ctx, int u, int thread)
+{
+    (void) thread;
+    many_ctx *c = (many_ctx *) ctx;
+    kc_linear_problem *p = c->p + u;
+    kc_linear_svm(c->z, c->r, p->rows, p->n, p->y, p->C, c->opt, &p->rng, p->w, p->alpha, &p->res);
+}
+
 void kc_linear_many(const float *z, int r, kc_linear_problem *p, int np,
                     const kc_linear_options *opt, int nthreads)
 {
-    int wave = 4 * (nthreads > 1 ? nthreads : 1);
-    for (int p0 = 0; p0 < np; p0 += wave) {
-        int p1 = p0 + wave < np ? p0 + wave : np;
-#pragma omp parallel for num_threads(nthreads) schedule(dynamic, 1) if (nthreads > 1)
-        for (int t = p0; t < p1; t++)
-            kc_linear_svm(z, r, p[t].rows, p[t].n, p[t].y, p[t].C, opt, &p[t].rng, p[t].qd,
-                          p[t].index, p[t].w, p[t].alpha, &p[t].res);
-        R_CheckUserInterrupt();  /* between waves: the results are the caller's */
-    }
+    many_ctx c = {z, r, p, opt};
+    kc_units_status why = kc_units(np, nthreads, solve_one, &c);
+    if (why != KC_UNITS_DONE) kc_units_raise(why);
 }

@@ -282,6 +282,34 @@ test_that("the linear SVM solver is the plain-R dual coordinate descent", {
   expect_equal(shr$objective, sum(shr$w^2) / 2 - sum(a), tolerance = 1e-10)
 })
 
+test_that("the pairs' linear SVMs side by side: the single solver's optima, on any threads", {
+  d <- two_class(n = 90)
+  set.seed(2)
+  y3 <- factor(sample(c("p", "q", "r"), 90, TRUE))
+  fits <- lapply(1:2, function(threads) {
+    old <- options(kernclass.threads = threads)
+    on.exit(options(old))
+    set.seed(3)
+    kernel_svm(d$x + as.integer(y3), y3, cost = 5, tolerance = 1e-6, approx = nystrom(m = 20))
+  })
+  expect_identical(fits[[1]]$approx$w, fits[[2]]$approx$w)
+  expect_identical(fits[[1]]$approx$b, fits[[2]]$approx$b)
+  # each pair's dual optimum is the one the single solver reaches
+  fit <- fits[[1]]
+  store <- .Call(ns$ffi_feature_store, fit$x, fit$approx$map, ns$kc_kernel_code(fit$kernel), 1L)
+  code <- as.integer(fit$y)
+  pairs <- ns$kc_ovo_pairs(levels(y3))
+  for (m in seq_len(nrow(pairs))) {
+    rows <- which(code %in% pairs[m, ])
+    yb <- ifelse(code[rows] == pairs[m, "first"], 1L, -1L)
+    one <- .Call(ns$ffi_linear_svm, store, fit$approx$rank, rows, yb, rep(5, length(rows)),
+                 1e-6, 1e4, TRUE)
+    # (two orders of the coordinates stop at two points within the tolerance)
+    expect_equal(fit$objective[[m]], one$objective, tolerance = 1e-5, label = rownames(pairs)[m])
+    expect_equal(unname(c(fit$approx$w[, m], fit$approx$b[m])), one$w, tolerance = 2e-2)
+  }
+})
+
 test_that("the linear SVM's dual is that of quadprog, with per-row bounds", {
   skip_if_not_installed("quadprog")
   d <- two_class(n = 50)
@@ -417,6 +445,11 @@ test_that("feature passes and the linear solver stop at an interrupt", {
   yb <- sample(c(-1L, 1L), 20000, TRUE)  # random labels: no quick optimum
   msg <- run_until_limit(.Call(ns$ffi_linear_svm, store, 50L, 1:20000, yb, rep(100, 20000),
                                1e-12, 1e9, FALSE))
+  expect_match(msg, "time limit")
+  # the pairs side by side on two threads stop too (their units' checks)
+  msg <- run_until_limit(.Call(ns$ffi_linear_many, store, 50L, list(1:20000, 1:20000),
+                               list(yb, -yb), list(rep(100, 20000), rep(100, 20000)),
+                               1e-12, 1e9, FALSE, 2L))
   expect_match(msg, "time limit")
   expect_equal(kernel_matrix(x[1:3, ], kernel = "linear"), tcrossprod(x[1:3, ]), tolerance = 1e-12)
 })

@@ -52,6 +52,8 @@ calls <- list(
   ffi_feature_store = list(x, nystrom_map, rbf, 1L),
   ffi_store_product = list(store, 2L, 6:1, matrix(c(1, -1, 0.5, 2), 2, 2)),
   ffi_linear_svm = list(store, 2L, 1:6, y, rep(1, 6), 0.1, 100, TRUE),
+  ffi_linear_many = list(store, 2L, list(1:6, 2:5), list(y, y[2:5]), list(rep(1, 6), rep(2, 4)),
+                         0.1, 100, TRUE, 2L),
   ffi_kmeanspp = list(x, rbf, 3L, 1L),
   ffi_svm_path = list(list(path_plan(list(x, x * 2), rep(1:2, 3), 2L, c(1, 10), rep(1, 6),
                                      matrix(1, 2, 2), rbf, 1e-3, 1e4),
