@@ -4,10 +4,13 @@
  * with x_i a row of features followed by the constant `bias`, so that the
  * offset is the weight of that constant (regularised with the others, as
  * LIBLINEAR's).  One coordinate at a time, in a random order each pass
- * (R's RNG: the caller holds GetRNGstate), keeping w = sum a_i y_i x_i.
- * Coordinates at a bound whose gradient points outside by more than last
- * pass's extremes leave the active set; when the active ones meet the
- * tolerance, all are checked once more before stopping. */
+ * (R's RNG, or a problem's own generator when problems run side by side),
+ * keeping w = sum a_i y_i x_i.  Coordinates at a bound whose gradient
+ * points outside by more than last pass's extremes leave the active set;
+ * when the active ones meet the tolerance, all are checked once more before
+ * stopping.  Each coordinate reads its row of the store (r floats), so the
+ * next row is prefetched while this one computes (45 pairs of 12,000 x
+ * 1,500 features: 5.5 against 4.2 CPU seconds). */
 #include <math.h>
 #include <string.h>
 #include <R.h>
