@@ -252,3 +252,23 @@ SEXP ffi_kmeanspp(SEXP x, SEXP spec, SEXP m, SEXP threads)
     UNPROTECT(1);
     return out;
 }
+
+/* The inverse of an upper triangular matrix with a nonzero diagonal (the
+ * Nystrom map's R^-1, R/approx-map.R). */
+SEXP ffi_triangular_inverse(SEXP R, SEXP threads)
+{
+    int nt = kc_threads_from(threads);
+    if (!isReal(R) || !isMatrix(R) || nrows(R) != ncols(R) || nrows(R) < 1)
+        kc_internal("R must be a square double matrix");
+    int r = nrows(R);
+    for (int j = 0; j < r; j++) {
+        if (!R_FINITE(REAL(R)[j + (size_t) j * r]) || REAL(R)[j + (size_t) j * r] == 0)
+            kc_internal("R must have a finite nonzero diagonal");
+        for (int i = j + 1; i < r; i++)
+            if (REAL(R)[i + (size_t) j * r] != 0) kc_internal("R must be upper triangular");
+    }
+    SEXP out = PROTECT(kc_alloc_result(r, r));
+    kc_triangular_inverse(REAL(R), r, REAL(out), nt);
+    UNPROTECT(1);
+    return out;
+}

@@ -81,6 +81,20 @@ test_that("Nystrom features are the plain-R pivoted Cholesky map (eigen where K_
   expect_equal(fit$approx$rank, 3L)
 })
 
+test_that("the Nystrom map's R^-1 is backsolve()'s, across the blocks and threads", {
+  set.seed(7)
+  for (r in c(1L, 5L, 300L, 600L)) {
+    R <- matrix(rnorm(r * r), r, r)
+    R[lower.tri(R)] <- 0
+    diag(R) <- 1 + abs(rnorm(r))
+    for (threads in 1:2) {
+      expect_equal(.Call(ns$ffi_triangular_inverse, R, threads), backsolve(R, diag(r)),
+                   tolerance = 1e-10, label = paste(r, threads))
+    }
+  }
+  expect_error(.Call(ns$ffi_triangular_inverse, matrix(1, 2, 2), 1L), "upper triangular")
+})
+
 test_that("with every row a landmark, Nystrom reproduces the kernel", {
   d <- two_class(n = 60)
   set.seed(2)

@@ -55,6 +55,7 @@ calls <- list(
   ffi_linear_many = list(store, 2L, list(1:6, 2:5), list(y, y[2:5]), list(rep(1, 6), rep(2, 4)),
                          0.1, 100, TRUE, 2L),
   ffi_kmeanspp = list(x, rbf, 3L, 1L),
+  ffi_triangular_inverse = list(matrix(c(2, 0, 1, 3), 2, 2), 1L),
   ffi_svm_path = list(list(path_plan(list(x, x * 2), rep(1:2, 3), 2L, c(1, 10), rep(1, 6),
                                      matrix(1, 2, 2), rbf, 1e-3, 1e4),
                            path_plan(list(x), rep(1:2, 3), 2L, 1, rep(1, 6), matrix(1, 2, 2),
