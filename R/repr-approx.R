@@ -19,13 +19,20 @@
 #'
 #' @section Nystrom features: `nystrom()` picks \eqn{m} landmark rows
 #'   \eqn{x_1, \dots, x_m}{x_1, ..., x_m} of the (scaled) training data and
-#'   maps \eqn{z(x) = \Lambda^{-1/2} V' k_m(x)}{z(x) = L^(-1/2) V' k_m(x)},
-#'   \eqn{k_m(x)} the kernel values of \eqn{x} against the landmarks and
-#'   \eqn{K_{mm} = V \Lambda V'}{K_mm = V L V'} the landmarks' kernel matrix,
-#'   so that \eqn{z(x)'z(y) = k_m(x)' K_{mm}^{+} k_m(y)}{z(x)'z(y) = k_m(x)'
-#'   pinv(K_mm) k_m(y)}. Eigenvalues at or below `tol` times the largest
-#'   (and negative ones, which the sigmoid kernel can have) are dropped, so
-#'   the rank \eqn{r} can be below \eqn{m}. It works for every built-in
+#'   maps \eqn{z(x) = R^{-T} k_r(x)}{z(x) = R^-T k_r(x)}, \eqn{k_r(x)} the
+#'   kernel values of \eqn{x} against the \eqn{r} landmarks kept and
+#'   \eqn{K_{rr} = R'R}{K_rr = R'R} the Cholesky factorisation of their
+#'   kernel matrix, so that \eqn{z(x)'z(y) = k_r(x)' K_{rr}^{-1}
+#'   k_r(y)}{z(x)'z(y) = k_r(x)' K_rr^-1 k_r(y)}. The factorisation is
+#'   pivoted (LAPACK's `dpstrf`): it takes next the landmark that the ones
+#'   before it explain least, and stops when that residual variance is at or
+#'   below `tol` times the largest \eqn{k(x,x)}; the landmarks left are
+#'   dropped, so the rank \eqn{r} can be below \eqn{m}. Where the landmarks'
+#'   kernel matrix \eqn{K_{mm}}{K_mm} is not positive semi-definite (the
+#'   sigmoid kernel can make it so) the map is instead
+#'   \eqn{z(x) = \Lambda^{-1/2} V' k_m(x)}{z(x) = L^(-1/2) V' k_m(x)} over
+#'   the eigenpairs of \eqn{K_{mm} = V \Lambda V'}{K_mm = V L V'} with
+#'   eigenvalues above `tol` times the largest. It works for every built-in
 #'   kernel. Landmarks: `"uniform"`, \eqn{m} rows drawn without replacement;
 #'   `"kmeans++"` (default), the k-means++ seeding (Arthur and Vassilvitskii
 #'   2007) in the kernel's feature space on a uniform subsample of
@@ -156,7 +163,8 @@
 #'   `"kernclass_size_error"`).
 #' @param landmarks How Nystrom landmarks are chosen: `"kmeans++"` or
 #'   `"uniform"` (see above).
-#' @param tol Relative eigenvalue cut-off for \eqn{K_{mm}}{K_mm}.
+#' @param tol Relative cut-off of the landmarks' residual variance (or, for
+#'   an indefinite \eqn{K_{mm}}{K_mm}, of its eigenvalues).
 #' @param check Number of rows for the comparison with the exact model (0:
 #'   none); see "The error, stated". Twice it must fit in R's integer range
 #'   (else an error of class `"kernclass_size_error"`).
@@ -264,22 +272,6 @@ kc_approx_check <- function(approx, x, kernel) {
 kc_feature_map <- function(spec, x, k) {
   row <- kc_approx_of(spec)
   c(list(type = row$code), row$map(spec, x, k))
-}
-
-kc_nystrom_map <- function(spec, x, k) {
-  n <- nrow(x)
-  m <- min(spec$m, n)
-  idx <- if (spec$landmarks == "uniform") sample.int(n, m) else kc_kmeanspp(x, k, m)
-  L <- x[idx, , drop = FALSE]
-  e <- eigen(kc_gram(L, NULL, k), symmetric = TRUE)
-  keep <- e$values > spec$tol * max(e$values, 0)
-  if (!any(keep)) {
-    kc_abort(sprintf(paste0("The %s kernel matrix of the Nystrom landmarks has no positive ",
-                            "eigenvalue; the features are empty. Use another kernel or `gamma`."),
-                     k$name), arg = "approx", class = "approx_unsupported")
-  }
-  proj <- e$vectors[, keep, drop = FALSE] %*% diag(1 / sqrt(e$values[keep]), sum(keep))
-  list(landmarks = L, proj = proj, rank = ncol(proj), index = idx)
 }
 
 kc_fourier_map <- function(spec, x, k) {
@@ -434,11 +426,12 @@ kc_linear_solve <- function(r, rows, first, C, control) {
   f
 }
 
+# The class pairs side by side in one call (kc_linear_pairs(), each pair's
+# shuffles from its own generator seeded from R's RNG).
 #' @export
 kc_repr_svm_solve.kc_features <- function(r, problems, pairs, C, control, path) {
-  fits <- lapply(seq_len(nrow(pairs)), function(m) {
-    kc_linear_solve(r, problems[[m]], pairs[m, "first"], C, control)
-  })
+  fits <- kc_linear_pairs(r$store, r$fa$rank, as.integer(r$y), problems, pairs, C,
+                          control$tolerance, control$max_iter, control$shrinking)
   r$progress(message = "linear SVM")
   fits
 }

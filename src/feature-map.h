@@ -18,6 +18,7 @@ typedef struct {
     const double *proj, *freq, *phase;
     const double *projt, *freqt;  /* their transposes, made by the workers */
     int m, p, r;
+    int triangular;  /* proj upper triangular (m = r): projt holds its column blocks */
 } kc_feature_map;
 size_t kc_feature_work_size(const kc_feature_map *f);
 /* sums (G x r) of the features of each group's rows (0-based codes) */
@@ -34,6 +35,8 @@ void kc_feature_store(const kc_feature_map *f, const kc_points *a, float *out, i
 /* k-means++ seeding of m rows of a (features.c): chosen 0-based; returns the
  * kernel columns computed */
 long kc_kmeanspp(const kc_kernel *k, const kc_points *a, int m, int *chosen, int nthreads);
+/* X = R^-1 of an upper triangular r x r R, column-major (features.c) */
+void kc_triangular_inverse(const double *R, int r, double *X, int nthreads);
 void kc_store_product(const float *z, int r, const int *rows, ptrdiff_t n, const double *w,
                       int q, double *out);
 

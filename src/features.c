@@ -3,8 +3,9 @@
  *
  * Nystrom: z(x) = P' k_m(x), k_m(x) the kernel values of x against the m
  * landmarks (from the engine's kc_gram, so every kernel and source the
- * engine knows works), P = V diag(1 / sqrt(l)) over the kept eigenpairs of
- * K_mm (chosen in R): z(x)'z(y) = k_m(x)' K_mm^+ k_m(y).
+ * engine knows works), P chosen in R (R/repr-approx-map.R: R^-1 of the pivoted
+ * Cholesky factor of the kept landmarks' K_mm, upper triangular, so that
+ * z(x)'z(y) = k_m(x)' K_mm^-1 k_m(y)); any m x r P works.
  * Random Fourier features: z(x) = sqrt(2 / r) cos(W'x + phase), the
  * frequencies W (p x r) and phases drawn in R: E z(x)'z(y) = k(x, y) for a
  * shift-invariant kernel whose spectral density W was drawn from.
@@ -66,6 +67,81 @@ static double *transposed(const double *x, int n, int p)
     return t;
 }
 
+/* A triangular proj (the Cholesky map of R/repr-approx-map.R) is multiplied in
+ * column blocks of this many: block J needs only the first end(J) rows of
+ * proj, so the zeros below the diagonal cost nothing (half the flops of a
+ * dense m x m projection) and each block is still one engine product. */
+#define KC_TRI_BLOCK 256
+
+/* X = R^-1 of an upper triangular r x r R (column-major, nonzero diagonal),
+ * by column blocks J of KC_TRI_BLOCK: X[J, J] by back substitution, then
+ * X[<J, J] = -(X[<J, <J] R[<J, J]) X[J, J], two engine products (R's
+ * reference BLAS took 2.6 s at r = 2,000 in backsolve(); these products
+ * a few tenths). */
+void kc_triangular_inverse(const double *R, int r, double *X, int nthreads)
+{
+    memset(X, 0, (size_t) r * r * sizeof(double));
+    int b = KC_TRI_BLOCK;
+    double *a = (double *) R_alloc((size_t) r * r + 1, sizeof(double));
+    double *bt = (double *) R_alloc((size_t) r * b + 1, sizeof(double));
+    double *t = (double *) R_alloc((size_t) r * b + 1, sizeof(double));
+    for (int j0 = 0; j0 < r; j0 += b) {
+        int j1 = j0 + b < r ? j0 + b : r, nc = j1 - j0;
+        /* the diagonal block: column j of its inverse, bottom up */
+        for (int j = j0; j < j1; j++) {
+            X[j + (size_t) j * r] = 1 / R[j + (size_t) j * r];
+            for (int i = j - 1; i >= j0; i--) {
+                double s = 0;
+                for (int k = i + 1; k <= j; k++) s += R[i + (size_t) k * r] * X[k + (size_t) j * r];
+                X[i + (size_t) j * r] = -s / R[i + (size_t) i * r];
+            }
+        }
+        if (j0 == 0) continue;
+        /* t (j0 x nc) = X[<J, <J] R[<J, J] */
+        for (int k = 0; k < j0; k++)
+            memcpy(a + (size_t) k * j0, X + (size_t) k * r, (size_t) j0 * sizeof(double));
+        for (int k = 0; k < j0; k++)
+            for (int c = 0; c < nc; c++) bt[c + (size_t) k * nc] = R[k + (size_t) (j0 + c) * r];
+        matmul(a, j0, j0, bt, nc, t, nthreads);
+        /* X[<J, J] = -t X[J, J] */
+        for (int k = 0; k < nc; k++)
+            for (int c = 0; c < nc; c++) bt[c + (size_t) k * nc] = X[j0 + k + (size_t) (j0 + c) * r];
+        matmul(t, j0, nc, bt, nc, a, nthreads);
+        for (int c = 0; c < nc; c++)
+            for (int i = 0; i < j0; i++) X[i + (size_t) (j0 + c) * r] = -a[i + (size_t) c * j0];
+    }
+}
+
+/* Whether proj (m x r) is square and upper triangular. */
+static int upper_triangular(const double *proj, int m, int r)
+{
+    if (m != r) return 0;
+    for (int j = 0; j < r; j++)
+        for (int i = j + 1; i < m; i++)
+            if (proj[i + (size_t) j * m] != 0) return 0;
+    return 1;
+}
+
+/* The column blocks of an upper triangular r x r proj, one after another,
+ * each transposed: block [j0, j1) as (j1 - j0) x j1 column-major, its rows
+ * 0 .. j1 (R_alloc'd). */
+static double *triangular_blocks(const double *proj, int r)
+{
+    size_t size = 0;
+    for (int j0 = 0; j0 < r; j0 += KC_TRI_BLOCK) {
+        int j1 = j0 + KC_TRI_BLOCK < r ? j0 + KC_TRI_BLOCK : r;
+        size += (size_t) (j1 - j0) * j1;
+    }
+    double *t = (double *) R_alloc(size + 1, sizeof(double)), *bt = t;
+    for (int j0 = 0; j0 < r; j0 += KC_TRI_BLOCK) {
+        int j1 = j0 + KC_TRI_BLOCK < r ? j0 + KC_TRI_BLOCK : r, nc = j1 - j0;
+        for (int i = 0; i < j1; i++)
+            for (int c = 0; c < nc; c++) bt[c + (size_t) i * nc] = proj[i + (size_t) (j0 + c) * r];
+        bt += (size_t) nc * j1;
+    }
+    return t;
+}
+
 /* Features of the rows [i0, i0 + nb) of a (nb <= KC_FEATURE_BLOCK) into out,
  * nb x r column-major; work holds kc_feature_work_size(f) doubles. */
 static void feature_block(const kc_feature_map *f, const kc_points *a, ptrdiff_t i0, int nb,
@@ -76,7 +152,17 @@ static void feature_block(const kc_feature_map *f, const kc_points *a, ptrdiff_t
         for (int i = 0; i < nb; i++) map[i] = (int) (i0 + i);
         kc_points blk = kc_points_subset(a, map, nb);
         kc_gram(&f->kernel, &blk, &f->landmarks, 0, work, nthreads);  /* nb x m */
-        matmul(work, nb, f->m, f->projt, f->r, out, nthreads);
+        if (!f->triangular) {
+            matmul(work, nb, f->m, f->projt, f->r, out, nthreads);
+            return;
+        }
+        const double *bt = f->projt;
+        for (int j0 = 0; j0 < f->r; j0 += KC_TRI_BLOCK) {
+            int j1 = j0 + KC_TRI_BLOCK < f->r ? j0 + KC_TRI_BLOCK : f->r, nc = j1 - j0;
+            /* the first j1 columns of work (column-major) are its nb x j1 prefix */
+            matmul(work, nb, j1, bt, nc, out + (size_t) j0 * nb, nthreads);
+            bt += (size_t) nc * j1;
+        }
     } else {
         for (int c = 0; c < f->p; c++)
             for (int i = 0; i < nb; i++)
@@ -98,8 +184,11 @@ static void for_blocks(const kc_feature_map *f0, const kc_points *a, block_fn fn
                        int nthreads)
 {
     kc_feature_map map = *f0, *f = &map;
-    if (f->type == KC_FEATURES_NYSTROM) f->projt = transposed(f->proj, f->m, f->r);
-    else f->freqt = transposed(f->freq, f->p, f->r);
+    if (f->type == KC_FEATURES_NYSTROM) {
+        f->triangular = upper_triangular(f->proj, f->m, f->r);
+        f->projt = f->triangular ? triangular_blocks(f->proj, f->r)
+                                 : transposed(f->proj, f->m, f->r);
+    } else f->freqt = transposed(f->freq, f->p, f->r);
     double *z = (double *) R_alloc((size_t) KC_FEATURE_BLOCK * f->r, sizeof(double));
     double *work = (double *) R_alloc(kc_feature_work_size(f), sizeof(double));
     for (ptrdiff_t i0 = 0; i0 < a->n; i0 += KC_FEATURE_BLOCK) {

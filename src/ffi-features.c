@@ -126,45 +126,112 @@ SEXP ffi_store_product(SEXP store, SEXP r, SEXP rows, SEXP w)
     return out;
 }
 
-/* The linear SVM by dual coordinate descent on rows of a float store, with
- * a constant feature 1: list(w (r + 1), alpha, objective, passes, status). */
-SEXP ffi_linear_svm(SEXP store, SEXP r, SEXP rows, SEXP y, SEXP C, SEXP tolerance,
-                    SEXP max_pass, SEXP shrinking)
+/* One linear SVM problem from R, checked: rows of the store (width r), y
+ * (+1 / -1) and bounds C, each of the rows' length. */
+static void linear_rows_from(SEXP store, SEXP r, SEXP rows, SEXP y, SEXP C, int *width,
+                             const int **rw, int *n)
 {
-    int width;
-    const int *rw = store_rows(store, r, rows, &width);
-    R_xlen_t n = XLENGTH(rows);
-    if (n > INT_MAX - 1) kc_internal("too many rows");
-    if (!isInteger(y) || XLENGTH(y) != n || !isReal(C) || XLENGTH(C) != n)
+    *rw = store_rows(store, r, rows, width);
+    R_xlen_t len = XLENGTH(rows);
+    if (len > INT_MAX - 1) kc_internal("too many rows");
+    if (!isInteger(y) || XLENGTH(y) != len || !isReal(C) || XLENGTH(C) != len)
         kc_internal("y and C must have one value per row");
-    for (R_xlen_t i = 0; i < n; i++) {
+    for (R_xlen_t i = 0; i < len; i++) {
         if (INTEGER(y)[i] != 1 && INTEGER(y)[i] != -1)
             kc_internal("y must be -1 or +1");
         if (!(REAL(C)[i] > 0) || !R_FINITE(REAL(C)[i]))
             kc_internal("C must be finite and > 0");
     }
+    *n = (int) len;
+}
+
+static kc_linear_options linear_options_from(SEXP tolerance, SEXP max_pass, SEXP shrinking)
+{
     double eps = asReal(tolerance), mp = asReal(max_pass);
     if (!R_FINITE(eps) || eps <= 0) kc_internal("tolerance must be > 0");
     if (ISNAN(mp) || mp < 1) kc_internal("max_pass must be >= 1");
     int shr = asLogical(shrinking);
     if (shr == NA_LOGICAL) kc_internal("shrinking must be TRUE or FALSE");
-    SEXP w = PROTECT(allocVector(REALSXP, (R_xlen_t) width + 1));
-    SEXP alpha = PROTECT(allocVector(REALSXP, n));
     kc_linear_options opt = {.bias = 1.0, .eps = eps,
                              .max_pass = mp > 1e15 ? (long) 1e15 : (long) mp, .shrinking = shr};
-    kc_linear_result res;
-    GetRNGstate();
-    kc_linear_svm((const float *) RAW(store), width, rw, (int) n, INTEGER(y), REAL(C), &opt,
-                  REAL(w), REAL(alpha), &res);
-    PutRNGstate();
+    return opt;
+}
+
+/* list(w, alpha, objective, passes, status) of a solve (w and alpha protected). */
+static SEXP linear_result(SEXP w, SEXP alpha, const kc_linear_result *res)
+{
     const char *names[] = {"w", "alpha", "objective", "passes", "status", ""};
     SEXP out = PROTECT(mkNamed(VECSXP, names));
     SET_VECTOR_ELT(out, 0, w);
     SET_VECTOR_ELT(out, 1, alpha);
-    SET_VECTOR_ELT(out, 2, ScalarReal(res.objective));
-    SET_VECTOR_ELT(out, 3, ScalarReal((double) res.passes));
-    SET_VECTOR_ELT(out, 4, ScalarInteger(res.status));
-    UNPROTECT(3);
+    SET_VECTOR_ELT(out, 2, ScalarReal(res->objective));
+    SET_VECTOR_ELT(out, 3, ScalarReal((double) res->passes));
+    SET_VECTOR_ELT(out, 4, ScalarInteger(res->status));
+    UNPROTECT(1);
+    return out;
+}
+
+/* The linear SVM by dual coordinate descent on rows of a float store, with
+ * a constant feature 1: list(w (r + 1), alpha, objective, passes, status);
+ * R's RNG. */
+SEXP ffi_linear_svm(SEXP store, SEXP r, SEXP rows, SEXP y, SEXP C, SEXP tolerance,
+                    SEXP max_pass, SEXP shrinking)
+{
+    int width, n;
+    const int *rw;
+    linear_rows_from(store, r, rows, y, C, &width, &rw, &n);
+    kc_linear_options opt = linear_options_from(tolerance, max_pass, shrinking);
+    SEXP w = PROTECT(allocVector(REALSXP, (R_xlen_t) width + 1));
+    SEXP alpha = PROTECT(allocVector(REALSXP, n));
+    kc_linear_result res;
+    GetRNGstate();
+    kc_linear_svm((const float *) RAW(store), width, rw, n, INTEGER(y), REAL(C), &opt, NULL,
+                  REAL(w), REAL(alpha), &res);
+    PutRNGstate();
+    SEXP out = linear_result(w, alpha, &res);
+    UNPROTECT(2);
+    return out;
+}
+
+/* Several linear SVMs on one store (lists rows, y, C of one problem each),
+ * side by side on threads: a list of ffi_linear_svm's results.  Each
+ * problem's generator is seeded from R's RNG, in order, so that the results
+ * depend on the seed and not on the threads. */
+SEXP ffi_linear_many(SEXP store, SEXP r, SEXP rows, SEXP y, SEXP C, SEXP tolerance,
+                     SEXP max_pass, SEXP shrinking, SEXP threads)
+{
+    int nt = kc_threads_from(threads);
+    if (!isNewList(rows) || !isNewList(y) || !isNewList(C) || XLENGTH(y) != XLENGTH(rows) ||
+        XLENGTH(C) != XLENGTH(rows) || XLENGTH(rows) > INT_MAX)
+        kc_internal("rows, y and C must be lists with one element per problem");
+    int np = (int) XLENGTH(rows), width = 1;
+    kc_linear_options opt = linear_options_from(tolerance, max_pass, shrinking);
+    kc_linear_problem *p = (kc_linear_problem *) R_alloc((size_t) np + 1, sizeof *p);
+    SEXP out = PROTECT(allocVector(VECSXP, np));
+    GetRNGstate();
+    for (int t = 0; t < np; t++) {
+        SEXP yt = VECTOR_ELT(y, t), Ct = VECTOR_ELT(C, t);
+        linear_rows_from(store, r, VECTOR_ELT(rows, t), yt, Ct, &width, &p[t].rows, &p[t].n);
+        SEXP w = PROTECT(allocVector(REALSXP, (R_xlen_t) width + 1));
+        SEXP alpha = PROTECT(allocVector(REALSXP, p[t].n));
+        SET_VECTOR_ELT(out, t, list2(w, alpha));  /* keeps them until the results replace it */
+        UNPROTECT(2);
+        p[t].y = INTEGER(yt);
+        p[t].C = REAL(Ct);
+        p[t].w = REAL(w);
+        p[t].alpha = REAL(alpha);
+        /* 64 seed bits from two uniforms of R's RNG */
+        unsigned long long hi = (unsigned long long) (unif_rand() * 4294967296.0),
+                           lo = (unsigned long long) (unif_rand() * 4294967296.0);
+        p[t].rng.state = (hi << 32) ^ lo;
+    }
+    PutRNGstate();
+    kc_linear_many((const float *) RAW(store), width, p, np, &opt, nt);
+    for (int t = 0; t < np; t++) {
+        SEXP held = VECTOR_ELT(out, t);
+        SET_VECTOR_ELT(out, t, linear_result(CAR(held), CADR(held), &p[t].res));
+    }
+    UNPROTECT(1);
     return out;
 }
 
@@ -182,6 +249,26 @@ SEXP ffi_kmeanspp(SEXP x, SEXP spec, SEXP m, SEXP threads)
     PutRNGstate();
     for (int i = 0; i < mm; i++) INTEGER(out)[i]++;
     setAttrib(out, install("columns"), ScalarReal((double) columns));
+    UNPROTECT(1);
+    return out;
+}
+
+/* The inverse of an upper triangular matrix with a nonzero diagonal (the
+ * Nystrom map's R^-1, R/repr-approx-map.R). */
+SEXP ffi_triangular_inverse(SEXP R, SEXP threads)
+{
+    int nt = kc_threads_from(threads);
+    if (!isReal(R) || !isMatrix(R) || nrows(R) != ncols(R) || nrows(R) < 1)
+        kc_internal("R must be a square double matrix");
+    int r = nrows(R);
+    for (int j = 0; j < r; j++) {
+        if (!R_FINITE(REAL(R)[j + (size_t) j * r]) || REAL(R)[j + (size_t) j * r] == 0)
+            kc_internal("R must have a finite nonzero diagonal");
+        for (int i = j + 1; i < r; i++)
+            if (REAL(R)[i + (size_t) j * r] != 0) kc_internal("R must be upper triangular");
+    }
+    SEXP out = PROTECT(kc_alloc_result(r, r));
+    kc_triangular_inverse(REAL(R), r, REAL(out), nt);
     UNPROTECT(1);
     return out;
 }

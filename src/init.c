@@ -32,6 +32,8 @@ SEXP ffi_feature_product(SEXP, SEXP, SEXP, SEXP, SEXP);
 SEXP ffi_feature_store(SEXP, SEXP, SEXP, SEXP);
 SEXP ffi_store_product(SEXP, SEXP, SEXP, SEXP);
 SEXP ffi_linear_svm(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
+SEXP ffi_linear_many(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
+SEXP ffi_triangular_inverse(SEXP, SEXP);
 SEXP ffi_enums(void);
 SEXP ffi_kmeanspp(SEXP, SEXP, SEXP, SEXP);
 
@@ -65,6 +67,8 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_feature_store, 4),
     CALLDEF(ffi_store_product, 4),
     CALLDEF(ffi_linear_svm, 8),
+    CALLDEF(ffi_linear_many, 9),
+    CALLDEF(ffi_triangular_inverse, 2),
     CALLDEF(ffi_enums, 0),
     CALLDEF(ffi_kmeanspp, 4),
     {NULL, NULL, 0}

@@ -4,15 +4,21 @@
  * with x_i a row of features followed by the constant `bias`, so that the
  * offset is the weight of that constant (regularised with the others, as
  * LIBLINEAR's).  One coordinate at a time, in a random order each pass
- * (R's RNG: the caller holds GetRNGstate), keeping w = sum a_i y_i x_i.
- * Coordinates at a bound whose gradient points outside by more than last
- * pass's extremes leave the active set; when the active ones meet the
- * tolerance, all are checked once more before stopping. */
+ * (R's RNG, or a problem's own generator when problems run side by side),
+ * keeping w = sum a_i y_i x_i.  Coordinates at a bound whose gradient
+ * points outside by more than last pass's extremes leave the active set;
+ * when the active ones meet the tolerance, all are checked once more before
+ * stopping.  Each coordinate reads its row of the store (r floats), so the
+ * next row is prefetched while this one computes (45 pairs of 12,000 x
+ * 1,500 features: 5.5 against 4.2 CPU seconds). */
 #include <math.h>
+#include <string.h>
 #include <R.h>
 #include <Rinternals.h>
 #include "kernclass.h"
 #include "linear.h"
+#include "isa.h"
+#include "units.h"
 
 /* z'w in four interleaved sums (so the additions need not wait on one
  * another: several times faster than one running sum at r in the
@@ -31,15 +37,82 @@ static double dot(const float *z, const double *w, int r)
     return (s0 + s1) + (s2 + s3);
 }
 
+/* splitmix64 (Steele, Lea and Flood 2014): a uniform on [0, 1) from the
+ * top 53 bits. */
+static double rng_uniform(kc_linear_rng *g)
+{
+    unsigned long long x = (g->state += 0x9E3779B97F4A7C15ULL);
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+    x ^= x >> 31;
+    return (double) (x >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* w += d z (the update of a coordinate's move). */
+static void axpy(double d, const float *z, double *w, int r)
+{
+    for (int t = 0; t < r; t++) w[t] += d * z[t];
+}
+
+/* The same two with AVX2 and FMA, four floats widened to doubles at a time
+ * (R builds without -march: compiled for their target alone, used where the
+ * engine chose AVX2 or AVX-512, src/isa.c); the dot in four interleaved
+ * sums of four lanes, added in a fixed order. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define KC_LINEAR_AVX2 1
+
+__attribute__((target("avx2,fma")))
+static double dot_avx2(const float *z, const double *w, int r)
+{
+    __m256d s0 = _mm256_setzero_pd(), s1 = s0, s2 = s0, s3 = s0;
+    int t = 0;
+    for (; t + 16 <= r; t += 16) {
+        s0 = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm_loadu_ps(z + t)), _mm256_loadu_pd(w + t), s0);
+        s1 = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm_loadu_ps(z + t + 4)), _mm256_loadu_pd(w + t + 4), s1);
+        s2 = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm_loadu_ps(z + t + 8)), _mm256_loadu_pd(w + t + 8), s2);
+        s3 = _mm256_fmadd_pd(_mm256_cvtps_pd(_mm_loadu_ps(z + t + 12)), _mm256_loadu_pd(w + t + 12),
+                             s3);
+    }
+    double lane[4];
+    _mm256_storeu_pd(lane, _mm256_add_pd(_mm256_add_pd(s0, s1), _mm256_add_pd(s2, s3)));
+    double s = (lane[0] + lane[1]) + (lane[2] + lane[3]);
+    for (; t < r; t++) s += z[t] * w[t];
+    return s;
+}
+
+__attribute__((target("avx2,fma")))
+static void axpy_avx2(double d, const float *z, double *w, int r)
+{
+    __m256d dd = _mm256_set1_pd(d);
+    int t = 0;
+    for (; t + 8 <= r; t += 8) {
+        _mm256_storeu_pd(w + t, _mm256_fmadd_pd(dd, _mm256_cvtps_pd(_mm_loadu_ps(z + t)),
+                                                _mm256_loadu_pd(w + t)));
+        _mm256_storeu_pd(w + t + 4, _mm256_fmadd_pd(dd, _mm256_cvtps_pd(_mm_loadu_ps(z + t + 4)),
+                                                    _mm256_loadu_pd(w + t + 4)));
+    }
+    for (; t < r; t++) w[t] += d * z[t];
+}
+#endif
+
 void kc_linear_svm(const float *z, int r, const int *rows, int n, const int *y,
-                   const double *C, const kc_linear_options *opt,
+                   const double *C, const kc_linear_options *opt, kc_linear_rng *rng,
                    double *w, double *alpha, kc_linear_result *res)
 {
+    double *qd = (double *) kc_alloc((size_t) n + 1, sizeof(double));
+    int *index = (int *) kc_alloc((size_t) n + 1, sizeof(int));
     double bias = opt->bias, eps = opt->eps;
     long max_pass = opt->max_pass;
     int shrinking = opt->shrinking;
-    double *qd = (double *) R_alloc((size_t) n + 1, sizeof(double));
-    int *index = (int *) R_alloc((size_t) n + 1, sizeof(int));
+    double (*dotf)(const float *, const double *, int) = dot;
+    void (*axpyf)(double, const float *, double *, int) = axpy;
+#ifdef KC_LINEAR_AVX2
+    if (strcmp(kc_engine_name(), "c") != 0) {
+        dotf = dot_avx2;
+        axpyf = axpy_avx2;
+    }
+#endif
     for (int t = 0; t <= r; t++) w[t] = 0;
     for (int i = 0; i < n; i++) {
         const float *zi = z + (size_t) rows[i] * r;
@@ -56,14 +129,22 @@ void kc_linear_svm(const float *z, int r, const int *rows, int n, const int *y,
     while (pass < max_pass) {
         double pg_max = R_NegInf, pg_min = R_PosInf;
         for (int s = 0; s < active; s++) {
-            int j = s + (int) (unif_rand() * (active - s));
+            double u = rng ? rng_uniform(rng) : unif_rand();
+            int j = s + (int) (u * (active - s));
             if (j >= active) j = active - 1;
             int tmp = index[s]; index[s] = index[j]; index[j] = tmp;
         }
         for (int s = 0; s < active; s++) {
             int i = index[s];
             const float *zi = z + (size_t) rows[i] * r;
-            double g = y[i] * (dot(zi, w, r) + w[r] * bias) - 1;
+#if defined(__GNUC__) || defined(__clang__)
+            if (s + 1 < active) {  /* the next row, from memory while this one computes */
+                const char *next = (const char *) (z + (size_t) rows[index[s + 1]] * r);
+                for (size_t b = 0; b < (size_t) r * sizeof(float); b += 64)
+                    __builtin_prefetch(next + b);
+            }
+#endif
+            double g = y[i] * (dotf(zi, w, r) + w[r] * bias) - 1;
             double pg = 0;
             if (alpha[i] == 0) {
                 if (shrinking && g > pg_max_old) {
@@ -93,12 +174,12 @@ void kc_linear_svm(const float *z, int r, const int *rows, int n, const int *y,
                 a = a < 0 ? 0 : (a > C[i] ? C[i] : a);
                 alpha[i] = a;
                 double d = (a - old) * y[i];
-                for (int t = 0; t < r; t++) w[t] += d * zi[t];
+                axpyf(d, zi, w, r);
                 w[r] += d * bias;
             }
         }
         pass++;
-        R_CheckUserInterrupt();  /* between passes: w and alpha are the caller's */
+        kc_check_interrupt();  /* between passes: w and alpha are the caller's */
         if (active == 0 || pg_max - pg_min <= eps) {
             if (active == n) { res->status = KC_LINEAR_CONVERGED; break; }
             active = n;  /* check every coordinate before stopping */
@@ -114,4 +195,27 @@ void kc_linear_svm(const float *z, int r, const int *rows, int n, const int *y,
     for (int i = 0; i < n; i++) sa += alpha[i];
     res->objective = obj / 2 - sa;
     res->passes = pass;
+}
+
+typedef struct {
+    const float *z;
+    int r;
+    kc_linear_problem *p;
+    const kc_linear_options *opt;
+} many_ctx;
+
+static void solve_one(void *ctx, int u, int thread)
+{
+    (void) thread;
+    many_ctx *c = (many_ctx *) ctx;
+    kc_linear_problem *p = c->p + u;
+    kc_linear_svm(c->z, c->r, p->rows, p->n, p->y, p->C, c->opt, &p->rng, p->w, p->alpha, &p->res);
+}
+
+void kc_linear_many(const float *z, int r, kc_linear_problem *p, int np,
+                    const kc_linear_options *opt, int nthreads)
+{
+    many_ctx c = {z, r, p, opt};
+    kc_units_status why = kc_units(np, nthreads, solve_one, &c);
+    if (why != KC_UNITS_DONE) kc_units_raise(why);
 }

@@ -17,11 +17,33 @@ typedef struct {
 
 typedef struct { double objective; long passes; kc_linear_status status; } kc_linear_result;
 
+/* A private generator (splitmix64) for solves run in parallel. */
+typedef struct { unsigned long long state; } kc_linear_rng;
+
 /* On rows[0..n) of a float store z (row-major, r wide) with y +1 / -1 and
  * bounds C: w gets r + 1 weights (the last the constant's), alpha the n
- * dual variables.  Draws with unif_rand() (the caller holds GetRNGstate). */
+ * dual variables.  rng NULL: draws with unif_rand() (on R's thread, the
+ * caller holding GetRNGstate); else from rng, and then it may run inside a
+ * unit of kc_units (units.h: its scratch and interrupt checks). */
 void kc_linear_svm(const float *z, int r, const int *rows, int n, const int *y,
-                   const double *C, const kc_linear_options *opt,
+                   const double *C, const kc_linear_options *opt, kc_linear_rng *rng,
                    double *w, double *alpha, kc_linear_result *res);
+
+/* One problem of kc_linear_many: its rows, labels, bounds and results (as
+ * kc_linear_svm's), and its generator. */
+typedef struct {
+    const int *rows, *y;
+    const double *C;
+    int n;
+    double *w, *alpha;
+    kc_linear_rng rng;
+    kc_linear_result res;
+} kc_linear_problem;
+
+/* Solves np problems on the same store side by side (kc_units: each with
+ * its own generator, so that the results do not depend on nthreads;
+ * interrupts as the units take them). */
+void kc_linear_many(const float *z, int r, kc_linear_problem *p, int np,
+                    const kc_linear_options *opt, int nthreads);
 
 #endif

@@ -30,7 +30,7 @@ test_that("nystrom() and random_fourier() check their arguments and print", {
   expect_error(kernel_means(d$x, d$y, approx = 300), class = "kernclass_input_error")
 })
 
-test_that("Nystrom features are the plain-R K(x, L) V diag(1 / sqrt(l)), landmarks by sample.int", {
+test_that("Nystrom features are the plain-R pivoted Cholesky map (eigen where K_mm is indefinite)", {
   d <- two_class()
   for (kern in c("rbf", "laplace", "polynomial", "linear", "sigmoid")) {
     set.seed(11)
@@ -38,21 +38,61 @@ test_that("Nystrom features are the plain-R K(x, L) V diag(1 / sqrt(l)), landmar
     xs <- fit$x
     set.seed(11)
     idx <- sample.int(nrow(xs), 20)
-    expect_equal(fit$approx$map$index, idx)
     L <- xs[idx, ]
     Kmm <- kernel_matrix(L, kernel = kern, gamma = fit$kernel$gamma)
-    e <- eigen(Kmm, symmetric = TRUE)
-    keep <- e$values > 1e-8 * max(e$values)
-    # the eigenvectors' signs are LAPACK's: compare the kernel z(x)z(y)'
-    Z <- kernel_matrix(xs, L, kernel = kern, gamma = fit$kernel$gamma) %*%
-      e$vectors[, keep] %*% diag(1 / sqrt(e$values[keep]))
+    Knm <- kernel_matrix(xs, L, kernel = kern, gamma = fit$kernel$gamma)
     got <- ns$kc_features(fit$approx, xs)
-    expect_equal(ncol(got), sum(keep), label = kern)
-    expect_equal(tcrossprod(got), tcrossprod(Z), tolerance = 1e-8, label = kern)
     expect_equal(got, r_features(fit, xs), tolerance = 1e-10, label = kern)
+    if (kern == "sigmoid") {
+      # indefinite: the eigen map, eigenvalues above 1e-8 of the largest
+      e <- eigen(Kmm, symmetric = TRUE)
+      keep <- e$values > 1e-8 * max(e$values)
+      expect_lt(min(e$values), -1e-8 * max(diag(Kmm)))
+      expect_equal(fit$approx$map$index, idx)
+      Z <- Knm %*% e$vectors[, keep] %*% diag(1 / sqrt(e$values[keep]))
+      expect_equal(ncol(got), sum(keep), label = kern)
+      # the eigenvectors' signs are LAPACK's: compare the kernel z(x)z(y)'
+      expect_equal(tcrossprod(got), tcrossprod(Z), tolerance = 1e-8, label = kern)
+      next
+    }
+    # the landmarks kept are those whose residual variance given the ones
+    # kept before it (greedily the largest) exceeds 1e-8 of the largest k(l, l)
+    kept <- integer()
+    res <- diag(Kmm)
+    repeat {
+      res[kept] <- -Inf
+      j <- which.max(res)
+      if (!(res[j] > 1e-8 * max(diag(Kmm)))) break
+      kept <- c(kept, j)
+      res <- diag(Kmm) - vapply(seq_len(20), function(i) {
+        drop(Kmm[i, kept] %*% solve(Kmm[kept, kept], Kmm[kept, i]))
+      }, numeric(1))
+    }
+    expect_setequal(fit$approx$map$index, idx[kept])
+    expect_equal(ncol(got), length(kept), label = kern)
+    # z(x)'z(y) = k(x)' K_kept^-1 k(y), and proj upper triangular
+    expect_equal(tcrossprod(got), Knm[, kept] %*% solve(Kmm[kept, kept], t(Knm[, kept])),
+                 tolerance = 1e-7, label = kern)
+    proj <- fit$approx$map$proj
+    expect_true(all(proj[lower.tri(proj)] == 0), label = kern)
   }
   # the linear kernel in 3 columns has rank 3: the cut-off drops the rest
-  expect_equal(fit$approx$rank < 20, TRUE)
+  fit <- kernel_means(d$x, d$y, kernel = "linear", approx = nystrom(m = 20))
+  expect_equal(fit$approx$rank, 3L)
+})
+
+test_that("the Nystrom map's R^-1 is backsolve()'s, across the blocks and threads", {
+  set.seed(7)
+  for (r in c(1L, 5L, 300L, 600L)) {
+    R <- matrix(rnorm(r * r), r, r)
+    R[lower.tri(R)] <- 0
+    diag(R) <- 1 + abs(rnorm(r))
+    for (threads in 1:2) {
+      expect_equal(.Call(ns$ffi_triangular_inverse, R, threads), backsolve(R, diag(r)),
+                   tolerance = 1e-10, label = paste(r, threads))
+    }
+  }
+  expect_error(.Call(ns$ffi_triangular_inverse, matrix(1, 2, 2), 1L), "upper triangular")
 })
 
 test_that("with every row a landmark, Nystrom reproduces the kernel", {
@@ -256,6 +296,34 @@ test_that("the linear SVM solver is the plain-R dual coordinate descent", {
   expect_equal(shr$objective, sum(shr$w^2) / 2 - sum(a), tolerance = 1e-10)
 })
 
+test_that("the pairs' linear SVMs side by side: the single solver's optima, on any threads", {
+  d <- two_class(n = 90)
+  set.seed(2)
+  y3 <- factor(sample(c("p", "q", "r"), 90, TRUE))
+  fits <- lapply(1:2, function(threads) {
+    old <- options(kernclass.threads = threads)
+    on.exit(options(old))
+    set.seed(3)
+    kernel_svm(d$x + as.integer(y3), y3, cost = 5, tolerance = 1e-6, approx = nystrom(m = 20))
+  })
+  expect_identical(fits[[1]]$approx$w, fits[[2]]$approx$w)
+  expect_identical(fits[[1]]$approx$b, fits[[2]]$approx$b)
+  # each pair's dual optimum is the one the single solver reaches
+  fit <- fits[[1]]
+  store <- .Call(ns$ffi_feature_store, fit$x, fit$approx$map, ns$kc_kernel_code(fit$kernel), 1L)
+  code <- as.integer(fit$y)
+  pairs <- ns$kc_ovo_pairs(levels(y3))
+  for (m in seq_len(nrow(pairs))) {
+    rows <- which(code %in% pairs[m, ])
+    yb <- ifelse(code[rows] == pairs[m, "first"], 1L, -1L)
+    one <- .Call(ns$ffi_linear_svm, store, fit$approx$rank, rows, yb, rep(5, length(rows)),
+                 1e-6, 1e4, TRUE)
+    # (two orders of the coordinates stop at two points within the tolerance)
+    expect_equal(fit$objective[[m]], one$objective, tolerance = 1e-5, label = rownames(pairs)[m])
+    expect_equal(unname(c(fit$approx$w[, m], fit$approx$b[m])), one$w, tolerance = 2e-2)
+  }
+})
+
 test_that("the linear SVM's dual is that of quadprog, with per-row bounds", {
   skip_if_not_installed("quadprog")
   d <- two_class(n = 50)
@@ -391,6 +459,11 @@ test_that("feature passes and the linear solver stop at an interrupt", {
   yb <- sample(c(-1L, 1L), 20000, TRUE)  # random labels: no quick optimum
   msg <- run_until_limit(.Call(ns$ffi_linear_svm, store, 50L, 1:20000, yb, rep(100, 20000),
                                1e-12, 1e9, FALSE))
+  expect_match(msg, "time limit")
+  # the pairs side by side on two threads stop too (their units' checks)
+  msg <- run_until_limit(.Call(ns$ffi_linear_many, store, 50L, list(1:20000, 1:20000),
+                               list(yb, -yb), list(rep(100, 20000), rep(100, 20000)),
+                               1e-12, 1e9, FALSE, 2L))
   expect_match(msg, "time limit")
   expect_equal(kernel_matrix(x[1:3, ], kernel = "linear"), tcrossprod(x[1:3, ]), tolerance = 1e-12)
 })
