@@ -186,8 +186,9 @@ check_sanitizers() {
   # The test files of R-only layers (documentation, pictures, other packages'
   # doors, prediction sets, calibration, options, the tables, the property
   # suite over every representation) reach no C path the other files leave
-  # out: they run in the plain suite, not again here. KERNCLASS_TEST_FILTER="" runs them all.
-  local r_only='docs|plot|autoplot|broom|caret|parsnip|conformal|calibration|options|approx-table|fitters|r-conventions|tune-metrics|seams'
+  # out, and test-gctorture's entry points are the gctorture check's: they
+  # run in the plain suite, not again here. KERNCLASS_TEST_FILTER="" runs them all.
+  local r_only='docs|plot|autoplot|broom|caret|parsnip|conformal|calibration|options|approx-table|fitters|r-conventions|tune-metrics|seams|gctorture'
   KERNCLASS_TEST_FILTER=${KERNCLASS_TEST_FILTER-"^(?!($r_only)\$)"} \
     run_r "$work/lib" tools/run-tests.R 2>&1 | tee "$work/sanitizers.log"
   status=${PIPESTATUS[0]}
