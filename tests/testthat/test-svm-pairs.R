@@ -15,6 +15,17 @@ pairs_data <- function(n, classes, p = 6, seed = 1) {
        y = factor(letters[cl], levels = letters[seq_len(classes)]))
 }
 
+# The one-vs-one problems of ffi_svm_pairs for classes y at cost C: each
+# pair's rows, its first class as +1.
+pair_problems <- function(y, C) {
+  pairs <- ns$kc_ovo_pairs(levels(y))
+  lapply(seq_len(nrow(pairs)), function(m) {
+    rows <- which(as.integer(y) %in% pairs[m, ])
+    list(rows = rows, y = ifelse(as.integer(y[rows]) == pairs[m, "first"], 1L, -1L),
+         C = rep(C, length(rows)))
+  })
+}
+
 # today's per-pair fits, each pair alone through kc_svm_binary, as the
 # coefficients, b and iterations kernel_svm keeps
 per_pair <- function(x, y, kernel, gamma, cost, cachesize, w = NULL, cw = NULL) {
@@ -91,12 +102,7 @@ test_that("past the memory budget each pair computes its own block, with the sam
 
 test_that("the shared kernel and the per-pair blocks give the same solutions in C", {
   dat <- pairs_data(200, 4, seed = 9)
-  pairs <- ns$kc_ovo_pairs(levels(dat$y))
-  probs <- lapply(seq_len(nrow(pairs)), function(m) {
-    rows <- which(as.integer(dat$y) %in% pairs[m, ])
-    list(rows = rows, y = ifelse(as.integer(dat$y[rows]) == pairs[m, "first"], 1L, -1L),
-         C = rep(4, length(rows)))
-  })
+  probs <- pair_problems(dat$y, 4)
   spec <- ns$kc_kernel_code(ns$kc_kernel("rbf", 0.3, 3, 0, dat$x))
   run <- function(budget, threads) {
     r <- .Call(ns$ffi_svm_pairs, dat$x, probs, spec, 1e-3, 1e7, TRUE, threads, budget)
@@ -131,12 +137,7 @@ test_that("classes of several tiles share their kernels with the same fits", {
                                             cachesize = 40))
     expect_same_fit(fit, ref, dat$x)
   }
-  pairs <- ns$kc_ovo_pairs(levels(dat$y))
-  probs <- lapply(seq_len(nrow(pairs)), function(m) {
-    rows <- which(as.integer(dat$y) %in% pairs[m, ])
-    list(rows = rows, y = ifelse(as.integer(dat$y[rows]) == pairs[m, "first"], 1L, -1L),
-         C = rep(5, length(rows)))
-  })
+  probs <- pair_problems(dat$y, 5)
   spec <- ns$kc_kernel_code(ns$kc_kernel("rbf", 0.1, 3, 0, dat$x))
   shared <- .Call(ns$ffi_svm_pairs, dat$x, probs, spec, 1e-3, 1e7, TRUE, 2L, Inf)
   alone <- .Call(ns$ffi_svm_pairs, dat$x, probs, spec, 1e-3, 1e7, TRUE, 2L, 0)
