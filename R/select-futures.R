@@ -199,7 +199,33 @@ kc_run_tasks <- function(tasks, run) {
     }
     return(lapply(tasks, run))
   }
+  if (paths) return(kc_remote_paths(tasks, run))
   kc_future_lapply(lapply(tasks, kc_ship), run, seed = !paths)
+}
+
+# The path tasks of one call on a plan's workers elsewhere: one future each
+# (kc_path_split(): one per worker), made here rather than by future_lapply,
+# whose futures carry several globals, each a round trip to the worker
+# before the future starts: the job is a value inside the future's
+# expression (no globals), and the result comes back without the plans'
+# inputs (kc_remote_unit()).
+kc_remote_paths <- function(tasks, run) {
+  fs <- lapply(tasks, function(task) {
+    job <- list(run = run, task = kc_ship(task))
+    future::future(as.call(list(kc_remote_unit, job)), substitute = FALSE, globals = FALSE,
+                   packages = "kernclass", seed = FALSE, label = "kernclass")
+  })
+  tryCatch(lapply(fs, future::value), FutureInterruptError = function(e) kc_interrupt())
+}
+
+kc_remote_unit <- function(job) {
+  if (is.null(kc_option("kernclass.threads"))) {
+    old <- options(kernclass.threads = 1L)
+    on.exit(options(old), add = TRUE)
+  }
+  out <- job$run(job$task)
+  out$task <- job$task[setdiff(names(job$task), c("plans", "xs", "x_at"))]
+  out
 }
 
 # A path task as a future carries it: the plans' inputs (the same coded,
