@@ -309,7 +309,9 @@ kc_grid_cv <- function(fit, d, w, fold, k, cells, args, metric, run_folds = NULL
   # silent unless the user enables a progressr handler
   p <- progressr::progressor(steps = length(tasks))
   run <- kc_task_runner(p, fit, d, w, fold, cells, args, needs)
-  out <- kc_run_tasks(tasks, run)  # R/select-futures.R: here or futures, seeds or none
+  # R/select-futures.R: here or futures, seeds or none; a race's next fold
+  # runs on the same inputs
+  out <- kc_run_tasks(tasks, run, keep = !is.null(run_folds) && max(runs) < as.integer(k))
   kc_relay(out, cells)
 
   res <- lapply(seq_along(cells), function(i) {

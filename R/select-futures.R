@@ -187,9 +187,10 @@ kc_path_split <- function(ids, others = 0L) {
 
 # Runs the tasks of one call with run(): the shared SVM paths here when
 # kc_paths_here(), the workers of a local plan then the engine's threads
-# (at least as many threads as workers); else futures, seeded unless every
-# task is a path (they draw no random numbers).
-kc_run_tasks <- function(tasks, run) {
+# (at least as many threads as workers); else futures: the paths'
+# (kc_remote_paths(); `keep`: their inputs serve the next call too), or
+# future_lapply's, seeded.
+kc_run_tasks <- function(tasks, run, keep = FALSE) {
   paths <- all(vapply(tasks, function(t) t$kind == "path", logical(1)))
   if (paths && kc_paths_here()) {
     workers <- future::nbrOfWorkers()
@@ -199,8 +200,8 @@ kc_run_tasks <- function(tasks, run) {
     }
     return(lapply(tasks, run))
   }
-  if (paths) return(kc_remote_paths(tasks, run))
-  kc_future_lapply(lapply(tasks, kc_ship), run, seed = !paths)
+  if (paths) return(kc_remote_paths(tasks, run, keep))
+  kc_future_lapply(lapply(tasks, kc_ship), run)
 }
 
 # The path tasks of one call on a plan's workers elsewhere: one future each
@@ -208,17 +209,42 @@ kc_run_tasks <- function(tasks, run) {
 # whose futures carry several globals, each a round trip to the worker
 # before the future starts: the job is a value inside the future's
 # expression (no globals), and the result comes back without the plans'
-# inputs (kc_remote_unit()).
-kc_remote_paths <- function(tasks, run) {
-  fs <- lapply(tasks, function(task) {
-    job <- list(run = run, task = kc_ship(task))
+# inputs. The job's large values (the data, the scaled copies) go to the
+# workers once: a worker keeps those of its last job (kc_kept), and a
+# later job names them by token; a worker without them (another process,
+# as a scheduler's job is) answers at once and gets the job again whole,
+# and after that every job goes whole. `keep`: more calls on the same
+# inputs follow (a race's next fold); else the workers and this session
+# let them go after this call.
+kc_remote_paths <- function(tasks, run, keep = FALSE) {
+  on.exit(if (!keep) kc_kept_forget(), add = TRUE)
+  used <- new.env(parent = emptyenv())
+  launch <- function(task, whole) {
+    job <- kc_remote_job(run, task, keep, whole || isTRUE(kc_kept$whole), used)
     future::future(as.call(list(kc_remote_unit, job)), substitute = FALSE, globals = FALSE,
                    packages = "kernclass", seed = FALSE, label = "kernclass")
-  })
-  tryCatch(lapply(fs, future::value), FutureInterruptError = function(e) kc_interrupt())
+  }
+  tryCatch({
+    fs <- lapply(tasks, launch, whole = FALSE)
+    out <- lapply(seq_along(fs), function(i) {
+      o <- future::value(fs[[i]])
+      if (!isTRUE(o$missing)) return(o)
+      kc_kept$whole <- TRUE
+      future::value(launch(tasks[[i]], whole = TRUE))
+    })
+  }, FutureInterruptError = function(e) kc_interrupt())
+  kc_kept$sent <- mget(ls(used, all.names = TRUE), envir = used)
+  out
 }
 
+# What one worker runs: the job's kept values put back (kc_kept_fill()),
+# the unit, the result without the plans' inputs. The engine on one thread
+# unless the worker's own kernclass.threads option says otherwise: the
+# plan's workers are taken to be one per core.
 kc_remote_unit <- function(job) {
+  job <- kc_kept_fill(job)
+  if (is.null(job)) return(list(missing = TRUE))
+  if (!job$keep) on.exit(kc_kept_forget(), add = TRUE)
   if (is.null(kc_option("kernclass.threads"))) {
     old <- options(kernclass.threads = 1L)
     on.exit(options(old), add = TRUE)
@@ -226,6 +252,69 @@ kc_remote_unit <- function(job) {
   out <- job$run(job$task)
   out$task <- job$task[setdiff(names(job$task), c("plans", "xs", "x_at"))]
   out
+}
+
+# ---- values kept on the workers ---------------------------------------------
+
+# This session's and each worker's: `sent`, the values sent in the last
+# call, by token (a value is matched by identical()); `held` (in a worker),
+# those of its last job; `whole`, every job goes whole (a worker lacked a
+# value); `count`, tokens made.
+kc_kept <- new.env(parent = emptyenv())
+
+kc_kept_forget <- function() rm(list = ls(kc_kept, all.names = TRUE), envir = kc_kept)
+
+# Values at least this large are kept (bytes by object.size()).
+kc_kept_bytes <- 65536
+
+# A job: the unit's function with its environment's large values, and the
+# task's inputs (kc_ship()), each replaced by a reference (kc_kept_ref())
+# that carries the value too where it was not sent before or `whole`.
+kc_remote_job <- function(run, task, keep, whole, used) {
+  task <- kc_ship(task)
+  env <- as.list(environment(run), all.names = TRUE)
+  ref <- function(v) kc_kept_ref(v, whole, used)
+  environment(run) <- list2env(lapply(env, ref), parent = parent.env(environment(run)))
+  task$xs <- lapply(task$xs, ref)
+  list(run = run, task = task, keep = keep)
+}
+
+kc_kept_ref <- function(value, whole, used) {
+  if (utils::object.size(value) < kc_kept_bytes) return(value)
+  # this call's values (a token, then new to some workers), then those sent before
+  now <- as.list(used, all.names = TRUE)
+  known <- c(now, kc_kept$sent)
+  at <- Position(function(v) identical(v, value), known)
+  if (is.na(at) || at <= length(now)) whole <- TRUE
+  if (is.na(at)) {
+    kc_kept$count <- if (is.null(kc_kept$count)) 1 else kc_kept$count + 1
+    token <- sprintf("%d-%s-%d", Sys.getpid(), basename(tempfile("")), kc_kept$count)
+  } else {
+    token <- names(known)[at]
+  }
+  assign(token, value, envir = used)
+  structure(list(token = token, value = if (whole) list(value)), class = "kc_kept_ref")
+}
+
+# In the worker: the job with every reference replaced by its value, from
+# the job or from those kept; NULL where one is neither. The values of
+# this job are kept, those of earlier ones dropped.
+kc_kept_fill <- function(job) {
+  now <- list()
+  absent <- FALSE
+  value_of <- function(v) {
+    if (!inherits(v, "kc_kept_ref")) return(v)
+    got <- if (length(v$value)) v$value[[1L]] else kc_kept$held[[v$token]]
+    if (is.null(got)) absent <<- TRUE
+    now[[v$token]] <<- got
+    got
+  }
+  env <- environment(job$run)
+  for (nm in ls(env, all.names = TRUE)) assign(nm, value_of(env[[nm]]), envir = env)
+  job$task$xs <- lapply(job$task$xs, value_of)
+  if (absent) return(NULL)
+  kc_kept$held <- now
+  job
 }
 
 # A path task as a future carries it: the plans' inputs (the same coded,
