@@ -115,16 +115,32 @@ kc_relay <- function(out, cells) {
 #'   kernclass installed on each; [parallelly::makeClusterPSOCK()] for more
 #'   options), future.mirai's `mirai_cluster` or a scheduler's plan such as
 #'   future.batchtools' `batchtools_slurm`. There each round of the shared
-#'   SVM paths is one future per worker, a share of the kernel settings
-#'   with the data, folds and grid rows shipped once in it (the scaled
-#'   copies of the inputs once for all its kernel settings, not once per
-#'   setting); a scheduler with no fixed number of workers gets one future
-#'   per kernel setting. A screened search (`search = "screen"`) is one
-#'   round for the whole grid; a race (the default) one round per fold,
-#'   each waiting for the slowest share before the next, so on a cluster
-#'   with slow round trips the screened search can be the faster one.
-#'   Each worker runs the engine on one thread (the future framework sets
-#'   `mc.cores = 1` in its workers): give it as many workers as cores.
+#'   SVM paths is one future per worker, a share of the kernel settings; a
+#'   scheduler with no fixed number of workers gets one future per kernel
+#'   setting. A screened search (`search = "screen"`) is one round for the
+#'   whole grid; a race (the default) one round per fold, each waiting for
+#'   the slowest share before the next, so on a cluster with slow round
+#'   trips the screened search can be the faster one. The data go to each
+#'   worker once: the worker keeps them between a race's folds and lets
+#'   them go after its last (only the inputs scaled for the next fold
+#'   travel); a worker that does not have them (a scheduler starts a new
+#'   process for each future) gets them again, and the rest of that search
+#'   sends them with every future.
+#'
+#'   Each worker runs the engine on one thread, as many workers as cores
+#'   being the rule; one worker per machine can use more with the option
+#'   set in the workers, e.g.
+#'   `parallel::clusterEvalQ(cl, options(kernclass.threads = 16))`.
+#'
+#'   A future is two messages over the cluster's sockets. On Linux a
+#'   message over about 4 KB waits some 40 ms for the other side's
+#'   acknowledgement unless the socket has the `"no-delay"` option (see
+#'   [socketConnection()]): set `options(socketOptions = "no-delay")` in
+#'   this session before making the cluster, with
+#'   [parallelly::makeClusterPSOCK()] (which sets it in the workers) or
+#'   `plan(cluster, workers = ...)`, which calls it. Without it a race on
+#'   the README's grid pays about 0.1 s a fold in waits
+#'   (`inst/benchmarks/run.R --only workers`).
 #'
 #' @name kernclass-parallel
 #' @aliases kernclass_parallel
@@ -144,6 +160,7 @@ kc_relay <- function(out, cells) {
 #'
 #' \dontrun{
 #' # other machines: R and kernclass installed on each
+#' options(socketOptions = "no-delay")  # before the cluster's sockets are made
 #' future::plan(future::cluster, workers = c("node1", "node1", "node2", "node2"))
 #' # a mirai cluster (future.mirai), its daemons started first
 #' mirai::daemons(url = mirai::host_url(), remote = mirai::ssh_config("ssh://node1"))
@@ -167,7 +184,7 @@ NULL
 # see inst/benchmarks/run.R --only workers). Any other plan (cluster,
 # future.batchtools, future.mirai's mirai_cluster) is taken as other
 # machines: one future per worker, each a share of the kernel settings,
-# their inputs shipped once (kc_ship()). Only where every unit of the
+# the data sent to each worker once (kc_remote_paths()). Only where every unit of the
 # call is such a path: else all are futures, as before.
 kc_local_plans <- c("sequential", "multisession", "multicore", "callr", "mirai_multisession")
 

@@ -30,7 +30,7 @@
 #'   engine's threads under local workers (`multisession`, `multicore`),
 #'   as fast as the workers would and without shipping the data; on other
 #'   machines (`plan(cluster)`, future.mirai, future.batchtools) as one
-#'   future per worker per round, the data shipped once in each: a race
+#'   future per worker per round, the data sent to each worker once: a race
 #'   pays a round trip per fold, the screened search (`search = "screen"`)
 #'   one for the whole grid. How to set up each: [kernclass-parallel].
 #'   Warnings from the units are passed on once each.

@@ -1,6 +1,6 @@
 # Where the units of a search run (R/select-futures.R): the shared SVM paths here
 # on the engine's threads under the sequential plan and local workers, as
-# futures (their inputs shipped once) under any other plan.
+# futures (their data sent to each worker once) under any other plan.
 
 test_that("a path task ships its plans' inputs once and gets them back as they were", {
   x1 <- list(matrix(rnorm(600), 200))
@@ -48,4 +48,48 @@ test_that("local workers run the paths here on as many threads, other units as f
   expect_identical(kc_threads(), 1L)  # the option restored
   mixed <- kc_run_tasks(list(path, list(kind = "fold")), where)
   expect_true(all(vapply(mixed, `[[`, numeric(1), "pid") != Sys.getpid()))
+})
+
+test_that("a worker keeps a job's large values, and one without them gets the job whole", {
+  # about 2 s, most of it starting one worker
+  skip_if_not_installed("future")
+  skip_if_not_installed("parallelly")
+  cl <- parallelly::makeClusterPSOCK(1L, autoStop = TRUE, rscript_libs = .libPaths())
+  old <- future::plan(future::cluster, workers = cl)
+  on.exit(future::plan(old))
+  on.exit(kc_kept_forget(), add = TRUE)
+  big <- matrix(runif(20000), 1000)  # 160 KB: kept; `small` is not
+  small <- 1:10
+  run <- local(function(task) {
+    task <- kc_unship(task)  # as kc_run_task() does
+    list(task = task, result = c(sum(big), sum(small), sum(task$plans[[1]]$x[[1]])))
+  }, envir = list2env(list(big = big, small = small), parent = asNamespace("kernclass")))
+  task <- function(x) list(kind = "path", cells = 1L, plans = list(list(x = list(x))))
+  x1 <- matrix(runif(20000), 1000)
+  x2 <- x1 + 1
+  want <- function(x) c(sum(big), sum(small), sum(x))
+  held <- function() parallel::clusterCall(cl, function() names(kernclass:::kc_kept$held))[[1]]
+  # the first call sends both; the next, on new inputs, only those
+  out <- kc_remote_paths(list(task(x1)), run, keep = TRUE)
+  expect_identical(out[[1]]$result, want(x1))
+  expect_null(out[[1]]$task$plans)  # the result comes back without the inputs
+  expect_length(held(), 2L)
+  job <- kc_remote_job(run, task(x2), keep = TRUE, whole = FALSE, used = new.env())
+  expect_null(environment(job$run)$big$value)  # a token without its value
+  expect_identical(environment(job$run)$small, small)
+  expect_length(job$task$xs[[1]]$value, 1L)  # new: sent
+  expect_lt(length(serialize(job, NULL)), 0.7 * length(serialize(list(run, task(x2)), NULL)))
+  out <- kc_remote_paths(list(task(x2)), run, keep = TRUE)
+  expect_identical(out[[1]]$result, want(x2))
+  expect_false(isTRUE(kc_kept$whole))
+  # a worker that lost them (a new process) answers at once and gets the job whole
+  parallel::clusterCall(cl, function() kernclass:::kc_kept_forget())
+  out <- kc_remote_paths(list(task(x1)), run, keep = TRUE)
+  expect_identical(out[[1]]$result, want(x1))
+  expect_true(kc_kept$whole)
+  # the last call lets them go, here and in the worker
+  out <- kc_remote_paths(list(task(x2)), run)
+  expect_identical(out[[1]]$result, want(x2))
+  expect_length(ls(kc_kept), 0L)
+  expect_length(held(), 0L)
 })
