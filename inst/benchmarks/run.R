@@ -866,9 +866,10 @@ if (run_section("gammas")) {
 # 2000) on 1 and 2 engine threads under plan(sequential), under
 # plan(multisession, workers = 2) (local workers: the paths run here on
 # threads) and on a local 2-process cluster, plan(cluster) (the futures
-# that other machines get); the four in turn, --workers-reps rounds
-# (default 5), medians; the workers started, and kernclass loaded in them,
-# before the clock.
+# that other machines get), made as ?kernclass-parallel says (sockets with
+# the "no-delay" option) and as parallel::makeCluster(2) makes it; the
+# five in turn, --workers-reps rounds (default 5), medians; the workers
+# started, and kernclass loaded in them, before the clock.
 workers_lines <- NULL
 if (run_section("workers")) {
   wflag <- function(flag, default) {
@@ -878,8 +879,13 @@ if (run_section("workers")) {
   wreps <- wflag("--workers-reps", 5L)
   dat <- make_data(nw, 20, nw + 7)
   wgrid <- list(cost = 2^c(-3, -1, 1, 3, 5), gamma = 2^c(-9, -7, -5, -3, -1))
-  ways <- c("1 thread", "2 threads", "multisession, 2 workers", "cluster, 2 local workers")
+  ways <- c("1 thread", "2 threads", "multisession, 2 workers", "cluster, 2 local workers",
+            "parallel::makeCluster(2)")
+  old_so <- options(socketOptions = "no-delay")
   cl <- parallelly::makeClusterPSOCK(2L, rscript_libs = .libPaths())
+  options(old_so)
+  cl_plain <- parallel::makeCluster(2L)
+  parallel::clusterCall(cl_plain, function(lib) invisible(.libPaths(lib)), .libPaths())
   secs <- list()
   tables <- list()
   loads <- character()
@@ -887,6 +893,7 @@ if (run_section("workers")) {
     for (way in ways) {
       switch(way, "multisession, 2 workers" = future::plan(future::multisession, workers = 2),
              "cluster, 2 local workers" = future::plan(future::cluster, workers = cl),
+             "parallel::makeCluster(2)" = future::plan(future::cluster, workers = cl_plain),
              future::plan(future::sequential))
       if (!inherits(future::plan(), "sequential")) {
         invisible(future.apply::future_lapply(1:2, function(i) loadNamespace("kernclass"),
@@ -908,6 +915,7 @@ if (run_section("workers")) {
   }
   future::plan(future::sequential)
   parallel::stopCluster(cl)
+  parallel::stopCluster(cl_plain)
   workers_rows <- lapply(c("race", "screen"), function(search) {
     med <- vapply(ways, function(w) stats::median(secs[[paste(search, w, sep = "|")]]), 0)
     same <- all(vapply(ways, function(w) identical(tables[[paste(search, w, sep = "|")]],
@@ -921,18 +929,24 @@ if (run_section("workers")) {
                                                      med[[3]] / med[[2]]),
                "cluster, 2 local workers s" = sprintf("%.2f (%.2fx 2 threads)", med[[4]],
                                                       med[[4]] / med[[2]]),
+               "parallel::makeCluster(2) s" = sprintf("%.2f (%.2fx 2 threads)", med[[5]],
+                                                      med[[5]] / med[[2]]),
                identical = if (same) "yes" else "NO", check.names = FALSE)
   })
   workers_lines <- c(
     sprintf("### Workers against threads (kernel_tune of kernel_svm, median of %d rounds)", wreps),
     "", knitr::kable(do.call(rbind, workers_rows), format = "pipe"), "",
     paste("The README grid (cost 2^(-3, ..., 5) x gamma 2^(-9, ..., -1), RBF, scale = TRUE),",
-          "raced (the default) and screened, the four ways in turn in each round:",
+          "raced (the default) and screened, the five ways in turn in each round:",
           "plan(sequential) on 1 and 2 engine threads; plan(multisession, workers = 2), whose",
           "local workers leave the shared SVM paths to this session's threads; plan(cluster)",
           "on 2 local R processes, the futures other machines get (one per worker per round,",
-          "the inputs shipped once in each); workers started and kernclass loaded in them",
-          "before the clock. identical: the results tables of all four are identical().",
+          "the data sent to each worker once), the cluster made by",
+          "parallelly::makeClusterPSOCK() after options(socketOptions = \"no-delay\") as",
+          "?kernclass-parallel says, and by a plain parallel::makeCluster(2) (each message",
+          "over 4 KB then waits about 40 ms for TCP's delayed acknowledgement); workers",
+          "started and kernclass loaded in them before the clock. identical: the results",
+          "tables of all five are identical().",
           sprintf("1-minute load average after each round: %s.", paste(loads, collapse = ", "))),
     "")
 }
