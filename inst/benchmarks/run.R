@@ -858,6 +858,13 @@ if (run_section("tune")) {
                            as.integer(round(nt * (kx$value$best_accuracy - a)))),
                  "test accuracy (2,000 rows)" = sprintf("%.4f", test), check.names = FALSE)
     }
+    # summary()'s lines down to its table's end (not the refitted model's)
+    summary_table <- function(tuned) {
+      old_width <- options(width = 150)
+      on.exit(options(old_width))
+      out <- utils::capture.output(print(summary(tuned)))
+      out[seq_len(grep("^Model refitted", out)[1] - 2L)]
+    }
     raced_figure <- function(r) {
       fin <- sum(r$value$results$folds_run == 5L)
       sprintf("%.4f: screening estimate (tol 0.1), all 5 folds; %d of 25 cells ran every fold",
@@ -908,7 +915,7 @@ if (run_section("tune")) {
              "scikit-learn's StandardScaler divides by the population sd (e1071 and ",
              "kernclass: the sample sd)."), "",
       "The raced search's own summary (its table's figures say what each is):", "", "```",
-      utils::capture.output(print(summary(r2$value))), "```", "")
+      summary_table(r2$value), "```", "")
   }
   nl <- sizes_arg("--loo-n", size(10000, 3000))
   dat <- make_data(max(nl, 1L), 20, 99)
