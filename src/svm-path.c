@@ -244,12 +244,12 @@ static void run_units(path_ctx *ctx, const unit *units, int nunits, int nthreads
     if (why != KC_UNITS_DONE) kc_units_raise(why);
 }
 
-/* The units of job j (its class pairs on each fold run) into out; their
- * number. */
-static int job_units(const kc_svm_path_job *jobs, int j, int nrun, unit *out)
+/* The units of job j (its class pairs on the fold runs r0 to r1 - 1) into
+ * out; their number. */
+static int job_units(const kc_svm_path_job *jobs, int j, int r0, int r1, unit *out)
 {
     int L = jobs[j].nclass, nu = 0;
-    for (int r = 0; r < nrun; r++) {
+    for (int r = r0; r < r1; r++) {
         int pair = 0;
         for (int a = 0; a < L; a++) for (int b = a + 1; b < L; b++, pair++)
             out[nu++] = (unit) {j, r, pair, a, b};
@@ -323,12 +323,33 @@ void kc_svm_path(const kc_svm_path_job *jobs, int njobs, const int *fold, const 
         kc_advise_huge_pages(K, (size_t) n * n * sizeof(double));
         kc_gram(jobs[j].k, jobs[j].x, jobs[j].x, 1, K, nthreads);
         ctx.K = K;
-        run_units(&ctx, units, job_units(jobs, j, nrun, units), nthreads);
+        run_units(&ctx, units, job_units(jobs, j, 0, nrun, units), nthreads);
         ctx.K = NULL;
         vmaxset(mark);
     }
+    /* the jobs with a kernel per fold run (more than two classes: the pairs'
+     * blocks and held-out kernels, computed pair by pair, would be about
+     * (L - 1) times the work of one kernel of all the points): each fold
+     * run's kernel on all the threads, then that run's units */
+    for (int j = 0; j < njobs; j++) {
+        if (one_kernel(jobs[j].nx, nrun) || !jobs[j].fold_kernel) continue;
+        if ((double) n * n > (double) PTRDIFF_MAX / sizeof(double))
+            kc_error(KC_ERROR_SIZE, "kernclass: the kernel of %d points is too large", n);
+        for (int r = 0; r < nrun; r++) {
+            const void *mark = vmaxget();
+            double *K = (double *) R_alloc((size_t) n * n, sizeof(double));
+            kc_advise_huge_pages(K, (size_t) n * n * sizeof(double));
+            const kc_points *x = &jobs[j].x[jobs[j].nx > 1 ? r : 0];
+            kc_gram(jobs[j].k, x, x, 1, K, nthreads);
+            ctx.K = K;
+            run_units(&ctx, units, job_units(jobs, j, r, r + 1, units), nthreads);
+            ctx.K = NULL;
+            vmaxset(mark);
+        }
+    }
     int nrest = 0;
     for (int j = 0; j < njobs; j++)
-        if (!one_kernel(jobs[j].nx, nrun)) nrest += job_units(jobs, j, nrun, units + nrest);
+        if (!one_kernel(jobs[j].nx, nrun) && !jobs[j].fold_kernel)
+            nrest += job_units(jobs, j, 0, nrun, units + nrest);
     run_units(&ctx, units, nrest, nthreads);
 }
