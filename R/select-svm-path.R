@@ -181,12 +181,12 @@ kc_svm_shared_plan <- function(fit, d, w, fold, runs, cells, args, needs,
   inputs_bytes <- 8 * copies * length(design$x)
   if (sum(bytes[2:3]) + inputs_bytes > kc_tune_budget()) return(NULL)
   # more than two classes on the folds' own inputs (scaled per fold, or one
-  # fold run): one kernel of all the rows per fold run, the class pairs'
-  # blocks and held-out rows gathered from it (the same values, about
-  # 1 / (L - 1) of the kernel work), where the budget holds it
+  # fold run): the held-out rows' kernel with all the rows once per fold run,
+  # each class pair's decision values read from it (the same values, 1 / (L - 1)
+  # of the work of each pair's own), where the budget holds it (doubles)
   fold_kernel <- FALSE
   if (L > 2L && (copies > 1 || length(runs) == 1L)) {
-    once <- kc_svm_bytes(n, nx = 1L, nrun = 2L)[2L]  # one kernel of all n rows
+    once <- 8 * held_out * n
     if (once + bytes[3L] + inputs_bytes <= kc_tune_budget()) {
       fold_kernel <- TRUE
       bytes[2L] <- once

@@ -33,8 +33,8 @@ typedef struct {
     double eps;
     long max_iter;
     int shrinking;
-    int fold_kernel;  /* where nx > 1 or one fold runs: one kernel of all the
-                       * points per fold run, the pairs' blocks gathered from it */
+    int fold_kernel;  /* where nx > 1 or one fold runs: the held-out rows' kernel
+                       * with all the points once per fold run, for every pair */
     double *decision, *rho, *iterations;
     int *status;
 } kc_svm_path_job;
