@@ -9,7 +9,8 @@
 #       --tune-default-n 5000 --tune-reps 3 --tune-threads 1
 #       (the tune section's sizes: n of the 5 x 5 grid searches, n of
 #       leave-one-out, n of the default-grid searches; kernel_tune's times
-#       the median of --tune-reps runs; its threads, default all)
+#       the median of --tune-reps runs; its threads, default all; 0: none of
+#       a size; --tune-real Satellite (default) or 0: the real-data rows)
 #   Rscript inst/benchmarks/run.R --only svm --svm-large 60000 (the 10-class,
 #       d = 784 rows at 60,000 too, kernclass alone)
 #   Rscript inst/benchmarks/run.R --only contention,scaling
@@ -38,7 +39,9 @@
 # scaling: 1, 2, 4, ... up to all cores, with speed-up and efficiency;
 # tune: kernel_tune() (raced, the default; screened; exhaustive) against e1071 on a 5 x 5 cost
 #   x gamma grid, 5-fold (e1071::tune.svm with its own folds, and e1071::svm
-#   over kernel_tune's folds: the same cells, so the same best cell), the
+#   over kernel_tune's folds: the same cells, so the same best cell; the race
+#   also on one thread; scikit-learn's GridSearchCV(SVC) on kernel_tune's
+#   folds), mlbench's Satellite (6 classes) the same way, the
 #   default 10 x 10 grid screened against exhaustive, and kernel_tune()'s exact
 #   leave-one-out of kernel_means and kernel_parzen over 10 gammas;
 # gammas: the three kernel-sum classifiers over 10 gammas, 5-fold, with the
