@@ -180,6 +180,18 @@ kc_svm_shared_plan <- function(fit, d, w, fold, runs, cells, args, needs,
   bytes <- kc_svm_bytes(n, largest, held_out, nx = copies, nrun = length(runs))
   inputs_bytes <- 8 * copies * length(design$x)
   if (sum(bytes[2:3]) + inputs_bytes > kc_tune_budget()) return(NULL)
+  # more than two classes on the folds' own inputs (scaled per fold, or one
+  # fold run): the held-out rows' kernel with all the rows once per fold run,
+  # each class pair's decision values read from it (the same values, 1 / (L - 1)
+  # of the work of each pair's own), where the budget holds it (doubles)
+  fold_kernel <- FALSE
+  if (L > 2L && (copies > 1 || length(runs) == 1L)) {
+    once <- 8 * held_out * n
+    if (once + bytes[3L] + inputs_bytes <= kc_tune_budget()) {
+      fold_kernel <- TRUE
+      bytes[2L] <- once
+    }
+  }
   # (a constant column warns: the folds then run one by one, and warn)
   key <- if (scale) "scaled" else "unscaled"
   if (is.null(inputs[[key]])) {
@@ -195,7 +207,7 @@ kc_svm_shared_plan <- function(fit, d, w, fold, runs, cells, args, needs,
   if (is.null(k)) return(NULL)
   list(x = x, y = as.integer(d$y), nclass = L, levels = levels(d$y), cost = cost,
        spec = kc_kernel_code(k), w = as.double(wt), cw = cw, tolerance = as.numeric(tolerance),
-       max_iter = as.numeric(max_iter), shrinking = arg("shrinking"),
+       max_iter = as.numeric(max_iter), shrinking = arg("shrinking"), fold_kernel = fold_kernel,
        bytes = c(once = bytes[[2L]], thread = bytes[[3L]], inputs = inputs_bytes))
 }
 

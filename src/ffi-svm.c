@@ -183,6 +183,7 @@ SEXP ffi_svm_path(SEXP plans, SEXP fold, SEXP run, SEXP threads)
             .cost = REAL(cost), .w = REAL(w), .cw = REAL(cw),
             .eps = eps, .max_iter = it >= (double) LONG_MAX ? LONG_MAX : (long) it,
             .shrinking = shr,
+            .fold_kernel = asLogical(kc_list_elt(plan, "fold_kernel")) == TRUE,
             .decision = REAL(VECTOR_ELT(res, 0)), .rho = REAL(VECTOR_ELT(res, 1)),
             .iterations = REAL(VECTOR_ELT(res, 2)), .status = INTEGER(VECTOR_ELT(res, 3))};
     }

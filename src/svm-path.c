@@ -128,6 +128,8 @@ typedef struct {
     int n, nrun;
     const unit *units;
     const double *K;         /* the kernel of all n points, where one serves the folds */
+    const double *Kt;        /* else, for a fold_kernel job: its fold run's held-out rows'
+                              * kernel with all n points (ntest x n) */
     workspace *ws;
     int inner;               /* threads inside a unit: all, where units run one at a time */
 } path_ctx;
@@ -142,7 +144,7 @@ static void fit_unit(void *data, int u, int thread)
     workspace *ws = &ctx->ws[thread];
     int n = ctx->n, r = un->run, f = ctx->run[r], a = un->a, b = un->b, pair = un->pair;
     int L = job->nclass, npairs = (int) ((double) L * (L - 1) / 2), nrun = ctx->nrun;
-    const double *K = ctx->K;
+    const double *K = ctx->K, *Kt = ctx->Kt;
     const kc_points *x = &job->x[job->nx > 1 ? r : 0];
     int *rows = ws->rows, *prev_rows = ws->prev_rows, *yb = ws->yb, *test = ws->test;
     double *C = ws->C, *alpha = ws->alpha, *acc = ws->acc, *strip = ws->strip;
@@ -150,7 +152,7 @@ static void fit_unit(void *data, int u, int thread)
     for (int t = 0; t < n; t++) if (ctx->fold[t] == f) test[ntest++] = t;
     const void *unit_mark = kc_mark();  /* the unit's points, freed after it */
     /* the held-out points, whose kernel is computed where blocks are */
-    kc_points xt = K ? *x : kc_points_subset(x, test, ntest), xb = *x;
+    kc_points xt = K || Kt ? *x : kc_points_subset(x, test, ntest), xb = *x;
     const double *cw = job->cw + (size_t) r * L;
     int mprev = -1;
     const void *pair_mark = kc_mark();  /* the block's points */
@@ -190,7 +192,7 @@ static void fit_unit(void *data, int u, int thread)
                 }
             } else {
                 kc_gram_float(job->k, &xb, ws->block, ctx->inner);
-                if (ntest > 0) kc_gram(job->k, &xt, &xb, 0, strip, ctx->inner);
+                if (ntest > 0 && !Kt) kc_gram(job->k, &xt, &xb, 0, strip, ctx->inner);
             }
             memset(ws->filled, 1, (size_t) m);
             memcpy(prev_rows, rows, (size_t) m * sizeof(int));
@@ -225,7 +227,7 @@ static void fit_unit(void *data, int u, int thread)
         for (int i = 0; i < m; i++) {
             if (!(alpha[i] > 0)) continue;
             double coef = alpha[i] * yb[i];
-            const double *col = strip + (size_t) i * ntest;
+            const double *col = Kt ? Kt + (size_t) rows[i] * ntest : strip + (size_t) i * ntest;
             for (int v = 0; v < ntest; v++) acc[v] += coef * col[v];
         }
         for (int v = 0; v < ntest; v++) dec[test[v]] = acc[v] - res.rho;
@@ -244,12 +246,12 @@ static void run_units(path_ctx *ctx, const unit *units, int nunits, int nthreads
     if (why != KC_UNITS_DONE) kc_units_raise(why);
 }
 
-/* The units of job j (its class pairs on each fold run) into out; their
- * number. */
-static int job_units(const kc_svm_path_job *jobs, int j, int nrun, unit *out)
+/* The units of job j (its class pairs on the fold runs r0 to r1 - 1) into
+ * out; their number. */
+static int job_units(const kc_svm_path_job *jobs, int j, int r0, int r1, unit *out)
 {
     int L = jobs[j].nclass, nu = 0;
-    for (int r = 0; r < nrun; r++) {
+    for (int r = r0; r < r1; r++) {
         int pair = 0;
         for (int a = 0; a < L; a++) for (int b = a + 1; b < L; b++, pair++)
             out[nu++] = (unit) {j, r, pair, a, b};
@@ -309,7 +311,7 @@ void kc_svm_path(const kc_svm_path_job *jobs, int njobs, const int *fold, const 
         w->filled = (unsigned char *) R_alloc(mmax, 1);
         w->strip = (double *) R_alloc(tmax * mmax + 1, sizeof(double));
     }
-    path_ctx ctx = {jobs, fold, run, n, nrun, NULL, NULL, ws, 1};
+    path_ctx ctx = {jobs, fold, run, n, nrun, NULL, NULL, NULL, ws, 1};
     unit *units = (unit *) R_alloc((size_t) nunits + 1, sizeof(unit));
 
     /* the jobs whose folds share one kernel: each kernel computed on all
@@ -323,12 +325,34 @@ void kc_svm_path(const kc_svm_path_job *jobs, int njobs, const int *fold, const 
         kc_advise_huge_pages(K, (size_t) n * n * sizeof(double));
         kc_gram(jobs[j].k, jobs[j].x, jobs[j].x, 1, K, nthreads);
         ctx.K = K;
-        run_units(&ctx, units, job_units(jobs, j, nrun, units), nthreads);
+        run_units(&ctx, units, job_units(jobs, j, 0, nrun, units), nthreads);
         ctx.K = NULL;
         vmaxset(mark);
     }
+    /* the jobs with a held-out kernel per fold run (more than two classes:
+     * each pair's held-out rows' kernel, pair by pair, would be L - 1 times
+     * the work of theirs with all the points): each fold run's on all the
+     * threads, then that run's units, which read their columns */
+    int *test = (int *) R_alloc(n, sizeof(int));
+    for (int j = 0; j < njobs; j++) {
+        if (one_kernel(jobs[j].nx, nrun) || !jobs[j].fold_kernel) continue;
+        for (int r = 0; r < nrun; r++) {
+            const void *mark = vmaxget();
+            int ntest = 0;
+            for (int t = 0; t < n; t++) if (fold[t] == run[r]) test[ntest++] = t;
+            const kc_points *x = &jobs[j].x[jobs[j].nx > 1 ? r : 0];
+            kc_points xt = kc_points_subset(x, test, ntest);
+            double *Kt = (double *) R_alloc((size_t) ntest * n + 1, sizeof(double));
+            if (ntest > 0) kc_gram(jobs[j].k, &xt, x, 0, Kt, nthreads);
+            ctx.Kt = Kt;
+            run_units(&ctx, units, job_units(jobs, j, r, r + 1, units), nthreads);
+            ctx.Kt = NULL;
+            vmaxset(mark);
+        }
+    }
     int nrest = 0;
     for (int j = 0; j < njobs; j++)
-        if (!one_kernel(jobs[j].nx, nrun)) nrest += job_units(jobs, j, nrun, units + nrest);
+        if (!one_kernel(jobs[j].nx, nrun) && !jobs[j].fold_kernel)
+            nrest += job_units(jobs, j, 0, nrun, units + nrest);
     run_units(&ctx, units, nrest, nthreads);
 }

@@ -33,6 +33,8 @@ typedef struct {
     double eps;
     long max_iter;
     int shrinking;
+    int fold_kernel;  /* where nx > 1 or one fold runs: the held-out rows' kernel
+                       * with all the points once per fold run, for every pair */
     double *decision, *rho, *iterations;
     int *status;
 } kc_svm_path_job;

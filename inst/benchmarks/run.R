@@ -9,7 +9,8 @@
 #       --tune-default-n 5000 --tune-reps 3 --tune-threads 1
 #       (the tune section's sizes: n of the 5 x 5 grid searches, n of
 #       leave-one-out, n of the default-grid searches; kernel_tune's times
-#       the median of --tune-reps runs; its threads, default all)
+#       the median of --tune-reps runs; its threads, default all; 0: none of
+#       a size; --tune-real Satellite (default) or 0: the real-data rows)
 #   Rscript inst/benchmarks/run.R --only svm --svm-large 60000 (the 10-class,
 #       d = 784 rows at 60,000 too, kernclass alone)
 #   Rscript inst/benchmarks/run.R --only contention,scaling
@@ -38,7 +39,9 @@
 # scaling: 1, 2, 4, ... up to all cores, with speed-up and efficiency;
 # tune: kernel_tune() (raced, the default; screened; exhaustive) against e1071 on a 5 x 5 cost
 #   x gamma grid, 5-fold (e1071::tune.svm with its own folds, and e1071::svm
-#   over kernel_tune's folds: the same cells, so the same best cell), the
+#   over kernel_tune's folds: the same cells, so the same best cell; the race
+#   also on one thread; scikit-learn's GridSearchCV(SVC) on kernel_tune's
+#   folds), mlbench's Satellite (6 classes) the same way, the
 #   default 10 x 10 grid screened against exhaustive, and kernel_tune()'s exact
 #   leave-one-out of kernel_means and kernel_parzen over 10 gammas;
 # gammas: the three kernel-sum classifiers over 10 gammas, 5-fold, with the
@@ -642,9 +645,45 @@ if (run_section("tune")) {
       kernel_tune(kernel_svm, dat$x, dat$y, grid = grid, folds = 5, search = search)
     }))
     m <- runs[[reps]]
-    m$seconds <- stats::median(vapply(runs, `[[`, numeric(1), "seconds"))
-    m$cpu <- stats::median(vapply(runs, `[[`, numeric(1), "cpu"))
+    m$runs <- vapply(runs, `[[`, numeric(1), "seconds")
+    m$cpus <- vapply(runs, `[[`, numeric(1), "cpu")
+    m$seconds <- stats::median(m$runs)
+    m$cpu <- stats::median(m$cpus)
     m
+  }
+  # one search timed before and after the peers (the machine's load moving
+  # between them): b's result, the median seconds of all runs of a and b
+  pooled <- function(a, b) {
+    b$runs <- c(a$runs, b$runs)
+    b$cpus <- c(a$cpus, b$cpus)
+    b$seconds <- stats::median(b$runs)
+    b$cpu <- stats::median(b$cpus)
+    b$same <- identical(a$value$results, b$value$results)
+    b
+  }
+  # scikit-learn's GridSearchCV over SVC (StandardScaler in a pipeline, so
+  # each fold scaled by its training rows, as e1071::svm(scale = TRUE) and
+  # kernel_tune(scale = TRUE) scale them) on the grid and the folds `fold`,
+  # n_jobs processes: list(seconds (the search with its refit, as Python
+  # measures it), cost, gamma, cv (its mean fold accuracy), accuracy on te),
+  # or NULL
+  sklearn_grid <- function(tr, te, fold, grid, n_jobs) {
+    fold_file <- tempfile("folds")
+    on.exit(unlink(fold_file))
+    writeLines(as.character(fold), fold_file)
+    sklearn_run("sklearn_grid.py", tr, te, c(fold_file, paste(grid$cost, collapse = ","),
+                                              paste(grid$gamma, collapse = ","), n_jobs),
+                function(dir) {
+      times <- scan(file.path(dir, "times.txt"), quiet = TRUE)
+      best <- scan(file.path(dir, "best.txt"), quiet = TRUE)
+      list(seconds = times[1], cost = best[1], gamma = best[2], cv = best[3],
+           accuracy = mean(sklearn_labels(dir, tr) == te$y))
+    })
+  }
+  # the exact CV accuracy (exhaustive table kx, same folds) of a cell
+  exact_cv <- function(kx, cost, gamma) {
+    r <- kx$value$results
+    r$accuracy[which(abs(r$cost / cost - 1) < 1e-9 & abs(r$gamma / gamma - 1) < 1e-9)[1]]
   }
   test_accuracy <- function(model, te) mean(predict(model, te$x) == te$y)
   # the screened search against the exhaustive one: the chosen rows, the
@@ -674,7 +713,7 @@ if (run_section("tune")) {
                   cell_text(kr$value$best$cost, kr$value$best$gamma), vr$cv_gap, vr$test[1]),
       check.names = FALSE)
   }
-  for (n in sizes_arg("--tune-n", c(size(2000, 1000), size(5000, 2000)))) {
+  for (n in setdiff(sizes_arg("--tune-n", c(size(2000, 1000), size(5000, 2000))), 0L)) {
     dat <- make_data(n, 20, n + 7)
     te <- make_data(10000, 20, n + 8)
     before <- load_avg()
@@ -685,6 +724,7 @@ if (run_section("tune")) {
     kmr <- timed_search("race", dat, grid, multisession = TRUE)
     kt <- timed_search("screen", dat, grid, threads = workers)
     ktr <- timed_search("race", dat, grid, threads = workers)
+    k1r <- timed_search("race", dat, grid, threads = 1L)
     same_plan <- identical(km$value$results, k$value$results) &&
       identical(kmr$value$results, kr$value$results) &&
       identical(kt$value$results, k$value$results) &&
@@ -693,6 +733,11 @@ if (run_section("tune")) {
     set.seed(1)
     ts <- measure(tune.svm(dat$x, dat$y, cost = grid$cost, gamma = grid$gamma,
                            tunecontrol = tune.control(cross = 5)))
+    # the race on one thread and on `workers` again after the e1071 runs
+    k1r <- pooled(k1r, timed_search("race", dat, grid, threads = 1L))
+    ktr <- pooled(ktr, timed_search("race", dat, grid, threads = workers))
+    same_plan <- same_plan && identical(k1r$value$results, kr$value$results)
+    sk <- sklearn_grid(dat, te, k$value$fold, grid, workers)
     xb <- kx$value$best
     eb <- e$value$cells[e$value$best, ]
     tb <- ts$value$best.parameters
@@ -714,6 +759,8 @@ if (run_section("tune")) {
                                         e$seconds / kt$seconds, ts$seconds / kt$seconds),
       "raced, 2 threads s" = sprintf("%.2f (%.1fx / %.1fx)", ktr$seconds,
                                      e$seconds / ktr$seconds, ts$seconds / ktr$seconds),
+      "raced, 1 thread s" = sprintf("%.2f (%.1fx / %.1fx)", k1r$seconds,
+                                    e$seconds / k1r$seconds, ts$seconds / k1r$seconds),
       "exhaustive s" = sprintf("%.2f (%.1fx / %.1fx)", kx$seconds, e$seconds / kx$seconds,
                                ts$seconds / kx$seconds),
       "e1071::svm, same folds s" = sprintf("%.2f", e$seconds),
@@ -722,6 +769,10 @@ if (run_section("tune")) {
       "exhaustive's best as e1071's on its folds" = if (same) "yes" else
         sprintf("no: %s (%.4f)", cell_text(eb$cost, eb$gamma), e$value$accuracy[e$value$best]),
       "tune.svm's best (its own folds)" = cell_text(tb$cost, tb$gamma),
+      "scikit-learn GridSearchCV s (x kernel_tune raced 2 threads): best, test accuracy" =
+        if (is.null(sk)) "no scikit-learn" else
+          sprintf("%.2f (%.1fx): %s, %.4f", sk$seconds, sk$seconds / ktr$seconds,
+                  cell_text(sk$cost, sk$gamma), sk$accuracy),
       "CPU s: screened / raced / exhaustive / e1071 / tune.svm" =
         sprintf("%.1f / %.1f / %.1f / %.1f / %.1f", k$cpu, kr$cpu, kx$cpu, e$cpu, ts$cpu),
       "load before / after" = paste(before, load_avg(), sep = " / "),
@@ -729,15 +780,16 @@ if (run_section("tune")) {
     cat(sprintf(paste0("%-40s screened %.2f s, raced (default) %.2f s, exhaustive %.2f s, ",
                        "multisession %.2f s (raced %.2f s), %d threads %.2f s (raced %.2f s), ",
                        "e1071 same folds %.2f s (%.1fx), tune.svm %.2f s (raced %.1fx; raced, ",
-                       "%d threads: %.1fx)\n"),
+                       "%d threads: %.1fx; 1 thread %.2f s: %.1fx)\n"),
                 task, k$seconds, kr$seconds, kx$seconds, km$seconds, kmr$seconds, workers,
                 kt$seconds, ktr$seconds, e$seconds, e$seconds / kr$seconds, ts$seconds,
-                ts$seconds / kr$seconds, workers, ts$seconds / ktr$seconds))
+                ts$seconds / kr$seconds, workers, ts$seconds / ktr$seconds, k1r$seconds,
+                ts$seconds / k1r$seconds))
   }
   # the default grid (10 x 10 around the median heuristic), screened and
   # exhaustive; no e1071 (its 500 fits a size take too long to repeat)
   rows_d <- list()
-  for (n in sizes_arg("--tune-default-n", size(5000, 1000))) {
+  for (n in setdiff(sizes_arg("--tune-default-n", size(5000, 1000)), 0L)) {
     dat <- make_data(n, 20, n + 7)
     te <- make_data(10000, 20, n + 8)
     k <- timed_search("screen", dat, NULL)
@@ -761,10 +813,117 @@ if (run_section("tune")) {
                 rows_d[[length(rows_d)]]$task, k$seconds, km$seconds, workers, kt$seconds,
                 kr$seconds, workers, ktr$seconds, kx$seconds))
   }
+  # real multi-class data (--tune-real Satellite, or 0: none): mlbench's
+  # Satellite (Statlog Landsat, 6 classes, 36 inputs), its 6,435 rows the
+  # Statlog training set (the first 4,435: the search) and test set (the last
+  # 2,000: fresh data). The race on one thread and on `workers`, each before
+  # and after tune.svm (median of all runs), the exhaustive search (its exact
+  # table gives every chosen cell's exact CV accuracy on kernel_tune's folds),
+  # tune.svm on its own folds and GridSearchCV on kernel_tune's.
+  real <- if ("--tune-real" %in% args) args[which(args == "--tune-real") + 1L] else "Satellite"
+  rows_r <- NULL
+  real_lines <- NULL
+  if (identical(real, "Satellite") && requireNamespace("mlbench", quietly = TRUE)) {
+    sat_env <- new.env()
+    utils::data("Satellite", package = "mlbench", envir = sat_env)
+    sat <- sat_env$Satellite
+    xs <- as.matrix(sat[, names(sat) != "classes"])
+    ys <- droplevels(sat$classes)
+    train <- seq_len(4435)
+    sat_tr <- list(x = xs[train, ], y = ys[train])
+    sat_te <- list(x = xs[-train, ], y = ys[-train])
+    before <- load_avg()
+    r1 <- timed_search("race", sat_tr, grid, threads = 1L)
+    r2 <- timed_search("race", sat_tr, grid, threads = workers)
+    set.seed(1)
+    ts <- measure(tune.svm(sat_tr$x, sat_tr$y, cost = grid$cost, gamma = grid$gamma,
+                           tunecontrol = tune.control(cross = 5)))
+    r1 <- pooled(r1, timed_search("race", sat_tr, grid, threads = 1L))
+    r2 <- pooled(r2, timed_search("race", sat_tr, grid, threads = workers))
+    kx <- timed_search("exhaustive", sat_tr, grid, threads = workers)
+    fold <- r2$value$fold
+    sk1 <- sklearn_grid(sat_tr, sat_te, fold, grid, 1L)
+    sk2 <- sklearn_grid(sat_tr, sat_te, fold, grid, workers)
+    after <- load_avg()
+    nt <- length(sat_tr$y)
+    # one row per search: the time and its ratio to tune.svm's, the chosen
+    # cell, the figure the search chose it by (what it is), that cell's exact
+    # CV accuracy on kernel_tune's folds and its gap to the best there (in
+    # held-out rows: 0 is a tie or the same cell), the test accuracy
+    real_row <- function(who, m, cost, gamma, figure, test) {
+      a <- exact_cv(kx, cost, gamma)
+      data.frame(search = who, seconds = sprintf("%.2f", m$seconds),
+                 "x tune.svm" = sprintf("%.1fx", ts$seconds / m$seconds),
+                 "CPU s" = if (is.null(m$cpu)) "" else sprintf("%.1f", m$cpu),
+                 "chosen cell" = cell_text(cost, gamma), "its figure (what it is)" = figure,
+                 "exact CV accuracy, kernel_tune's folds (gap to best, rows)" =
+                   sprintf("%.4f (%.2f points, %d rows)", a, 100 * (kx$value$best_accuracy - a),
+                           as.integer(round(nt * (kx$value$best_accuracy - a)))),
+                 "test accuracy (2,000 rows)" = sprintf("%.4f", test), check.names = FALSE)
+    }
+    # summary()'s lines down to its table's end (not the refitted model's)
+    summary_table <- function(tuned) {
+      old_width <- options(width = 150)
+      on.exit(options(old_width))
+      out <- utils::capture.output(print(summary(tuned)))
+      out[seq_len(grep("^Model refitted", out)[1] - 2L)]
+    }
+    raced_figure <- function(r) {
+      fin <- sum(r$value$results$folds_run == 5L)
+      sprintf("%.4f: screening estimate (tol 0.1), all 5 folds; %d of 25 cells ran every fold",
+              r$value$best_accuracy, fin)
+    }
+    rows_r <- list(
+      real_row("kernel_tune, raced (default), 1 thread", r1, r1$value$best$cost,
+               r1$value$best$gamma, raced_figure(r1), test_accuracy(r1$value$model, sat_te)),
+      real_row(sprintf("kernel_tune, raced (default), %d threads", workers), r2,
+               r2$value$best$cost, r2$value$best$gamma, raced_figure(r2),
+               test_accuracy(r2$value$model, sat_te)),
+      real_row(sprintf("kernel_tune, exhaustive, %d threads", workers), kx, kx$value$best$cost,
+               kx$value$best$gamma, sprintf("%.4f: full CV at tol 0.001", kx$value$best_accuracy),
+               test_accuracy(kx$value$model, sat_te)),
+      real_row("e1071::tune.svm (its own 5 folds)", ts, ts$value$best.parameters$cost,
+               ts$value$best.parameters$gamma,
+               sprintf("%.4f: full CV, its folds (mean of fold accuracies)",
+                       1 - ts$value$best.performance),
+               mean(predict(ts$value$best.model, sat_te$x) == sat_te$y)))
+    for (sk in list(list(1L, sk1), list(workers, sk2))) if (!is.null(sk[[2]])) {
+      rows_r[[length(rows_r) + 1L]] <- real_row(
+        sprintf("scikit-learn GridSearchCV(SVC), n_jobs = %d", sk[[1]]),
+        list(seconds = sk[[2]]$seconds, cpu = NULL), sk[[2]]$cost, sk[[2]]$gamma,
+        sprintf("%.4f: full CV, same folds (mean of fold accuracies)", sk[[2]]$cv),
+        sk[[2]]$accuracy)
+    }
+    cat(sprintf(paste0("Satellite 4435 x 36, 6 classes: raced 1 thread %.2f s (%.1fx tune.svm), ",
+                       "%d threads %.2f s (%.1fx), exhaustive %.2f s, tune.svm %.2f s%s; ",
+                       "load %s / %s\n"),
+                r1$seconds, ts$seconds / r1$seconds, workers, r2$seconds, ts$seconds / r2$seconds,
+                kx$seconds, ts$seconds,
+                if (is.null(sk2)) "" else sprintf(", GridSearchCV %.2f s (n_jobs %d)",
+                                                  sk2$seconds, workers),
+                before, after))
+    real_lines <- c(
+      sprintf(paste("#### Real data: mlbench's Satellite, 6 classes, 4,435 training rows x 36,",
+                    "2,000 test rows; the 5 x 5 grid, 5-fold (load %s before, %s after)"),
+              before, after), "",
+      knitr::kable(do.call(rbind, rows_r), format = "pipe"), "",
+      paste0("seconds: the search with its refit on all training rows; kernel_tune's races the ",
+             "median of ", 2L * reps, " runs, half before tune.svm and half after (results ",
+             if (isTRUE(r1$same) && isTRUE(r2$same) &&
+                 identical(r1$value$results, r2$value$results)) "identical" else "NOT identical",
+             " across runs and threads); scikit-learn's as Python measures it, its n_jobs ",
+             "processes started inside it; CPU s: this process's (tune.svm one thread). ",
+             "gap: the exhaustive search's best exact CV accuracy minus the chosen cell's, ",
+             "same folds; a tie (0 rows) is as good as exhaustive search's choice. ",
+             "scikit-learn's StandardScaler divides by the population sd (e1071 and ",
+             "kernclass: the sample sd)."), "",
+      "The raced search's own summary (its table's figures say what each is):", "", "```",
+      summary_table(r2$value), "```", "")
+  }
   nl <- sizes_arg("--loo-n", size(10000, 3000))
-  dat <- make_data(nl, 20, 99)
+  dat <- make_data(max(nl, 1L), 20, 99)
   gammas <- data.frame(gamma = 2^seq(-9, 0, length.out = 10))
-  loo <- lapply(c("kernel_means", "kernel_parzen"), function(f) {
+  loo <- if (nl > 0L) lapply(c("kernel_means", "kernel_parzen"), function(f) {
     fun <- get(f, envir = asNamespace("kernclass"))
     m <- measure(kernel_tune(fun, dat$x, dat$y, grid = gammas, folds = "loo", scale = FALSE))
     cat(sprintf("%-48s %.2f s\n", sprintf("%s, 10 gammas, loo, n=%d", f, nl), m$seconds))
@@ -779,7 +938,7 @@ if (run_section("tune")) {
     sprintf("### Model selection (kernel_tune, sequential plan, %s)",
             if (is.null(tune_threads)) "default threads" else
               sprintf("%d thread(s), --tune-threads", tune_threads)), "",
-    knitr::kable(do.call(rbind, rows_t), format = "pipe"), "",
+    if (length(rows_t)) knitr::kable(do.call(rbind, rows_t), format = "pipe"), "",
     paste0(paste("Grid: cost 2^(-3, -1, 1, 3, 5) x gamma 2^(-9, -7, -5, -3, -1), RBF, scale = TRUE,",
                  "tolerance 1e-3. screened: the grid cross-validated at solver tolerance 0.1, the",
                  "chosen row refitted at 1e-3; raced: kernel_tune()'s default search, screened, and",
@@ -800,8 +959,10 @@ if (run_section("tune")) {
     if (length(rows_d)) c(knitr::kable(do.call(rbind, rows_d), format = "pipe"), "",
                           paste("The default grid: 10 costs from 50/n to 500 x 10 gammas 2^(-6, ..., 3)",
                                 "times estimate_gamma()'s median heuristic."), ""),
-    knitr::kable(do.call(rbind, loo), format = "pipe"), "",
-    "Exact leave-one-out from one pass of kernel sums per gamma (scale = FALSE).", "")
+    real_lines,
+    if (length(loo)) c(knitr::kable(do.call(rbind, loo), format = "pipe"), "",
+                       "Exact leave-one-out from one pass of kernel sums per gamma (scale = FALSE).",
+                       ""))
 }
 
 # ---- 8b. the kernel-sum classifiers over gamma ------------------------------

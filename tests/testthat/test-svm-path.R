@@ -104,6 +104,51 @@ test_that("the shared path's pairs are the per-fold path's fits: same iterations
   }
 })
 
+test_that("more than two classes: the held-out rows' kernel once per fold run, as pair by pair", {
+  # fold_kernel: each fold run's held-out kernel with all the points, read by
+  # every class pair; the same numbers as each pair's own held-out kernel,
+  # on one and two threads, one fold run (a race's step) or all
+  for (classes in 3:4) for (runs in list(1:4, 3L)) {
+    dat <- path_data(n = 160, classes = classes, seed = 60 + classes)
+    n <- nrow(dat$x)
+    w <- runif(n, 0.5, 2)
+    fold <- rep_len(1:4, n)
+    spec <- ns$kc_kernel_code(ns$kc_kernel("rbf", 0.4, 3, 0, dat$x))
+    xs <- lapply(runs, function(f) dat$x * f)  # inputs of its own per fold run
+    plan <- path_plan(xs, as.integer(dat$y), as.integer(classes), c(0.3, 3, 30), w,
+                      matrix(1, classes, length(runs)), spec)
+    pair <- .Call(ns$ffi_svm_path, list(plan), fold, runs, 1L)
+    for (threads in 1:2) {
+      once <- .Call(ns$ffi_svm_path, list(c(plan, fold_kernel = TRUE)), fold, runs, threads)
+      expect_identical(once, pair, info = paste(classes, length(runs), threads))
+    }
+    expect_true(all(is.finite(pair[[1L]]$decision[fold %in% runs])))
+  }
+  # kernel_tune's plans take it for more than two classes on per-fold inputs,
+  # within the budget, which counts it
+  plan_of <- function(classes, scale, runs = 1:5, mb = 512) {
+    old <- options(kernclass.tune.store_mb = mb)
+    on.exit(options(old))
+    dat <- path_data(n = 150, classes = classes, seed = 70)
+    d <- ns$kc_cv_data(dat$x, dat$y)
+    fold <- rep_len(1:5, 150)
+    ns$kc_svm_shared_plan(kernel_svm, d, NULL, fold, runs, list(list(cost = 1, gamma = 0.5)),
+                          list(scale = scale), "class")
+  }
+  p3 <- plan_of(3, TRUE)
+  expect_true(p3$fold_kernel)
+  expect_identical(p3$bytes[["once"]], 8 * 30 * 150)
+  expect_false(plan_of(2, TRUE)$fold_kernel)
+  expect_false(plan_of(3, FALSE)$fold_kernel)  # one kernel of all rows serves the folds
+  expect_true(plan_of(3, FALSE, runs = 2L)$fold_kernel)
+  # a budget that holds the pairs' memory, not the held-out kernel besides
+  mb <- (p3$bytes[["thread"]] + p3$bytes[["inputs"]] + p3$bytes[["once"]] / 2) / 2^20
+  tight <- plan_of(3, TRUE, mb = mb)
+  expect_false(is.null(tight))
+  expect_false(tight$fold_kernel)
+  expect_identical(tight$bytes[["once"]], 0)
+})
+
 test_that("weights, class weights, a race's folds and a fold missing a class", {
   dat <- path_data(n = 140, classes = 3, seed = 5)
   w <- runif(140, 0, 2)
