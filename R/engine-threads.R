@@ -8,11 +8,15 @@
 #' @section Default: The cores this R process may use, as
 #'   [parallelly::availableCores()] counts them: the CPU affinity mask,
 #'   cgroup CPU quotas (containers, Slurm and other schedulers), the
-#'   `mc.cores` option and `_R_CHECK_LIMIT_CORES_`, so that workers of
-#'   the future framework (which set `mc.cores = 1`) run the engine on one
-#'   thread; then no more than the environment variables `OMP_THREAD_LIMIT`
-#'   and `OMP_NUM_THREADS` allow. The option `kernclass.threads` (what
-#'   `kernclass_threads(n)` sets) overrides all of these.
+#'   `mc.cores` option and `_R_CHECK_LIMIT_CORES_` (the workers that
+#'   `plan(multisession)` starts set `mc.cores = 1`, so they run the engine
+#'   on one thread; a worker of a cluster you make yourself sees all its
+#'   machine's cores, and kernclass's own jobs there set one thread unless
+#'   that worker's `kernclass.threads` says otherwise, see
+#'   [kernclass-parallel]); then no more than the environment variables
+#'   `OMP_THREAD_LIMIT` and `OMP_NUM_THREADS` allow. The option
+#'   `kernclass.threads` (what `kernclass_threads(n)` sets) overrides all
+#'   of these.
 #'
 #' @section Limits the engine applies itself: Whatever is asked for, the
 #'   engine uses
