@@ -30,6 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <R_ext/Arith.h>
 #include <R_ext/Memory.h>
 #include "kernclass.h"
 #include "kernel.h"
@@ -95,6 +96,12 @@ typedef struct {
     float **cross, **crosst; /* per thread: a pair's + class x - class, its transpose */
     int **idx;               /* per thread: mmax ints of scratch */
     double **work;           /* per thread: kc_group_work_size(gp, inner) */
+    /* Platt's folds (NULL without): per thread a fold's block (mmax x
+     * mmax), its rows (mmax x p), alpha and C, y and the rows it keeps */
+    float **fblock;
+    double **fx, **falpha, **fC;
+    int **fy, **ftrain;
+    unsigned char *ffilled;  /* mmax ones, read by every thread */
 } pairs_ctx;
 
 /* The pair's block from its classes' blocks and its cross block.  Each
@@ -124,6 +131,80 @@ static void shared_block(const pairs_ctx *ctx, const kc_svm_pair *p, int u, int 
             dst[j] = s ? vp[a] : vn[b];
             a += s;
             b += !s;
+        }
+    }
+}
+
+/* Platt's cross-validation of pair p (kc_svm_pair's fold), after its
+ * solve: each fold's SVM solved as the solver solves it alone with every
+ * row kept, on the sub-block of the pair's block (in the pair's row order,
+ * as kc_svm_binary keeps the rows) and the pair's rows xs (m x p), and the
+ * held-out rows' decision values summed in double from the block. */
+static void pair_folds(const pairs_ctx *ctx, kc_svm_pair *p, int thread, const float *block,
+                       const double *xs)
+{
+    int m = p->m, np = ctx->x->p;
+    int *tr = ctx->ftrain[thread], *yf = ctx->fy[thread];
+    float *fb = ctx->fblock[thread];
+    double *xf = ctx->fx[thread], *af = ctx->falpha[thread], *Cf = ctx->fC[thread];
+    p->fold_bad = 0;
+    for (int f = 1; f <= p->nfolds; f++) {
+        int mt = 0, npos = 0;
+        for (int i = 0; i < m; i++)
+            if (p->fold[i] != f) {
+                tr[mt++] = i;
+                npos += p->y[i] > 0;
+            }
+        if (mt == m) continue;  /* no rows held out */
+        if (npos == mt || npos == 0) {
+            /* the other rows of one class only */
+            for (int i = 0; i < m; i++) if (p->fold[i] == f) p->dec[i] = npos == mt ? 1.0 : -1.0;
+            continue;
+        }
+        for (int a = 0; a < mt; a++) {
+            const float *src = block + (size_t) tr[a] * m;
+            float *dst = fb + (size_t) a * mt;
+            for (int b = 0; b < mt; b++) dst[b] = src[tr[b]];
+            yf[a] = p->y[tr[a]];
+            Cf[a] = p->C[tr[a]];
+        }
+        for (int c = 0; c < np; c++) {
+            const double *src = xs + (size_t) c * m;
+            double *dst = xf + (size_t) c * mt;
+            for (int a = 0; a < mt; a++) dst[a] = src[tr[a]];
+        }
+        kc_points xb = *ctx->x;
+        xb.x = xf;
+        xb.n = mt;
+        kc_smo_options opt = *ctx->opt;
+        opt.alpha0 = NULL;
+        opt.nsets = 1;
+        opt.nthreads = ctx->inner;
+        opt.store = fb;
+        opt.filled = ctx->ffilled;
+        opt.whole = 1;
+        kc_smo_result res = {.alpha = af};
+        kc_smo(ctx->k, &xb, yf, Cf, &opt, &res);
+        int ok = res.status != KC_SMO_UNBOUNDED && R_FINITE(res.rho);
+        /* the support vectors' coefficients, compacted (over tr, in place) */
+        int nsv = 0;
+        for (int a = 0; a < mt; a++) {
+            if (!R_FINITE(af[a])) ok = 0;
+            if (af[a] > 0) {
+                af[nsv] = af[a] * yf[a];
+                tr[nsv++] = tr[a];
+            }
+        }
+        if (!ok) {
+            p->fold_bad = 1;
+            return;
+        }
+        for (int i = 0; i < m; i++) {
+            if (p->fold[i] != f) continue;
+            const float *Ki = block + (size_t) i * m;
+            double s = 0;
+            for (int a = 0; a < nsv; a++) s += af[a] * Ki[tr[a]];
+            p->dec[i] = s - res.rho;
         }
     }
 }
@@ -172,6 +253,7 @@ static void fit_pair(void *data, int u, int thread)
     opt.whole = 1;
     p->res.alpha = p->alpha;
     kc_smo(ctx->k, &xb, p->y, p->C, &opt, &p->res);
+    if (p->fold) pair_folds(ctx, p, thread, block, xs);
     kc_release(mark);
 }
 
@@ -196,7 +278,11 @@ int kc_svm_pairs(const kc_kernel *k, const kc_points *x, kc_svm_pair *pairs, int
     /* the bytes: per thread its block, flags and rows; shared, the classes'
      * blocks, their rows sorted and packed, and per thread a cross block,
      * its transpose and the tiles' scratch */
-    double per_thread = kc_svm_store_bytes((double) mmax) + (double) mmax * p * sizeof(double);
+    int folds = 0;
+    for (int u = 0; u < npairs; u++) if (pairs[u].fold) folds = 1;
+    double per_thread = (1.0 + folds) * (kc_svm_store_bytes((double) mmax) +
+                                         (double) mmax * p * sizeof(double)) +
+                        folds * 24.0 * (double) mmax;
     int *group = (int *) R_alloc(n + 1, sizeof(int));
     int *side = (int *) R_alloc(2 * (size_t) npairs, sizeof(int));
     int nclass = 0;
@@ -222,7 +308,27 @@ int kc_svm_pairs(const kc_kernel *k, const kc_points *x, kc_svm_pair *pairs, int
         inner = outer > 1 ? 1 : nthreads;
     }
     pairs_ctx ctx = {k, x, pairs, order, NULL, NULL, side, opt, inner,
+                     NULL, NULL, NULL, NULL, NULL, NULL, NULL,
                      NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    if (folds) {
+        ctx.fblock = (float **) R_alloc((size_t) outer, sizeof(float *));
+        ctx.fx = (double **) R_alloc((size_t) outer, sizeof(double *));
+        ctx.falpha = (double **) R_alloc((size_t) outer, sizeof(double *));
+        ctx.fC = (double **) R_alloc((size_t) outer, sizeof(double *));
+        ctx.fy = (int **) R_alloc((size_t) outer, sizeof(int *));
+        ctx.ftrain = (int **) R_alloc((size_t) outer, sizeof(int *));
+        for (int t = 0; t < outer; t++) {
+            ctx.fblock[t] = (float *) R_alloc(mmax * mmax + 1, sizeof(float));
+            kc_advise_huge_pages(ctx.fblock[t], mmax * mmax * sizeof(float));
+            ctx.fx[t] = (double *) R_alloc(mmax * (size_t) p + 1, sizeof(double));
+            ctx.falpha[t] = (double *) R_alloc(mmax + 1, sizeof(double));
+            ctx.fC[t] = (double *) R_alloc(mmax + 1, sizeof(double));
+            ctx.fy[t] = (int *) R_alloc(mmax + 1, sizeof(int));
+            ctx.ftrain[t] = (int *) R_alloc(mmax + 1, sizeof(int));
+        }
+        ctx.ffilled = (unsigned char *) R_alloc(mmax + 1, 1);
+        memset(ctx.ffilled, 1, mmax);
+    }
     ctx.block = (float **) R_alloc((size_t) outer, sizeof(float *));
     ctx.filled = (unsigned char **) R_alloc((size_t) outer, sizeof(unsigned char *));
     ctx.xsub = (double **) R_alloc((size_t) outer, sizeof(double *));
