@@ -237,7 +237,9 @@ SEXP ffi_svm_bytes(SEXP n, SEXP m, SEXP t, SEXP nx, SEXP nrun)
  * optionally fold (Platt's folds, integers in 1..nfolds); budget the bytes
  * the kernel store may take.  Returns list(fits = per pair the fields
  * ffi_smo returns but the store, with folds also dec and fold_bad
- * (kc_svm_pair), shared = whether one kernel served every pair). */
+ * (kc_svm_pair), shared = whether the classes' kernel blocks were shared,
+ * batches = in how many batches of pairs: 1 all at once, more through the
+ * cache of class blocks). */
 SEXP ffi_svm_pairs(SEXP x, SEXP problems, SEXP spec, SEXP tolerance, SEXP max_iter,
                    SEXP shrinking, SEXP threads, SEXP budget)
 {
@@ -310,10 +312,11 @@ SEXP ffi_svm_pairs(SEXP x, SEXP problems, SEXP spec, SEXP tolerance, SEXP max_it
         SET_VECTOR_ELT(out, 7, ScalarReal(res->r));
         if (pairs[u].fold) SET_VECTOR_ELT(out, 9, ScalarLogical(pairs[u].fold_bad));
     }
-    const char *top[] = {"fits", "shared", ""};
+    const char *top[] = {"fits", "shared", "batches", ""};
     SEXP ans = PROTECT(mkNamed(VECSXP, top));
     SET_VECTOR_ELT(ans, 0, fits);
-    SET_VECTOR_ELT(ans, 1, ScalarLogical(shared));
+    SET_VECTOR_ELT(ans, 1, ScalarLogical(shared > 0));
+    SET_VECTOR_ELT(ans, 2, ScalarInteger(shared));
     UNPROTECT(2);
     return ans;
 }

@@ -30,9 +30,12 @@ typedef struct {
  * same iterates, support vectors and rho.  opt gives eps, max_iter and
  * shrinking.  Where budget (bytes) holds each class's float kernel with
  * itself and a pair block per thread, those are computed once and every
- * pair's block copied from its two classes' (svm-pairs.c); else each pair
- * computes its own block, as many at once as the budget holds (one at
- * least).  Returns 1 where the classes' kernels were shared. */
+ * pair's block copied from its two classes' (svm-pairs.c); past it the
+ * classes' blocks go through a cache (batches of pairs, least recently
+ * used blocks evicted) where that holds the largest pair's two; else each
+ * pair computes its own block, as many at once as the budget holds (one at
+ * least).  Returns the number of batches of pairs on shared class blocks
+ * (1: all at once), 0 where each pair computed its own. */
 /* Platt's folds are solved by the same solver on the sub-block of their
  * rows of the pair's block, and their decision values summed in double
  * from the block's float values (so no kernel value is computed again;

@@ -221,3 +221,32 @@ test_that("Platt's folds from the pairs' kernel blocks: today's fold fits, float
   expect_identical(ns$kc_repr_svm_platt.kc_exact(r, fits, pairs, rep(3, nrow(dat$x)), control),
                    ab)
 })
+
+test_that("past the budget the classes' blocks go through a cache, with the same fits", {
+  # 6 classes of about 60 rows: budgets from too small for the cache (each
+  # pair its own block) through a cache of a few class blocks (batches of
+  # pairs, least recently used blocks evicted) to all of them at once, with
+  # and without Platt's folds; every way the same fits, and no pair computes
+  # a kernel row where the classes' blocks serve it. (About 3 s.)
+  dat <- pairs_data(360, 6, seed = 2)
+  probs <- pair_problems(dat$y, 2)
+  spec <- ns$kc_kernel_code(ns$kc_kernel("rbf", 0.3, 3, 0, dat$x))
+  set.seed(3)
+  fold <- ns$kc_platt_folds(lapply(probs, `[[`, "rows"))
+  with_folds <- Map(function(p, f) c(p, list(fold = f)), probs, fold)
+  drop_rows <- function(f) lapply(f, function(r) r[names(r) != "rows_computed"])
+  for (pr in list(probs, with_folds)) {
+    ref <- .Call(ns$ffi_svm_pairs, dat$x, pr, spec, 1e-3, 1e7, TRUE, 2L, Inf)
+    expect_identical(ref$batches, 1L)
+    batches <- integer(0)
+    for (threads in 1:2) for (b in seq(2e5, 1.2e6, by = 5e4)) {
+      r <- .Call(ns$ffi_svm_pairs, dat$x, pr, spec, 1e-3, 1e7, TRUE, threads, b)
+      expect_identical(drop_rows(r$fits), drop_rows(ref$fits))
+      expect_identical(r$shared, r$batches > 0L)
+      computed <- vapply(r$fits, `[[`, 0, "rows_computed")
+      expect_true(all(computed == if (r$shared) 0 else lengths(lapply(pr, `[[`, "rows"))))
+      batches <- c(batches, r$batches)
+    }
+    expect_true(any(batches == 0L) && any(batches == 1L) && any(batches > 1L))
+  }
+})
