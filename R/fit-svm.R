@@ -115,7 +115,16 @@
 #'
 #' @section Where the class pairs run: The pairwise problems (and, with
 #'   `probability = TRUE`, the folds of their probability models) are
-#'   independent. Under a [future::plan()] with workers
+#'   independent. C-classification on dense rows with the `"rbf"` or
+#'   `"laplace"` kernel solves them in one call, side by side on the
+#'   engine's threads, each class's kernel with itself computed once for
+#'   all its pairs and their folds (within a quarter of the memory
+#'   available; past it through a cache of class blocks); a fold's decision
+#'   values then come from the single-precision kernel values the solver
+#'   keeps (each the double value rounded to float, as the fit itself
+#'   uses them), so the sigmoids differ from those of double values by that
+#'   rounding only. The
+#'   rest: under a [future::plan()] with workers
 #'   (`future::plan("multisession")`, a cluster) they run side by side as
 #'   futures, each worker's engine on one thread; under the default
 #'   sequential plan one after the other, each with all the engine's threads

@@ -3,7 +3,7 @@
 # kernel with itself, computed once, where the memory budget holds them,
 # else each pair on its own block. Every way must give today's per-pair fits (kc_svm_binary, one
 # pair at a time): the same iterations, support vectors, coefficients, b
-# and decision values, bit for bit. (About 3 s in all.)
+# and decision values, bit for bit. (About 8 s in all.)
 
 ns <- asNamespace("kernclass")
 
