@@ -104,11 +104,12 @@ typedef struct {
     int **idx;               /* per thread: mmax ints of scratch */
     double **work;           /* per thread: kc_group_work_size(gp, inner) */
     /* Platt's folds (NULL without): per thread a fold's block (mmax x
-     * mmax), its rows (mmax x p), alpha and C, y and the rows it keeps */
+     * mmax), alpha and C, y and the rows it keeps */
     float **fblock;
-    double **fx, **falpha, **fC;
+    double **falpha, **fC;
     int **fy, **ftrain;
     unsigned char *ffilled;  /* mmax ones, read by every thread */
+    double **sq, **fsq;      /* per thread: a pair's and a fold's squared norms */
 } pairs_ctx;
 
 /* The pair's block from its classes' blocks and its cross block.  Each
@@ -145,15 +146,15 @@ static void shared_block(const pairs_ctx *ctx, const kc_svm_pair *p, int u, int 
 /* Platt's cross-validation of pair p (kc_svm_pair's fold), after its
  * solve: each fold's SVM solved as the solver solves it alone with every
  * row kept, on the sub-block of the pair's block (in the pair's row order,
- * as kc_svm_binary keeps the rows) and the pair's rows xs (m x p), and the
- * held-out rows' decision values summed in double from the block. */
+ * as kc_svm_binary keeps the rows) and the rows' squared norms sq (m), and
+ * the held-out rows' decision values summed in double from the block. */
 static void pair_folds(const pairs_ctx *ctx, kc_svm_pair *p, int thread, const float *block,
-                       const double *xs)
+                       const double *sq)
 {
-    int m = p->m, np = ctx->x->p;
+    int m = p->m;
     int *tr = ctx->ftrain[thread], *yf = ctx->fy[thread];
     float *fb = ctx->fblock[thread];
-    double *xf = ctx->fx[thread], *af = ctx->falpha[thread], *Cf = ctx->fC[thread];
+    double *fsq = ctx->fsq[thread], *af = ctx->falpha[thread], *Cf = ctx->fC[thread];
     p->fold_bad = 0;
     for (int f = 1; f <= p->nfolds; f++) {
         int mt = 0, npos = 0;
@@ -174,15 +175,13 @@ static void pair_folds(const pairs_ctx *ctx, kc_svm_pair *p, int thread, const f
             for (int b = 0; b < mt; b++) dst[b] = src[tr[b]];
             yf[a] = p->y[tr[a]];
             Cf[a] = p->C[tr[a]];
+            fsq[a] = sq[tr[a]];
         }
-        for (int c = 0; c < np; c++) {
-            const double *src = xs + (size_t) c * m;
-            double *dst = xf + (size_t) c * mt;
-            for (int a = 0; a < mt; a++) dst[a] = src[tr[a]];
-        }
+        /* every kernel row stored: the solver reads the points' squared
+         * norms only (smo.c), not their rows */
         kc_points xb = *ctx->x;
-        xb.x = xf;
         xb.n = mt;
+        xb.sqnorm = fsq;
         kc_smo_options opt = *ctx->opt;
         opt.alpha0 = NULL;
         opt.nsets = 1;
@@ -226,8 +225,17 @@ static void fit_pair(void *data, int u, int thread)
     /* the pair's rows (as kc_points_subset copies them) into this thread's
      * buffer */
     kc_points xb = *ctx->x;
-    double *xs = ctx->xsub[thread];
-    if (ctx->gp) {
+    double *xs = ctx->xsub[thread], *sq = ctx->sq[thread];
+    xb.n = m;
+    if (ctx->gp && ctx->gp->x.sqnorm) {
+        /* every kernel row stored (shared_block): the solver reads the
+         * points' squared norms only (smo.c), not their rows */
+        const kc_grouped *gp = ctx->gp;
+        const int *side = ctx->side + 2 * ctx->order[u];
+        for (int i = 0; i < m; i++)
+            sq[i] = gp->x.sqnorm[gp->at[side[p->y[i] > 0 ? 0 : 1]] + gp->rank[p->rows[i]]];
+        xb.sqnorm = sq;
+    } else if (ctx->gp) {
         /* from the rows by class: the pair's two classes, each contiguous
          * there (a fifth as many cache lines as from all the rows) */
         const kc_grouped *gp = ctx->gp;
@@ -247,8 +255,7 @@ static void fit_pair(void *data, int u, int thread)
             for (int i = 0; i < m; i++) dst[i] = src[p->rows[i]];
         }
     }
-    xb.x = xs;
-    xb.n = m;
+    if (!xb.sqnorm) xb.x = xs;
     if (ctx->gp) shared_block(ctx, p, ctx->order[u], thread, block);
     memset(ctx->filled[thread], ctx->gp ? 1 : 0, (size_t) m);
     kc_smo_options opt = *ctx->opt;
@@ -260,7 +267,10 @@ static void fit_pair(void *data, int u, int thread)
     opt.whole = 1;
     p->res.alpha = p->alpha;
     kc_smo(ctx->k, &xb, p->y, p->C, &opt, &p->res);
-    if (p->fold) pair_folds(ctx, p, thread, block, xs);
+    if (p->fold) {
+        if (!xb.sqnorm) kc_row_sqnorms(&xb, sq);  /* as the solver's */
+        pair_folds(ctx, p, thread, block, sq);
+    }
     kc_release(mark);
 }
 
@@ -391,9 +401,8 @@ int kc_svm_pairs(const kc_kernel *k, const kc_points *x, kc_svm_pair *pairs, int
      * transpose and the tiles' scratch */
     int folds = 0;
     for (int u = 0; u < npairs; u++) if (pairs[u].fold) folds = 1;
-    double per_thread = (1.0 + folds) * (kc_svm_store_bytes((double) mmax) +
-                                         (double) mmax * p * sizeof(double)) +
-                        folds * 24.0 * (double) mmax;
+    double per_thread = (1.0 + folds) * kc_svm_store_bytes((double) mmax) +
+                        (double) mmax * p * sizeof(double) + (8.0 + 32.0 * folds) * (double) mmax;
     /* each pair alone: as many pair blocks at once as the budget holds, one
      * at least */
     int outer = most;
@@ -428,10 +437,10 @@ int kc_svm_pairs(const kc_kernel *k, const kc_points *x, kc_svm_pair *pairs, int
     }
     pairs_ctx ctx = {k, x, pairs, order, NULL, NULL, side, opt, outer > 1 ? 1 : nthreads,
                      NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-                     NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+                     NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     if (folds) {
         ctx.fblock = (float **) R_alloc((size_t) outer, sizeof(float *));
-        ctx.fx = (double **) R_alloc((size_t) outer, sizeof(double *));
+        ctx.fsq = (double **) R_alloc((size_t) outer, sizeof(double *));
         ctx.falpha = (double **) R_alloc((size_t) outer, sizeof(double *));
         ctx.fC = (double **) R_alloc((size_t) outer, sizeof(double *));
         ctx.fy = (int **) R_alloc((size_t) outer, sizeof(int *));
@@ -439,7 +448,7 @@ int kc_svm_pairs(const kc_kernel *k, const kc_points *x, kc_svm_pair *pairs, int
         for (int t = 0; t < outer; t++) {
             ctx.fblock[t] = (float *) R_alloc(mmax * mmax + 1, sizeof(float));
             kc_advise_huge_pages(ctx.fblock[t], mmax * mmax * sizeof(float));
-            ctx.fx[t] = (double *) R_alloc(mmax * (size_t) p + 1, sizeof(double));
+            ctx.fsq[t] = (double *) R_alloc(mmax + 1, sizeof(double));
             ctx.falpha[t] = (double *) R_alloc(mmax + 1, sizeof(double));
             ctx.fC[t] = (double *) R_alloc(mmax + 1, sizeof(double));
             ctx.fy[t] = (int *) R_alloc(mmax + 1, sizeof(int));
@@ -451,19 +460,26 @@ int kc_svm_pairs(const kc_kernel *k, const kc_points *x, kc_svm_pair *pairs, int
     ctx.block = (float **) R_alloc((size_t) outer, sizeof(float *));
     ctx.filled = (unsigned char **) R_alloc((size_t) outer, sizeof(unsigned char *));
     ctx.xsub = (double **) R_alloc((size_t) outer, sizeof(double *));
+    ctx.sq = (double **) R_alloc((size_t) outer, sizeof(double *));
     for (int t = 0; t < outer; t++) {
+        ctx.sq[t] = (double *) R_alloc(mmax + 1, sizeof(double));
         ctx.block[t] = (float *) R_alloc(mmax * mmax + 1, sizeof(float));
         kc_advise_huge_pages(ctx.block[t], mmax * mmax * sizeof(float));
         ctx.filled[t] = (unsigned char *) R_alloc(mmax + 1, 1);
-        ctx.xsub[t] = (double *) R_alloc(mmax * (size_t) p + 1, sizeof(double));
     }
+    /* the pair's rows, for a solver that computes its kernel rows (or
+     * points without their squared norms) */
+    size_t xsub_n = mmax * (size_t) p + 1;
     if (!shared) {
+        for (int t = 0; t < outer; t++) ctx.xsub[t] = (double *) R_alloc(xsub_n, sizeof(double));
         kc_units_status why = kc_units(npairs, outer, fit_pair, &ctx);
         if (why != KC_UNITS_DONE) kc_units_raise(why);
         return 0;
     }
     kc_grouped gp = kc_group_points(k, x, group, nclass);
     ctx.gp = &gp;
+    if (!gp.x.sqnorm)
+        for (int t = 0; t < outer; t++) ctx.xsub[t] = (double *) R_alloc(xsub_n, sizeof(double));
     float **diag = (float **) R_alloc((size_t) nclass, sizeof(float *));
     for (int g = 0; g < nclass; g++) diag[g] = NULL;
     ctx.diag = diag;
