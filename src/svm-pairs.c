@@ -274,8 +274,8 @@ static void fit_pair(void *data, int u, int thread)
     kc_release(mark);
 }
 
-/* The pairs from..to-1 of order, largest first (insertion; ties in pair
- * order), into out. */
+/* The count pairs from[0 .. count - 1], largest first (insertion; ties
+ * in their order), into out. */
 static void largest_first(const kc_svm_pair *pairs, const int *from, int count, int *out)
 {
     for (int v = 0; v < count; v++) {
@@ -285,7 +285,7 @@ static void largest_first(const kc_svm_pair *pairs, const int *from, int count, 
     }
 }
 
-/* The classes' blocks through a cache of cap floats (shared_blocks): the
+/* The classes' blocks through a cache of cap floats (kc_svm_pairs): the
  * pairs in their given order (lexicographic for one-vs-one, so a class's
  * pairs with the classes after it come together) in batches, each as many
  * pairs as the cache holds the classes of; before each batch the blocks it
