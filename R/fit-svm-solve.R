@@ -30,6 +30,7 @@ kc_repr_svm.kc_cells <- function(repr, spec, d, k, C, control, args) {
 #' @export
 kc_repr_svm.kc_repr <- function(repr, spec, d, k, C, control, args) {
   control <- kc_repr_svm_control(repr, spec, control, args$given)
+  control$probability <- args$probability  # the exact pairs solve Platt's folds with the pairs
   one <- control$type == "one-classification"
   if (one) {
     pairs <- matrix(NA_integer_, 1L, 2L, dimnames = list("", c("first", "second")))
@@ -129,5 +130,9 @@ kc_repr_svm_platt <- function(r, fits, pairs, C, control) UseMethod("kc_repr_svm
 
 #' @export
 kc_repr_svm_platt.kc_exact <- function(r, fits, pairs, C, control) {
-  kc_svm_platt(r$x, r$y, lapply(fits, `[[`, "rows"), pairs[, "first"], C, control)
+  done <- attr(fits, "platt")  # kc_svm_pairs(): its folds, solved with the pairs
+  if (!is.null(done$ab)) return(done$ab)
+  rows <- lapply(fits, `[[`, "rows")
+  if (is.null(done)) kc_svm_platt(r$x, r$y, rows, pairs[, "first"], C, control) else
+    kc_svm_platt(r$x, r$y, rows, pairs[, "first"], C, control, fold = done$fold)
 }

@@ -115,7 +115,16 @@
 #'
 #' @section Where the class pairs run: The pairwise problems (and, with
 #'   `probability = TRUE`, the folds of their probability models) are
-#'   independent. Under a [future::plan()] with workers
+#'   independent. C-classification on dense rows with the `"rbf"` or
+#'   `"laplace"` kernel solves them in one call, side by side on the
+#'   engine's threads, each class's kernel with itself computed once for
+#'   all its pairs and their folds (within a quarter of the memory
+#'   available; past it through a cache of class blocks); a fold's decision
+#'   values then come from the single-precision kernel values the solver
+#'   keeps (each the double value rounded to float, as the fit itself
+#'   uses them), so the sigmoids differ from those of double values by that
+#'   rounding only. The
+#'   rest: under a [future::plan()] with workers
 #'   (`future::plan("multisession")`, a cluster) they run side by side as
 #'   futures, each worker's engine on one thread; under the default
 #'   sequential plan one after the other, each with all the engine's threads
@@ -579,6 +588,11 @@ kc_svm_binary_check <- function(r, rows, label, control) {
 # side on the threads, on each class's kernel with itself computed once where
 # a quarter of the memory available holds them (src/svm-pairs.c); the same
 # solutions as kc_svm_binary's. NULL where the pairs are not of that kind.
+# With control$probability, Platt's folds (drawn as kc_svm_platt draws them)
+# are solved in the same call from sub-blocks of each pair's kernel block:
+# the fits carry attr "platt", list(fold, ab = the 2 x pairs A and B, or NULL
+# where a fold's solution was not finite or unbounded: kc_svm_platt() then
+# refits those folds alone, to give its error).
 kc_svm_pairs <- function(x, y, problems, pairs, C, control) {
   if (control$type != "C-classification" || !is.matrix(x) ||
       kc_kernel_info(control$kernel)$shift != "invariant") return(NULL)
@@ -589,13 +603,26 @@ kc_svm_pairs <- function(x, y, problems, pairs, C, control) {
   })
   m <- vapply(probs, function(p) length(p$rows), numeric(1))
   if (any(kc_svm_bytes(max(m))[1L] > control$cachesize * 2^20)) return(NULL)
+  platt <- isTRUE(control$probability)
+  if (platt) {
+    fold <- kc_platt_folds(lapply(probs, `[[`, "rows"))
+    for (m in seq_along(probs)) probs[[m]]$fold <- fold[[m]]
+  }
   out <- .Call(ffi_svm_pairs, x, probs, kc_kernel_code(control$kernel), control$tolerance,
                control$max_iter, control$shrinking, kc_threads(), kc_memory_limit() / 4)
-  lapply(seq_along(probs), function(m) {
+  fits <- lapply(seq_along(probs), function(m) {
     r <- out$fits[[m]]
     r$at_bound <- sum(r$alpha >= probs[[m]]$C)
+    r$dec <- r$fold_bad <- NULL
     kc_svm_binary_check(r, probs[[m]]$rows, rownames(pairs)[m], control)
   })
+  if (platt) {
+    bad <- any(vapply(out$fits, `[[`, logical(1), "fold_bad"))
+    attr(fits, "platt") <- list(fold = fold, ab = if (!bad) vapply(seq_along(probs), function(m) {
+      kc_platt_fit(out$fits[[m]]$dec, probs[[m]]$y > 0)
+    }, numeric(2)))
+  }
+  fits
 }
 
 # LIBSVM's feasible start for the nu types: within each class (y), a_i up
@@ -613,17 +640,24 @@ kc_svm_start <- function(bound, y, total) {
   a
 }
 
-# Platt's sigmoid for each pair (rows[[m]], class `positive[m]` against the
-# other) from 5-fold cross-validated decision values: a 2 x pairs matrix of
-# A and B. The folds of every pair are drawn first, in pair order; the
-# pair-fold fits are independent problems (kc_problems_lapply). nu-SVC on a
-# fold takes at most the largest nu the fold allows.
-kc_svm_platt <- function(x, y, rows, positive, C, control, folds = 5L) {
-  fold <- lapply(rows, function(r) {
+# Platt's folds of each pair's rows (rows[[m]]), drawn in pair order.
+kc_platt_folds <- function(rows, folds = 5L) {
+  lapply(rows, function(r) {
     f <- integer(length(r))
     f[sample.int(length(r))] <- rep_len(seq_len(folds), length(r))
     f
   })
+}
+
+# Platt's sigmoid for each pair (rows[[m]], class `positive[m]` against the
+# other) from 5-fold cross-validated decision values: a 2 x pairs matrix of
+# A and B. The folds of every pair are drawn first (or given: fold), in pair
+# order; the pair-fold fits are independent problems (kc_problems_lapply).
+# nu-SVC on a fold takes at most the largest nu the fold allows. (The pairs
+# of kc_svm_pairs() solve their folds there, on their kernel blocks.)
+kc_svm_platt <- function(x, y, rows, positive, C, control, folds = 5L,
+                         fold = kc_platt_folds(rows, folds)) {
+  force(fold)  # drawn before any fit
   tasks <- expand.grid(f = seq_len(folds), m = seq_along(rows))
   dec_of <- function(t) {
     m <- tasks$m[t]

@@ -234,10 +234,13 @@ SEXP ffi_svm_bytes(SEXP n, SEXP m, SEXP t, SEXP nx, SEXP nrun)
 
 /* The class pairs of one multi-class C-SVC fit on one shared kernel
  * (kc_svm_pairs): x the dense points of the fit, problems one list per
- * pair of rows (1-based, increasing), y (+1 / -1) and C (> 0 or Inf);
- * budget the bytes the kernel store may take.  Returns list(fits = per
- * pair the fields ffi_smo returns but the store, shared = whether one
- * kernel served every pair). */
+ * pair of rows (1-based, increasing), y (+1 / -1), C (> 0 or Inf) and
+ * optionally fold (Platt's folds, integers in 1..nfolds); budget the bytes
+ * the kernel store may take.  Returns list(fits = per pair the fields
+ * ffi_smo returns but the store, with folds also dec and fold_bad
+ * (kc_svm_pair), shared = whether the classes' kernel blocks were shared,
+ * batches = in how many batches of pairs: 1 all at once, more through the
+ * cache of class blocks). */
 SEXP ffi_svm_pairs(SEXP x, SEXP problems, SEXP spec, SEXP tolerance, SEXP max_iter,
                    SEXP shrinking, SEXP threads, SEXP budget)
 {
@@ -257,7 +260,7 @@ SEXP ffi_svm_pairs(SEXP x, SEXP problems, SEXP spec, SEXP tolerance, SEXP max_it
     int np = (int) XLENGTH(problems);
     kc_svm_pair *pairs = (kc_svm_pair *) R_alloc((size_t) np, sizeof(kc_svm_pair));
     const char *names[] = {"alpha", "rho", "objective", "iterations", "status", "gap",
-                           "rows_computed", "r", ""};
+                           "rows_computed", "r", "dec", "fold_bad", ""};
     SEXP fits = PROTECT(allocVector(VECSXP, np));
     for (int u = 0; u < np; u++) {
         SEXP pr = VECTOR_ELT(problems, u);
@@ -278,6 +281,20 @@ SEXP ffi_svm_pairs(SEXP x, SEXP problems, SEXP spec, SEXP tolerance, SEXP max_it
         SET_VECTOR_ELT(out, 0, allocVector(REALSXP, m));
         pairs[u] = (kc_svm_pair) {.m = (int) m, .rows = rr, .y = INTEGER(y), .C = REAL(C),
                                   .alpha = REAL(VECTOR_ELT(out, 0))};
+        SEXP fold = kc_list_elt(pr, "fold");
+        if (!isNull(fold)) {
+            if (!isInteger(fold) || XLENGTH(fold) != m) kc_internal("fold must be integers, one per row");
+            int nf = 0;
+            for (R_xlen_t i = 0; i < m; i++) {
+                int f = INTEGER(fold)[i];
+                if (f == NA_INTEGER || f < 1) kc_internal("fold must be >= 1");
+                if (f > nf) nf = f;
+            }
+            SET_VECTOR_ELT(out, 8, allocVector(REALSXP, m));
+            pairs[u].fold = INTEGER(fold);
+            pairs[u].nfolds = nf;
+            pairs[u].dec = REAL(VECTOR_ELT(out, 8));
+        }
     }
     kc_smo_options opt = {.linear = -1.0, .alpha0 = NULL, .nsets = 1, .eps = eps,
                           .max_iter = it >= (double) LONG_MAX ? LONG_MAX : (long) it,
@@ -294,11 +311,13 @@ SEXP ffi_svm_pairs(SEXP x, SEXP problems, SEXP spec, SEXP tolerance, SEXP max_it
         SET_VECTOR_ELT(out, 5, ScalarReal(res->gap));
         SET_VECTOR_ELT(out, 6, ScalarReal((double) res->rows_computed));
         SET_VECTOR_ELT(out, 7, ScalarReal(res->r));
+        if (pairs[u].fold) SET_VECTOR_ELT(out, 9, ScalarLogical(pairs[u].fold_bad));
     }
-    const char *top[] = {"fits", "shared", ""};
+    const char *top[] = {"fits", "shared", "batches", ""};
     SEXP ans = PROTECT(mkNamed(VECSXP, top));
     SET_VECTOR_ELT(ans, 0, fits);
-    SET_VECTOR_ELT(ans, 1, ScalarLogical(shared));
+    SET_VECTOR_ELT(ans, 1, ScalarLogical(shared > 0));
+    SET_VECTOR_ELT(ans, 2, ScalarInteger(shared));
     UNPROTECT(2);
     return ans;
 }

@@ -353,7 +353,13 @@ void kc_smo(const kc_kernel *k, const kc_points *x_in, const int *y, const doubl
     kc_tuner_init(&s.pass_tuner[SELECT_PASS], nthreads);
     kc_tuner_init(&s.pass_tuner[UPDATE_PASS], nthreads);
 
-    kc_row_sqnorms(x, s.QD);
+    /* the prepared points' squared norms where they have them (the same
+     * sums): with every kernel row stored the points are read for nothing
+     * else (svm-pairs.c gives them so, without their rows) */
+    if (x->src == KC_SRC_DENSE && x->sqnorm)
+        for (int t = 0; t < n; t++) s.QD[t] = x->sqnorm[t];
+    else
+        kc_row_sqnorms(x, s.QD);
     for (int t = 0; t < n; t++) s.QD[t] = kc_self_kernel(k, s.QD[t]);
     for (int t = 0; t < n; t++) {
         s.ysign[t] = y[t];

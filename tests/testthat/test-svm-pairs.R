@@ -3,7 +3,7 @@
 # kernel with itself, computed once, where the memory budget holds them,
 # else each pair on its own block. Every way must give today's per-pair fits (kc_svm_binary, one
 # pair at a time): the same iterations, support vectors, coefficients, b
-# and decision values, bit for bit. (About 3 s in all.)
+# and decision values, bit for bit. (About 8 s in all.)
 
 ns <- asNamespace("kernclass")
 
@@ -145,4 +145,108 @@ test_that("classes of several tiles share their kernels with the same fits", {
   expect_false(alone$shared)
   drop_rows <- function(f) lapply(f, function(r) r[names(r) != "rows_computed"])
   expect_identical(drop_rows(shared$fits), drop_rows(alone$fits))
+})
+
+# Platt's folds solved with the pairs (kernel_svm(probability = TRUE)): each
+# fold's SVM is today's (kc_svm_binary on the fold's other rows) and its
+# decision values the plain sum over its support vectors of the kernel values
+# as the float store holds them; against the double kernel values (today's
+# kc_svm_platt) they differ by that rounding only. (About 1 s.)
+test_that("Platt's folds from the pairs' kernel blocks: today's fold fits, float kernel values", {
+  dat <- pairs_data(240, 4, seed = 21)
+  C <- runif(nrow(dat$x), 0.5, 4)
+  k <- ns$kc_kernel("rbf", 0.25, 3, 0, dat$x)
+  control <- list(kernel = k, type = "C-classification", nu = 0.5, tolerance = 1e-3,
+                  max_iter = 1e7, cachesize = 40, shrinking = TRUE)
+  pairs <- ns$kc_ovo_pairs(levels(dat$y))
+  probs <- pair_problems(dat$y, 1)
+  for (m in seq_along(probs)) probs[[m]]$C <- C[probs[[m]]$rows]
+  set.seed(4)
+  fold <- ns$kc_platt_folds(lapply(probs, `[[`, "rows"))
+  fold[[1]][fold[[1]] == 5L] <- 4L  # a fold with no rows
+  # a fold whose other rows are all of one class: +1 for its rows
+  pos <- probs[[2]]$y > 0
+  fold[[2]] <- ifelse(pos, 2L, 1L)
+  for (m in seq_along(probs)) probs[[m]]$fold <- fold[[m]]
+  spec <- ns$kc_kernel_code(k)
+  to_float <- function(v) readBin(writeBin(as.vector(v), raw(), size = 4), "double", size = 4, n = length(v))
+  runs <- list(.Call(ns$ffi_svm_pairs, dat$x, probs, spec, 1e-3, 1e7, TRUE, 2L, Inf),
+               .Call(ns$ffi_svm_pairs, dat$x, probs, spec, 1e-3, 1e7, TRUE, 1L, 0))
+  expect_true(runs[[1]]$shared)
+  expect_false(runs[[2]]$shared)
+  drop_rows <- function(f) lapply(f, function(r) r[names(r) != "rows_computed"])
+  expect_identical(drop_rows(runs[[1]]$fits), drop_rows(runs[[2]]$fits))
+  for (m in seq_along(probs)) {
+    rows <- probs[[m]]$rows
+    dec <- runs[[1]]$fits[[m]]$dec
+    expect_false(runs[[1]]$fits[[m]]$fold_bad)
+    for (f in 1:5) {
+      test <- fold[[m]] == f
+      if (!any(test)) next
+      train <- rows[!test]
+      if (length(unique(probs[[m]]$y[!test])) == 1L) {
+        expect_identical(dec[test], rep(probs[[m]]$y[!test][1] * 1, sum(test)))
+        next
+      }
+      r <- ns$kc_svm_binary(dat$x, dat$y, train, pairs[m, "first"], C, control)
+      sv <- r$alpha > 0
+      coef <- r$alpha[sv] * ifelse(as.integer(dat$y[train[sv]]) == pairs[m, "first"], 1, -1)
+      K <- kernel_matrix(dat$x[rows[test], , drop = FALSE], dat$x[train[sv], , drop = FALSE],
+                         kernel = "rbf", gamma = 0.25)
+      expect_equal(dec[test], drop(matrix(to_float(K), nrow(K)) %*% coef) - r$rho,
+                   tolerance = 1e-12)
+      expect_equal(dec[test], drop(as.matrix(K) %*% coef) - r$rho, tolerance = 1e-6)
+    }
+  }
+  # kernel_svm: the sigmoids of today's kc_svm_platt (the same folds from the
+  # same seed, each fold refitted alone) up to that rounding
+  y <- dat$y
+  for (threads in 1:2) {
+    set.seed(11)
+    fit <- with_threads(threads, kernel_svm(dat$x, y, gamma = 0.25, cost = 3, scale = FALSE,
+                                            probability = TRUE, cachesize = 40))
+    set.seed(11)
+    control$cost <- 3
+    rows <- lapply(seq_len(nrow(pairs)), function(m) which(as.integer(y) %in% pairs[m, ]))
+    ab <- ns$kc_svm_platt(dat$x, y, rows, pairs[, "first"], rep(3, nrow(dat$x)), control)
+    expect_equal(unname(fit$probA), ab[1, ], tolerance = 1e-6)
+    expect_equal(unname(fit$probB), ab[2, ], tolerance = 1e-6)
+  }
+  # folds given back (a fold's solution not finite): kc_svm_platt refits
+  # the same folds alone
+  r <- list(x = dat$x, y = y)
+  fits <- lapply(rows, function(rr) list(rows = rr))
+  set.seed(11)
+  attr(fits, "platt") <- list(fold = ns$kc_platt_folds(rows), ab = NULL)
+  expect_identical(ns$kc_repr_svm_platt.kc_exact(r, fits, pairs, rep(3, nrow(dat$x)), control),
+                   ab)
+})
+
+test_that("past the budget the classes' blocks go through a cache, with the same fits", {
+  # 6 classes of about 60 rows: budgets from too small for the cache (each
+  # pair its own block) through a cache of a few class blocks (batches of
+  # pairs, least recently used blocks evicted) to all of them at once, with
+  # and without Platt's folds; every way the same fits, and no pair computes
+  # a kernel row where the classes' blocks serve it. (About 3 s.)
+  dat <- pairs_data(360, 6, seed = 2)
+  probs <- pair_problems(dat$y, 2)
+  spec <- ns$kc_kernel_code(ns$kc_kernel("rbf", 0.3, 3, 0, dat$x))
+  set.seed(3)
+  fold <- ns$kc_platt_folds(lapply(probs, `[[`, "rows"))
+  with_folds <- Map(function(p, f) c(p, list(fold = f)), probs, fold)
+  drop_rows <- function(f) lapply(f, function(r) r[names(r) != "rows_computed"])
+  for (pr in list(probs, with_folds)) {
+    ref <- .Call(ns$ffi_svm_pairs, dat$x, pr, spec, 1e-3, 1e7, TRUE, 2L, Inf)
+    expect_identical(ref$batches, 1L)
+    batches <- integer(0)
+    for (threads in 1:2) for (b in seq(2e5, 1.2e6, by = 5e4)) {
+      r <- .Call(ns$ffi_svm_pairs, dat$x, pr, spec, 1e-3, 1e7, TRUE, threads, b)
+      expect_identical(drop_rows(r$fits), drop_rows(ref$fits))
+      expect_identical(r$shared, r$batches > 0L)
+      computed <- vapply(r$fits, `[[`, 0, "rows_computed")
+      expect_true(all(computed == if (r$shared) 0 else lengths(lapply(pr, `[[`, "rows"))))
+      batches <- c(batches, r$batches)
+    }
+    expect_true(any(batches == 0L) && any(batches == 1L) && any(batches > 1L))
+  }
 })
