@@ -261,6 +261,20 @@ r_dcd <- function(Z, y, C, eps, max_pass = 1000) {
   list(w = w, alpha = a, passes = pass)
 }
 
+# The rows as the linear solver reads them (src/linear.c): each row divided
+# by the power of 2 that brings its largest value to [1/2, 1), rounded to
+# IEEE half precision (to nearest, ties to even; quantum 2^-24 below 2^-14),
+# times that power again.
+r_halves <- function(Z) {
+  top <- apply(abs(Z), 1, max)
+  s <- ifelse(top > 0, 2^(floor(log2(top)) + 1), 1)
+  V <- Z / s
+  a <- abs(V)
+  q <- 2^(pmax(floor(log2(a)), -14) - 10)
+  H <- ifelse(a > 0, sign(V) * round(a / q) * q, 0)  # R's round(): ties to even
+  H * s
+}
+
 # The float store of a model's training features (as C keeps them).
 store_features <- function(fit) {
   s <- .Call(ns$ffi_feature_store, fit$x, fit$approx$map, ns$kc_kernel_code(fit$kernel), 1L)
@@ -280,20 +294,57 @@ test_that("the linear SVM solver is the plain-R dual coordinate descent", {
   set.seed(10)
   got <- .Call(ns$ffi_linear_svm, store, fit$approx$rank, 1:80, yb, C, 1e-3, 1000, FALSE)
   set.seed(10)
-  ref <- r_dcd(Z, yb, C, 1e-3)
+  ref <- r_dcd(r_halves(Z), yb, C, 1e-3)
   expect_equal(got$alpha, ref$alpha, tolerance = 1e-8)
   expect_equal(got$w, ref$w, tolerance = 1e-8)
   expect_equal(got$passes, ref$passes)
+  # the rows in half precision move the solution little: decision values of
+  # the solution on the unrounded rows within 1e-3
+  set.seed(10)
+  exact <- r_dcd(Z, yb, C, 1e-6)
+  set.seed(10)
+  tight <- .Call(ns$ffi_linear_svm, store, fit$approx$rank, 1:80, yb, C, 1e-6, 1e4, FALSE)
+  expect_lt(max(abs(cbind(Z, 1) %*% (tight$w - exact$w))), 1e-3)
   # with shrinking: the same optimum (the KKT conditions within the tolerance)
   set.seed(10)
   shr <- .Call(ns$ffi_linear_svm, store, fit$approx$rank, 1:80, yb, C, 1e-4, 1000, TRUE)
-  X <- cbind(Z, 1)
+  X <- cbind(r_halves(Z), 1)
   g <- yb * drop(X %*% shr$w) - 1
   a <- shr$alpha
   expect_true(all(g[a == 0] >= -1e-3) && all(g[a == 2] <= 1e-3) &&
                 all(abs(g[a > 0 & a < 2]) <= 1e-3))
   expect_equal(shr$w, drop(crossprod(X, a * yb)), tolerance = 1e-6)
   expect_equal(shr$objective, sum(shr$w^2) / 2 - sum(a), tolerance = 1e-10)
+})
+
+test_that("the solver's half-precision rows: scales, ties to even, tiny values, any scale", {
+  # the transcription on values whose rounding is known
+  expect_equal(r_halves(rbind(c(0.75, 0.5 + 2^-12, 0.5 + 3 * 2^-12, 2^-20, -3 * 2^-25))),
+               rbind(c(0.75, 0.5, 0.5 + 2^-10, 2^-20, -2^-23)))  # 1.5 quanta of 2^-24: to 2
+  expect_equal(r_halves(rbind(c(3e5, 1), c(0, 0))), rbind(c(300032, 1), c(0, 0)))  # 3e5 = 1171.875 x 256
+  # a store of such rows (floats, row-major) and wide-ranging scales: the C
+  # solver is the plain-R one on the rounded rows
+  set.seed(7)
+  n <- 40
+  r <- 24L
+  Z <- matrix(rnorm(n * r), n, r) * 10^runif(n, -3, 5)
+  Z[, 3] <- Z[, 3] * 1e-6  # below half's normal range once scaled
+  Z[1, ] <- 0.5 + (0:(r - 1)) * 2^-12  # ties
+  Z <- matrix(readBin(writeBin(as.vector(Z), raw(), size = 4), "numeric", size = 4, n = n * r), n)
+  store <- writeBin(as.vector(t(Z)), raw(), size = 4)
+  y <- ifelse(seq_len(n) %% 2 == 0, 1L, -1L)
+  C <- runif(n, 0.5, 2)
+  set.seed(11)
+  got <- .Call(ns$ffi_linear_svm, store, r, seq_len(n), y, C, 1e-3, 500, FALSE)
+  set.seed(11)
+  ref <- r_dcd(r_halves(Z), y, C, 1e-3, max_pass = 500)
+  expect_equal(got$alpha, ref$alpha, tolerance = 1e-8)
+  expect_equal(got$w, ref$w, tolerance = 1e-8)
+  expect_equal(got$passes, ref$passes)
+  # a value that is not finite is an internal error, not a solution
+  bad <- store
+  bad[1:4] <- writeBin(Inf, raw(), size = 4)
+  expect_error(.Call(ns$ffi_linear_svm, bad, r, seq_len(n), y, C, 1e-3, 5, FALSE), "not finite")
 })
 
 test_that("the pairs' linear SVMs side by side: the single solver's optima, on any threads", {
