@@ -375,6 +375,53 @@ test_that("the pairs' linear SVMs side by side: the single solver's optima, on a
   }
 })
 
+test_that("the features' Platt folds: solved side by side, the plain-R fit, any threads", {
+  d <- two_class(n = 120)
+  set.seed(2)
+  y3 <- factor(sample(c("p", "q", "r"), 120, TRUE))
+  x3 <- d$x + as.integer(y3)
+  fit_on <- function(threads) {
+    old <- options(kernclass.threads = threads)
+    on.exit(options(old))
+    set.seed(8)
+    kernel_svm(x3, y3, cost = 2, probability = TRUE, approx = nystrom(m = 20))
+  }
+  f1 <- fit_on(1)
+  expect_identical(fit_on(2)[c("probA", "probB")], f1[c("probA", "probB")])
+  expect_identical(fit_on(1)[c("probA", "probB")], f1[c("probA", "probB")])
+  # the sigmoids of the method: the folds drawn first (as the exact SVM's),
+  # each fold's SVM on the rest, Platt's fit by glm() on their decision values
+  r <- list(store = .Call(ns$ffi_feature_store, f1$x, f1$approx$map, ns$kc_kernel_code(f1$kernel), 1L),
+            fa = f1$approx, y = f1$y, progress = function(...) NULL)
+  pairs <- ns$kc_ovo_pairs(levels(y3))
+  control <- list(tolerance = 1e-7, max_iter = 1e5, shrinking = TRUE)
+  set.seed(9)
+  ab <- ns$kc_repr_svm_platt.kc_features(r, NULL, pairs, f1$C, control)
+  set.seed(9)
+  code <- as.integer(f1$y)
+  folds <- lapply(seq_len(nrow(pairs)), function(m) {
+    rows <- which(code %in% pairs[m, ])
+    fold <- integer(length(rows))
+    fold[sample.int(length(rows))] <- rep_len(1:5, length(rows))
+    fold
+  })
+  Z <- cbind(store_features(f1), 1)
+  for (m in seq_len(nrow(pairs))) {
+    rows <- which(code %in% pairs[m, ])
+    pos <- code[rows] == pairs[m, "first"]
+    dec <- numeric(length(rows))
+    for (k in 1:5) {
+      tr <- rows[folds[[m]] != k]
+      s <- .Call(ns$ffi_linear_svm, r$store, f1$approx$rank, tr,
+                 ifelse(code[tr] == pairs[m, "first"], 1L, -1L), f1$C[tr], 1e-7, 1e5, TRUE)
+      dec[folds[[m]] == k] <- drop(Z[rows[folds[[m]] == k], ] %*% s$w)
+    }
+    t <- ifelse(pos, (sum(pos) + 1) / (sum(pos) + 2), 1 / (sum(!pos) + 2))
+    g <- suppressWarnings(stats::glm(t ~ dec, family = stats::quasibinomial()))
+    expect_equal(unname(ab[, m]), unname(-rev(coef(g))), tolerance = 1e-3, label = rownames(pairs)[m])
+  }
+})
+
 test_that("the linear SVM's dual is that of quadprog, with per-row bounds", {
   skip_if_not_installed("quadprog")
   d <- two_class(n = 50)
