@@ -79,12 +79,19 @@
 #'   in LIBLINEAR the offset is the weight of a constant feature 1 appended
 #'   to \eqn{z(x)}, so it is regularised with the other weights (the exact
 #'   SVM's offset is not), and the dual has no equality constraint. The
-#'   feature rows are kept as single-precision floats (\eqn{4nr} bytes).
+#'   feature rows are kept as single-precision floats (\eqn{4nr} bytes),
+#'   and the solver reads them in half precision (a copy of \eqn{2nr} bytes
+#'   while it runs): each row scaled by the power of 2 that brings its
+#'   largest value to \eqn{[1/2, 1)}, rounded to IEEE binary16 (a relative
+#'   error of at most \eqn{2^{-11}}{2^-11} per feature), which halves the
+#'   memory it streams; the model is the linear SVM on those rounded rows.
 #'   `tolerance` is the stopping gap of the projected gradients, 0.1 unless
 #'   given (LIBLINEAR's default), and `max_iter` caps the passes over the
 #'   data, 1000 unless given; `cost = Inf`, the nu types and `cachesize` are
 #'   errors. `probability = TRUE` fits Platt's sigmoids on 5-fold
-#'   cross-validated decision values as the exact SVM.
+#'   cross-validated decision values as the exact SVM (the folds' SVMs
+#'   side by side on threads, each with a generator seeded from R's RNG, so
+#'   that `set.seed()` gives the same sigmoids on any number of threads).
 #'
 #' @section Localized SVM (cells()): `cells()` is for [kernel_svm()]
 #'   (C-classification) and keeps its exact solver: the training rows are
