@@ -21,8 +21,8 @@
  * the Nystrom map's, each only as good as its rank; the solution is
  * exactly the one on the rounded rows, which the tests transcribe).  The
  * next row is prefetched while this one computes.  45 class pairs of
- * 12,000 rows x 2,000 features at cost 10: 31.3 CPU seconds on floats,
- * 19.x on halves (the shared 2-core machine under load). */
+ * 12,000 rows x 2,000 features at cost 10: 35.5 CPU seconds on floats,
+ * 22.9 on halves (back to back on the shared 2-core machine, load 11-13). */
 #include <math.h>
 #include <string.h>
 #include <stdint.h>
