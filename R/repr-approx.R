@@ -79,12 +79,19 @@
 #'   in LIBLINEAR the offset is the weight of a constant feature 1 appended
 #'   to \eqn{z(x)}, so it is regularised with the other weights (the exact
 #'   SVM's offset is not), and the dual has no equality constraint. The
-#'   feature rows are kept as single-precision floats (\eqn{4nr} bytes).
+#'   feature rows are kept as single-precision floats (\eqn{4nr} bytes),
+#'   and the solver reads them in half precision (a copy of \eqn{2nr} bytes
+#'   while it runs): each row scaled by the power of 2 that brings its
+#'   largest value to \eqn{[1/2, 1)}, rounded to IEEE binary16 (a relative
+#'   error of at most \eqn{2^{-11}}{2^-11} per feature), which halves the
+#'   memory it streams; the model is the linear SVM on those rounded rows.
 #'   `tolerance` is the stopping gap of the projected gradients, 0.1 unless
 #'   given (LIBLINEAR's default), and `max_iter` caps the passes over the
 #'   data, 1000 unless given; `cost = Inf`, the nu types and `cachesize` are
 #'   errors. `probability = TRUE` fits Platt's sigmoids on 5-fold
-#'   cross-validated decision values as the exact SVM.
+#'   cross-validated decision values as the exact SVM (the folds' SVMs
+#'   side by side on threads, each with a generator seeded from R's RNG, so
+#'   that `set.seed()` gives the same sigmoids on any number of threads).
 #'
 #' @section Localized SVM (cells()): `cells()` is for [kernel_svm()]
 #'   (C-classification) and keeps its exact solver: the training rows are
@@ -414,18 +421,6 @@ kc_repr_svm_control.kc_features <- function(repr, spec, control, given) {
   control
 }
 
-# One linear SVM on the training rows `rows` (those of bound C > 0), class
-# `first` as +1: dual coordinate descent on the stored features (src/linear.c;
-# its shuffles draw from R's RNG); w the weights, w[rank + 1] the offset.
-kc_linear_solve <- function(r, rows, first, C, control) {
-  rows <- rows[C[rows] > 0]
-  f <- .Call(ffi_linear_svm, r$store, r$fa$rank, rows,
-             ifelse(as.integer(r$y)[rows] == first, 1L, -1L), C[rows], control$tolerance,
-             control$max_iter, control$shrinking)
-  f$rows <- rows
-  f
-}
-
 # The class pairs side by side in one call (kc_linear_pairs(), each pair's
 # shuffles from its own generator seeded from R's RNG).
 #' @export
@@ -458,37 +453,56 @@ kc_repr_svm_model.kc_features <- function(r, fits, pairs, control) {
        converged = all(converged), cost = control$cost, approx = fa)
 }
 
+# Platt's sigmoids from 5-fold cross-validated decision values per pair, the
+# folds drawn as the exact SVM's (kc_svm_platt); the folds' training sides
+# with both classes solved side by side in one call (kc_linear_pairs(), each
+# with its generator seeded from R's RNG after all folds are drawn), a test
+# fold whose training side has one class scored +1 or -1 as the exact SVM's.
 #' @export
 kc_repr_svm_platt.kc_features <- function(r, fits, pairs, C, control) {
-  solve <- function(rows, first) kc_linear_solve(r, rows, first, C, control)
-  ab <- kc_linear_platt(r$store, r$fa$rank, as.integer(r$y), pairs, solve)
-  r$progress(message = "probability model")
-  ab
-}
-
-# Platt's sigmoids from 5-fold cross-validated decision values per pair, the
-# folds drawn as the exact SVM's (kc_svm_platt).
-kc_linear_platt <- function(store, r, code, pairs, solve, folds = 5L) {
-  vapply(seq_len(nrow(pairs)), function(m) {
+  folds <- 5L
+  code <- as.integer(r$y)
+  rank <- r$fa$rank
+  cv <- lapply(seq_len(nrow(pairs)), function(m) {
     rows <- which(code %in% pairs[m, ])
     fold <- integer(length(rows))
     fold[sample.int(length(rows))] <- rep_len(seq_len(folds), length(rows))
-    pos <- code[rows] == pairs[m, "first"]
-    dec <- numeric(length(rows))
-    for (f in seq_len(folds)) {
-      test <- fold == f
+    list(rows = rows, fold = fold, pos = code[rows] == pairs[m, "first"])
+  })
+  jobs <- do.call(rbind, lapply(seq_len(nrow(pairs)), function(m) {
+    f <- seq_len(folds)
+    f <- f[vapply(f, function(k) {
+      train <- cv[[m]]$fold != k
+      any(cv[[m]]$fold == k) && any(cv[[m]]$pos[train]) && !all(cv[[m]]$pos[train])
+    }, logical(1))]
+    cbind(pair = rep(m, length(f)), fold = f)
+  }))
+  solved <- kc_linear_pairs(r$store, rank, code,
+                            lapply(seq_len(nrow(jobs)), function(j) {
+                              p <- cv[[jobs[j, "pair"]]]
+                              p$rows[p$fold != jobs[j, "fold"]]
+                            }),
+                            pairs[jobs[, "pair"], , drop = FALSE], C, control$tolerance,
+                            control$max_iter, control$shrinking)
+  ab <- vapply(seq_len(nrow(pairs)), function(m) {
+    p <- cv[[m]]
+    dec <- numeric(length(p$rows))
+    for (k in seq_len(folds)) {
+      test <- p$fold == k
       if (!any(test)) next
-      train <- !test
-      if (all(pos[train]) || !any(pos[train])) {
-        dec[test] <- if (all(pos[train])) 1 else -1
+      j <- which(jobs[, "pair"] == m & jobs[, "fold"] == k)
+      if (length(j) == 0L) {  # a training side of one class
+        dec[test] <- if (any(p$pos[!test])) 1 else -1
         next
       }
-      s <- solve(rows[train], pairs[m, "first"])
-      dec[test] <- .Call(ffi_store_product, store, r, rows[test], matrix(s$w[seq_len(r)])) +
-        s$w[r + 1L]
+      w <- solved[[j]]$w
+      dec[test] <- .Call(ffi_store_product, r$store, rank, p$rows[test], matrix(w[seq_len(rank)])) +
+        w[rank + 1L]
     }
-    kc_platt_fit(dec, pos)
+    kc_platt_fit(dec, p$pos)
   }, numeric(2))
+  r$progress(message = "probability model")
+  ab
 }
 
 # ---- print and summary ------------------------------------------------------

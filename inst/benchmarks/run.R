@@ -1290,11 +1290,11 @@ if (run_section("approx")) {
   # approx = nystrom(m = 2000)) on MNIST-shaped rows (make_digits, unscaled;
   # 10,000 test rows), on --approx-target-threads (default: the default and
   # 1), against the exact SVM where --approx-target-exact is given.
-  rows_t <- list()
-  for (nt in setdiff(sizes_of("--approx-target", size(60000, 10000)), 0)) {
-    all <- make_digits(nt + 10000, 12)
-    trt <- list(x = all$x[seq_len(nt), ], y = all$y[seq_len(nt)])
-    tet <- list(x = all$x[-seq_len(nt), ], y = all$y[-seq_len(nt)])
+  rows_target <- list()
+  for (n_target in setdiff(sizes_of("--approx-target", size(60000, 10000)), 0)) {
+    all <- make_digits(n_target + 10000, 12)
+    trt <- list(x = all$x[seq_len(n_target), ], y = all$y[seq_len(n_target)])
+    tet <- list(x = all$x[-seq_len(n_target), ], y = all$y[-seq_len(n_target)])
     threads_t <- sizes_of("--approx-target-threads", unique(c(default_threads(), 1)))
     target_fit <- function(approx, threads) {
       old <- options(kernclass.threads = threads)
@@ -1315,10 +1315,11 @@ if (run_section("approx")) {
     for (run in runs) {
       m <- target_fit(run$approx, run$threads)
       if (run$model == "exact") exact_acc <- m$value
-      cat(sprintf("%-48s %-20s %2d threads %8.1f s acc %.4f\n", sprintf("target, n=%d", nt),
-                  run$model, run$threads, m$seconds, m$value))
-      rows_t[[length(rows_t) + 1L]] <- data.frame(
-        n = format(nt, big.mark = ","), model = run$model, threads = run$threads,
+      cat(sprintf("%-48s %-20s %2d threads %8.1f s (CPU %.1f s, load %s) acc %.4f\n",
+                  sprintf("target, n=%d", n_target), run$model, run$threads, m$seconds, m$cpu,
+                  strsplit(readLines("/proc/loadavg"), " ")[[1]][1], m$value))
+      rows_target[[length(rows_target) + 1L]] <- data.frame(
+        n = format(n_target, big.mark = ","), model = run$model, threads = run$threads,
         "fit + predict s" = sprintf("%.1f", m$seconds), "CPU s" = sprintf("%.1f", m$cpu),
         "test accuracy" = sprintf("%.4f", m$value),
         "vs exact (points)" = if (is.na(exact_acc)) "" else sprintf("%+.2f", 100 * (m$value - exact_acc)),
@@ -1467,7 +1468,7 @@ if (run_section("approx")) {
             "blended with other classes', shared deformations, pixel noise, 1% labels redrawn;",
             "4,000 test rows): kernel_svm(cost = 10, gamma = the median heuristic, scale = FALSE)",
             "with nystrom() (k-means++ landmarks), fit + predict."), ""),
-    if (length(rows_t)) c(knitr::kable(do.call(rbind, rows_t), format = "pipe"), "",
+    if (length(rows_target)) c(knitr::kable(do.call(rbind, rows_target), format = "pipe"), "",
       paste("Issue 35's Nystrom target (under 30 s on 2 cores, within 0.5 points of the exact",
             "SVM): kernel_svm(kernel = \"radial\", gamma = 1/784, cost = 10, scale = FALSE,",
             "approx = nystrom(m = 2000)) on MNIST-shaped rows (as above, 10,000 test rows),",

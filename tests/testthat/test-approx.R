@@ -261,6 +261,20 @@ r_dcd <- function(Z, y, C, eps, max_pass = 1000) {
   list(w = w, alpha = a, passes = pass)
 }
 
+# The rows as the linear solver reads them (src/linear.c): each row divided
+# by the power of 2 that brings its largest value to [1/2, 1), rounded to
+# IEEE half precision (to nearest, ties to even; quantum 2^-24 below 2^-14),
+# times that power again.
+r_halves <- function(Z) {
+  top <- apply(abs(Z), 1, max)
+  s <- ifelse(top > 0, 2^(floor(log2(top)) + 1), 1)
+  V <- Z / s
+  a <- abs(V)
+  q <- 2^(pmax(floor(log2(a)), -14) - 10)
+  H <- ifelse(a > 0, sign(V) * round(a / q) * q, 0)  # R's round(): ties to even
+  H * s
+}
+
 # The float store of a model's training features (as C keeps them).
 store_features <- function(fit) {
   s <- .Call(ns$ffi_feature_store, fit$x, fit$approx$map, ns$kc_kernel_code(fit$kernel), 1L)
@@ -280,20 +294,57 @@ test_that("the linear SVM solver is the plain-R dual coordinate descent", {
   set.seed(10)
   got <- .Call(ns$ffi_linear_svm, store, fit$approx$rank, 1:80, yb, C, 1e-3, 1000, FALSE)
   set.seed(10)
-  ref <- r_dcd(Z, yb, C, 1e-3)
+  ref <- r_dcd(r_halves(Z), yb, C, 1e-3)
   expect_equal(got$alpha, ref$alpha, tolerance = 1e-8)
   expect_equal(got$w, ref$w, tolerance = 1e-8)
   expect_equal(got$passes, ref$passes)
+  # the rows in half precision move the solution little: decision values of
+  # the solution on the unrounded rows within 1e-3
+  set.seed(10)
+  exact <- r_dcd(Z, yb, C, 1e-6)
+  set.seed(10)
+  tight <- .Call(ns$ffi_linear_svm, store, fit$approx$rank, 1:80, yb, C, 1e-6, 1e4, FALSE)
+  expect_lt(max(abs(cbind(Z, 1) %*% (tight$w - exact$w))), 1e-3)
   # with shrinking: the same optimum (the KKT conditions within the tolerance)
   set.seed(10)
   shr <- .Call(ns$ffi_linear_svm, store, fit$approx$rank, 1:80, yb, C, 1e-4, 1000, TRUE)
-  X <- cbind(Z, 1)
+  X <- cbind(r_halves(Z), 1)
   g <- yb * drop(X %*% shr$w) - 1
   a <- shr$alpha
   expect_true(all(g[a == 0] >= -1e-3) && all(g[a == 2] <= 1e-3) &&
                 all(abs(g[a > 0 & a < 2]) <= 1e-3))
   expect_equal(shr$w, drop(crossprod(X, a * yb)), tolerance = 1e-6)
   expect_equal(shr$objective, sum(shr$w^2) / 2 - sum(a), tolerance = 1e-10)
+})
+
+test_that("the solver's half-precision rows: scales, ties to even, tiny values, any scale", {
+  # the transcription on values whose rounding is known
+  expect_equal(r_halves(rbind(c(0.75, 0.5 + 2^-12, 0.5 + 3 * 2^-12, 2^-20, -3 * 2^-25))),
+               rbind(c(0.75, 0.5, 0.5 + 2^-10, 2^-20, -2^-23)))  # 1.5 quanta of 2^-24: to 2
+  expect_equal(r_halves(rbind(c(3e5, 1), c(0, 0))), rbind(c(300032, 1), c(0, 0)))  # 3e5 = 1171.875 x 256
+  # a store of such rows (floats, row-major) and wide-ranging scales: the C
+  # solver is the plain-R one on the rounded rows
+  set.seed(7)
+  n <- 40
+  r <- 24L
+  Z <- matrix(rnorm(n * r), n, r) * 10^runif(n, -3, 5)
+  Z[, 3] <- Z[, 3] * 1e-6  # below half's normal range once scaled
+  Z[1, ] <- 0.5 + (0:(r - 1)) * 2^-12  # ties
+  Z <- matrix(readBin(writeBin(as.vector(Z), raw(), size = 4), "numeric", size = 4, n = n * r), n)
+  store <- writeBin(as.vector(t(Z)), raw(), size = 4)
+  y <- ifelse(seq_len(n) %% 2 == 0, 1L, -1L)
+  C <- runif(n, 0.5, 2)
+  set.seed(11)
+  got <- .Call(ns$ffi_linear_svm, store, r, seq_len(n), y, C, 1e-3, 500, FALSE)
+  set.seed(11)
+  ref <- r_dcd(r_halves(Z), y, C, 1e-3, max_pass = 500)
+  expect_equal(got$alpha, ref$alpha, tolerance = 1e-8)
+  expect_equal(got$w, ref$w, tolerance = 1e-8)
+  expect_equal(got$passes, ref$passes)
+  # a value that is not finite is an internal error, not a solution
+  bad <- store
+  bad[1:4] <- writeBin(Inf, raw(), size = 4)
+  expect_error(.Call(ns$ffi_linear_svm, bad, r, seq_len(n), y, C, 1e-3, 5, FALSE), "not finite")
 })
 
 test_that("the pairs' linear SVMs side by side: the single solver's optima, on any threads", {
@@ -321,6 +372,53 @@ test_that("the pairs' linear SVMs side by side: the single solver's optima, on a
     # (two orders of the coordinates stop at two points within the tolerance)
     expect_equal(fit$objective[[m]], one$objective, tolerance = 1e-5, label = rownames(pairs)[m])
     expect_equal(unname(c(fit$approx$w[, m], fit$approx$b[m])), one$w, tolerance = 2e-2)
+  }
+})
+
+test_that("the features' Platt folds: solved side by side, the plain-R fit, any threads", {
+  d <- two_class(n = 120)
+  set.seed(2)
+  y3 <- factor(sample(c("p", "q", "r"), 120, TRUE))
+  x3 <- d$x + as.integer(y3)
+  fit_on <- function(threads) {
+    old <- options(kernclass.threads = threads)
+    on.exit(options(old))
+    set.seed(8)
+    kernel_svm(x3, y3, cost = 2, probability = TRUE, approx = nystrom(m = 20))
+  }
+  f1 <- fit_on(1)
+  expect_identical(fit_on(2)[c("probA", "probB")], f1[c("probA", "probB")])
+  expect_identical(fit_on(1)[c("probA", "probB")], f1[c("probA", "probB")])
+  # the sigmoids of the method: the folds drawn first (as the exact SVM's),
+  # each fold's SVM on the rest, Platt's fit by glm() on their decision values
+  r <- list(store = .Call(ns$ffi_feature_store, f1$x, f1$approx$map, ns$kc_kernel_code(f1$kernel), 1L),
+            fa = f1$approx, y = f1$y, progress = function(...) NULL)
+  pairs <- ns$kc_ovo_pairs(levels(y3))
+  control <- list(tolerance = 1e-7, max_iter = 1e5, shrinking = TRUE)
+  set.seed(9)
+  ab <- ns$kc_repr_svm_platt.kc_features(r, NULL, pairs, f1$C, control)
+  set.seed(9)
+  code <- as.integer(f1$y)
+  folds <- lapply(seq_len(nrow(pairs)), function(m) {
+    rows <- which(code %in% pairs[m, ])
+    fold <- integer(length(rows))
+    fold[sample.int(length(rows))] <- rep_len(1:5, length(rows))
+    fold
+  })
+  Z <- cbind(store_features(f1), 1)
+  for (m in seq_len(nrow(pairs))) {
+    rows <- which(code %in% pairs[m, ])
+    pos <- code[rows] == pairs[m, "first"]
+    dec <- numeric(length(rows))
+    for (k in 1:5) {
+      tr <- rows[folds[[m]] != k]
+      s <- .Call(ns$ffi_linear_svm, r$store, f1$approx$rank, tr,
+                 ifelse(code[tr] == pairs[m, "first"], 1L, -1L), f1$C[tr], 1e-7, 1e5, TRUE)
+      dec[folds[[m]] == k] <- drop(Z[rows[folds[[m]] == k], ] %*% s$w)
+    }
+    t <- ifelse(pos, (sum(pos) + 1) / (sum(pos) + 2), 1 / (sum(!pos) + 2))
+    g <- suppressWarnings(stats::glm(t ~ dec, family = stats::quasibinomial()))
+    expect_equal(unname(ab[, m]), unname(-rev(coef(g))), tolerance = 1e-3, label = rownames(pairs)[m])
   }
 })
 
