@@ -1232,13 +1232,16 @@ if (run_section("approx")) {
       paste(sprintf("%s x %d", names(tab), tab)[seq_len(min(3L, length(tab)))], collapse = "; ")
     }
     trow <- function(model, grid_text, m, chose) {
-      cat(sprintf("%-48s %-34s %8.1f s (cpu %.1f s) %6.0f MB acc %.4f load %s\n",
+      cat(sprintf("%-48s %-34s %8.1f s (cpu %.1f s) %6.0f MB acc %.4f (blended 5/10: %s) load %s\n",
                   sprintf("tuned, n=%.0f", nt), model, m$seconds, m$cpu, m$peak_mb, m$value$acc,
-                  load_1m()))
+                  paste(format(c(m$value$acc_blend5, m$value$acc_blend10), digits = 4),
+                        collapse = "/"), load_1m()))
       rows_ct[[length(rows_ct) + 1L]] <<- data.frame(
         model = model, grid = grid_text, "fit + predict s" = sprintf("%.1f", m$seconds),
         "cpu s" = sprintf("%.1f", m$cpu),
         "peak MB" = sprintf("%.0f", m$peak_mb), "test accuracy" = sprintf("%.4f", m$value$acc),
+        "blended 5 / 10" = if (is.null(m$value$acc_blend5)) "" else
+          sprintf("%.4f / %.4f", m$value$acc_blend5, m$value$acc_blend10),
         "chosen (cost, gamma)" = chose, load = load_1m(), check.names = FALSE)
     }
     gtext <- sprintf("%d x %d, %d-fold, race", G, G, cfolds)
@@ -1268,6 +1271,11 @@ if (run_section("approx")) {
         list(cells = summary(fit)$tuning, acc = mean(predict(fit, te3$x) == te3$y))
       })
       tab <- m$value$cells
+      # the same cells, predicting from the nearest 5 and 10 blended (untimed)
+      for (b in c(5L, 10L)) {
+        fit$approx$spec$blend <- b
+        m$value[[sprintf("acc_blend%d", b)]] <- mean(predict(fit, te3$x) == te3$y)
+      }
       trow(sprintf("%s, %d cells", sp, nrow(tab)),
            if (is.null(specs_t[[sp]]$tune$grid)) "each cell's default 10 x 10, race" else gtext,
            m, chosen(tab$cost, tab$gamma))
