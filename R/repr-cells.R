@@ -28,19 +28,29 @@
 #'   those of a cell that cannot be tuned, and of the exact model that
 #'   `check` compares with.
 #' @section Blended cells: With `blend` = \eqn{K > 1}{K > 1}, a row's
-#'   decision values are the mean of those of the cells of its \eqn{K}{K}
-#'   nearest centres (each cell's SVM evaluated at the row; a cell of one
-#'   class gives +1/-1 as above), and its probabilities the mean of those
-#'   cells' probabilities; its class is voted from these. A cell's SVM is
-#'   fitted on its own rows, so next to a boundary between cells it learned
-#'   from one side only, and from \eqn{n_c}{n_c} rows however large the
-#'   data; the mean of neighbouring cells' rules lowers that variance where
-#'   the classes' boundary is smooth across cells. Measured (`make_data()` of
-#'   `inst/benchmarks/run.R`, \eqn{n = 10^5}{n = 10^5}, \eqn{d = 20}{d = 20},
-#'   50 tuned cells of 2,000 rows, a 5 x 5 grid, 100,000 test rows): test
-#'   accuracy 0.8282 from each row's own cell, 0.8307 from its 5 nearest,
-#'   0.8312 from its 10 nearest. Prediction costs \eqn{K}{K} cells' kernel
-#'   rows per row; the fit is the same.
+#'   decision values are the weighted mean of those of the cells of its
+#'   \eqn{K}{K} nearest centres (each cell's SVM evaluated at the row; a cell
+#'   of one class gives +1/-1 as above), and its probabilities the weighted
+#'   mean of those cells' probabilities; its class is voted from these (or
+#'   taken from the probabilities, as [predict.kernclass()]'s `rule` says).
+#'   The weight of a cell is \eqn{\exp(-\Delta / 4g)}{exp(-Delta / (4 g))},
+#'   \eqn{\Delta}{Delta} the row's squared distance to the cell's centre less
+#'   that to the nearest centre and \eqn{g}{g} the median of that difference
+#'   for the second nearest centre over the training rows (`fit$approx$gap`).
+#'   A cell's SVM learns from its own \eqn{n_c}{n_c} rows however large the
+#'   data; where the cells choose smooth rules that hold across cells (as
+#'   near-linear ones), the mean of neighbouring cells' rules lowers their
+#'   variance. Where the cells' rules are local (large `gamma`), a
+#'   neighbour's rule does not hold at the row and blending loses. Measured:
+#'   `make_data()` of `inst/benchmarks/run.R` (a linear rule plus
+#'   \eqn{0.5 \sin(3 x_1)}{0.5 sin(3 x_1)}, label noise), \eqn{n = 10^5}{n =
+#'   10^5}, \eqn{d = 20}{d = 20}, 50 tuned cells of 2,000 rows (5 x 5 grid),
+#'   100,000 test rows: accuracy 0.8282 from each row's own cell, 0.8308 from
+#'   the 5 nearest, 0.8314 from the 10 nearest (a tuned exact SVM on 20,000
+#'   of the rows: 0.8309); three classes in 3 dimensions, 3,000 rows, 10
+#'   tuned cells of 300: 0.918 from the own cell, 0.869 from the 5 nearest.
+#'   So the default is 1. Prediction evaluates \eqn{K}{K} cells' SVMs per
+#'   row; the fit is the same.
 #' @param size The number of training rows a cell should hold on average:
 #'   the data are cut into \eqn{\lceil n / \mathrm{size} \rceil}{ceiling(n /
 #'   size)} cells. Each cell's exact SVM costs about \eqn{O(\mathrm{size}^2)}{O(size^2)}
@@ -72,9 +82,9 @@
 #' @param search For `cells(tune = TRUE)`: [kernel_tune()]'s `search` in each
 #'   cell, `"race"` (the default), `"screen"` or `"exhaustive"`.
 #' @param blend For `cells()`: the number of nearest cells whose decision
-#'   values (and probabilities) a prediction averages (see "Blended cells");
-#'   1 predicts from each row's own cell. The default: 5 for tuned cells, else
-#'   1; at most the number of cells.
+#'   values (and probabilities) a prediction averages, weighted (see "Blended
+#'   cells"); 1 (the default) predicts from each row's own cell; at most the
+#'   number of cells.
 cells <- function(size = 2000, scale_cost = TRUE, check = 0, tune = !is.null(grid), grid = NULL,
                   folds = 5, search = c("race", "screen", "exhaustive"),
                   blend = 1) {
