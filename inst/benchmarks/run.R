@@ -1210,7 +1210,9 @@ if (run_section("approx")) {
   # --cells-tune-default adds cells(tune = TRUE), each cell's own 10 x 10
   # default grid; --cells-tune-models sub,cells (the default: both) runs the
   # subsample's search or the cells alone (the two halves of a long run in
-  # separate processes). The full target: --cells-tune-n 1000000 --cells-tune-grid 10.
+  # separate processes); the cells' row also gives the same fit's accuracy
+  # predicting from the 5 and 10 nearest cells blended (cells(blend =),
+  # untimed). The full target: --cells-tune-n 1000000 --cells-tune-grid 10.
   one_of <- function(flag, default) {
     if (flag %in% args) as.numeric(args[which(args == flag) + 1L]) else default
   }
