@@ -55,7 +55,8 @@ kc_approximations <- list(
     "cells", "size", "Rows per cell (size)", "cells", fitters = "kernel_svm",
     label = function(spec, rank = NULL) {
       sprintf("Localized SVM (cells of about %d points, an exact SVM in each%s)", spec$size,
-              if (is.null(spec$tune)) "" else ", cost and gamma tuned per cell")
+              paste0(if (is.null(spec$tune)) "" else ", cost and gamma tuned per cell",
+                     if (isTRUE(spec$blend > 1L)) sprintf(", %d nearest blended", spec$blend)))
     })
 )
 

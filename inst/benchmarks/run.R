@@ -29,10 +29,12 @@
 #       none) issue 35's nystrom(m = 2000) target, --approx-target-threads
 #       2,1 its threads, --approx-target-exact the exact SVM beside it)
 #   Rscript inst/benchmarks/run.R --only approx --approx-n 0 --exact-n 0 --approx-digits 0 \
-#       --approx-real 0 --cells-tune-n 1000000 --cells-tune-grid 10 --cells-tune-sub 20000
+#       --approx-real 0 --approx-target 0 --cells-tune-n 1000000 --cells-tune-grid 10 \
+#       --cells-tune-sub 20000
 #       (tuned cells against kernel_tune() of the exact SVM on a subsample;
 #       --cells-tune-n 0: none; --cells-tune-size 2000, --cells-tune-folds 5,
-#       --cells-tune-default: also each cell's own default grid)
+#       --cells-tune-default: also each cell's own default grid;
+#       --cells-tune-models sub or cells: one of the two alone)
 #
 # contention: every large task on one thread and on the default number,
 #   idle and beside one busy process that the suite starts and stops itself;
@@ -1391,11 +1393,16 @@ if (run_section("approx")) {
   # (costs 2^-3 to 2^9, gammas 2^-6 to 2^3 times the median heuristic of the
   # training rows), --cells-tune-size, --cells-tune-folds;
   # --cells-tune-default adds cells(tune = TRUE), each cell's own 10 x 10
-  # default grid. The full target: --cells-tune-n 1000000 --cells-tune-grid 10.
+  # default grid; --cells-tune-models sub,cells (the default: both) runs the
+  # subsample's search or the cells alone (the two halves of a long run in
+  # separate processes); the cells' row also gives the same fit's accuracy
+  # predicting from the 5 and 10 nearest cells blended (cells(blend =),
+  # untimed). The full target: --cells-tune-n 1000000 --cells-tune-grid 10.
   one_of <- function(flag, default) {
     if (flag %in% args) as.numeric(args[which(args == flag) + 1L]) else default
   }
-  rows_t <- list()
+  rows_ct <- list()
+  load_1m <- function() strsplit(readLines("/proc/loadavg"), " ")[[1]][1]
   nt <- one_of("--cells-tune-n", size(1e6, 2e4))
   if (nt > 0) {
     G <- one_of("--cells-tune-grid", size(10, 3))
@@ -1412,36 +1419,50 @@ if (run_section("approx")) {
       paste(sprintf("%s x %d", names(tab), tab)[seq_len(min(3L, length(tab)))], collapse = "; ")
     }
     trow <- function(model, grid_text, m, chose) {
-      cat(sprintf("%-48s %-34s %8.1f s (cpu %.1f s) %6.0f MB acc %.4f\n",
-                  sprintf("tuned, n=%.0f", nt), model, m$seconds, m$cpu, m$peak_mb, m$value$acc))
-      rows_t[[length(rows_t) + 1L]] <<- data.frame(
+      cat(sprintf("%-48s %-34s %8.1f s (cpu %.1f s) %6.0f MB acc %.4f (blended 5/10: %s) load %s\n",
+                  sprintf("tuned, n=%.0f", nt), model, m$seconds, m$cpu, m$peak_mb, m$value$acc,
+                  paste(format(c(m$value$acc_blend5, m$value$acc_blend10), digits = 4),
+                        collapse = "/"), load_1m()))
+      rows_ct[[length(rows_ct) + 1L]] <<- data.frame(
         model = model, grid = grid_text, "fit + predict s" = sprintf("%.1f", m$seconds),
         "cpu s" = sprintf("%.1f", m$cpu),
         "peak MB" = sprintf("%.0f", m$peak_mb), "test accuracy" = sprintf("%.4f", m$value$acc),
-        "chosen (cost, gamma)" = chose, check.names = FALSE)
+        "blended 5 / 10" = if (is.null(m$value$acc_blend5)) "" else
+          sprintf("%.4f / %.4f", m$value$acc_blend5, m$value$acc_blend10),
+        "chosen (cost, gamma)" = chose, load = load_1m(), check.names = FALSE)
     }
     gtext <- sprintf("%d x %d, %d-fold, race", G, G, cfolds)
-    set.seed(1)
-    m <- measure({
-      tuned <- kernel_tune(kernel_svm, tr$x[seq_len(nsub), ], tr$y[seq_len(nsub)], grid = tgrid,
-                           folds = cfolds)
-      list(best = tuned$best, acc = mean(predict(tuned$model, te3$x) == te3$y))
-    })
-    trow(sprintf("exact SVM on the first %s rows, kernel_tune()", format(nsub, big.mark = ",")),
-         gtext, m, chosen(m$value$best$cost, m$value$best$gamma))
+    which_t <- if ("--cells-tune-models" %in% args) {
+      strsplit(args[which(args == "--cells-tune-models") + 1L], ",")[[1]]
+    } else c("sub", "cells")
+    if ("sub" %in% which_t) {
+      set.seed(1)
+      m <- measure({
+        tuned <- kernel_tune(kernel_svm, tr$x[seq_len(nsub), ], tr$y[seq_len(nsub)], grid = tgrid,
+                             folds = cfolds)
+        list(best = tuned$best, acc = mean(predict(tuned$model, te3$x) == te3$y))
+      })
+      trow(sprintf("exact SVM on the first %s rows, kernel_tune()", format(nsub, big.mark = ",")),
+           gtext, m, chosen(m$value$best$cost, m$value$best$gamma))
+    }
     specs_t <- list(cells(size = csize, grid = tgrid, folds = cfolds))
     names(specs_t) <- sprintf("cells(size = %d, grid =, folds = %d)", csize, cfolds)
     if ("--cells-tune-default" %in% args) {
       specs_t[[sprintf("cells(size = %d, tune = TRUE)", csize)]] <- cells(size = csize, tune = TRUE,
                                                                            folds = cfolds)
     }
-    for (sp in names(specs_t)) {
+    for (sp in names(specs_t)[rep("cells" %in% which_t, length(specs_t))]) {
       set.seed(1)
       m <- measure({
         fit <- kernel_svm(tr$x, tr$y, approx = specs_t[[sp]])
         list(cells = summary(fit)$tuning, acc = mean(predict(fit, te3$x) == te3$y))
       })
       tab <- m$value$cells
+      # the same cells, predicting from the nearest 5 and 10 blended (untimed)
+      for (b in c(5L, 10L)) {
+        fit$approx$spec$blend <- b
+        m$value[[sprintf("acc_blend%d", b)]] <- mean(predict(fit, te3$x) == te3$y)
+      }
       trow(sprintf("%s, %d cells", sp, nrow(tab)),
            if (is.null(specs_t[[sp]]$tune$grid)) "each cell's default 10 x 10, race" else gtext,
            m, chosen(tab$cost, tab$gamma))
@@ -1480,11 +1501,11 @@ if (run_section("approx")) {
             "cells() gives a cell of n_c of the n rows cost x n / n_c, the same regularisation",
             "per row),",
             "with the seconds of fit + predict.", paste(about_r, collapse = " ")), ""),
-    if (length(rows_t)) c(
+    if (length(rows_ct)) c(
       sprintf("Tuned cells, n = %s, d = 20 (make_data()), %s test rows:",
               format(nt, big.mark = ",", scientific = FALSE),
               format(nrow(te3$x), big.mark = ",")), "",
-      knitr::kable(do.call(rbind, rows_t), format = "pipe"), "",
+      knitr::kable(do.call(rbind, rows_ct), format = "pipe"), "",
       paste("Every cell chooses cost and gamma by kernel_tune()'s search on its rows (the",
             "folds, the grid, the race); the baseline is kernel_tune() of the exact SVM on a",
             "subsample with the same grid. Seconds: the search, the fit(s) and predicting the",

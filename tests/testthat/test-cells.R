@@ -178,6 +178,78 @@ test_that("a cell of one class predicts it: decision +1/-1/0, probabilities 1/0"
   expect_equal(w0$approx$cell, r_nearest(w0$x, w0$approx$centres))
 })
 
+test_that("blended cells: the weighted mean of the nearest cells' values, as plain R", {
+  # two classes, 6 cells, a new row's 3 nearest blended (under 1 s)
+  set.seed(2)
+  x <- matrix(rnorm(1200), 600, 2)
+  y <- factor(ifelse(x[, 1] + sin(2 * x[, 2]) + rnorm(600, sd = 0.4) > 0, "a", "b"))
+  set.seed(6)
+  fit <- kernel_svm(x, y, cost = 2, gamma = 0.5, probability = TRUE,
+                    approx = cells(size = 100, blend = 3))
+  centres <- fit$approx$centres
+  k <- nrow(centres)
+  sqdist <- function(z) t(apply(z, 1L, function(r) colSums((t(centres) - r)^2)))
+  # the scale: the training rows' median of (2nd nearest - nearest) squared distance
+  dtr <- t(apply(sqdist(fit$x), 1L, sort))
+  g <- median(dtr[, 2] - dtr[, 1])
+  expect_equal(fit$approx$gap, g, tolerance = 1e-10)
+  new <- matrix(rnorm(80), 40, 2)
+  xs <- scale(new, fit$scaling$center, fit$scaling$scale)
+  dn <- sqdist(xs)
+  near <- t(apply(dn, 1L, order))[, 1:3]
+  gap <- t(apply(dn, 1L, sort))[, 1:3] - apply(dn, 1L, min)
+  w <- exp(-gap / (4 * g))
+  w <- w / rowSums(w)
+  # each cell's decision values (kernel_svm() by hand on its rows, cost x n / rows)
+  # and probabilities (the cell's own Platt model)
+  dec <- prob <- matrix(NA_real_, 40, k)
+  for (j in seq_len(k)) {
+    rows <- which(fit$approx$cell == j)
+    yj <- droplevels(y[rows])
+    if (nlevels(yj) == 1L) {
+      dec[, j] <- if (levels(yj) == "a") 1 else -1
+      prob[, j] <- as.numeric(levels(yj) == "a")
+      next
+    }
+    mj <- kernel_svm(fit$x[rows, ], yj, cost = 2 * 600 / length(rows), gamma = 0.5,
+                     scale = FALSE)
+    dec[, j] <- predict(mj, xs, type = "decision")
+    prob[, j] <- ns$kc_posterior(fit$approx$models[[j]], matrix(dec[, j]))[, "a"]
+  }
+  pick <- function(v) matrix(v[cbind(rep(1:40, 3), c(near))], 40)
+  blended <- rowSums(w * pick(dec))
+  expect_equal(unname(predict(fit, new, type = "decision")), blended, tolerance = 1e-8)
+  expect_equal(unname(predict(fit, new, type = "prob")[, "a"]), rowSums(w * pick(prob)),
+               tolerance = 1e-8)
+  # the class from the probabilities (the model's rule with probability = TRUE)
+  expect_equal(as.character(predict(fit, new)),
+               ifelse(rowSums(w * pick(prob)) > 0.5, "a", "b"))
+  expect_equal(as.character(predict(fit, new, rule = "vote")), ifelse(blended > 0, "a", "b"))
+  # blend = 1 is each row's own cell; a blend past the cells is all of them
+  own <- fit
+  own$approx$spec$blend <- 1L
+  expect_equal(unname(predict(own, new, type = "decision")), dec[cbind(1:40, near[, 1])],
+               tolerance = 1e-8)
+  all <- fit
+  all$approx$spec$blend <- 100L
+  wa <- exp(-(dn - apply(dn, 1L, min)) / (4 * g))
+  expect_equal(unname(predict(all, new, type = "decision")), rowSums(wa * dec) / rowSums(wa),
+               tolerance = 1e-8)
+  # the k nearest centres in blocks, with their gaps, as plain R
+  z <- matrix(rnorm(3000), 1500, 2)
+  nk <- ns$kc_nearest_centre(z, centres, 4L)
+  dz <- sqdist(z)
+  expect_equal(unclass(nk)[, 1:4], t(apply(dz, 1L, order))[, 1:4], ignore_attr = TRUE)
+  expect_equal(attr(nk, "gap"), t(apply(dz, 1L, sort))[, 1:4] - apply(dz, 1L, min),
+               tolerance = 1e-8)
+  # print and summary say so; the argument is checked
+  expect_output(print(fit), "mean of the 3 nearest cells' decision values and probabilities")
+  expect_output(print(summary(fit)), "mean of the 3 nearest cells")
+  expect_output(print(cells(blend = 4)), "4 nearest blended")
+  expect_identical(tryCatch(cells(blend = 0), kernclass_input_error = function(e) e$arg), "blend")
+  expect_identical(cells()$blend, 1L)
+})
+
 test_that("the cells run as futures; the model does not depend on the plan", {
   skip_if_not_installed("future")
   d <- three_class(n = 400)
