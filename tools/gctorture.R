@@ -14,6 +14,11 @@ y2 <- factor(rep(c("neg", "pos"), length.out = 16))
 x[y2 == "pos", 1] <- x[y2 == "pos", 1] + 2
 new <- x[1:5, ] + 0.1
 many <- x[rep(1:16, 9), ] + 0.1  # more rows than a tile: the packed path
+# models fitted without torture, whose prediction or leave-one-out sums are
+# tortured below
+parzen <- kernel_parzen(x, y3, scale = FALSE)
+set.seed(3)  # Platt's cross-validation folds
+platt <- kernel_svm(x, y3, probability = TRUE)
 
 # Each entry: an expression whose value depends on the named .Call entry point.
 cases <- list(
@@ -23,7 +28,9 @@ cases <- list(
                                # a kernel set: three gammas from one tile, two threads
                                .Call(kernclass:::ffi_within_sums, many, rep(1:3, 48), 3L,
                                      c(3, 0.1, 3, 0, 3, 1, 3, 0, 3, 4, 3, 0), 2L))),
-  ffi_loo_sums = quote(kernel_cv(kernel_parzen, x, y3, folds = "loo", scale = FALSE)$predicted),
+  # the leave-one-out sums of kernel_cv(folds = "loo") on a model fitted
+  # before (through kernel_cv() its R code took 80 s under torture)
+  ffi_loo_sums = quote(kernclass:::kc_loo_sums(parzen)),
   ffi_kernel_expansion = quote(list(predict(kernel_means(x, y3), new, type = "decision"),
                                     predict(kernel_parzen(x, y2), many, type = "prob"),
                                     .Call(kernclass:::ffi_kernel_expansion, many, x,
@@ -69,10 +76,9 @@ cases <- list(
     kernel_svm(x, y3, approx = nystrom(m = 6))
   }),
   ffi_max_threads = quote(kernclass:::kc_max_threads()),
-  ffi_pairwise_coupling = quote({
-    set.seed(3)  # Platt's cross-validation folds
-    predict(kernel_svm(x, y3, probability = TRUE), new, type = "prob")
-  }),
+  # a model with Platt's sigmoids fitted before (its folds' fits, 39 s under
+  # torture, reach ffi_smo, which the fits above torture)
+  ffi_pairwise_coupling = quote(predict(platt, new, type = "prob")),
   ffi_column_moments = quote(kernel_means(x, y3, scale = TRUE)$scaling),
   ffi_scale_columns = quote(predict(kernel_means(x, y3, scale = TRUE), new)),
   ffi_count_nonfinite = quote(tryCatch(kernel_matrix(rbind(x, NA)), error = conditionMessage)),
