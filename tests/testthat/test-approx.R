@@ -355,7 +355,8 @@ test_that("the pairs' linear SVMs side by side: the single solver's optima, on a
     old <- options(kernclass.threads = threads)
     on.exit(options(old))
     set.seed(3)
-    kernel_svm(d$x + as.integer(y3), y3, cost = 5, tolerance = 1e-6, approx = nystrom(m = 20))
+    kernel_svm(d$x + as.integer(y3), y3, cost = 5, tolerance = 1e-6, max_iter = 1e4,
+               approx = nystrom(m = 20))
   })
   expect_identical(fits[[1]]$approx$w, fits[[2]]$approx$w)
   expect_identical(fits[[1]]$approx$b, fits[[2]]$approx$b)
