@@ -133,6 +133,6 @@ kc_repr_svm_platt.kc_exact <- function(r, fits, pairs, C, control) {
   done <- attr(fits, "platt")  # kc_svm_pairs(): its folds, solved with the pairs
   if (!is.null(done$ab)) return(done$ab)
   rows <- lapply(fits, `[[`, "rows")
-  if (is.null(done)) kc_svm_platt(r$x, r$y, rows, pairs[, "first"], C, control) else
-    kc_svm_platt(r$x, r$y, rows, pairs[, "first"], C, control, fold = done$fold)
+  fold <- if (is.null(done)) kc_platt_folds(rows) else done$fold
+  kc_svm_platt(r$x, r$y, rows, pairs[, "first"], C, control, fold = fold)
 }

@@ -463,11 +463,10 @@ kc_repr_svm_platt.kc_features <- function(r, fits, pairs, C, control) {
   folds <- 5L
   code <- as.integer(r$y)
   rank <- r$fa$rank
+  rows <- lapply(seq_len(nrow(pairs)), function(m) which(code %in% pairs[m, ]))
+  fold <- kc_platt_folds(rows, folds)
   cv <- lapply(seq_len(nrow(pairs)), function(m) {
-    rows <- which(code %in% pairs[m, ])
-    fold <- integer(length(rows))
-    fold[sample.int(length(rows))] <- rep_len(seq_len(folds), length(rows))
-    list(rows = rows, fold = fold, pos = code[rows] == pairs[m, "first"])
+    list(rows = rows[[m]], fold = fold[[m]], pos = code[rows[[m]]] == pairs[m, "first"])
   })
   jobs <- do.call(rbind, lapply(seq_len(nrow(pairs)), function(m) {
     f <- seq_len(folds)
