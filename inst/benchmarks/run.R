@@ -27,7 +27,8 @@
 #       MNIST-shaped rows, nystrom(m = 500, 1000, 2000) at cost 10, with
 #       --approx-digits-exact the exact SVM too; --approx-target 60000 (0:
 #       none) issue 35's nystrom(m = 2000) target, --approx-target-threads
-#       2,1 its threads, --approx-target-exact the exact SVM beside it)
+#       2,1 its threads, --approx-target-exact the exact SVM beside it,
+#       --approx-target-sklearn scikit-learn's Nystroem + LinearSVC too)
 #   Rscript inst/benchmarks/run.R --only approx --approx-n 0 --exact-n 0 --approx-digits 0 \
 #       --approx-real 0 --approx-target 0 --cells-tune-n 1000000 --cells-tune-grid 10 \
 #       --cells-tune-sub 20000
@@ -217,14 +218,15 @@ sklearn_svc <- function(tr, te, cost, gamma, tol = 1e-3) {
 
 # scikit-learn's Nystroem or RBFSampler features + LinearSVC (hinge loss) at
 # the same m, cost and gamma as kernel_svm(approx = ...), on the data scaled
-# as kernel_svm(scale = TRUE) scales them: list(seconds (fit + predict, as
-# Python measures them), accuracy), or NULL.
-sklearn_approx <- function(tr, te, features, m, cost, gamma) {
-  sx <- scale(tr$x)
-  scaled <- function(d, x) list(x = x, y = d$y)
-  sklearn_run("sklearn_approx.py", scaled(tr, sx),
-              scaled(te, scale(te$x, attr(sx, "scaled:center"), attr(sx, "scaled:scale"))),
-              c(features, m, cost, gamma), function(dir) {
+# as kernel_svm(scale = TRUE) scales them (as given where scale = FALSE):
+# list(seconds (fit + predict, as Python measures them), accuracy), or NULL.
+sklearn_approx <- function(tr, te, features, m, cost, gamma, scale = TRUE) {
+  if (scale) {
+    sx <- base::scale(tr$x)
+    tr <- list(x = sx, y = tr$y)
+    te <- list(x = base::scale(te$x, attr(sx, "scaled:center"), attr(sx, "scaled:scale")), y = te$y)
+  }
+  sklearn_run("sklearn_approx.py", tr, te, c(features, m, cost, gamma), function(dir) {
     times <- scan(file.path(dir, "times.txt"), quiet = TRUE)
     list(seconds = sum(times), accuracy = mean(sklearn_labels(dir, tr) == te$y))
   })
@@ -1328,6 +1330,25 @@ if (run_section("approx")) {
         load = if (file.exists("/proc/loadavg")) strsplit(readLines("/proc/loadavg"), " ")[[1]][1]
                else "?", check.names = FALSE)
     }
+    # the peer where --approx-target-sklearn is given (slow: minutes at
+    # 10,000 rows): scikit-learn's Nystroem of the same size + LinearSVC (one
+    # against the rest, hinge loss, cost 10), on the same unscaled rows
+    sk <- if ("--approx-target-sklearn" %in% args) {
+      sklearn_approx(trt, tet, "nystroem", 2000, cost = 10, gamma = 1 / 784, scale = FALSE)
+    }
+    if (!is.null(sk)) {
+      cat(sprintf("%-48s %-20s %8.1f s acc %.4f\n", sprintf("target, n=%d", n_target),
+                  "scikit-learn", sk$seconds, sk$accuracy))
+      rows_target[[length(rows_target) + 1L]] <- data.frame(
+        n = format(n_target, big.mark = ","),
+        model = "scikit-learn Nystroem(n_components = 2000) + LinearSVC", threads = NA,
+        "fit + predict s" = sprintf("%.1f", sk$seconds), "CPU s" = "",
+        "test accuracy" = sprintf("%.4f", sk$accuracy),
+        "vs exact (points)" = if (is.na(exact_acc)) "" else
+          sprintf("%+.2f", 100 * (sk$accuracy - exact_acc)),
+        load = if (file.exists("/proc/loadavg")) strsplit(readLines("/proc/loadavg"), " ")[[1]][1]
+               else "?", check.names = FALSE)
+    }
   }
   # real data where the exact models are feasible (50,000-60,000 rows): each
   # set split at random into 10,000 test rows and the rest for training
@@ -1493,7 +1514,10 @@ if (run_section("approx")) {
       paste("Issue 35's Nystrom target (under 30 s on 2 cores, within 0.5 points of the exact",
             "SVM): kernel_svm(kernel = \"radial\", gamma = 1/784, cost = 10, scale = FALSE,",
             "approx = nystrom(m = 2000)) on MNIST-shaped rows (as above, 10,000 test rows),",
-            "fit + predict; load: the 1-minute load average after the run."), ""),
+            "fit + predict; load: the 1-minute load average after the run. scikit-learn (where",
+            "installed): Nystroem(n_components = 2000, uniform landmarks) of the same gamma and",
+            "rows, then LinearSVC(C = 10, hinge loss, one class against the rest), seconds as",
+            "Python measures them (Nystroem's products on the BLAS numpy links to)."), ""),
     if (length(rows_r)) c(
       "Real data:", "", knitr::kable(do.call(rbind, rows_r), format = "pipe"), "",
       paste("Test accuracy of the exact models on 10,000 random test rows of each set, and the",
