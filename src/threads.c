@@ -165,6 +165,13 @@ double kc_seconds(void)
  * longer one finds the faster choice within a second. */
 #define EXPLORE_SHARE 0.02
 #define TIME_SLICE 3e-3
+/* A run that long on the measured choice (a kernel matrix filled 128 rows
+ * at a time: a few dozen runs, most of a short fit) gets the other choice
+ * tried at once, for two runs (the first is not measured), whatever the
+ * share: waiting for the share, such a fit would end before trying, and an
+ * idle machine's other cores would go unused.  Short runs (the passes,
+ * batches of rows) wait for the share. */
+#define LONG_RUN 1e-3
 /* One run moves a cost by at most this factor: a single run that met a page
  * fault or a time slice does not decide, a steady change soon does. */
 #define MAX_STEP 4.0
@@ -195,7 +202,10 @@ int kc_tuner_start(kc_tuner *t, double work)
     t->exploring = 0;
     double try_cost = t->cost[best] * work;
     if (try_cost < TIME_SLICE) try_cost = TIME_SLICE;
-    if (t->runs[best] >= 2 && t->explored + try_cost <= EXPLORE_SHARE * t->spent) t->exploring = 1;
+    if (t->runs[best] >= 2 &&
+        (t->explored + try_cost <= EXPLORE_SHARE * t->spent ||
+         (t->runs[!best] < 2 && t->cost[best] * work >= LONG_RUN)))
+        t->exploring = 1;
     t->running = t->exploring ? !best : best;
     t->work = work;
     t->start = kc_seconds();
