@@ -32,12 +32,14 @@
 #' @section Busy machines: Work is split among threads only where each
 #'   thread gets enough of it: tiles of kernel values by the thousand, or,
 #'   inside the SVM solver, its passes over the variables and its batches of
-#'   kernel rows, which are repeated thousands of times. For those the
-#'   solver measures, as it runs, whether all threads or one is faster per
-#'   unit of work, and uses the faster, trying the other now and then (at
-#'   most 2% of the time): on an idle machine threads win, beside a busy
-#'   program a thread that waits for the scheduler can cost more than it
-#'   saves, and then one thread wins.
+#'   kernel rows, which are repeated thousands of times, and the kernel
+#'   matrix it fills 128 rows at a time when all of it fits in the cache.
+#'   For those the solver measures, as it runs, whether all threads or one
+#'   is faster per unit of work, and uses the faster, trying the other now
+#'   and then (at most 2% of the time; the fill's runs, long enough, try
+#'   both at once): on an idle machine threads win, beside a busy program a
+#'   thread that waits for the scheduler can cost more than it saves, and
+#'   then one thread wins.
 #'
 #' @param n The number of threads: one positive whole number, or `NULL` for
 #'   the default. Missing: only report.

@@ -65,7 +65,10 @@ void kc_cache_init(row_cache *c, const kc_kernel *k, const kc_points *x,
     kc_tuner_init(&c->tuner, nthreads);
 }
 
-void kc_cache_fill_whole(row_cache *c, int nthreads)
+/* All rows, KC_TILE at a time, on the threads the tuner chooses: a short fit
+ * is mostly this fill, and beside a busy program its parallel regions cost
+ * a time slice each (see threads.c). */
+void kc_cache_fill_whole(row_cache *c)
 {
     int n = c->n, rows[KC_TILE];
     float *dst[KC_TILE];
@@ -77,7 +80,9 @@ void kc_cache_fill_whole(row_cache *c, int nthreads)
             dst[nr++] = c->rows + (size_t) i * n;
         }
         if (nr == KC_TILE || (i == n && nr > 0)) {
-            kc_rows(c->k, c->x, rows, nr, dst, nthreads, c->work);
+            int nt = kc_tuner_start(&c->tuner, (double) nr * n * (c->x->p + 10));
+            kc_rows(c->k, c->x, rows, nr, dst, nt, c->work);
+            kc_tuner_stop(&c->tuner);
             for (int r = 0; r < nr; r++) {
                 c->filled[rows[r]] = 1;
                 c->slot_of[rows[r]] = rows[r];

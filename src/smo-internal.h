@@ -62,8 +62,9 @@ int kc_store_whole(const unsigned char *filled, int n);
  * share the rows computed by any of them. */
 void kc_cache_init(row_cache *c, const kc_kernel *k, const kc_points *x,
                    double megabytes, int nthreads, float *store, unsigned char *filled);
-/* Every row missing from a kept store, KC_TILE at a time, on all threads. */
-void kc_cache_fill_whole(row_cache *c, int nthreads);
+/* Every row missing from a kept store, KC_TILE at a time, on the threads
+ * that the cache's tuner chooses. */
+void kc_cache_fill_whole(row_cache *c);
 /* Row i of the kernel matrix.  On a miss, the batch is filled with rows the
  * next iterations are likely to ask for and that are not cached: hint, the
  * runners-up of the selection that chose i (tracked in its pass, so no

@@ -349,7 +349,7 @@ void kc_smo(const kc_kernel *k, const kc_points *x_in, const int *y, const doubl
     s.active = (int *) kc_alloc(n, sizeof(int));
     s.is_active = (char *) kc_alloc(n, sizeof(char));
     kc_cache_init(&s.cache, k, x, opt->cache_mb, nthreads, store, opt->filled);
-    if (store && opt->whole && !s.cache.dense) kc_cache_fill_whole(&s.cache, nthreads);
+    if (store && opt->whole && !s.cache.dense) kc_cache_fill_whole(&s.cache);
     kc_tuner_init(&s.pass_tuner[SELECT_PASS], nthreads);
     kc_tuner_init(&s.pass_tuner[UPDATE_PASS], nthreads);
 

@@ -10,8 +10,8 @@
  *    cannot create one (under ulimit -v, say), so a larger team is tried
  *    first with plain threads of the same stack size, once per size.
  *
- * Regions repeated thousands of times (the SMO's passes and kernel rows)
- * are timed: a tuner runs each on one thread or on all, whichever has been
+ * Regions repeated thousands of times (the SMO's passes and kernel rows),
+ * and the kernel matrix a short fit fills first, are timed: a tuner runs each on one thread or on all, whichever has been
  * faster per unit of work lately, and tries the other now and then.  On a
  * machine shared with other programs, a parallel region waits at its end for
  * a thread that the scheduler has set aside, up to a time slice; there one
@@ -165,6 +165,17 @@ double kc_seconds(void)
  * longer one finds the faster choice within a second. */
 #define EXPLORE_SHARE 0.02
 #define TIME_SLICE 3e-3
+/* A run that long on the measured choice (a kernel matrix filled 128 rows
+ * at a time: a few dozen runs, most of a short fit) gets the other choice
+ * tried at once, for two runs (the first is not measured), whatever the
+ * share: waiting for the share, such a fit would end before trying, and an
+ * idle machine's other cores would go unused.  Short runs (the passes, most
+ * batches of rows) wait for the share.  (Filled on all threads untimed,
+ * kernlab's spam took 0.34-0.53 s for its 36 runs beside a busy process on
+ * 2 cores, each run waiting for a time slice, against 0.08-0.15 s on one
+ * thread; OMP_WAIT_POLICY=passive made both 0.1 s, but R reads it at its
+ * start, before any package can set it.) */
+#define LONG_RUN 1e-3
 /* One run moves a cost by at most this factor: a single run that met a page
  * fault or a time slice does not decide, a steady change soon does. */
 #define MAX_STEP 4.0
@@ -195,7 +206,10 @@ int kc_tuner_start(kc_tuner *t, double work)
     t->exploring = 0;
     double try_cost = t->cost[best] * work;
     if (try_cost < TIME_SLICE) try_cost = TIME_SLICE;
-    if (t->runs[best] >= 2 && t->explored + try_cost <= EXPLORE_SHARE * t->spent) t->exploring = 1;
+    if (t->runs[best] >= 2 &&
+        (t->explored + try_cost <= EXPLORE_SHARE * t->spent ||
+         (t->runs[!best] < 2 && t->cost[best] * work >= LONG_RUN)))
+        t->exploring = 1;
     t->running = t->exploring ? !best : best;
     t->work = work;
     t->start = kc_seconds();

@@ -152,17 +152,22 @@ test_that("the SVM's passes and kernel rows give the same model on one thread or
   n <- 2500
   x <- matrix(rnorm(n * 6), n)
   y <- factor(ifelse(x[, 1] * x[, 2] + rnorm(n, sd = 0.3) > 0, "a", "b"))
-  fit_with <- function(tuner, threads) {
+  fit_with <- function(tuner, threads, cachesize = 5) {
     old_env <- Sys.getenv("KERNCLASS_TUNER", unset = NA)
     Sys.setenv(KERNCLASS_TUNER = tuner)
     on.exit(if (is.na(old_env)) Sys.unsetenv("KERNCLASS_TUNER") else
       Sys.setenv(KERNCLASS_TUNER = old_env))
-    with_threads(threads, kernel_svm(x, y, cost = 10, cachesize = 5))
+    with_threads(threads, kernel_svm(x, y, cost = 10, cachesize = cachesize))
   }
   one <- fit_with("one", 1L)
   expect_identical(fit_with("all", 2L), one)
   expect_identical(fit_with("one", 2L), one)
   expect_identical(fit_with("", 2L), one)  # the tuner's own choices
+  # a cache that holds every row: the kernel matrix filled first, 128 rows a
+  # run, under the same tuner
+  whole <- fit_with("one", 1L, cachesize = 100)
+  expect_identical(fit_with("all", 2L, cachesize = 100), whole)
+  expect_identical(fit_with("", 2L, cachesize = 100), whole)
 })
 
 test_that("R caps the threads at the C engine's limit, read from C", {
