@@ -39,8 +39,8 @@ kc_cells_tune_problem <- function(tune, given) {
 # was chosen and how. A cell of one class is kc_fit_cell()'s.
 kc_fit_cell_tuned <- function(p) {
   counts <- tabulate(p$y, nlevels(p$y))
-  if (length(counts) < 2L) return(kc_fit_cell(p))
   t <- p$tune
+  if (length(counts) < 2L) return(kc_cell_oof(p, kc_fit_cell(p), NULL))
   seed <- get0(".Random.seed", envir = globalenv(), inherits = FALSE)
   searched <- NULL
   if (min(counts) >= 2L) {
@@ -64,6 +64,39 @@ kc_fit_cell_tuned <- function(p) {
          folds_run = r$folds_run[searched$best_index], fits = sum(r$folds_run),
          grid_rows = nrow(r), search = searched$search, fold = searched$fold, seed = seed)
   }
+  kc_cell_oof(p, m, searched$fold)
+}
+
+# For blend = "auto" (p$oof, the share of rows wanted): a cell's model m
+# with `oof`, the out-of-fold decision values (in the whole model's pairs,
+# kc_cell_values()) of its rows in folds 1 to ceiling(share x folds) of
+# `fold` (the cell's search's; NULL: drawn here, stratified, as
+# kernel_tune() draws them), each from the cell's SVM at its chosen
+# values fitted without that fold's rows (`fits` of them); a cell of one
+# class predicts it from any of its folds. m itself where p$oof is NULL
+# or m is an error.
+kc_cell_oof <- function(p, m, fold) {
+  if (is.null(p$oof) || inherits(m, "condition")) return(m)
+  if (is.null(fold)) fold <- kc_cv_folds(p$y, min(p$tune$folds, length(p$rows)))
+  te <- which(fold <= ceiling(p$oof * max(fold)))
+  runs <- if (inherits(m, "kernel_svm")) sort(unique(fold[te])) else integer()
+  values <- kc_cell_values(m, NULL, p$levels, length(te))
+  for (f in runs) {
+    tr <- which(fold != f)
+    q <- p
+    q$x <- p$x[tr, , drop = FALSE]
+    q$y <- droplevels(p$y[tr])
+    q$rows <- p$rows[tr]
+    q$weights <- p$weights[tr]
+    q$args$probability <- FALSE
+    if (!is.null(q$args$class.weights)) q$args$class.weights <- q$args$class.weights[levels(q$y)]
+    fm <- kc_fit_cell(q)
+    if (inherits(fm, "condition")) return(fm)
+    h <- which(fold == f)
+    values[match(h, te), ] <- kc_cell_values(
+      fm, if (inherits(fm, "kernel_svm")) kc_scores(fm, p$x[h, , drop = FALSE]), p$levels, length(h))
+  }
+  m$oof <- list(rows = p$rows[te], values = values, fits = length(runs))
   m
 }
 
