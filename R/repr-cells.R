@@ -50,8 +50,28 @@
 #'   of the rows: 0.8309); at \eqn{n = 10^6}{n = 10^6} (500 cells): 0.8286,
 #'   0.8319 and 0.8320; three classes in 3 dimensions, 3,000 rows, 10
 #'   tuned cells of 300: 0.918 from the own cell, 0.869 from the 5 nearest.
-#'   So the default is 1. Prediction evaluates \eqn{K}{K} cells' SVMs per
-#'   row; the fit is the same.
+#'   Prediction evaluates \eqn{K}{K} cells' SVMs per row; the fit is the same.
+#' @section Choosing K (blend = "auto", the default): Tuned cells choose
+#'   \eqn{K}{K} among 1, 3, 5 and 10 (at most the cells) by the accuracy of
+#'   the blended predictions (the vote of the weighted decision values) on
+#'   training rows that no model scoring them learnt from: a row's own cell
+#'   gives the decision value of its cross-validation fold's SVM (the cell's
+#'   search's folds, at the cost and gamma the cell chose, fitted without
+#'   the fold's rows), the other cells, which never saw it, their own. The
+#'   rows are up to 20,000 drawn at random (`set.seed()` reproduces them)
+#'   from the cells' first folds, as many as 20,000 rows need (every row up
+#'   to 20,000 rows, one fold from 20,000 x `folds` rows on); ties go to the
+#'   smaller \eqn{K}{K}. The cost: each cell refits its SVM once per fold
+#'   used (from 20,000 x `folds` rows on, one extra fit on 4/5 of the cell's
+#'   rows at the default `folds`, small beside its search) and the 20,000
+#'   rows are scored by up to 10 cells. The own cell's value comes from a
+#'   model of fewer rows than the cell's, so \eqn{K = 1}{K = 1} is judged a
+#'   little harshly. Untuned cells have no cross-validation to take values
+#'   from, and holding rows out of their fit would cost what it measures:
+#'   they predict from each row's own cell (give `blend = K` to blend
+#'   them). `print()` and `summary()` give the choice and the candidates'
+#'   accuracies, `fit$approx$blend` holds them (`K`, `candidates`, the
+#'   `rows` scored, the extra `fits`).
 #' @param size The number of training rows a cell should hold on average:
 #'   the data are cut into \eqn{\lceil n / \mathrm{size} \rceil}{ceiling(n /
 #'   size)} cells. Each cell's exact SVM costs about \eqn{O(\mathrm{size}^2)}{O(size^2)}
@@ -84,8 +104,9 @@
 #'   cell, `"race"` (the default), `"screen"` or `"exhaustive"`.
 #' @param blend For `cells()`: the number of nearest cells whose decision
 #'   values (and probabilities) a prediction averages, weighted (see "Blended
-#'   cells"); 1 (the default) predicts from each row's own cell; at most the
-#'   number of cells.
+#'   cells"), at most the number of cells; 1 predicts from each row's own
+#'   cell; `"auto"` (the default) chooses it by validation in tuned cells and
+#'   is 1 in untuned ones (see "Choosing K").
 cells <- function(size = 2000, scale_cost = TRUE, check = 0, tune = !is.null(grid), grid = NULL,
                   folds = 5, search = c("race", "screen", "exhaustive"),
                   blend = "auto") {
