@@ -223,18 +223,13 @@ kc_fit_svm_cells <- function(d, k, spec, C, weights, cost, class.weights, contro
                cost = cost, tolerance = control$tolerance, max_iter = control$max_iter,
                cachesize = if ("cachesize" %in% given) control$cachesize,
                shrinking = control$shrinking, probability = probability)
-  # blend = "auto" (tuned cells): the share of each cell's rows that get
-  # out-of-fold values, for kc_cells_choose_blend() to draw its rows from
-  auto <- identical(spec$blend, "auto") && !is.null(tune) && nrow(centres) > 1L
-  share <- if (auto) min(1, kc_cells_blend_rows / sum(used))
   problems <- lapply(seq_len(nrow(centres)), function(j) {
     rows <- which(cell == j & used)
     y <- droplevels(d$y[rows])
     args$cost <- if (isFALSE(spec$scale_cost)) cost else cost * sum(used) / length(rows)
     list(x = d$x[rows, , drop = FALSE], y = y, rows = rows,
          weights = if (!is.null(weights)) weights[rows], tune = tune,
-         args = c(args, list(class.weights = if (!is.null(cw)) cw[levels(y)])),
-         oof = share, levels = levels(d$y))
+         args = c(args, list(class.weights = if (!is.null(cw)) cw[levels(y)])))
   })
   # the cells' folds (tune) and probability models draw random numbers:
   # from streams of their own (as kernel_cv's folds), so that the plan does
@@ -255,8 +250,10 @@ kc_fit_svm_cells <- function(d, k, spec, C, weights, cost, class.weights, contro
       stop(e)
     }
   }
-  blend <- if (auto) kc_cells_choose_blend(d, centres, cell, models, gap)
-  for (j in seq_along(models)) models[[j]]$oof <- NULL
+  # blend = "auto": K chosen by validation in tuned cells (R/repr-cells-tune.R)
+  blend <- if (identical(spec$blend, "auto") && !is.null(tune) && nrow(centres) > 1L) {
+    kc_cells_choose_blend(d, centres, cell, problems, models, gap)
+  }
   converged <- vapply(models, function(m) is.null(m$converged) || m$converged, logical(1))
   if (!all(converged)) {
     kc_warn(sprintf(paste0("The SMO solver reached `max_iter` (%s) before the KKT conditions ",
@@ -412,44 +409,6 @@ kc_cells_blend <- function(object) {
 kc_cells_weights <- function(gap, g) {
   w <- if (g > 0) exp(-gap / (4 * g)) else (gap <= 0) + 0
   w / rowSums(w)
-}
-
-# ---- blend = "auto" ------------------------------------------------------------
-
-# How many training rows blend = "auto" scores, and the numbers of nearest
-# cells it tries.
-kc_cells_blend_rows <- 20000L
-kc_cells_blend_candidates <- c(1L, 3L, 5L, 10L)
-
-# The choice of blend = "auto" for tuned cells: of the candidates (at most
-# the cells), the K whose blended predictions (the vote of the weighted
-# decision values) are right on the most of up to kc_cells_blend_rows
-# training rows drawn from those with out-of-fold values (the cells'
-# `oof`, kc_cell_oof()), ties to the smaller K. No row is scored by a model
-# that learnt from it: in its own cell the row has the value of its fold's
-# model (the cell's cross-validation at its chosen cost and gamma), the
-# other cells never saw it.
-kc_cells_choose_blend <- function(d, centres, cell, models, gap) {
-  lv <- levels(d$y)
-  rows <- unlist(lapply(models, function(m) m$oof$rows))
-  own <- do.call(rbind, lapply(models, function(m) m$oof$values))
-  pick <- if (length(rows) > kc_cells_blend_rows) {
-    sort(sample.int(length(rows), kc_cells_blend_rows))
-  } else seq_along(rows)
-  rows <- rows[pick]
-  x <- d$x[rows, , drop = FALSE]
-  cand <- unique(pmin(kc_cells_blend_candidates, nrow(centres)))
-  near <- kc_nearest_centre(x, centres, max(cand))
-  mine <- near == cell[rows]
-  dec <- kc_cells_values(models, x, near, lv, FALSE, skip = mine)$dec
-  dec[which(mine), ] <- own[pick[(which(mine) - 1L) %% length(rows) + 1L], ]
-  accuracy <- vapply(cand, function(k) {
-    w <- kc_cells_weights(attr(near, "gap")[, seq_len(k), drop = FALSE], gap)
-    mean(kc_ovo_vote(kc_cells_sum(dec, w), lv) == d$y[rows])
-  }, numeric(1))
-  list(K = cand[which.max(accuracy)], candidates = data.frame(K = cand, accuracy = accuracy),
-       rows = length(rows),
-       fits = sum(vapply(models, function(m) as.numeric(m$oof$fits), numeric(1))))
 }
 
 # The whole model's class-pair columns of the cells' scores.

@@ -1546,7 +1546,7 @@ if (run_section("approx")) {
             "test rows (cpu: the process's CPU time, all its threads); chosen: the most",
             "frequent choices (x cells). The cells predict as blend = \"auto\" (the default)",
             "chose: K of 1, 3, 5, 10 nearest cells by the out-of-fold accuracy of the blended",
-            "predictions on 20,000 training rows (in brackets); own cell / blended 5 / 10: the",
+            "predictions on up to 20,000 training rows (in brackets); own cell / blended 5 / 10: the",
             "same cells with blend = 1, 5, 10.", notes_ct), ""))
 }
 

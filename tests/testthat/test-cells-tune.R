@@ -237,6 +237,7 @@ test_that("blend = \"auto\" chooses K by out-of-fold blended accuracy, as plain 
   expect_equal(b$K, cand[which.max(acc)])
   expect_equal(b$rows, n)
   expect_equal(b$fits, 3 * sum(vapply(fit$approx$models, inherits, logical(1), "kernel_svm")))
+  expect_equal(b$cells, k)
   # predictions blend the chosen K; the models keep no out-of-fold values
   K <- b$K
   own <- fit
@@ -246,8 +247,8 @@ test_that("blend = \"auto\" chooses K by out-of-fold blended accuracy, as plain 
   # print and summary give the choice
   expect_output(print(fit), sprintf("blend = \"auto\": out-of-fold accuracy on %d training rows", n))
   expect_output(print(summary(fit)), sprintf("1: %.2f%%", 100 * acc[1]))
-  # over kc_cells_blend_rows, a subsample from each cell's first folds:
-  # one extra fit per cell, reproduced by set.seed()
+  # over kc_cells_blend_rows rows in the cells' first folds: the first fold
+  # of cells in random order, one extra fit each, reproduced by set.seed()
   rows <- kernclass:::kc_cells_blend_rows
   utils::assignInNamespace("kc_cells_blend_rows", 150L, "kernclass")
   on.exit(utils::assignInNamespace("kc_cells_blend_rows", rows, "kernclass"), add = TRUE)
@@ -258,9 +259,15 @@ test_that("blend = \"auto\" chooses K by out-of-fold blended accuracy, as plain 
   }
   sub <- tuned()
   expect_identical(sub$approx$blend$rows, 150L)
-  expect_equal(sub$approx$blend$fits, sum(vapply(sub$approx$models, inherits, logical(1),
-                                                 "kernel_svm")))
+  expect_lt(sub$approx$blend$cells, 6)
+  expect_lte(sub$approx$blend$fits, sub$approx$blend$cells)
   expect_identical(tuned()$approx$blend, sub$approx$blend)
+  # the cells and their choices are those of blend = 1 with the same seed
+  set.seed(9)
+  one <- kernel_svm(x, y, approx = cells(size = 100, grid = list(cost = c(0.3, 3),
+                                                                 gamma = c(0.05, 0.5)),
+                                         folds = 3, blend = 1))
+  expect_identical(summary(one)$tuning, summary(sub)$tuning)
 })
 
 test_that("blend = \"auto\": K = 1 where cells' rules are local, K > 1 where they are smooth", {
