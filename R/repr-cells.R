@@ -65,19 +65,19 @@
 #'   used, after all the cells are fitted (so that the cells and their
 #'   choices are those of `blend = 1` with the same seed); where the first
 #'   folds of all cells hold more than 20,000 rows, only the first folds of
-#'   as many cells, taken in random order, as hold them (about 50 of 2,000
-#'   rows at the default `folds`) refit, once each; then the 20,000 rows are
-#'   scored by up to 10 cells. Measured at \eqn{n = 10^5}{n = 10^5}, \eqn{d
-#'   = 20}{d = 20}, 50 cells of 2,000 rows, 10 x 10 grid: the choice took 5.7
+#'   as many cells, taken in random order, as hold them refit, once each
+#'   (50 cells of 2,000 rows at 5 folds); then the 20,000 rows are scored
+#'   by up to 10 cells. Measured at \eqn{n = 10^5}{n = 10^5}, \eqn{d =
+#'   20}{d = 20}, 50 cells of 2,000 rows, 10 x 10 grid: the choice took 5.7
 #'   s of the fit's 54.8 s (4.4 s the 50 refits) on 2 busy cores; at
-#'   \eqn{10^6}{10^6} rows it refits as many cells. The own cell's value comes from a
-#'   model of fewer rows than the cell's, so \eqn{K = 1}{K = 1} is judged a
-#'   little harshly. Untuned cells have no cross-validation to take values
-#'   from, and holding rows out of their fit would cost what it measures:
-#'   they predict from each row's own cell (give `blend = K` to blend
-#'   them). `print()` and `summary()` give the choice and the candidates'
-#'   accuracies, `fit$approx$blend` holds them (`K`, `candidates`, the
-#'   `rows` scored, the extra `fits`).
+#'   \eqn{10^6}{10^6} rows it refits as many cells. The own cell's value
+#'   comes from a model of fewer rows than the cell's, so \eqn{K = 1}{K = 1}
+#'   is judged a little harshly. Untuned cells have no cross-validation to
+#'   take values from, and holding rows out of their fit would cost what it
+#'   measures: they predict from each row's own cell (give `blend = K` to
+#'   blend them). `print()` and `summary()` give the choice and the
+#'   candidates' accuracies, `fit$approx$blend` holds them (`K`,
+#'   `candidates`, the `rows` scored, the `cells` and `fits` refitted).
 #' @param size The number of training rows a cell should hold on average:
 #'   the data are cut into \eqn{\lceil n / \mathrm{size} \rceil}{ceiling(n /
 #'   size)} cells. Each cell's exact SVM costs about \eqn{O(\mathrm{size}^2)}{O(size^2)}
@@ -329,7 +329,6 @@ kc_fit_cell <- function(p) {
 #' @export
 kc_repr_scores.kc_cells <- function(repr, object, x) {
   lv <- object$levels
-  M <- nrow(kc_ovo_pairs(lv))
   K <- kc_cells_blend(object)
   near <- kc_nearest_centre(x, object$approx$centres, K)
   w <- kc_cells_weights(attr(near, "gap"), object$approx$gap)
