@@ -233,6 +233,14 @@ test_that("blended cells: the weighted mean of the nearest cells' values, as pla
   }
   expect_identical(scores(FALSE), c("a/b", ".cell"))
   expect_identical(scores(TRUE), c("a/b", ".cell", ".p:a", ".p:b"))
+  post <- ns$kc_posterior
+  utils::assignInNamespace("kc_posterior", function(...) stop("probabilities computed"),
+                           "kernclass")
+  vote <- predict(fit, new, rule = "vote")
+  decision <- predict(fit, new, type = "decision")
+  utils::assignInNamespace("kc_posterior", post, "kernclass")
+  expect_equal(as.character(vote), ifelse(blended > 0, "a", "b"))
+  expect_equal(unname(decision), blended, tolerance = 1e-8)
   # blend = 1 is each row's own cell; a blend past the cells is all of them
   own <- fit
   own$approx$spec$blend <- 1L
