@@ -110,3 +110,105 @@ kc_cells_tune_lines <- function(spec, table, head) {
     cat(sprintf("  ... and %d more cells (summary(fit)$cells has them all)\n", nrow(table) - head))
   }
 }
+
+# ---- blend = "auto" ------------------------------------------------------------
+
+# How many training rows blend = "auto" scores, and the numbers of nearest
+# cells it tries.
+kc_cells_blend_rows <- 20000L
+kc_cells_blend_candidates <- c(1L, 3L, 5L, 10L)
+
+# The choice of blend = "auto" for tuned cells: of the candidates (at most
+# the cells), the K whose blended predictions (the vote of the weighted
+# decision values) are right on the most of up to kc_cells_blend_rows
+# training rows, ties to the smaller K. No row is scored by a model that
+# learnt from it: in its own cell the row has the value of its fold's
+# model (kc_cell_oof()), the other cells never saw it. The rows: those of
+# the first F folds of each cell, F the fewest folds that hold the rows
+# wanted; where one fold of every cell holds more, the first fold of cells
+# taken in random order until they hold them (so that only those cells
+# refit), then a random subsample of kc_cells_blend_rows. The cells' refits
+# run as the cells did (futures, each with its own random-number stream,
+# after the cells' own: the model is that of blend = 1 with the same seed).
+kc_cells_choose_blend <- function(d, centres, cell, problems, models, gap) {
+  lv <- levels(d$y)
+  size <- lengths(lapply(problems, `[[`, "rows"))
+  folds <- vapply(seq_along(models), function(j) {
+    f <- models[[j]]$tuning$fold
+    if (is.null(f)) min(problems[[j]]$tune$folds, size[j]) else max(f)
+  }, numeric(1))
+  want <- kc_cells_blend_rows
+  runs <- pmin(folds, ceiling(min(1, want / sum(size)) * folds))
+  chosen <- seq_along(models)
+  # a first fold (stratified) holds at least size / folds - classes rows
+  least <- pmax(0, size / folds - length(lv))
+  if (sum(least) >= want) {
+    chosen <- sample.int(length(models))
+    chosen <- sort(chosen[seq_len(which.max(cumsum(least[chosen]) >= want))])
+    runs <- rep(1, length(models))
+  }
+  tasks <- lapply(chosen, function(j) list(p = problems[[j]], m = models[[j]], runs = runs[j],
+                                           levels = lv))
+  oof <- kc_future_lapply(tasks, kc_cell_oof, seed = TRUE)
+  for (t in seq_along(oof)) {
+    e <- oof[[t]]
+    if (inherits(e, "condition")) {
+      e$message <- sprintf("Cell %d of %d (%d rows), a fold's refit for blend = \"auto\": %s",
+                           chosen[t], length(models), size[chosen[t]], conditionMessage(e))
+      stop(e)
+    }
+  }
+  rows <- unlist(lapply(oof, `[[`, "rows"))
+  own <- do.call(rbind, lapply(oof, `[[`, "values"))
+  pick <- if (length(rows) > want) sort(sample.int(length(rows), want)) else seq_along(rows)
+  rows <- rows[pick]
+  x <- d$x[rows, , drop = FALSE]
+  cand <- unique(pmin(kc_cells_blend_candidates, nrow(centres)))
+  near <- kc_nearest_centre(x, centres, max(cand))
+  mine <- near == cell[rows]
+  dec <- kc_cells_values(models, x, near, lv, FALSE, skip = mine)$dec
+  dec[which(mine), ] <- own[pick[(which(mine) - 1L) %% length(rows) + 1L], ]
+  accuracy <- vapply(cand, function(k) {
+    w <- kc_cells_weights(attr(near, "gap")[, seq_len(k), drop = FALSE], gap)
+    mean(kc_ovo_vote(kc_cells_sum(dec, w), lv) == d$y[rows])
+  }, numeric(1))
+  list(K = cand[which.max(accuracy)], candidates = data.frame(K = cand, accuracy = accuracy),
+       rows = length(rows), cells = length(chosen),
+       fits = sum(vapply(oof, `[[`, numeric(1), "fits")))
+}
+
+# One cell's out-of-fold decision values for blend = "auto" (task: the
+# cell's problem p, model m, the number of folds `runs`, the whole model's
+# levels): those of its rows in folds 1 to `runs` of the cell's search's
+# folds (drawn here, stratified as kernel_tune() draws them, for a cell
+# that ran none), in the whole model's pairs (kc_cell_values()), each from
+# the cell's SVM at its chosen values fitted without that fold's rows
+# (`fits` of them; a cell of one class predicts it from any of its folds);
+# an error as a value.
+kc_cell_oof <- function(task) {
+  p <- task$p
+  m <- task$m
+  fold <- m$tuning$fold
+  if (is.null(fold)) fold <- kc_cv_folds(p$y, min(p$tune$folds, length(p$rows)))
+  te <- which(fold <= task$runs)
+  svm <- inherits(m, "kernel_svm")
+  values <- kc_cell_values(m, NULL, task$levels, length(te))
+  for (f in if (svm) seq_len(task$runs)) {
+    tr <- which(fold != f)
+    q <- p
+    q$x <- p$x[tr, , drop = FALSE]
+    q$y <- droplevels(p$y[tr])
+    q$rows <- p$rows[tr]
+    q$weights <- p$weights[tr]
+    q$args[c("cost", "gamma")] <- m$tuning[c("cost", "gamma")]
+    q$args$probability <- FALSE
+    if (!is.null(q$args$class.weights)) q$args$class.weights <- q$args$class.weights[levels(q$y)]
+    fm <- kc_fit_cell(q)
+    if (inherits(fm, "condition")) return(fm)
+    h <- which(fold == f)
+    values[match(h, te), ] <- kc_cell_values(
+      fm, if (inherits(fm, "kernel_svm")) kc_scores(fm, p$x[h, , drop = FALSE]), task$levels,
+      length(h))
+  }
+  list(rows = p$rows[te], values = values, fits = if (svm) task$runs else 0)
+}

@@ -56,7 +56,9 @@ kc_approximations <- list(
     label = function(spec, rank = NULL) {
       sprintf("Localized SVM (cells of about %d points, an exact SVM in each%s)", spec$size,
               paste0(if (is.null(spec$tune)) "" else ", cost and gamma tuned per cell",
-                     if (isTRUE(spec$blend > 1L)) sprintf(", %d nearest blended", spec$blend)))
+                     if (identical(spec$blend, "auto")) {
+                       if (!is.null(spec$tune)) ", nearest cells blended as validation chooses"
+                     } else if (isTRUE(spec$blend > 1L)) sprintf(", %d nearest blended", spec$blend)))
     })
 )
 

@@ -35,7 +35,8 @@
 #       (tuned cells against kernel_tune() of the exact SVM on a subsample;
 #       --cells-tune-n 0: none; --cells-tune-size 2000, --cells-tune-folds 5,
 #       --cells-tune-default: also each cell's own default grid;
-#       --cells-tune-models sub or cells: one of the two alone)
+#       --cells-tune-models sub or cells: one of the two alone;
+#       --cells-tune-sphere: also make_sphere(), room beyond a linear rule)
 #
 # contention: every large task on one thread and on the default number,
 #   idle and beside one busy process that the suite starts and stops itself;
@@ -1416,22 +1417,48 @@ if (run_section("approx")) {
   # --cells-tune-default adds cells(tune = TRUE), each cell's own 10 x 10
   # default grid; --cells-tune-models sub,cells (the default: both) runs the
   # subsample's search or the cells alone (the two halves of a long run in
-  # separate processes); the cells' row also gives the same fit's accuracy
-  # predicting from the 5 and 10 nearest cells blended (cells(blend =),
-  # untimed). The full target: --cells-tune-n 1000000 --cells-tune-grid 10.
+  # separate processes). The cells' model is the default, blend = "auto"
+  # (its chosen K and the candidates' out-of-fold accuracies beside it); its
+  # row also gives the same fit's accuracy predicting from each row's own
+  # cell and from the 5 and 10 nearest blended (cells(blend =), untimed).
+  # --cells-tune-sphere adds a second problem with room beyond a linear rule
+  # (make_sphere(): its Bayes and linear-rule accuracies in the notes). The
+  # full target: --cells-tune-n 1000000 --cells-tune-grid 10.
   one_of <- function(flag, default) {
     if (flag %in% args) as.numeric(args[which(args == flag) + 1L]) else default
   }
   rows_ct <- list()
+  notes_ct <- NULL
   load_1m <- function() strsplit(readLines("/proc/loadavg"), " ")[[1]][1]
+  # two classes in d = 20 whose rule a line cannot follow: sign(f + noise),
+  # f = (|x|^2 - 20) / sqrt(40) + 0.5 x_1 (a tilted sphere), noise sd 0.5
+  make_sphere <- function(n, seed) {
+    set.seed(seed)
+    x <- matrix(rnorm(n * 20), n)
+    f <- (rowSums(x^2) - 20) / sqrt(40) + 0.5 * x[, 1]
+    list(x = x, y = factor(ifelse(f + rnorm(n, sd = 0.5) > 0, "a", "b")), f = f)
+  }
   nt <- one_of("--cells-tune-n", size(1e6, 2e4))
-  if (nt > 0) {
+  sets_t <- list("make_data()" = function(n, seed) make_data(n, 20, seed))
+  if ("--cells-tune-sphere" %in% args) sets_t[["make_sphere()"]] <- make_sphere
+  for (set in names(sets_t)[rep(nt > 0, length(sets_t))]) {
     G <- one_of("--cells-tune-grid", size(10, 3))
     nsub <- min(nt, one_of("--cells-tune-sub", size(20000, 5000)))
     csize <- one_of("--cells-tune-size", 2000)
     cfolds <- one_of("--cells-tune-folds", 5)
-    tr <- make_data(nt, 20, 5)
-    te3 <- make_data(size(1e5, 2e4), 20, 6)
+    tr <- sets_t[[set]](nt, 5)
+    te3 <- sets_t[[set]](size(1e5, 2e4), 6)
+    if (!is.null(te3$f)) {
+      # the Bayes rule sign(f) is right with probability pnorm(|f| / sd); the
+      # best linear rule: a logistic regression on the first 10^5 rows
+      lin <- seq_len(min(nt, 1e5))
+      lr <- stats::glm(tr$y[lin] ~ tr$x[lin, ], family = stats::binomial())
+      right <- (drop(cbind(1, te3$x) %*% stats::coef(lr)) > 0) == (te3$y == "b")
+      notes_ct <- c(notes_ct, sprintf(paste0("%s: Bayes accuracy %.4f, a linear rule (logistic ",
+                                             "regression on %s rows) %.4f."), set,
+                                      mean(pnorm(abs(te3$f) / 0.5)),
+                                      format(length(lin), big.mark = ","), mean(right)))
+    }
     g0 <- estimate_gamma(tr$x[seq_len(min(nt, 10000)), ], scale = TRUE)
     tgrid <- list(cost = signif(2^seq(-3, 9, length.out = G), 3),
                   gamma = signif(g0 * 2^seq(-6, 3, length.out = G), 3))
@@ -1440,16 +1467,20 @@ if (run_section("approx")) {
       paste(sprintf("%s x %d", names(tab), tab)[seq_len(min(3L, length(tab)))], collapse = "; ")
     }
     trow <- function(model, grid_text, m, chose) {
-      cat(sprintf("%-48s %-34s %8.1f s (cpu %.1f s) %6.0f MB acc %.4f (blended 5/10: %s) load %s\n",
-                  sprintf("tuned, n=%.0f", nt), model, m$seconds, m$cpu, m$peak_mb, m$value$acc,
-                  paste(format(c(m$value$acc_blend5, m$value$acc_blend10), digits = 4),
-                        collapse = "/"), load_1m()))
+      v <- m$value
+      others <- if (is.null(v$acc_own)) "" else
+        sprintf("%.4f / %.4f / %.4f", v$acc_own, v$acc_blend5, v$acc_blend10)
+      auto <- if (is.null(v$blend)) "" else
+        sprintf("%d (%s)", v$blend$K, paste(sprintf("%d: %.4f", v$blend$candidates$K,
+                                                    v$blend$candidates$accuracy), collapse = ", "))
+      cat(sprintf("%-48s %-34s %8.1f s (cpu %.1f s) %6.0f MB acc %.4f K %s (own/5/10: %s) load %s\n",
+                  sprintf("tuned, n=%.0f, %s", nt, set), model, m$seconds, m$cpu, m$peak_mb,
+                  v$acc, auto, others, load_1m()))
       rows_ct[[length(rows_ct) + 1L]] <<- data.frame(
-        model = model, grid = grid_text, "fit + predict s" = sprintf("%.1f", m$seconds),
-        "cpu s" = sprintf("%.1f", m$cpu),
-        "peak MB" = sprintf("%.0f", m$peak_mb), "test accuracy" = sprintf("%.4f", m$value$acc),
-        "blended 5 / 10" = if (is.null(m$value$acc_blend5)) "" else
-          sprintf("%.4f / %.4f", m$value$acc_blend5, m$value$acc_blend10),
+        data = set, model = model, grid = grid_text,
+        "fit + predict s" = sprintf("%.1f", m$seconds), "cpu s" = sprintf("%.1f", m$cpu),
+        "peak MB" = sprintf("%.0f", m$peak_mb), "test accuracy" = sprintf("%.4f", v$acc),
+        "auto: K (out-of-fold acc.)" = auto, "own cell / blended 5 / 10" = others,
         "chosen (cost, gamma)" = chose, load = load_1m(), check.names = FALSE)
     }
     gtext <- sprintf("%d x %d, %d-fold, race", G, G, cfolds)
@@ -1476,13 +1507,16 @@ if (run_section("approx")) {
       set.seed(1)
       m <- measure({
         fit <- kernel_svm(tr$x, tr$y, approx = specs_t[[sp]])
-        list(cells = summary(fit)$tuning, acc = mean(predict(fit, te3$x) == te3$y))
+        list(cells = summary(fit)$tuning, acc = mean(predict(fit, te3$x) == te3$y),
+             blend = fit$approx$blend)
       })
       tab <- m$value$cells
-      # the same cells, predicting from the nearest 5 and 10 blended (untimed)
-      for (b in c(5L, 10L)) {
+      # the same cells, predicting from each row's own cell and the nearest 5
+      # and 10 blended (untimed)
+      for (b in c(1L, 5L, 10L)) {
         fit$approx$spec$blend <- b
-        m$value[[sprintf("acc_blend%d", b)]] <- mean(predict(fit, te3$x) == te3$y)
+        m$value[[if (b == 1L) "acc_own" else sprintf("acc_blend%d", b)]] <-
+          mean(predict(fit, te3$x) == te3$y)
       }
       trow(sprintf("%s, %d cells", sp, nrow(tab)),
            if (is.null(specs_t[[sp]]$tune$grid)) "each cell's default 10 x 10, race" else gtext,
@@ -1526,7 +1560,7 @@ if (run_section("approx")) {
             "per row),",
             "with the seconds of fit + predict.", paste(about_r, collapse = " ")), ""),
     if (length(rows_ct)) c(
-      sprintf("Tuned cells, n = %s, d = 20 (make_data()), %s test rows:",
+      sprintf("Tuned cells, n = %s, d = 20, %s test rows:",
               format(nt, big.mark = ",", scientific = FALSE),
               format(nrow(te3$x), big.mark = ",")), "",
       knitr::kable(do.call(rbind, rows_ct), format = "pipe"), "",
@@ -1534,7 +1568,10 @@ if (run_section("approx")) {
             "folds, the grid, the race); the baseline is kernel_tune() of the exact SVM on a",
             "subsample with the same grid. Seconds: the search, the fit(s) and predicting the",
             "test rows (cpu: the process's CPU time, all its threads); chosen: the most",
-            "frequent choices (x cells)."), ""))
+            "frequent choices (x cells). The cells predict as blend = \"auto\" (the default)",
+            "chose: K of 1, 3, 5, 10 nearest cells by the out-of-fold accuracy of the blended",
+            "predictions on up to 20,000 training rows (in brackets); own cell / blended 5 / 10: the",
+            "same cells with blend = 1, 5, 10.", notes_ct), ""))
 }
 
 # ---- the table ----------------------------------------------------------

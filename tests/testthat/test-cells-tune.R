@@ -188,3 +188,113 @@ test_that("a cell of one class predicts it; a class of one row keeps the model's
   expect_identical(as.character(predict(fit2, far)), rep("a", 60))
   expect_output(print(summary(fit2)), "What each cell chose")
 })
+
+test_that("blend = \"auto\" chooses K by out-of-fold blended accuracy, as plain R", {
+  # 6 tuned cells of 100 rows, every training row scored (under 2 s)
+  set.seed(3)
+  n <- 600
+  x <- matrix(rnorm(n * 4), n, 4)
+  y <- factor(ifelse(x[, 1] + x[, 2] + rnorm(n, sd = 0.7) > 0, "a", "b"))
+  set.seed(9)
+  fit <- kernel_svm(x, y, approx = cells(size = 100, grid = list(cost = c(0.3, 3),
+                                                                 gamma = c(0.05, 0.5)),
+                                         folds = 3))
+  centres <- fit$approx$centres
+  k <- nrow(centres)
+  cell <- fit$approx$cell
+  # each row's value in every cell: its fold's model in its own cell (the
+  # cell's folds, the chosen cost and gamma), the cell's model elsewhere
+  dec <- matrix(NA_real_, n, k)
+  for (j in seq_len(k)) {
+    m <- fit$approx$models[[j]]
+    rows <- which(cell == j)
+    yj <- droplevels(y[rows])
+    if (nlevels(yj) == 1L) {
+      dec[, j] <- if (levels(yj) == "a") 1 else -1
+      next
+    }
+    mj <- kernel_svm(fit$x[rows, ], yj, cost = m$tuning$cost, gamma = m$tuning$gamma,
+                     scale = FALSE)
+    dec[, j] <- predict(mj, fit$x, type = "decision")
+    for (f in 1:3) {
+      tr <- m$tuning$fold != f
+      mf <- kernel_svm(fit$x[rows[tr], ], yj[tr], cost = m$tuning$cost,
+                       gamma = m$tuning$gamma, scale = FALSE)
+      dec[rows[!tr], j] <- predict(mf, fit$x[rows[!tr], , drop = FALSE], type = "decision")
+    }
+  }
+  dn <- t(apply(fit$x, 1L, function(r) colSums((t(centres) - r)^2)))
+  ord <- t(apply(dn, 1L, order))
+  gap <- t(apply(dn, 1L, sort)) - apply(dn, 1L, min)
+  cand <- unique(pmin(c(1, 3, 5, 10), k))
+  acc <- vapply(cand, function(K) {
+    w <- exp(-gap[, 1:K, drop = FALSE] / (4 * fit$approx$gap))
+    v <- matrix(dec[cbind(rep(1:n, K), c(ord[, 1:K]))], n)
+    mean(ifelse(rowSums(w * v) / rowSums(w) > 0, "a", "b") == y)
+  }, numeric(1))
+  b <- fit$approx$blend
+  expect_equal(b$candidates, data.frame(K = cand, accuracy = acc))
+  expect_equal(b$K, cand[which.max(acc)])
+  expect_equal(b$rows, n)
+  expect_equal(b$fits, 3 * sum(vapply(fit$approx$models, inherits, logical(1), "kernel_svm")))
+  expect_equal(b$cells, k)
+  # predictions blend the chosen K; the models keep no out-of-fold values
+  K <- b$K
+  own <- fit
+  own$approx$spec$blend <- K
+  expect_identical(predict(fit, x, type = "decision"), predict(own, x, type = "decision"))
+  expect_null(fit$approx$models[[1]]$oof)
+  # print and summary give the choice
+  expect_output(print(fit), sprintf("blend = \"auto\": out-of-fold accuracy on %d training rows", n))
+  expect_output(print(summary(fit)), sprintf("1: %.2f%%", 100 * acc[1]))
+  # over kc_cells_blend_rows rows in the cells' first folds: the first fold
+  # of cells in random order, one extra fit each, reproduced by set.seed()
+  rows <- kernclass:::kc_cells_blend_rows
+  utils::assignInNamespace("kc_cells_blend_rows", 150L, "kernclass")
+  on.exit(utils::assignInNamespace("kc_cells_blend_rows", rows, "kernclass"), add = TRUE)
+  tuned <- function() {
+    set.seed(9)
+    kernel_svm(x, y, approx = cells(size = 100, grid = list(cost = c(0.3, 3),
+                                                            gamma = c(0.05, 0.5)), folds = 3))
+  }
+  sub <- tuned()
+  expect_identical(sub$approx$blend$rows, 150L)
+  expect_lt(sub$approx$blend$cells, 6)
+  expect_lte(sub$approx$blend$fits, sub$approx$blend$cells)
+  expect_identical(tuned()$approx$blend, sub$approx$blend)
+  # the cells and their choices are those of blend = 1 with the same seed
+  set.seed(9)
+  one <- kernel_svm(x, y, approx = cells(size = 100, grid = list(cost = c(0.3, 3),
+                                                                 gamma = c(0.05, 0.5)),
+                                         folds = 3, blend = 1))
+  expect_identical(summary(one)$tuning, summary(sub)$tuning)
+})
+
+test_that("blend = \"auto\": K = 1 where cells' rules are local, K > 1 where they are smooth", {
+  # about 5 s: 3 classes in 3-d, a quadratic boundary, 10 cells of 100
+  set.seed(1)
+  x <- matrix(rnorm(3000), 1000, 3)
+  y <- factor(ifelse(x[, 1] + x[, 2]^2 + rnorm(1000, sd = 0.5) > 1, "a",
+                     ifelse(x[, 3] > 0.3, "b", "c")))
+  set.seed(1)
+  local <- kernel_svm(x, y, approx = cells(size = 100, grid = list(cost = c(1, 30),
+                                                                   gamma = c(0.1, 1, 5)),
+                                           folds = 3))
+  expect_identical(local$approx$blend$K, 1L)
+  # a linear rule on 3 of 10 inputs, 15 cells of 100 rows: too few rows
+  # to learn it alone
+  set.seed(1)
+  x <- matrix(rnorm(15000), 1500, 10)
+  y <- factor(ifelse(rowSums(x[, 1:3]) + rnorm(1500) > 0, "a", "b"))
+  set.seed(1)
+  smooth <- kernel_svm(x, y, approx = cells(size = 100, grid = list(cost = c(0.1, 1),
+                                                                    gamma = c(0.01, 0.1)),
+                                            folds = 3))
+  expect_gt(smooth$approx$blend$K, 1L)
+  # untuned cells have no out-of-fold values: their own cell
+  set.seed(1)
+  plain <- kernel_svm(x, y, approx = cells(size = 100))
+  expect_null(plain$approx$blend)
+  expect_identical(kernclass:::kc_cells_blend(plain), 1L)
+  expect_output(print(plain), "chooses for tuned cells only")
+})

@@ -58,7 +58,7 @@ test_that("the cells are k-means from k-means++ seeds, as stats::kmeans (Lloyd) 
   expect_equal(centres, unname(km$centers), tolerance = 1e-10)
   # the nearest centre in row blocks, far from the origin too
   cc <- big[1:700, ] + 1e4
-  expect_equal(ns$kc_nearest_centre(big + 1e4, cc), r_nearest(big + 1e4, cc))
+  expect_equal(ns$kc_nearest_centre(big + 1e4, cc)[, 1L], r_nearest(big + 1e4, cc))
 })
 
 test_that("the cells' models are kernel_svm() fitted by hand on each cell, routed by hand", {
@@ -225,6 +225,22 @@ test_that("blended cells: the weighted mean of the nearest cells' values, as pla
   expect_equal(as.character(predict(fit, new)),
                ifelse(rowSums(w * pick(prob)) > 0.5, "a", "b"))
   expect_equal(as.character(predict(fit, new, rule = "vote")), ifelse(blended > 0, "a", "b"))
+  # probabilities only where predict() needs them (.kc_need_prob, set by
+  # kc_predict_rows(): not for decision values or the vote)
+  scores <- function(need) {
+    .kc_need_prob <- need
+    colnames(ns$kc_scores(fit, xs))
+  }
+  expect_identical(scores(FALSE), c("a/b", ".cell"))
+  expect_identical(scores(TRUE), c("a/b", ".cell", ".p:a", ".p:b"))
+  post <- ns$kc_posterior
+  utils::assignInNamespace("kc_posterior", function(...) stop("probabilities computed"),
+                           "kernclass")
+  vote <- predict(fit, new, rule = "vote")
+  decision <- predict(fit, new, type = "decision")
+  utils::assignInNamespace("kc_posterior", post, "kernclass")
+  expect_equal(as.character(vote), ifelse(blended > 0, "a", "b"))
+  expect_equal(unname(decision), blended, tolerance = 1e-8)
   # blend = 1 is each row's own cell; a blend past the cells is all of them
   own <- fit
   own$approx$spec$blend <- 1L
@@ -247,7 +263,8 @@ test_that("blended cells: the weighted mean of the nearest cells' values, as pla
   expect_output(print(summary(fit)), "mean of the 3 nearest cells")
   expect_output(print(cells(blend = 4)), "4 nearest blended")
   expect_identical(tryCatch(cells(blend = 0), kernclass_input_error = function(e) e$arg), "blend")
-  expect_identical(cells()$blend, 1L)
+  expect_identical(cells()$blend, "auto")
+  expect_identical(tryCatch(cells(blend = "x"), kernclass_input_error = function(e) e$arg), "blend")
 })
 
 test_that("the cells run as futures; the model does not depend on the plan", {
