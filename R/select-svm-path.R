@@ -183,10 +183,14 @@ kc_svm_shared_plan <- function(fit, d, w, fold, runs, cells, args, needs,
   # more than two classes on the folds' own inputs (scaled per fold, or one
   # fold run): the held-out rows' kernel with all the rows once per fold run,
   # each class pair's decision values read from it (the same values, 1 / (L - 1)
-  # of the work of each pair's own), where the budget holds it (doubles)
+  # of the work of each pair's own), and the training rows' kernel with
+  # themselves, each pair's block copied from it (each value computed once,
+  # not in each of the L - 1 pairs of a class), where the budget holds them
+  # (doubles, floats)
   fold_kernel <- FALSE
   if (L > 2L && (copies > 1 || length(runs) == 1L)) {
-    once <- 8 * held_out * n
+    trained <- n - min(tabulate(fold, max(fold))[runs])
+    once <- 8 * held_out * n + 4 * trained^2
     if (once + bytes[3L] + inputs_bytes <= kc_tune_budget()) {
       fold_kernel <- TRUE
       bytes[2L] <- once

@@ -109,7 +109,7 @@ void kc_svm_warm_start(const double *prev, const double *Cprev, const double *C,
 
 /* The buffers of one fit at a time: one set per thread fitting. */
 typedef struct {
-    int *rows, *prev_rows, *yb, *test;
+    int *rows, *prev_rows, *yb, *test, *at;
     double *C, *Cprev, *alpha, *a0, *prev, *acc;
     float *block;            /* mmax x mmax */
     unsigned char *filled;   /* mmax */
@@ -130,6 +130,10 @@ typedef struct {
     const double *K;         /* the kernel of all n points, where one serves the folds */
     const double *Kt;        /* else, for a fold_kernel job: its fold run's held-out rows'
                               * kernel with all n points (ntest x n) */
+    const float *F;          /* and its training rows' kernel with themselves (ntrain x
+                              * ntrain floats, in the order of the rows) */
+    const int *pos;          /* each point's row in F (the held-out ones: -1) */
+    int ntrain;
     workspace *ws;
     int inner;               /* threads inside a unit: all, where units run one at a time */
 } path_ctx;
@@ -179,7 +183,18 @@ static void fit_unit(void *data, int u, int thread)
         if (!same) {
             kc_release(pair_mark);
             xb = kc_points_subset(x, rows, m);  /* for all the costs of the block */
-            if (K) {
+            if (ctx->F) {
+                /* the pair's rows of the fold's training kernel: the values
+                 * the block's own kernel would be (the same tiles' doubles
+                 * rounded to float) */
+                int *at = ws->at;
+                for (int i = 0; i < m; i++) at[i] = ctx->pos[rows[i]];
+                for (int i = 0; i < m; i++) {
+                    const float *Fi = ctx->F + (size_t) at[i] * ctx->ntrain;
+                    float *dst = ws->block + (size_t) i * m;
+                    for (int j = 0; j < m; j++) dst[j] = Fi[at[j]];
+                }
+            } else if (K) {
                 for (int i = 0; i < m; i++) {
                     const double *Ki = K + (size_t) rows[i] * n;
                     float *dst = ws->block + (size_t) i * m;
@@ -304,14 +319,16 @@ void kc_svm_path(const kc_svm_path_job *jobs, int njobs, const int *fold, const 
         w->prev_rows = (int *) R_alloc(n, sizeof(int));
         w->yb = (int *) R_alloc(n, sizeof(int));
         w->test = (int *) R_alloc(n, sizeof(int));
+        w->at = (int *) R_alloc(n, sizeof(int));
         double **d[] = {&w->C, &w->Cprev, &w->alpha, &w->a0, &w->prev, &w->acc};
         for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) *d[i] = (double *) R_alloc(n, sizeof(double));
         w->block = (float *) R_alloc(mmax * mmax, sizeof(float));
         kc_advise_huge_pages(w->block, mmax * mmax * sizeof(float));
         w->filled = (unsigned char *) R_alloc(mmax, 1);
         w->strip = (double *) R_alloc(tmax * mmax + 1, sizeof(double));
+        kc_advise_huge_pages(w->strip, tmax * mmax * sizeof(double));
     }
-    path_ctx ctx = {jobs, fold, run, n, nrun, NULL, NULL, NULL, ws, 1};
+    path_ctx ctx = {jobs, fold, run, n, nrun, NULL, NULL, NULL, NULL, NULL, 0, ws, 1};
     unit *units = (unit *) R_alloc((size_t) nunits + 1, sizeof(unit));
 
     /* the jobs whose folds share one kernel: each kernel computed on all
@@ -329,24 +346,51 @@ void kc_svm_path(const kc_svm_path_job *jobs, int njobs, const int *fold, const 
         ctx.K = NULL;
         vmaxset(mark);
     }
-    /* the jobs with a held-out kernel per fold run (more than two classes:
-     * each pair's held-out rows' kernel, pair by pair, would be L - 1 times
-     * the work of theirs with all the points): each fold run's on all the
-     * threads, then that run's units, which read their columns */
-    int *test = (int *) R_alloc(n, sizeof(int));
+    /* the jobs with the fold runs' own kernels (more than two classes: each
+     * pair's held-out rows' kernel, pair by pair, would be L - 1 times the
+     * work of theirs with all the points, and each class's rows with
+     * themselves would be computed in each of its L - 1 pairs): per fold
+     * run, the held-out rows' kernel with all the points and the training
+     * rows' with themselves, on all the threads, then that run's units,
+     * which read their columns and copy their blocks.  The two buffers are
+     * allocated once for all (fresh pages for each job cost a page fault
+     * every 4 KiB: measured, a sixth of a raced search's time). */
+    int *test = (int *) R_alloc(n, sizeof(int)), *train = (int *) R_alloc(n, sizeof(int));
+    int *pos = (int *) R_alloc(n, sizeof(int));
+    double *Kt = NULL;
+    float *F = NULL;
     for (int j = 0; j < njobs; j++) {
         if (one_kernel(jobs[j].nx, nrun) || !jobs[j].fold_kernel) continue;
+        if (!Kt) {
+            size_t trmax = 0;
+            for (int r = 0; r < nrun; r++) {
+                size_t c = 0;
+                for (int t = 0; t < n; t++) c += fold[t] != run[r];
+                if (c > trmax) trmax = c;
+            }
+            Kt = (double *) R_alloc(tmax * n + 1, sizeof(double));
+            kc_advise_huge_pages(Kt, tmax * n * sizeof(double));
+            F = (float *) R_alloc(trmax * trmax + 1, sizeof(float));
+            kc_advise_huge_pages(F, trmax * trmax * sizeof(float));
+        }
         for (int r = 0; r < nrun; r++) {
             const void *mark = vmaxget();
-            int ntest = 0;
-            for (int t = 0; t < n; t++) if (fold[t] == run[r]) test[ntest++] = t;
+            int ntest = 0, ntrain = 0;
+            for (int t = 0; t < n; t++) {
+                if (fold[t] == run[r]) { test[ntest++] = t; pos[t] = -1; }
+                else { pos[t] = ntrain; train[ntrain++] = t; }
+            }
             const kc_points *x = &jobs[j].x[jobs[j].nx > 1 ? r : 0];
-            kc_points xt = kc_points_subset(x, test, ntest);
-            double *Kt = (double *) R_alloc((size_t) ntest * n + 1, sizeof(double));
+            kc_points xt = kc_points_subset(x, test, ntest), xtr = kc_points_subset(x, train, ntrain);
             if (ntest > 0) kc_gram(jobs[j].k, &xt, x, 0, Kt, nthreads);
+            if (ntrain > 0) kc_gram_float(jobs[j].k, &xtr, F, nthreads);
             ctx.Kt = Kt;
+            ctx.F = F;
+            ctx.pos = pos;
+            ctx.ntrain = ntrain;
             run_units(&ctx, units, job_units(jobs, j, r, r + 1, units), nthreads);
             ctx.Kt = NULL;
+            ctx.F = NULL;
             vmaxset(mark);
         }
     }

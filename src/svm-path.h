@@ -34,7 +34,8 @@ typedef struct {
     long max_iter;
     int shrinking;
     int fold_kernel;  /* where nx > 1 or one fold runs: the held-out rows' kernel
-                       * with all the points once per fold run, for every pair */
+                       * with all the points and the training rows' with
+                       * themselves once per fold run, for every pair */
     double *decision, *rho, *iterations;
     int *status;
 } kc_svm_path_job;
