@@ -110,7 +110,7 @@ void kc_svm_warm_start(const double *prev, const double *Cprev, const double *C,
 /* The buffers of one fit at a time: one set per thread fitting. */
 typedef struct {
     int *rows, *prev_rows, *yb, *test, *at;
-    double *C, *Cprev, *alpha, *a0, *prev, *acc;
+    double *C, *Cprev, *alpha, *a0, *prev, *acc, *sq;
     float *block;            /* mmax x mmax */
     unsigned char *filled;   /* mmax */
     double *strip;           /* tmax x mmax: the held-out rows' kernel */
@@ -133,6 +133,7 @@ typedef struct {
     const float *F;          /* and its training rows' kernel with themselves (ntrain x
                               * ntrain floats, in the order of the rows) */
     const int *pos;          /* each point's row in F (the held-out ones: -1) */
+    const double *sqnorm;    /* the points' squared norms */
     int ntrain;
     workspace *ws;
     int inner;               /* threads inside a unit: all, where units run one at a time */
@@ -182,7 +183,17 @@ static void fit_unit(void *data, int u, int thread)
         int same = m == mprev && !memcmp(rows, prev_rows, (size_t) m * sizeof(int));
         if (!same) {
             kc_release(pair_mark);
-            xb = kc_points_subset(x, rows, m);  /* for all the costs of the block */
+            if (ctx->F) {
+                /* every row of the block stored: the solver reads the
+                 * points' squared norms only (smo.c), not their rows */
+                xb = *x;
+                xb.n = m;
+                xb.packed = NULL;
+                for (int i = 0; i < m; i++) ws->sq[i] = ctx->sqnorm[rows[i]];
+                xb.sqnorm = ws->sq;
+            } else {
+                xb = kc_points_subset(x, rows, m);  /* for all the costs of the block */
+            }
             if (ctx->F) {
                 /* the pair's rows of the fold's training kernel: the values
                  * the block's own kernel would be (the same tiles' doubles
@@ -320,7 +331,7 @@ void kc_svm_path(const kc_svm_path_job *jobs, int njobs, const int *fold, const 
         w->yb = (int *) R_alloc(n, sizeof(int));
         w->test = (int *) R_alloc(n, sizeof(int));
         w->at = (int *) R_alloc(n, sizeof(int));
-        double **d[] = {&w->C, &w->Cprev, &w->alpha, &w->a0, &w->prev, &w->acc};
+        double **d[] = {&w->C, &w->Cprev, &w->alpha, &w->a0, &w->prev, &w->acc, &w->sq};
         for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) *d[i] = (double *) R_alloc(n, sizeof(double));
         w->block = (float *) R_alloc(mmax * mmax, sizeof(float));
         kc_advise_huge_pages(w->block, mmax * mmax * sizeof(float));
@@ -328,7 +339,7 @@ void kc_svm_path(const kc_svm_path_job *jobs, int njobs, const int *fold, const 
         w->strip = (double *) R_alloc(tmax * mmax + 1, sizeof(double));
         kc_advise_huge_pages(w->strip, tmax * mmax * sizeof(double));
     }
-    path_ctx ctx = {jobs, fold, run, n, nrun, NULL, NULL, NULL, NULL, NULL, 0, ws, 1};
+    path_ctx ctx = {jobs, fold, run, n, nrun, NULL, NULL, NULL, NULL, NULL, NULL, 0, ws, 1};
     unit *units = (unit *) R_alloc((size_t) nunits + 1, sizeof(unit));
 
     /* the jobs whose folds share one kernel: each kernel computed on all
@@ -357,7 +368,7 @@ void kc_svm_path(const kc_svm_path_job *jobs, int njobs, const int *fold, const 
      * every 4 KiB: measured, a sixth of a raced search's time). */
     int *test = (int *) R_alloc(n, sizeof(int)), *train = (int *) R_alloc(n, sizeof(int));
     int *pos = (int *) R_alloc(n, sizeof(int));
-    double *Kt = NULL;
+    double *Kt = NULL, *sqnorm = (double *) R_alloc(n, sizeof(double));
     float *F = NULL;
     for (int j = 0; j < njobs; j++) {
         if (one_kernel(jobs[j].nx, nrun) || !jobs[j].fold_kernel) continue;
@@ -384,8 +395,10 @@ void kc_svm_path(const kc_svm_path_job *jobs, int njobs, const int *fold, const 
             kc_points xt = kc_points_subset(x, test, ntest), xtr = kc_points_subset(x, train, ntrain);
             if (ntest > 0) kc_gram(jobs[j].k, &xt, x, 0, Kt, nthreads);
             if (ntrain > 0) kc_gram_float(jobs[j].k, &xtr, F, nthreads);
+            kc_row_sqnorms(x, sqnorm);
             ctx.Kt = Kt;
             ctx.F = F;
+            ctx.sqnorm = sqnorm;
             ctx.pos = pos;
             ctx.ntrain = ntrain;
             run_units(&ctx, units, job_units(jobs, j, r, r + 1, units), nthreads);
