@@ -386,11 +386,15 @@ void kc_svm_path(const kc_svm_path_job *jobs, int njobs, const int *fold, const 
         }
         for (int r = 0; r < nrun; r++) {
             const void *mark = vmaxget();
-            int ntest = 0, ntrain = 0;
-            for (int t = 0; t < n; t++) {
-                if (fold[t] == run[r]) { test[ntest++] = t; pos[t] = -1; }
-                else { pos[t] = ntrain; train[ntrain++] = t; }
-            }
+            /* the training rows by class (in their order within a class):
+             * a pair's columns are then two runs of a row of F, the cache
+             * lines a copy reads its own (in the rows' order, a third of
+             * each line read was the pair's, with six classes) */
+            int ntest = 0, ntrain = 0, L = jobs[j].nclass;
+            for (int t = 0; t < n; t++) if (fold[t] == run[r]) { test[ntest++] = t; pos[t] = -1; }
+            for (int c = 0; c < L; c++)
+                for (int t = 0; t < n; t++)
+                    if (fold[t] != run[r] && jobs[j].y[t] == c) { pos[t] = ntrain; train[ntrain++] = t; }
             const kc_points *x = &jobs[j].x[jobs[j].nx > 1 ? r : 0];
             kc_points xt = kc_points_subset(x, test, ntest), xtr = kc_points_subset(x, train, ntrain);
             if (ntest > 0) kc_gram(jobs[j].k, &xt, x, 0, Kt, nthreads);
