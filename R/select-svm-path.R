@@ -181,7 +181,7 @@ kc_svm_shared_plan <- function(fit, d, w, fold, runs, cells, args, needs,
   inputs_bytes <- 8 * copies * length(design$x)
   if (sum(bytes[2:3]) + inputs_bytes > kc_tune_budget()) return(NULL)
   # more than two classes on the folds' own inputs (scaled per fold, or one
-  # fold run): the held-out rows' kernel with all the rows once per fold run,
+  # fold run): the held-out rows' kernel with the training rows once per fold run,
   # each class pair's decision values read from it (the same values, 1 / (L - 1)
   # of the work of each pair's own), and the training rows' kernel with
   # themselves, each pair's block copied from it (each value computed once,
@@ -190,7 +190,7 @@ kc_svm_shared_plan <- function(fit, d, w, fold, runs, cells, args, needs,
   fold_kernel <- FALSE
   if (L > 2L && (copies > 1 || length(runs) == 1L)) {
     trained <- n - min(tabulate(fold, max(fold))[runs])
-    once <- 8 * held_out * n + 4 * trained^2
+    once <- 8 * held_out * trained + 4 * trained^2
     if (once + bytes[3L] + inputs_bytes <= kc_tune_budget()) {
       fold_kernel <- TRUE
       bytes[2L] <- once

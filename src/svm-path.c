@@ -129,10 +129,10 @@ typedef struct {
     const unit *units;
     const double *K;         /* the kernel of all n points, where one serves the folds */
     const double *Kt;        /* else, for a fold_kernel job: its fold run's held-out rows'
-                              * kernel with all n points (ntest x n) */
+                              * kernel with its training rows (ntest x ntrain) */
     const float *F;          /* and its training rows' kernel with themselves (ntrain x
-                              * ntrain floats, in the order of the rows) */
-    const int *pos;          /* each point's row in F (the held-out ones: -1) */
+                              * ntrain floats) */
+    const int *pos;          /* each point's training row in Kt and F (held out: -1) */
     const double *sqnorm;    /* the points' squared norms */
     int ntrain;
     workspace *ws;
@@ -250,7 +250,7 @@ static void fit_unit(void *data, int u, int thread)
         for (int i = 0; i < m; i++) {
             if (!(alpha[i] > 0)) continue;
             double coef = alpha[i] * yb[i];
-            const double *col = Kt ? Kt + (size_t) rows[i] * ntest : strip + (size_t) i * ntest;
+            const double *col = Kt ? Kt + (size_t) ctx->pos[rows[i]] * ntest : strip + (size_t) i * ntest;
             for (int v = 0; v < ntest; v++) acc[v] += coef * col[v];
         }
         for (int v = 0; v < ntest; v++) dec[test[v]] = acc[v] - res.rho;
@@ -358,11 +358,12 @@ void kc_svm_path(const kc_svm_path_job *jobs, int njobs, const int *fold, const 
      * pair's held-out rows' kernel, pair by pair, would be L - 1 times the
      * work of theirs with all the points, and each class's rows with
      * themselves would be computed in each of its L - 1 pairs): per fold
-     * run, the held-out rows' kernel with all the points and the training
-     * rows' with themselves, on all the threads, then that run's units,
-     * which read their columns and copy their blocks.  The two buffers are
-     * allocated once for all (fresh pages for each job cost a page fault
-     * every 4 KiB: measured, a sixth of a raced search's time). */
+     * run, the held-out rows' kernel with the training rows and the
+     * training rows' with themselves, on all the threads, then that run's
+     * units, which read their columns and copy the rows their solver asks
+     * for.  The two buffers are allocated once for all jobs, on huge pages
+     * (fresh 4 KiB pages for each job, a page fault each: measured, a sixth
+     * of a raced search's time on Satellite). */
     int *test = (int *) R_alloc(n, sizeof(int)), *train = (int *) R_alloc(n, sizeof(int));
     int *pos = (int *) R_alloc(n, sizeof(int));
     double *Kt = NULL, *sqnorm = (double *) R_alloc(n, sizeof(double));
@@ -376,8 +377,8 @@ void kc_svm_path(const kc_svm_path_job *jobs, int njobs, const int *fold, const 
                 for (int t = 0; t < n; t++) c += fold[t] != run[r];
                 if (c > trmax) trmax = c;
             }
-            Kt = (double *) R_alloc(tmax * n + 1, sizeof(double));
-            kc_advise_huge_pages(Kt, tmax * n * sizeof(double));
+            Kt = (double *) R_alloc(tmax * trmax + 1, sizeof(double));
+            kc_advise_huge_pages(Kt, tmax * trmax * sizeof(double));
             F = (float *) R_alloc(trmax * trmax + 1, sizeof(float));
             kc_advise_huge_pages(F, trmax * trmax * sizeof(float));
         }
@@ -394,7 +395,7 @@ void kc_svm_path(const kc_svm_path_job *jobs, int njobs, const int *fold, const 
                     if (fold[t] != run[r] && jobs[j].y[t] == c) { pos[t] = ntrain; train[ntrain++] = t; }
             const kc_points *x = &jobs[j].x[jobs[j].nx > 1 ? r : 0];
             kc_points xt = kc_points_subset(x, test, ntest), xtr = kc_points_subset(x, train, ntrain);
-            if (ntest > 0) kc_gram(jobs[j].k, &xt, x, 0, Kt, nthreads);
+            if (ntest > 0 && ntrain > 0) kc_gram(jobs[j].k, &xt, &xtr, 0, Kt, nthreads);
             if (ntrain > 0) kc_gram_float(jobs[j].k, &xtr, F, nthreads);
             kc_row_sqnorms(x, sqnorm);
             ctx.Kt = Kt;
