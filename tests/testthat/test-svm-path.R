@@ -104,10 +104,12 @@ test_that("the shared path's pairs are the per-fold path's fits: same iterations
   }
 })
 
-test_that("more than two classes: the held-out rows' kernel once per fold run, as pair by pair", {
-  # fold_kernel: each fold run's held-out kernel with all the points, read by
-  # every class pair; the same numbers as each pair's own held-out kernel,
-  # on one and two threads, one fold run (a race's step) or all
+test_that("more than two classes: the fold runs' kernels once per fold run, as pair by pair", {
+  # fold_kernel: each fold run's held-out kernel with its training rows, read
+  # by every class pair, and its training rows' kernel (by class), from which
+  # the solver copies a pair's rows as it asks for them; the same numbers as
+  # each pair's own kernels, on one and two threads, one fold run (a race's
+  # step) or all
   for (classes in 3:4) for (runs in list(1:4, 3L)) {
     dat <- path_data(n = 160, classes = classes, seed = 60 + classes)
     n <- nrow(dat$x)
@@ -125,7 +127,8 @@ test_that("more than two classes: the held-out rows' kernel once per fold run, a
     expect_true(all(is.finite(pair[[1L]]$decision[fold %in% runs])))
   }
   # kernel_tune's plans take it for more than two classes on per-fold inputs,
-  # within the budget, which counts it
+  # within the budget, which counts it (30 held-out rows by 120 training
+  # rows, doubles; 120 by 120, floats)
   plan_of <- function(classes, scale, runs = 1:5, mb = 512) {
     old <- options(kernclass.tune.store_mb = mb)
     on.exit(options(old))
@@ -137,7 +140,7 @@ test_that("more than two classes: the held-out rows' kernel once per fold run, a
   }
   p3 <- plan_of(3, TRUE)
   expect_true(p3$fold_kernel)
-  expect_identical(p3$bytes[["once"]], 8 * 30 * 150)
+  expect_identical(p3$bytes[["once"]], 8 * 30 * 120 + 4 * 120^2)
   expect_false(plan_of(2, TRUE)$fold_kernel)
   expect_false(plan_of(3, FALSE)$fold_kernel)  # one kernel of all rows serves the folds
   expect_true(plan_of(3, FALSE, runs = 2L)$fold_kernel)
