@@ -109,8 +109,10 @@ void kc_svm_warm_start(const double *prev, const double *Cprev, const double *C,
 
 /* The buffers of one fit at a time: one set per thread fitting. */
 typedef struct {
-    int *rows, *prev_rows, *yb, *test, *at;
-    double *C, *Cprev, *alpha, *a0, *prev, *acc, *sq;
+    int *rows, *prev_rows, *yb, *test, *at, *pend;
+    double *C, *Cprev, *alpha, *a0, *prev, *sq;
+    double *coef, *rho, *acc;  /* the pending costs' alpha_i y_i (ncmax x mmax), rho
+                                * (ncmax) and decision sums (ncmax x tmax) */
     float *block;            /* mmax x mmax */
     unsigned char *filled;   /* mmax */
     double *strip;           /* tmax x mmax: the held-out rows' kernel */
@@ -139,6 +141,33 @@ typedef struct {
     int inner;               /* threads inside a unit: all, where units run one at a time */
 } path_ctx;
 
+/* The held-out rows' decision values of the np costs pend[] solved on the
+ * block of rows[0..m): for each, the sum over the support vectors (in their
+ * order) of alpha_i y_i k(x, x_i), less rho; one pass over the held-out
+ * kernel's columns for all of them (each column read once, not once per
+ * cost: it is read from memory), all rows at once. */
+static void decisions(const path_ctx *ctx, workspace *ws, const kc_svm_path_job *job, int pair,
+                      const int *rows, int m, const int *test, int ntest, int np)
+{
+    int n = ctx->n, L = job->nclass, npairs = (int) ((double) L * (L - 1) / 2);
+    memset(ws->acc, 0, (size_t) np * ntest * sizeof(double));
+    for (int i = 0; i < m; i++) {
+        const double *col = ctx->Kt ? ctx->Kt + (size_t) ctx->pos[rows[i]] * ntest
+                                    : ws->strip + (size_t) i * ntest;
+        for (int q = 0; q < np; q++) {
+            double coef = ws->coef[(size_t) q * m + i];
+            if (coef == 0) continue;
+            double *acc = ws->acc + (size_t) q * ntest;
+            for (int v = 0; v < ntest; v++) acc[v] += coef * col[v];
+        }
+    }
+    for (int q = 0; q < np; q++) {
+        double *dec = job->decision + (size_t) n * (pair + (size_t) npairs * ws->pend[q]);
+        const double *acc = ws->acc + (size_t) q * ntest;
+        for (int v = 0; v < ntest; v++) dec[test[v]] = acc[v] - ws->rho[q];
+    }
+}
+
 /* The costs of one unit, in increasing order, each warm-started from the
  * last; the held-out rows' decision values per cost. */
 static void fit_unit(void *data, int u, int thread)
@@ -152,14 +181,14 @@ static void fit_unit(void *data, int u, int thread)
     const double *K = ctx->K, *Kt = ctx->Kt;
     const kc_points *x = &job->x[job->nx > 1 ? r : 0];
     int *rows = ws->rows, *prev_rows = ws->prev_rows, *yb = ws->yb, *test = ws->test;
-    double *C = ws->C, *alpha = ws->alpha, *acc = ws->acc, *strip = ws->strip;
+    double *C = ws->C, *alpha = ws->alpha, *strip = ws->strip;
     int ntest = 0;
     for (int t = 0; t < n; t++) if (ctx->fold[t] == f) test[ntest++] = t;
     const void *unit_mark = kc_mark();  /* the unit's points, freed after it */
     /* the held-out points, whose kernel is computed where blocks are */
     kc_points xt = K || Kt ? *x : kc_points_subset(x, test, ntest), xb = *x;
     const double *cw = job->cw + (size_t) r * L;
-    int mprev = -1;
+    int mprev = -1, np = 0;  /* np: costs solved on the block whose decisions are pending */
     const void *pair_mark = kc_mark();  /* the block's points */
     for (int c = 0; c < job->ncost; c++) {
         size_t out = (size_t) r + (size_t) nrun * (pair + (size_t) npairs * c);
@@ -179,8 +208,12 @@ static void fit_unit(void *data, int u, int thread)
         }
         job->iterations[out] = 0;
         job->rho[out] = NA_REAL;
-        if (npos == 0 || npos == m) { job->status[out] = KC_PATH_EMPTY; mprev = -1; continue; }
         int same = m == mprev && !memcmp(rows, prev_rows, (size_t) m * sizeof(int));
+        if (np > 0 && (!same || npos == 0 || npos == m)) {
+            decisions(ctx, ws, job, pair, prev_rows, mprev, test, ntest, np);
+            np = 0;
+        }
+        if (npos == 0 || npos == m) { job->status[out] = KC_PATH_EMPTY; mprev = -1; continue; }
         if (!same) {
             kc_release(pair_mark);
             if (ctx->F) {
@@ -242,19 +275,13 @@ static void fit_unit(void *data, int u, int thread)
         mprev = m;
         if (job->status[out] != KC_SMO_CONVERGED && job->status[out] != KC_SMO_MAX_ITER) continue;
         job->rho[out] = res.rho;
-        /* the held-out rows: sum over the support vectors (in their order)
-         * of alpha_i y_i k(x, x_i), less rho; a column of the held-out
-         * kernel at a time, all rows at once */
-        double *dec = job->decision + (size_t) n * (pair + (size_t) npairs * c);
-        memset(acc, 0, (size_t) ntest * sizeof(double));
-        for (int i = 0; i < m; i++) {
-            if (!(alpha[i] > 0)) continue;
-            double coef = alpha[i] * yb[i];
-            const double *col = Kt ? Kt + (size_t) ctx->pos[rows[i]] * ntest : strip + (size_t) i * ntest;
-            for (int v = 0; v < ntest; v++) acc[v] += coef * col[v];
-        }
-        for (int v = 0; v < ntest; v++) dec[test[v]] = acc[v] - res.rho;
+        /* its decision values with the block's other costs' (decisions()) */
+        double *coef = ws->coef + (size_t) np * m;
+        for (int i = 0; i < m; i++) coef[i] = alpha[i] > 0 ? alpha[i] * yb[i] : 0;
+        ws->rho[np] = res.rho;
+        ws->pend[np++] = c;
     }
+    if (np > 0) decisions(ctx, ws, job, pair, prev_rows, mprev, test, ntest, np);
     kc_release(unit_mark);
 }
 
@@ -295,7 +322,7 @@ void kc_svm_path(const kc_svm_path_job *jobs, int njobs, const int *fold, const 
      * outside the fold) and the largest fold, over the jobs: one block, its
      * flags and one held-out kernel per thread serve every fit, the memory
      * kc_svm_path_bytes_thread() counts; and the number of units */
-    size_t mmax = 0, tmax = 0;
+    size_t mmax = 0, tmax = 0, ncmax = 1;
     int nunits = 0;
     for (int j = 0; j < njobs; j++) {
         const kc_svm_path_job *job = &jobs[j];
@@ -316,6 +343,7 @@ void kc_svm_path(const kc_svm_path_job *jobs, int njobs, const int *fold, const 
         if ((double) nunits + (double) nrun * npairs > INT_MAX)
             kc_error(KC_ERROR_SIZE, "kernclass: too many fits in one path (%d runs)", nrun);
         nunits += nrun * npairs;
+        if ((size_t) job->ncost > ncmax) ncmax = (size_t) job->ncost;
         for (ptrdiff_t i = 0; i < (ptrdiff_t) n * npairs * job->ncost; i++) job->decision[i] = NA_REAL;
     }
 
@@ -328,7 +356,11 @@ void kc_svm_path(const kc_svm_path_job *jobs, int njobs, const int *fold, const 
         w->yb = (int *) R_alloc(n, sizeof(int));
         w->test = (int *) R_alloc(n, sizeof(int));
         w->at = (int *) R_alloc(n, sizeof(int));
-        double **d[] = {&w->C, &w->Cprev, &w->alpha, &w->a0, &w->prev, &w->acc, &w->sq};
+        w->pend = (int *) R_alloc(ncmax, sizeof(int));
+        w->rho = (double *) R_alloc(ncmax, sizeof(double));
+        w->coef = (double *) R_alloc(ncmax * mmax + 1, sizeof(double));
+        w->acc = (double *) R_alloc(ncmax * tmax + 1, sizeof(double));
+        double **d[] = {&w->C, &w->Cprev, &w->alpha, &w->a0, &w->prev, &w->sq};
         for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) *d[i] = (double *) R_alloc(n, sizeof(double));
         w->block = (float *) R_alloc(mmax * mmax, sizeof(float));
         kc_advise_huge_pages(w->block, mmax * mmax * sizeof(float));
