@@ -404,6 +404,9 @@ void kc_svm_path(const kc_svm_path_job *jobs, int njobs, const int *fold, const 
     int *test = (int *) R_alloc(n, sizeof(int)), *train = (int *) R_alloc(n, sizeof(int));
     int *pos = (int *) R_alloc(n, sizeof(int));
     double *Kt = NULL, *sqnorm = (double *) R_alloc(n, sizeof(double));
+    int lmax = 1;
+    for (int j = 0; j < njobs; j++) if (jobs[j].nclass > lmax) lmax = jobs[j].nclass;
+    int *count = (int *) R_alloc((size_t) lmax, sizeof(int));
     float *F = NULL;
     for (int j = 0; j < njobs; j++) {
         if (one_kernel(jobs[j].nx, nrun) || !jobs[j].fold_kernel) continue;
@@ -440,7 +443,19 @@ void kc_svm_path(const kc_svm_path_job *jobs, int njobs, const int *fold, const 
             ctx.sqnorm = sqnorm;
             ctx.pos = pos;
             ctx.ntrain = ntrain;
-            run_units(&ctx, units, job_units(jobs, j, r, r + 1, units), nthreads);
+            /* the pairs largest first (by their training rows), so that
+             * the threads finish together */
+            int nu = job_units(jobs, j, r, r + 1, units);
+            memset(count, 0, (size_t) L * sizeof(int));
+            for (int i = 0; i < ntrain; i++) count[jobs[j].y[train[i]]]++;
+            for (int i = 1; i < nu; i++) {
+                unit v = units[i];
+                int size = count[v.a] + count[v.b], h = i;
+                for (; h > 0 && count[units[h - 1].a] + count[units[h - 1].b] < size; h--)
+                    units[h] = units[h - 1];
+                units[h] = v;
+            }
+            run_units(&ctx, units, nu, nthreads);
             ctx.Kt = NULL;
             ctx.F = NULL;
             vmaxset(mark);
