@@ -419,8 +419,12 @@ void kc_svm_path(const kc_svm_path_job *jobs, int njobs, const int *fold, const 
             }
             Kt = (double *) R_alloc(tmax * trmax + 1, sizeof(double));
             kc_advise_huge_pages(Kt, tmax * trmax * sizeof(double));
-            F = (float *) R_alloc(trmax * trmax + 1, sizeof(float));
-            kc_advise_huge_pages(F, trmax * trmax * sizeof(float));
+            int with_f = 0;
+            for (int q = 0; q < njobs; q++) with_f |= jobs[q].fold_kernel == 2;
+            if (with_f) {
+                F = (float *) R_alloc(trmax * trmax + 1, sizeof(float));
+                kc_advise_huge_pages(F, trmax * trmax * sizeof(float));
+            }
         }
         for (int r = 0; r < nrun; r++) {
             const void *mark = vmaxget();
@@ -436,10 +440,11 @@ void kc_svm_path(const kc_svm_path_job *jobs, int njobs, const int *fold, const 
             const kc_points *x = &jobs[j].x[jobs[j].nx > 1 ? r : 0];
             kc_points xt = kc_points_subset(x, test, ntest), xtr = kc_points_subset(x, train, ntrain);
             if (ntest > 0 && ntrain > 0) kc_gram(jobs[j].k, &xt, &xtr, 0, Kt, nthreads);
-            if (ntrain > 0) kc_gram_float(jobs[j].k, &xtr, F, nthreads);
+            int with_f = jobs[j].fold_kernel == 2;
+            if (ntrain > 0 && with_f) kc_gram_float(jobs[j].k, &xtr, F, nthreads);
             kc_row_sqnorms(x, sqnorm);
             ctx.Kt = Kt;
-            ctx.F = F;
+            ctx.F = with_f ? F : NULL;
             ctx.sqnorm = sqnorm;
             ctx.pos = pos;
             ctx.ntrain = ntrain;

@@ -120,9 +120,9 @@ test_that("more than two classes: the fold runs' kernels once per fold run, as p
     plan <- path_plan(xs, as.integer(dat$y), as.integer(classes), c(0.3, 3, 30), w,
                       matrix(1, classes, length(runs)), spec)
     pair <- .Call(ns$ffi_svm_path, list(plan), fold, runs, 1L)
-    for (threads in 1:2) {
-      once <- .Call(ns$ffi_svm_path, list(c(plan, fold_kernel = TRUE)), fold, runs, threads)
-      expect_identical(once, pair, info = paste(classes, length(runs), threads))
+    for (threads in 1:2) for (mode in 1:2) {
+      once <- .Call(ns$ffi_svm_path, list(c(plan, fold_kernel = mode)), fold, runs, threads)
+      expect_identical(once, pair, info = paste(classes, length(runs), threads, mode))
     }
     expect_true(all(is.finite(pair[[1L]]$decision[fold %in% runs])))
   }
@@ -139,16 +139,20 @@ test_that("more than two classes: the fold runs' kernels once per fold run, as p
                           list(scale = scale), "class")
   }
   p3 <- plan_of(3, TRUE)
-  expect_true(p3$fold_kernel)
+  expect_identical(p3$fold_kernel, 2L)
   expect_identical(p3$bytes[["once"]], 8 * 30 * 120 + 4 * 120^2)
-  expect_false(plan_of(2, TRUE)$fold_kernel)
-  expect_false(plan_of(3, FALSE)$fold_kernel)  # one kernel of all rows serves the folds
-  expect_true(plan_of(3, FALSE, runs = 2L)$fold_kernel)
-  # a budget that holds the pairs' memory, not the held-out kernel besides
-  mb <- (p3$bytes[["thread"]] + p3$bytes[["inputs"]] + p3$bytes[["once"]] / 2) / 2^20
-  tight <- plan_of(3, TRUE, mb = mb)
+  expect_identical(plan_of(2, TRUE)$fold_kernel, 0L)
+  expect_identical(plan_of(3, FALSE)$fold_kernel, 0L)  # one kernel of all rows serves the folds
+  expect_identical(plan_of(3, FALSE, runs = 2L)$fold_kernel, 2L)
+  # a budget that holds the pairs' memory and the held-out kernel, not the
+  # training kernel besides: the held-out one alone; one that holds not even it
+  pairs <- p3$bytes[["thread"]] + p3$bytes[["inputs"]]
+  held <- plan_of(3, TRUE, mb = (pairs + 8 * 30 * 120) / 2^20)
+  expect_identical(held$fold_kernel, 1L)
+  expect_identical(held$bytes[["once"]], 8 * 30 * 120)
+  tight <- plan_of(3, TRUE, mb = (pairs + 8 * 30 * 120 / 2) / 2^20)
   expect_false(is.null(tight))
-  expect_false(tight$fold_kernel)
+  expect_identical(tight$fold_kernel, 0L)
   expect_identical(tight$bytes[["once"]], 0)
 })
 
