@@ -163,6 +163,8 @@ static void decisions(const path_ctx *ctx, workspace *ws, const kc_svm_path_job 
             double coef = ws->coef[(size_t) q * m + i];
             if (coef == 0) continue;
             double *acc = ws->acc + (size_t) q * ntest;
+            /* each row's own sum, in the same order: vectors change nothing */
+#pragma omp simd
             for (int v = 0; v < ntest; v++) acc[v] += coef * col[v];
         }
     }
