@@ -358,7 +358,7 @@ void kc_smo(const kc_kernel *k, const kc_points *x_in, const int *y, const doubl
         s.cache.src_ld = opt->src_ld;
         s.cache.batch = 1;
     }
-    if (store && opt->whole && !s.cache.dense) kc_cache_fill_whole(&s.cache, nthreads);
+    if (store && opt->whole && !s.cache.dense && !opt->src) kc_cache_fill_whole(&s.cache, nthreads);
     kc_tuner_init(&s.pass_tuner[SELECT_PASS], nthreads);
     kc_tuner_init(&s.pass_tuner[UPDATE_PASS], nthreads);
 
