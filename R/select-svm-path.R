@@ -181,15 +181,22 @@ kc_svm_shared_plan <- function(fit, d, w, fold, runs, cells, args, needs,
   inputs_bytes <- 8 * copies * length(design$x)
   if (sum(bytes[2:3]) + inputs_bytes > kc_tune_budget()) return(NULL)
   # more than two classes on the folds' own inputs (scaled per fold, or one
-  # fold run): the held-out rows' kernel with all the rows once per fold run,
+  # fold run): the held-out rows' kernel with the training rows once per fold run,
   # each class pair's decision values read from it (the same values, 1 / (L - 1)
-  # of the work of each pair's own), where the budget holds it (doubles)
-  fold_kernel <- FALSE
+  # of the work of each pair's own), and the training rows' kernel with
+  # themselves, each pair's block copied from it (each value computed once,
+  # not in each of the L - 1 pairs of a class), where the budget holds them
+  # (doubles, floats): fold_kernel 2, or 1 the held-out one alone, 0 neither
+  fold_kernel <- 0L
   if (L > 2L && (copies > 1 || length(runs) == 1L)) {
-    once <- 8 * held_out * n
-    if (once + bytes[3L] + inputs_bytes <= kc_tune_budget()) {
-      fold_kernel <- TRUE
-      bytes[2L] <- once
+    trained <- n - min(tabulate(fold, max(fold))[runs])
+    for (mode in 2:1) {
+      once <- 8 * held_out * trained + if (mode == 2L) 4 * trained^2 else 0
+      if (once + bytes[3L] + inputs_bytes <= kc_tune_budget()) {
+        fold_kernel <- mode
+        bytes[2L] <- once
+        break
+      }
     }
   }
   # (a constant column warns: the folds then run one by one, and warn)

@@ -178,12 +178,13 @@ SEXP ffi_svm_path(SEXP plans, SEXP fold, SEXP run, SEXP threads)
         SET_VECTOR_ELT(res, 1, allocVector(REALSXP, (R_xlen_t) fits));
         SET_VECTOR_ELT(res, 2, allocVector(REALSXP, (R_xlen_t) fits));
         SET_VECTOR_ELT(res, 3, allocVector(INTSXP, (R_xlen_t) fits));
+        int fk = asInteger(kc_list_elt(plan, "fold_kernel"));  /* 0, 1, 2 (NULL, NA: 0) */
         jobs[j] = (kc_svm_path_job) {
             .k = &ks[j], .x = xs, .nx = nx, .y = yy, .nclass = L, .ncost = (int) ncost,
             .cost = REAL(cost), .w = REAL(w), .cw = REAL(cw),
             .eps = eps, .max_iter = it >= (double) LONG_MAX ? LONG_MAX : (long) it,
             .shrinking = shr,
-            .fold_kernel = asLogical(kc_list_elt(plan, "fold_kernel")) == TRUE,
+            .fold_kernel = fk == 1 || fk == 2 ? fk : 0,
             .decision = REAL(VECTOR_ELT(res, 0)), .rho = REAL(VECTOR_ELT(res, 1)),
             .iterations = REAL(VECTOR_ELT(res, 2)), .status = INTEGER(VECTOR_ELT(res, 3))};
     }

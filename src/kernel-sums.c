@@ -124,16 +124,23 @@ static void gram(const kc_kernel *k, const kc_points *a, const kc_points *b,
                 /* out[a0 + i, b0 + j] down the columns; symmetric, its mirror
                  * out[b0 + j, a0 + i] along them (a diagonal tile: its upper
                  * triangle both ways) */
-                for (int j = 0; j < nb; j++) {
-                    int i1 = symmetric && I == J ? j + 1 : na;
-                    if (outf) {
-                        float *col = outf + a0 + (b0 + j) * lda;
-                        for (int i = 0; i < i1; i++) col[i] = (float) tile[(size_t) i * nb + j];
-                    } else {
-                        double *col = out + a0 + (b0 + j) * lda;
-                        for (int i = 0; i < i1; i++) col[i] = tile[(size_t) i * nb + j];
-                    }
-                }
+                /* eight columns of eight rows at a time: a column of the
+                 * tile read whole is a line a row 1 KiB apart, which fall
+                 * in 4 sets of the L1 cache and evict each other (this
+                 * copy took longer than the tile's products, perf) */
+                for (int j0 = 0; j0 < nb; j0 += 8)
+                    for (int r0 = 0; r0 < na; r0 += 8)
+                        for (int j = j0; j < j0 + 8 && j < nb; j++) {
+                            int i1 = symmetric && I == J ? j + 1 : na;
+                            if (i1 > r0 + 8) i1 = r0 + 8;
+                            if (outf) {
+                                float *col = outf + a0 + (b0 + j) * lda;
+                                for (int i = r0; i < i1; i++) col[i] = (float) tile[(size_t) i * nb + j];
+                            } else {
+                                double *col = out + a0 + (b0 + j) * lda;
+                                for (int i = r0; i < i1; i++) col[i] = tile[(size_t) i * nb + j];
+                            }
+                        }
                 if (symmetric)
                     for (int i = 0; i < na; i++) {
                         int j0 = I == J ? i : 0;

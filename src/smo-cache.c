@@ -62,6 +62,7 @@ void kc_cache_init(row_cache *c, const kc_kernel *k, const kc_points *x,
     for (int i = 0; i < n; i++) c->slot_of[i] = store && filled[i] ? i : -1;
     c->head = c->tail = -1;
     c->computed = 0;
+    c->src = NULL;
     kc_tuner_init(&c->tuner, nthreads);
 }
 
@@ -140,6 +141,14 @@ static void cache_fill(row_cache *c, const int *rows, int nr)
         c->slot_of[rows[r]] = s;
         c->row_in[s] = rows[r];
         lru_push_front(c, s);
+    }
+    if (c->src) {
+        for (int r = 0; r < nr; r++) {
+            const float *from = c->src + (ptrdiff_t) c->src_at[rows[r]] * c->src_ld;
+            for (int j = 0; j < c->n; j++) dst[r][j] = from[c->src_at[j]];
+        }
+        c->computed += nr;
+        return;
     }
     double work = (double) nr * c->n * (c->x->p + 10);
     int nt = work < ROWS_MIN_WORK ? 1 : kc_tuner_start(&c->tuner, work);

@@ -38,6 +38,9 @@ typedef struct {
     unsigned char *filled; /* a kept store (row i in slot i, never evicted): row i
                             * computed; NULL for the LRU cache */
     int dense;            /* a kept store holding every row: nothing to compute */
+    const float *src;     /* a kept store's rows copied from src (kc_smo_options) */
+    const int *src_at;
+    ptrdiff_t src_ld;
 } row_cache;
 
 /* What a pass over (a chunk of) the active set finds; [c] is per set of

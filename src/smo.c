@@ -333,7 +333,8 @@ void kc_smo(const kc_kernel *k, const kc_points *x_in, const int *y, const doubl
     double eps = opt->eps;
     /* every kernel row is computed against all the points: packed once
      * (unless a store holds them all already) */
-    kc_points xp = kc_prepare_points(k, x_in, !kc_store_whole(store ? opt->filled : NULL, (int) x_in->n));
+    kc_points xp = kc_prepare_points(k, x_in, !(store && opt->src) &&
+                                     !kc_store_whole(store ? opt->filled : NULL, (int) x_in->n));
     const kc_points *x = &xp;
     int n = (int) x->n;
     smo s;
@@ -349,7 +350,15 @@ void kc_smo(const kc_kernel *k, const kc_points *x_in, const int *y, const doubl
     s.active = (int *) kc_alloc(n, sizeof(int));
     s.is_active = (char *) kc_alloc(n, sizeof(char));
     kc_cache_init(&s.cache, k, x, opt->cache_mb, nthreads, store, opt->filled);
-    if (store && opt->whole && !s.cache.dense) kc_cache_fill_whole(&s.cache);
+    if (store && opt->src) {
+        /* a row copied costs as little as a lookup: one at a time, no
+         * runners-up (the selection's fast passes) */
+        s.cache.src = opt->src;
+        s.cache.src_at = opt->src_at;
+        s.cache.src_ld = opt->src_ld;
+        s.cache.batch = 1;
+    }
+    if (store && opt->whole && !s.cache.dense && !opt->src) kc_cache_fill_whole(&s.cache);
     kc_tuner_init(&s.pass_tuner[SELECT_PASS], nthreads);
     kc_tuner_init(&s.pass_tuner[UPDATE_PASS], nthreads);
 

@@ -38,6 +38,12 @@ typedef struct {
     float *store;
     unsigned char *filled;
     int whole;
+    /* or, with a store, its rows copied from a larger kernel the caller
+     * holds (floats, src_ld apart) as the solver asks for them: row i is
+     * src[src_at[i] src_ld + src_at[j]] over j; NULL: computed */
+    const float *src;
+    const int *src_at;
+    ptrdiff_t src_ld;
 } kc_smo_options;
 
 typedef struct {

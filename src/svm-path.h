@@ -33,8 +33,9 @@ typedef struct {
     double eps;
     long max_iter;
     int shrinking;
-    int fold_kernel;  /* where nx > 1 or one fold runs: the held-out rows' kernel
-                       * with all the points once per fold run, for every pair */
+    int fold_kernel;  /* where nx > 1 or one fold runs: 1, the held-out rows'
+                       * kernel with the training rows once per fold run, for
+                       * every pair; 2, and the training rows' with themselves */
     double *decision, *rho, *iterations;
     int *status;
 } kc_svm_path_job;

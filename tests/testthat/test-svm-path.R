@@ -104,10 +104,12 @@ test_that("the shared path's pairs are the per-fold path's fits: same iterations
   }
 })
 
-test_that("more than two classes: the held-out rows' kernel once per fold run, as pair by pair", {
-  # fold_kernel: each fold run's held-out kernel with all the points, read by
-  # every class pair; the same numbers as each pair's own held-out kernel,
-  # on one and two threads, one fold run (a race's step) or all
+test_that("more than two classes: the fold runs' kernels once per fold run, as pair by pair", {
+  # fold_kernel: each fold run's held-out kernel with its training rows, read
+  # by every class pair, and its training rows' kernel (by class), from which
+  # the solver copies a pair's rows as it asks for them; the same numbers as
+  # each pair's own kernels, on one and two threads, one fold run (a race's
+  # step) or all
   for (classes in 3:4) for (runs in list(1:4, 3L)) {
     dat <- path_data(n = 160, classes = classes, seed = 60 + classes)
     n <- nrow(dat$x)
@@ -118,14 +120,15 @@ test_that("more than two classes: the held-out rows' kernel once per fold run, a
     plan <- path_plan(xs, as.integer(dat$y), as.integer(classes), c(0.3, 3, 30), w,
                       matrix(1, classes, length(runs)), spec)
     pair <- .Call(ns$ffi_svm_path, list(plan), fold, runs, 1L)
-    for (threads in 1:2) {
-      once <- .Call(ns$ffi_svm_path, list(c(plan, fold_kernel = TRUE)), fold, runs, threads)
-      expect_identical(once, pair, info = paste(classes, length(runs), threads))
+    for (threads in 1:2) for (mode in 1:2) {
+      once <- .Call(ns$ffi_svm_path, list(c(plan, fold_kernel = mode)), fold, runs, threads)
+      expect_identical(once, pair, info = paste(classes, length(runs), threads, mode))
     }
     expect_true(all(is.finite(pair[[1L]]$decision[fold %in% runs])))
   }
   # kernel_tune's plans take it for more than two classes on per-fold inputs,
-  # within the budget, which counts it
+  # within the budget, which counts it (30 held-out rows by 120 training
+  # rows, doubles; 120 by 120, floats)
   plan_of <- function(classes, scale, runs = 1:5, mb = 512) {
     old <- options(kernclass.tune.store_mb = mb)
     on.exit(options(old))
@@ -136,16 +139,20 @@ test_that("more than two classes: the held-out rows' kernel once per fold run, a
                           list(scale = scale), "class")
   }
   p3 <- plan_of(3, TRUE)
-  expect_true(p3$fold_kernel)
-  expect_identical(p3$bytes[["once"]], 8 * 30 * 150)
-  expect_false(plan_of(2, TRUE)$fold_kernel)
-  expect_false(plan_of(3, FALSE)$fold_kernel)  # one kernel of all rows serves the folds
-  expect_true(plan_of(3, FALSE, runs = 2L)$fold_kernel)
-  # a budget that holds the pairs' memory, not the held-out kernel besides
-  mb <- (p3$bytes[["thread"]] + p3$bytes[["inputs"]] + p3$bytes[["once"]] / 2) / 2^20
-  tight <- plan_of(3, TRUE, mb = mb)
+  expect_identical(p3$fold_kernel, 2L)
+  expect_identical(p3$bytes[["once"]], 8 * 30 * 120 + 4 * 120^2)
+  expect_identical(plan_of(2, TRUE)$fold_kernel, 0L)
+  expect_identical(plan_of(3, FALSE)$fold_kernel, 0L)  # one kernel of all rows serves the folds
+  expect_identical(plan_of(3, FALSE, runs = 2L)$fold_kernel, 2L)
+  # a budget that holds the pairs' memory and the held-out kernel, not the
+  # training kernel besides: the held-out one alone; one that holds not even it
+  pairs <- p3$bytes[["thread"]] + p3$bytes[["inputs"]]
+  held <- plan_of(3, TRUE, mb = (pairs + 8 * 30 * 120) / 2^20)
+  expect_identical(held$fold_kernel, 1L)
+  expect_identical(held$bytes[["once"]], 8 * 30 * 120)
+  tight <- plan_of(3, TRUE, mb = (pairs + 8 * 30 * 120 / 2) / 2^20)
   expect_false(is.null(tight))
-  expect_false(tight$fold_kernel)
+  expect_identical(tight$fold_kernel, 0L)
   expect_identical(tight$bytes[["once"]], 0)
 })
 
