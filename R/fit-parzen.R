@@ -159,7 +159,9 @@ kc_loo.kernel_parzen <- function(model, default_prior, what = "class") {
 
 # Densities as the representation gives them (approximate ones below 0 are 0).
 #' @export
-kc_scores.kernel_parzen <- function(object, x) kc_repr_density(kc_repr(object), NextMethod())
+kc_scores.kernel_parzen <- function(object, x, prob = TRUE) {
+  kc_repr_density(kc_repr(object), NextMethod())
+}
 
 #' @export
 kc_model_classify.kernel_parzen <- function(object, scores) {

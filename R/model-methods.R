@@ -119,10 +119,8 @@ kc_class_from_prob <- function(prob, levels) {
 kc_predict_rows <- function(object, x, type = "class", rule = kc_default_rule(object),
                             level = 0.9) {
   ok <- kc_complete_rows(x)
-  # whether the scores need what probabilities need (read up the calls by
-  # representations that compute them apart: cells)
-  .kc_need_prob <- type %in% c("prob", "set") || (type == "class" && rule == "prob")
-  scores <- kc_scores(object, x[ok, , drop = FALSE])
+  scores <- kc_scores(object, x[ok, , drop = FALSE],
+                      prob = type %in% c("prob", "set") || (type == "class" && rule == "prob"))
   finite <- is.finite(rowSums(scores))
   if (!all(finite)) {
     # kernel values of points far outside the training data can overflow

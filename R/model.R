@@ -87,7 +87,8 @@ kc_kernel_codes <- function(ks) vapply(ks, kc_kernel_code, numeric(4))
 
 # predict() works through four internal generics, so that each classifier
 # says only what differs:
-#   kc_scores(object, x)          raw scores of coded, scaled rows x (no NA)
+#   kc_scores(object, x, prob)    raw scores of coded, scaled rows x (no NA);
+#                                 prob = FALSE: no probability columns needed
 #   kc_decision(object, scores)   what predict(type = "decision") returns
 #   kc_classify(object, scores)   the factor of predicted classes
 #   kc_posterior(object, scores)  the matrix of class probabilities
@@ -96,10 +97,12 @@ kc_kernel_codes <- function(ks) vapply(ks, kc_kernel_code, numeric(4))
 # Its methods are the classifiers' own (kernel_parzen's densities); the
 # kernclass method hands the model to its representation (R/repr.R), whose
 # exact method calls the classifier's expansion, kc_exact_scores().
-kc_scores <- function(object, x) UseMethod("kc_scores")
+kc_scores <- function(object, x, prob = TRUE) UseMethod("kc_scores")
 
 #' @export
-kc_scores.kernclass <- function(object, x) kc_repr_scores(kc_repr(object), object, x)
+kc_scores.kernclass <- function(object, x, prob = TRUE) {
+  kc_repr_scores(kc_repr(object), object, x, prob)
+}
 
 # The n x G matrix of class scores f_c(x) = sum_{i in c} w_i k(x, x_i) + b_c.
 #' @export

@@ -327,17 +327,15 @@ kc_fit_cell <- function(p) {
 # Each row's decision values in the whole model's pairs, the weighted mean
 # over its `blend` nearest cells (kc_cells_blend()) of each cell's values
 # (kc_cells_values()); column ".cell" is the row's own (nearest) cell;
-# with probabilities, where predict() needs them (its type and rule,
-# `.kc_need_prob` up the calls; anything else gets them), columns
+# with probabilities, unless the caller needs none (`prob`), columns
 # ".p:<class>" the weighted mean of those cells' probabilities.
 #' @export
-kc_repr_scores.kc_cells <- function(repr, object, x) {
+kc_repr_scores.kc_cells <- function(repr, object, x, prob = TRUE) {
   lv <- object$levels
   K <- kc_cells_blend(object)
   near <- kc_nearest_centre(x, object$approx$centres, K)
   w <- kc_cells_weights(attr(near, "gap"), object$approx$gap)
-  prob <- isTRUE(object$probability) &&
-    !isFALSE(dynGet(".kc_need_prob", ifnotfound = TRUE, inherits = FALSE))
+  prob <- isTRUE(object$probability) && prob
   v <- kc_cells_values(object$approx$models, x, near, lv, prob)
   s <- cbind(kc_cells_sum(v$dec, w), near[, 1L], if (prob) kc_cells_sum(v$prob, w))
   dimnames(s) <- list(rownames(x), c(rownames(kc_ovo_pairs(lv)), ".cell",

@@ -173,17 +173,19 @@ kc_repr_class.kc_cells <- function(repr) "kernclass_cells"
 
 # ---- on a model -------------------------------------------------------------
 
-kc_repr_scores <- function(repr, object, x) UseMethod("kc_repr_scores")
+# prob = FALSE: the caller needs no probabilities (representations that
+# compute them apart, cells, may leave them out).
+kc_repr_scores <- function(repr, object, x, prob = TRUE) UseMethod("kc_repr_scores")
 
 # Exact: the classifier's own expansion (kc_exact_scores() methods).
 #' @export
-kc_repr_scores.kc_exact <- function(repr, object, x) kc_exact_scores(object, x)
+kc_repr_scores.kc_exact <- function(repr, object, x, prob = TRUE) kc_exact_scores(object, x)
 
 kc_exact_scores <- function(object, x) UseMethod("kc_exact_scores")
 
 # Features: Z w + b, with the columns the exact model's scores have.
 #' @export
-kc_repr_scores.kc_features <- function(repr, object, x) {
+kc_repr_scores.kc_features <- function(repr, object, x, prob = TRUE) {
   fa <- object$approx
   s <- kc_feature_product(fa, x, fa$w)
   s <- s + rep(fa$b, each = nrow(s))

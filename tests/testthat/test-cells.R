@@ -225,12 +225,9 @@ test_that("blended cells: the weighted mean of the nearest cells' values, as pla
   expect_equal(as.character(predict(fit, new)),
                ifelse(rowSums(w * pick(prob)) > 0.5, "a", "b"))
   expect_equal(as.character(predict(fit, new, rule = "vote")), ifelse(blended > 0, "a", "b"))
-  # probabilities only where predict() needs them (.kc_need_prob, set by
-  # kc_predict_rows(): not for decision values or the vote)
-  scores <- function(need) {
-    .kc_need_prob <- need
-    colnames(ns$kc_scores(fit, xs))
-  }
+  # probabilities only where predict() needs them (kc_predict_rows() asks
+  # for none for decision values or the vote)
+  scores <- function(need) colnames(ns$kc_scores(fit, xs, prob = need))
   expect_identical(scores(FALSE), c("a/b", ".cell"))
   expect_identical(scores(TRUE), c("a/b", ".cell", ".p:a", ".p:b"))
   post <- ns$kc_posterior
