@@ -11,8 +11,9 @@
  *    first with plain threads of the same stack size, once per size.
  *
  * Regions repeated thousands of times (the SMO's passes and kernel rows),
- * and the kernel matrix a short fit fills first, are timed: a tuner runs each on one thread or on all, whichever has been
- * faster per unit of work lately, and tries the other now and then.  On a
+ * and the kernel matrix a short fit fills first, are timed: a tuner runs
+ * each on one thread or on all, whichever has been faster per unit of work
+ * lately, and tries the other now and then.  On a
  * machine shared with other programs, a parallel region waits at its end for
  * a thread that the scheduler has set aside, up to a time slice; there one
  * thread wins, on an idle machine all of them.  Results never depend on it. */

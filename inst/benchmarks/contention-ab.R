@@ -15,7 +15,9 @@ if (length(args) >= 2 && args[1] == "--worker") {
     x <- matrix(rnorm(n * d), n, d)
     list(x = x, y = factor(ifelse(x[, 1] + x[, 2]^2 - 1 + rnorm(n, sd = 0.5) > 0, "a", "b")))
   }
-  s20 <- make_data(5000, 20, 20020)  # run.R's contention tasks at --quick sizes
+  # the sizes and seeds of run.R's contention tasks at --quick sizes, with a
+  # rule of their own (not run.R's make_data())
+  s20 <- make_data(5000, 20, 20020)
   s100 <- make_data(5000, 100, 20100)
   data(spam, package = "kernlab", envir = environment())
   tasks <- list(
