@@ -24,9 +24,9 @@ kc_ovo_pairs <- function(levels) {
 }
 
 # Votes of the pairwise decisions (n x M): the class with most votes, ties to
-# the class that comes first in level order (as LIBSVM).
-kc_ovo_vote <- function(decision, levels) {
-  pairs <- kc_ovo_pairs(levels)
+# the class that comes first in level order (as LIBSVM). `pairs`: the
+# levels' kc_ovo_pairs(), for a caller that votes many times.
+kc_ovo_vote <- function(decision, levels, pairs = kc_ovo_pairs(levels)) {
   votes <- matrix(0L, nrow(decision), length(levels))
   for (m in seq_len(nrow(pairs))) {
     winner <- ifelse(decision[, m] > 0, pairs[m, "first"], pairs[m, "second"])

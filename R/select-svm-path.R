@@ -228,6 +228,23 @@ kc_svm_path_threads <- function(plans) {
   as.integer(max(1, min(kc_threads(), fits)))
 }
 
+# The C path's large buffers (src/svm-path.c, kc_svm_path_kept), kept by a
+# race from one fold to the next in `buffers` (NULL outside a race; in a
+# future's process elsewhere the pointer is void: its calls allocate their
+# own): fresh buffers at every fold cost their page faults again (measured:
+# a tenth of a race's C time on the README's grid, one thread).
+kc_svm_kept <- new.env(parent = emptyenv())
+
+kc_svm_path_rounds <- function(run) {
+  old <- kc_svm_kept$buffers
+  kc_svm_kept$buffers <- .Call(ffi_svm_path_kept)
+  on.exit({
+    .Call(ffi_svm_path_kept_free, kc_svm_kept$buffers)
+    kc_svm_kept$buffers <- old
+  }, add = TRUE)
+  run()
+}
+
 # The held-out classes (and decision values) of every cell of the task on
 # the rows `rows` (the task's folds), per cell as kc_fold_fits() gives them:
 # the task's plans (each a group of cells, task$groups their positions in
@@ -241,7 +258,7 @@ kc_svm_shared_fits <- function(task, fit, d, w, fold, cells, args, needs, rows) 
     p
   }, task$plans, ord)
   r <- .Call(ffi_svm_path, plans, as.integer(fold), as.integer(task$folds),
-             kc_svm_path_threads(plans))
+             kc_svm_path_threads(plans), kc_svm_kept$buffers)
   out <- vector("list", length(cells))
   for (g in seq_along(plans)) {
     at <- task$groups[[g]]
@@ -262,7 +279,8 @@ kc_svm_shared_fits <- function(task, fit, d, w, fold, cells, args, needs, rows) 
 # The cells of one plan from its path's result `r` (costs in the order
 # `ord` of the plan's cells).
 kc_svm_path_cells <- function(r, p, ord, folds, needs, rows) {
-  pairs <- rownames(kc_ovo_pairs(p$levels))
+  pair_index <- kc_ovo_pairs(p$levels)
+  pairs <- rownames(pair_index)
   nrun <- length(folds)
   status <- array(r$status, c(nrun, length(pairs), length(ord)))
   for (f in seq_len(nrun)) for (c in seq_along(ord)) {
@@ -271,11 +289,12 @@ kc_svm_path_cells <- function(r, p, ord, folds, needs, rows) {
   }
   dec <- array(r$decision, c(length(p$y), length(pairs), length(ord)))
   # the votes and decision values as predict() makes them from the scores
+  # (kc_classify() of such a model is kc_ovo_vote(), here with the pairs made once)
   model <- structure(list(levels = p$levels), class = c("kernel_svm", "kernclass_ovo",
                                                         "kernclass"))
   lapply(seq_along(ord), function(j) {
     sc <- matrix(dec[rows, , match(j, ord)], length(rows), length(pairs))
-    out <- list(predicted = as.character(kc_classify(model, sc)))
+    out <- list(predicted = as.character(kc_ovo_vote(sc, p$levels, pair_index)))
     if (needs == "decision") out$decision <- as.vector(kc_decision(model, sc))
     out
   })

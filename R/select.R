@@ -131,6 +131,14 @@ kc_tune_search_text <- function(x) {
 # result for every row, and the fold after which each row was dropped (NA:
 # finished).
 kc_tune_race <- function(fit, d, w, fold, k, cells, args, metric) {
+  # the fitter's shared path keeps its state from one fold to the next
+  rounds <- kc_fitter_path(fit)$rounds
+  if (!is.null(rounds)) return(rounds(function() kc_race_folds(fit, d, w, fold, k, cells, args,
+                                                               metric)))
+  kc_race_folds(fit, d, w, fold, k, cells, args, metric)
+}
+
+kc_race_folds <- function(fit, d, w, fold, k, cells, args, metric) {
   K <- as.integer(k)
   larger <- kc_metrics[[metric]]$larger
   res <- NULL
@@ -193,10 +201,13 @@ kc_default_grid <- function(fit, x, args) {
 #   inputs): the group on all the folds `runs` as one unit of work
 #   (kc_svm_shared_plan()), NULL where that does not apply;
 # - plan_fits: with a plan, function(task, fit, d, w, fold, cells, args,
-#   needs, rows): that unit run, where it runs (R/select-futures.R).
-kc_path_row <- function(param, probabilities, fold_fits, plan = NULL, plan_fits = NULL) {
+#   needs, rows): that unit run, where it runs (R/select-futures.R);
+# - rounds: NULL, or function(run): run() (a race's folds, one call of
+#   plan_fits each) with the path's state kept from one call to the next.
+kc_path_row <- function(param, probabilities, fold_fits, plan = NULL, plan_fits = NULL,
+                        rounds = NULL) {
   list(param = param, probabilities = probabilities, fold_fits = fold_fits, plan = plan,
-       plan_fits = plan_fits)
+       plan_fits = plan_fits, rounds = rounds)
 }
 
 kc_paths <- list(
@@ -204,7 +215,8 @@ kc_paths <- list(
   cost = kc_path_row("cost", probabilities = FALSE,
                      fold_fits = function(...) kc_svm_path_fold_fits(...),
                      plan = function(...) kc_svm_shared_plan(...),
-                     plan_fits = function(...) kc_svm_shared_fits(...)),
+                     plan_fits = function(...) kc_svm_shared_fits(...),
+                     rounds = function(...) kc_svm_path_rounds(...)),
   # the gammas of the others: their kernel sums from one pass (kc_with_gammas())
   gamma = kc_path_row("gamma", probabilities = TRUE,
                       fold_fits = function(...) kc_gamma_fold_fits(...))

@@ -2,6 +2,7 @@
  * (svm-path.h), and the SVM's memory sizes.  The style and the shared
  * unpacking: ffi.c. */
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <Rinternals.h>
 #include "kernclass.h"
@@ -108,10 +109,10 @@ SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
  * points: one, or one per fold of run, scaled as its training rows scale
  * them), y (their classes 1..nclass), nclass, cost (increasing), w (the n
  * weights), cw (the nclass x length(run) class weights), spec, tolerance,
- * max_iter and shrinking; fold: the n points' folds 1..nfold.  Returns per
- * plan list(decision = n x pairs x costs, rho, iterations,
- * status = length(run) x pairs x costs). */
-SEXP ffi_svm_path(SEXP plans, SEXP fold, SEXP run, SEXP threads)
+ * max_iter and shrinking; fold: the n points' folds 1..nfold; kept: NULL,
+ * or ffi_svm_path_kept's buffers.  Returns per plan list(decision = n x
+ * pairs x costs, rho, iterations, status = length(run) x pairs x costs). */
+SEXP ffi_svm_path(SEXP plans, SEXP fold, SEXP run, SEXP threads, SEXP kept)
 {
     int nt = kc_threads_from(threads);
     R_xlen_t nrun = XLENGTH(run);
@@ -188,9 +189,40 @@ SEXP ffi_svm_path(SEXP plans, SEXP fold, SEXP run, SEXP threads)
             .decision = REAL(VECTOR_ELT(res, 0)), .rho = REAL(VECTOR_ELT(res, 1)),
             .iterations = REAL(VECTOR_ELT(res, 2)), .status = INTEGER(VECTOR_ELT(res, 3))};
     }
-    kc_svm_path(jobs, njobs, ff, rr, (int) nrun, nt);
+    kc_svm_path(jobs, njobs, ff, rr, (int) nrun, nt,
+                TYPEOF(kept) == EXTPTRSXP ? (kc_svm_path_kept *) R_ExternalPtrAddr(kept) : NULL);
     UNPROTECT(1);
     return out;
+}
+
+/* The path's buffers kept across calls (kc_svm_path_kept): an external
+ * pointer that ffi_svm_path takes, freed by ffi_svm_path_kept_free or, if
+ * that is never called, when R collects it.  A copy in another process
+ * (a future's) points to nothing: that call allocates its own. */
+static void kept_free(SEXP ptr)
+{
+    kc_svm_path_kept *kept = (kc_svm_path_kept *) R_ExternalPtrAddr(ptr);
+    if (!kept) return;
+    kc_svm_path_kept_free(kept);
+    free(kept);
+    R_ClearExternalPtr(ptr);
+}
+
+SEXP ffi_svm_path_kept(void)
+{
+    kc_svm_path_kept *kept = (kc_svm_path_kept *) calloc(1, sizeof(kc_svm_path_kept));
+    if (!kept) kc_error(KC_ERROR_MEMORY, "kernclass: out of memory");
+    SEXP ptr = PROTECT(R_MakeExternalPtr(kept, R_NilValue, R_NilValue));
+    R_RegisterCFinalizerEx(ptr, kept_free, TRUE);
+    UNPROTECT(1);
+    return ptr;
+}
+
+SEXP ffi_svm_path_kept_free(SEXP ptr)
+{
+    if (TYPEOF(ptr) != EXTPTRSXP) kc_internal("kept must be an external pointer");
+    kept_free(ptr);
+    return R_NilValue;
 }
 
 /* The warm start of a path's next cost (kc_svm_warm_start): the last

@@ -12,7 +12,9 @@ SEXP ffi_within_sums(SEXP, SEXP, SEXP, SEXP, SEXP);
 SEXP ffi_loo_sums(SEXP, SEXP, SEXP, SEXP, SEXP);
 SEXP ffi_smo(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP,
              SEXP);
-SEXP ffi_svm_path(SEXP, SEXP, SEXP, SEXP);
+SEXP ffi_svm_path(SEXP, SEXP, SEXP, SEXP, SEXP);
+SEXP ffi_svm_path_kept(void);
+SEXP ffi_svm_path_kept_free(SEXP);
 SEXP ffi_svm_pairs(SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP, SEXP);
 SEXP ffi_svm_bytes(SEXP, SEXP, SEXP, SEXP, SEXP);
 SEXP ffi_svm_warm_start(SEXP, SEXP, SEXP, SEXP);
@@ -47,7 +49,9 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_within_sums, 5),
     CALLDEF(ffi_loo_sums, 5),
     CALLDEF(ffi_smo, 13),
-    CALLDEF(ffi_svm_path, 4),
+    CALLDEF(ffi_svm_path, 5),
+    CALLDEF(ffi_svm_path_kept, 0),
+    CALLDEF(ffi_svm_path_kept_free, 1),
     CALLDEF(ffi_svm_pairs, 8),
     CALLDEF(ffi_svm_bytes, 5),
     CALLDEF(ffi_svm_warm_start, 4),

@@ -34,12 +34,14 @@
  * threads.
  *
  * Memory: the workspaces and the shared kernel are R_alloc'd on the calling
- * thread, freed on return or by an interrupt; a unit's own scratch is
- * kc_alloc'd (units.c).  Interrupts are checked between the fits and inside
+ * thread, freed on return or by an interrupt, but for the large buffers a
+ * race keeps from one call to the next (kc_svm_path_kept); a unit's own
+ * scratch is kc_alloc'd (units.c).  Interrupts are checked between the fits and inside
  * them (kc_smo, kc_gram). */
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <R_ext/Arith.h>
 #include <R_ext/Memory.h>
@@ -111,6 +113,59 @@ void kc_svm_warm_start(const double *prev, const double *Cprev, const double *C,
         for (int t = 0; t < m; t++) if (y[t] == side) a[t] *= f;
     }
 }
+
+void kc_svm_path_kept_free(kc_svm_path_kept *kept)
+{
+    for (int i = 0; i < kept->n; i++) free(kept->p[i]);
+    free(kept->p);
+    free(kept->bytes);
+    kept->n = 0;
+    kept->p = NULL;
+    kept->bytes = NULL;
+}
+
+/* Room for count values of size bytes, on huge pages where the kernel has
+ * them: slot's buffer of kept, grown to it if smaller (its contents are not
+ * kept: every use writes what it reads), or without kept R_alloc'd. */
+static void *path_buffer(kc_svm_path_kept *kept, int slot, size_t count, size_t size)
+{
+    if (count > SIZE_MAX / size) kc_error(KC_ERROR_SIZE, "kernclass: a path buffer is too large");
+    size_t bytes = count * size;
+    if (!kept) {
+        void *p = R_alloc(count, size);
+        kc_advise_huge_pages(p, bytes);
+        return p;
+    }
+    if (slot >= kept->n) {
+        void **p = (void **) realloc(kept->p, (size_t) (slot + 1) * sizeof(void *));
+        if (p) kept->p = p;
+        size_t *b = p ? (size_t *) realloc(kept->bytes, (size_t) (slot + 1) * sizeof(size_t)) : NULL;
+        if (!b) kc_error(KC_ERROR_MEMORY, "kernclass: out of memory for the path's buffers");
+        kept->bytes = b;
+        for (int i = kept->n; i <= slot; i++) {
+            kept->p[i] = NULL;
+            kept->bytes[i] = 0;
+        }
+        kept->n = slot + 1;
+    }
+    if (kept->bytes[slot] < bytes || !kept->p[slot]) {
+        free(kept->p[slot]);
+        kept->bytes[slot] = 0;
+        kept->p[slot] = malloc(bytes ? bytes : 1);
+        if (!kept->p[slot])
+            kc_error(KC_ERROR_MEMORY, "kernclass: out of memory for the path's buffers (%.0f MB)",
+                     (double) bytes / 1048576.0);
+        kept->bytes[slot] = bytes;
+        kc_advise_huge_pages(kept->p[slot], bytes);
+    }
+    return kept->p[slot];
+}
+
+/* The slots of path_buffer: the held-out and training kernels of a fold
+ * run, then each thread's block and held-out strip. */
+enum { SLOT_KT, SLOT_F, SLOT_THREADS };
+#define SLOT_BLOCK(t) (SLOT_THREADS + 2 * (t))
+#define SLOT_STRIP(t) (SLOT_THREADS + 2 * (t) + 1)
 
 /* The buffers of one fit at a time: one set per thread fitting. */
 typedef struct {
@@ -321,7 +376,7 @@ static int job_units(const kc_svm_path_job *jobs, int j, int r0, int r1, unit *o
  * KC_PATH_EMPTY (a class of the pair without a row of weight > 0); the
  * caller refits those the ordinary way, which reports them. */
 void kc_svm_path(const kc_svm_path_job *jobs, int njobs, const int *fold, const int *run,
-                 int nrun, int nthreads)
+                 int nrun, int nthreads, kc_svm_path_kept *kept)
 {
     int n = (int) jobs[0].x[0].n;
     if (n < 2) kc_internal("the shared path needs at least 2 points");
@@ -369,11 +424,9 @@ void kc_svm_path(const kc_svm_path_job *jobs, int njobs, const int *fold, const 
         w->acc = (double *) R_alloc(ncmax * tmax + 1, sizeof(double));
         double **d[] = {&w->C, &w->Cprev, &w->alpha, &w->a0, &w->prev, &w->sq};
         for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) *d[i] = (double *) R_alloc(n, sizeof(double));
-        w->block = (float *) R_alloc(mmax * mmax, sizeof(float));
-        kc_advise_huge_pages(w->block, mmax * mmax * sizeof(float));
+        w->block = (float *) path_buffer(kept, SLOT_BLOCK(t), mmax * mmax, sizeof(float));
         w->filled = (unsigned char *) R_alloc(mmax, 1);
-        w->strip = (double *) R_alloc(tmax * mmax + 1, sizeof(double));
-        kc_advise_huge_pages(w->strip, tmax * mmax * sizeof(double));
+        w->strip = (double *) path_buffer(kept, SLOT_STRIP(t), tmax * mmax + 1, sizeof(double));
     }
     path_ctx ctx = {jobs, fold, run, n, nrun, NULL, NULL, NULL, NULL, NULL, NULL, 0, ws, 1};
     unit *units = (unit *) R_alloc((size_t) nunits + 1, sizeof(unit));
@@ -400,9 +453,10 @@ void kc_svm_path(const kc_svm_path_job *jobs, int njobs, const int *fold, const 
      * run, the held-out rows' kernel with the training rows and the
      * training rows' with themselves, on all the threads, then that run's
      * units, which read their columns and copy the rows their solver asks
-     * for.  The two buffers are allocated once for all jobs, on huge pages
-     * (fresh 4 KiB pages for each job, a page fault each: measured, a sixth
-     * of a raced search's time on Satellite). */
+     * for.  The two buffers are allocated once for all jobs (and kept for
+     * a race's next call), on huge pages (fresh 4 KiB pages for each job, a
+     * page fault each: measured, a sixth of a raced search's time on
+     * Satellite). */
     int *test = (int *) R_alloc(n, sizeof(int)), *train = (int *) R_alloc(n, sizeof(int));
     int *pos = (int *) R_alloc(n, sizeof(int));
     double *Kt = NULL, *sqnorm = (double *) R_alloc(n, sizeof(double));
@@ -419,14 +473,10 @@ void kc_svm_path(const kc_svm_path_job *jobs, int njobs, const int *fold, const 
                 for (int t = 0; t < n; t++) c += fold[t] != run[r];
                 if (c > trmax) trmax = c;
             }
-            Kt = (double *) R_alloc(tmax * trmax + 1, sizeof(double));
-            kc_advise_huge_pages(Kt, tmax * trmax * sizeof(double));
+            Kt = (double *) path_buffer(kept, SLOT_KT, tmax * trmax + 1, sizeof(double));
             int with_f = 0;
             for (int q = 0; q < njobs; q++) with_f |= jobs[q].fold_kernel == 2;
-            if (with_f) {
-                F = (float *) R_alloc(trmax * trmax + 1, sizeof(float));
-                kc_advise_huge_pages(F, trmax * trmax * sizeof(float));
-            }
+            if (with_f) F = (float *) path_buffer(kept, SLOT_F, trmax * trmax + 1, sizeof(float));
         }
         for (int r = 0; r < nrun; r++) {
             const void *mark = vmaxget();

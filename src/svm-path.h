@@ -39,10 +39,23 @@ typedef struct {
     double *decision, *rho, *iterations;
     int *status;
 } kc_svm_path_job;
+/* The path's large buffers (the pairs' blocks, the held-out and training
+ * kernels) kept from one call to the next: a race calls once per fold on
+ * the same data, and buffers fresh at each call cost their pages' faults
+ * again (each zeroed by the kernel).  malloc'd, grown as a call needs;
+ * kc_svm_path_kept_free frees them and leaves the set empty. */
+typedef struct {
+    int n;
+    void **p;
+    size_t *bytes;
+} kc_svm_path_kept;
+void kc_svm_path_kept_free(kc_svm_path_kept *kept);
+
 /* The jobs' class pairs on each fold run side by side on up to nthreads
- * threads (each pair's costs are one chain of warm starts). */
+ * threads (each pair's costs are one chain of warm starts); the large
+ * buffers from kept, or (NULL) R_alloc'd for this call. */
 void kc_svm_path(const kc_svm_path_job *jobs, int njobs, const int *fold, const int *run,
-                 int nrun, int nthreads);
+                 int nrun, int nthreads, kc_svm_path_kept *kept);
 
 /* The warm start of the next cost of a path (a, m values) from the last
  * solution prev in its box Cprev, for the box C and classes y (+1 / -1):

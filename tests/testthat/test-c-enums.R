@@ -65,7 +65,7 @@ test_that("the solvers' status codes mean what their names say", {
   # the shared path: fold 2 trains on rows of one class only
   plan <- path_plan(list(cbind(c(0, 1, 2, 3, 4, 5), 0)), c(1L, 2L, 1L, 1L, 1L, 1L), 2L, 1,
                     rep(1, 6), matrix(1, 2, 2), rbf)
-  path <- .Call(ns$ffi_svm_path, list(plan), c(1L, 1L, 2L, 2L, 2L, 2L), 1:2, 1L)[[1]]
+  path <- .Call(ns$ffi_svm_path, list(plan), c(1L, 1L, 2L, 2L, 2L, 2L), 1:2, 1L, NULL)[[1]]
   expect_identical(path$status, c(codes$path_status[["empty"]], codes$smo_status[["converged"]]))
 
   store <- .Call(ns$ffi_feature_store, x, list(type = codes$feature[["nystrom"]], landmarks = x,

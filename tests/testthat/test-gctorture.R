@@ -60,7 +60,11 @@ calls <- list(
                                      matrix(1, 2, 2), rbf, 1e-3, 1e4),
                            path_plan(list(x), rep(1:2, 3), 2L, 1, rep(1, 6), matrix(1, 2, 2),
                                      rbf, 1e-3, 1e4)),
-                      rep(1:2, 3), 1:2, 2L),
+                      rep(1:2, 3), 1:2, 2L, NULL),
+  # its buffers kept across calls, as a race keeps them
+  ffi_svm_path = list(list(path_plan(list(x, x * 2), rep(1:2, 3), 2L, c(1, 10), rep(1, 6),
+                                     matrix(1, 2, 2), rbf, 1e-3, 1e4)),
+                      rep(1:2, 3), 1:2, 2L, .Call(ns$ffi_svm_path_kept)),
   # the shared kernel, and past a budget of 0 each pair on its own block
   ffi_svm_pairs = list(x, pair_problems, rbf, 1e-3, 1e4, TRUE, 2L, Inf),
   ffi_svm_pairs = list(x, pair_problems, rbf, 1e-3, 1e4, TRUE, 2L, 0),
@@ -150,7 +154,7 @@ test_that("errors in the .Call entry points unwind cleanly under gctorture", {
   expect_match(conditionMessage(err), "kernclass internal")
   err <- torture("ffi_svm_path", list(path_plan(list(x, x, x), rep(1:2, 3), 2L, 1, rep(1, 6),
                                                  matrix(1, 2, 2), rbf, 1e-3, 1e4)),
-                 rep(1:2, 3), 1:2, 1L)
+                 rep(1:2, 3), 1:2, 1L, NULL)
   expect_match(conditionMessage(err), "kernclass internal")
   err <- torture("ffi_svm_pairs", x, list(list(rows = c(2L, 1L), y = c(1L, -1L), C = c(1, 1))),
                  rbf, 1e-3, 10, TRUE, 1L, Inf)

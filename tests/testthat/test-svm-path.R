@@ -73,6 +73,8 @@ test_that("the shared path predicts as the per-fold path: binary, 3 classes, sca
 test_that("the shared path's pairs are the per-fold path's fits: same iterations, b, decisions", {
   # one x for all folds: blocks of one kernel; one x per fold (as scale = TRUE
   # gives): each pair's block computed for its fold
+  # (buffers kept across the calls, as a race keeps them: each call's the same)
+  kept <- .Call(ns$ffi_svm_path_kept)
   for (classes in 2:3) for (weighted in c(FALSE, TRUE)) for (per_fold in c(FALSE, TRUE)) {
     dat <- path_data(n = 160, classes = classes, seed = 20 + classes)
     n <- nrow(dat$x)
@@ -83,7 +85,7 @@ test_that("the shared path's pairs are the per-fold path's fits: same iterations
     xs <- if (per_fold) rep(list(dat$x), 4) else list(dat$x)
     r <- .Call(ns$ffi_svm_path, list(path_plan(xs, as.integer(dat$y), as.integer(classes),
                                                costs, w, matrix(1, classes, 4), spec)),
-               fold, 1:4, 1L)[[1L]]
+               fold, 1:4, 1L, if (weighted) kept)[[1L]]
     np <- classes * (classes - 1) / 2
     dec <- array(r$decision, c(n, np, 3))
     its <- array(r$iterations, c(4, np, 3))
@@ -110,6 +112,7 @@ test_that("more than two classes: the fold runs' kernels once per fold run, as p
   # the solver copies a pair's rows as it asks for them; the same numbers as
   # each pair's own kernels, on one and two threads, one fold run (a race's
   # step) or all
+  kept <- .Call(ns$ffi_svm_path_kept)  # buffers kept across calls of other sizes
   for (classes in 3:4) for (runs in list(1:4, 3L)) {
     dat <- path_data(n = 160, classes = classes, seed = 60 + classes)
     n <- nrow(dat$x)
@@ -119,9 +122,10 @@ test_that("more than two classes: the fold runs' kernels once per fold run, as p
     xs <- lapply(runs, function(f) dat$x * f)  # inputs of its own per fold run
     plan <- path_plan(xs, as.integer(dat$y), as.integer(classes), c(0.3, 3, 30), w,
                       matrix(1, classes, length(runs)), spec)
-    pair <- .Call(ns$ffi_svm_path, list(plan), fold, runs, 1L)
+    pair <- .Call(ns$ffi_svm_path, list(plan), fold, runs, 1L, NULL)
     for (threads in 1:2) for (mode in 1:2) {
-      once <- .Call(ns$ffi_svm_path, list(c(plan, fold_kernel = mode)), fold, runs, threads)
+      once <- .Call(ns$ffi_svm_path, list(c(plan, fold_kernel = mode)), fold, runs, threads,
+                    if (mode == 2L) kept)
       expect_identical(once, pair, info = paste(classes, length(runs), threads, mode))
     }
     expect_true(all(is.finite(pair[[1L]]$decision[fold %in% runs])))
@@ -279,7 +283,7 @@ test_that("the entry point checks its arguments and stops at an interrupt", {
   call <- function(..., fold = rep(1:2, 5), run = 1L) {
     p <- modifyList(path_plan(list(x), y, 2L, c(1, 2), rep(1, 10), matrix(1, 2, 1), spec,
                               max_iter = 100), list(...))
-    .Call(ns$ffi_svm_path, list(p), fold, run, 1L)
+    .Call(ns$ffi_svm_path, list(p), fold, run, 1L, NULL)
   }
   expect_type(call(), "list")
   expect_error(call(x = x), "kernclass internal", class = "kernclass_internal_error")
@@ -292,7 +296,7 @@ test_that("the entry point checks its arguments and stops at an interrupt", {
                                                      matrix(1, 2, 1), spec),
                                            path_plan(list(x[1:8, ]), y[1:8], 2L, 1, rep(1, 8),
                                                      matrix(1, 2, 1), spec)),
-                     rep(1:2, 5), 1L, 1L), "same rows")
+                     rep(1:2, 5), 1L, 1L, NULL), "same rows")
   # the store: n x n floats and n flags; the path: kept once, where one
   # input matrix serves several folds, the n x n kernel in doubles; per
   # thread fitting, a pair block of m x m floats and m flags and the
@@ -312,7 +316,7 @@ test_that("the entry point checks its arguments and stops at an interrupt", {
     msg <- run_until_limit(.Call(ns$ffi_svm_path,
                                  list(path_plan(list(xb), yb, 2L, c(1, 10, 100, 1000), rep(1, n),
                                                 matrix(1, 2, 5), c(3, 0.05, 3, 0), 1e-6, 1e9)),
-                                 rep_len(1:5, n), 1:5, threads))
+                                 rep_len(1:5, n), 1:5, threads, NULL))
     expect_match(msg, "time limit")
   }
   expect_equal(kernel_matrix(x[1:3, ], kernel = "linear"), tcrossprod(x[1:3, ]),
@@ -379,9 +383,9 @@ test_that("kernel settings in one call, their pairs side by side on threads, fit
       path_plan(xs, as.integer(dat$y), as.integer(classes), c(0.5, 5, 50), w,
                 matrix(1, classes, 3), ns$kc_kernel_code(ns$kc_kernel("rbf", g, 3, 0, dat$x)))
     })
-    alone <- lapply(plans, function(p) .Call(ns$ffi_svm_path, list(p), fold, 1:3, 1L)[[1L]])
+    alone <- lapply(plans, function(p) .Call(ns$ffi_svm_path, list(p), fold, 1:3, 1L, NULL)[[1L]])
     for (threads in 1:2) {
-      together <- .Call(ns$ffi_svm_path, plans, fold, 1:3, threads)
+      together <- .Call(ns$ffi_svm_path, plans, fold, 1:3, threads, NULL)
       expect_identical(together, alone, info = paste(classes, per_fold, threads))
     }
   }
