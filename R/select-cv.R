@@ -314,8 +314,9 @@ kc_grid_cv <- function(fit, d, w, fold, k, cells, args, metric, run_folds = NULL
   out <- kc_run_tasks(tasks, run, keep = !is.null(run_folds) && max(runs) < as.integer(k))
   kc_relay(out, cells)
 
+  none <- factor(rep(NA_character_, n), levels = levels(d$y))
   res <- lapply(seq_along(cells), function(i) {
-    list(predicted = factor(rep(NA_character_, n), levels = levels(d$y)),
+    list(predicted = none,
          prob = if (needs == "prob") matrix(NA_real_, n, nlevels(d$y),
                                             dimnames = list(NULL, levels(d$y))),
          decision = if (needs == "decision") rep(NA_real_, n),

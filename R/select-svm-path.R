@@ -289,13 +289,17 @@ kc_svm_path_cells <- function(r, p, ord, folds, needs, rows) {
   }
   dec <- array(r$decision, c(length(p$y), length(pairs), length(ord)))
   # the votes and decision values as predict() makes them from the scores
-  # (kc_classify() of such a model is kc_ovo_vote(), here with the pairs made once)
+  # (kc_classify() of such a model is kc_ovo_vote()): the rows' scores of
+  # every cost stacked, cost by cost, and voted on at once
   model <- structure(list(levels = p$levels), class = c("kernel_svm", "kernclass_ovo",
                                                         "kernclass"))
+  nr <- length(rows)
+  sc <- matrix(aperm(dec[rows, , , drop = FALSE], c(1L, 3L, 2L)), nr * length(ord), length(pairs))
+  predicted <- as.character(kc_ovo_vote(sc, p$levels, pair_index))
   lapply(seq_along(ord), function(j) {
-    sc <- matrix(dec[rows, , match(j, ord)], length(rows), length(pairs))
-    out <- list(predicted = as.character(kc_ovo_vote(sc, p$levels, pair_index)))
-    if (needs == "decision") out$decision <- as.vector(kc_decision(model, sc))
+    at <- (match(j, ord) - 1L) * nr + seq_len(nr)
+    out <- list(predicted = predicted[at])
+    if (needs == "decision") out$decision <- as.vector(kc_decision(model, sc[at, , drop = FALSE]))
     out
   })
 }
