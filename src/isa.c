@@ -159,6 +159,70 @@ static void row_update_avx2(double *g, const double *ys, const float *k, double 
 }
 
 /* The Taylor coefficients of exp, highest degree (12) first. */
+/* kc_gram's copies out of a tile (isa.h): in the AVX-512 engine too (the
+ * copies are as fast in 256 bits, bound by memory).  The tile's columns
+ * were written one value at a time, scalar conversions and stores a
+ * column 1 KiB apart: a third of the kernel matrix's time at 20 features. */
+__attribute__((target("avx2,fma")))
+static inline void transpose4_avx2(const double *src, int lds, double *out, ptrdiff_t ldo)
+{
+    __m256d a = _mm256_loadu_pd(src), b = _mm256_loadu_pd(src + lds),
+            c = _mm256_loadu_pd(src + 2 * lds), d = _mm256_loadu_pd(src + 3 * lds);
+    __m256d t0 = _mm256_unpacklo_pd(a, b), t1 = _mm256_unpackhi_pd(a, b),
+            t2 = _mm256_unpacklo_pd(c, d), t3 = _mm256_unpackhi_pd(c, d);
+    _mm256_storeu_pd(out, _mm256_permute2f128_pd(t0, t2, 0x20));
+    _mm256_storeu_pd(out + ldo, _mm256_permute2f128_pd(t1, t3, 0x20));
+    _mm256_storeu_pd(out + 2 * ldo, _mm256_permute2f128_pd(t0, t2, 0x31));
+    _mm256_storeu_pd(out + 3 * ldo, _mm256_permute2f128_pd(t1, t3, 0x31));
+}
+
+__attribute__((target("avx2,fma")))
+static void transpose8_avx2(const double *src, int lds, double *out, float *outf, ptrdiff_t ldo)
+{
+    if (!outf) {
+        transpose4_avx2(src, lds, out, ldo);
+        transpose4_avx2(src + 4, lds, out + 4 * ldo, ldo);
+        transpose4_avx2(src + 4 * (ptrdiff_t) lds, lds, out + 4, ldo);
+        transpose4_avx2(src + 4 * (ptrdiff_t) lds + 4, lds, out + 4 * ldo + 4, ldo);
+        return;
+    }
+#define KC_ROW_FLOATS(i)                                                                \
+    __m256 r##i = _mm256_set_m128(_mm256_cvtpd_ps(_mm256_loadu_pd(src + (i) * (ptrdiff_t) lds + 4)), \
+                                  _mm256_cvtpd_ps(_mm256_loadu_pd(src + (i) * (ptrdiff_t) lds)));
+    KC_ROW_FLOATS(0) KC_ROW_FLOATS(1) KC_ROW_FLOATS(2) KC_ROW_FLOATS(3)
+    KC_ROW_FLOATS(4) KC_ROW_FLOATS(5) KC_ROW_FLOATS(6) KC_ROW_FLOATS(7)
+#undef KC_ROW_FLOATS
+    __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1),
+           t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3),
+           t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5),
+           t6 = _mm256_unpacklo_ps(r6, r7), t7 = _mm256_unpackhi_ps(r6, r7);
+    /* s0: column 0 of rows 0-3 and column 4; s1: 1 and 5; s2: 2 and 6; s3: 3 and 7 */
+    __m256 s0 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0)),
+           s1 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2)),
+           s2 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0)),
+           s3 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2)),
+           s4 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(1, 0, 1, 0)),
+           s5 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(3, 2, 3, 2)),
+           s6 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(1, 0, 1, 0)),
+           s7 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(3, 2, 3, 2));
+    _mm256_storeu_ps(outf, _mm256_permute2f128_ps(s0, s4, 0x20));
+    _mm256_storeu_ps(outf + ldo, _mm256_permute2f128_ps(s1, s5, 0x20));
+    _mm256_storeu_ps(outf + 2 * ldo, _mm256_permute2f128_ps(s2, s6, 0x20));
+    _mm256_storeu_ps(outf + 3 * ldo, _mm256_permute2f128_ps(s3, s7, 0x20));
+    _mm256_storeu_ps(outf + 4 * ldo, _mm256_permute2f128_ps(s0, s4, 0x31));
+    _mm256_storeu_ps(outf + 5 * ldo, _mm256_permute2f128_ps(s1, s5, 0x31));
+    _mm256_storeu_ps(outf + 6 * ldo, _mm256_permute2f128_ps(s2, s6, 0x31));
+    _mm256_storeu_ps(outf + 7 * ldo, _mm256_permute2f128_ps(s3, s7, 0x31));
+}
+
+__attribute__((target("avx2,fma")))
+static void to_float_avx2(const double *src, float *dst, int n)
+{
+    int i = 0;
+    for (; i + 4 <= n; i += 4) _mm_storeu_ps(dst + i, _mm256_cvtpd_ps(_mm256_loadu_pd(src + i)));
+    for (; i < n; i++) dst[i] = (float) src[i];
+}
+
 static const double exp_taylor[13] = {1.0 / 479001600.0, 1.0 / 39916800.0, 1.0 / 3628800.0,
                                       1.0 / 362880.0, 1.0 / 40320.0, 1.0 / 5040.0, 1.0 / 720.0,
                                       1.0 / 120.0, 1.0 / 24.0, 1.0 / 6.0, 0.5, 1.0, 1.0};
@@ -450,7 +514,7 @@ static void smo_update_scan_i_avx512(double *G, const double *ys, const unsigned
 
 /* The portable versions until kc_choose_kernels() finds better ones. */
 kc_isa_kernels kc_isa = {micro_kernel_c, NULL, NULL, NULL, exp_bulk_c, sqdist_row_c,
-                         tile_times_weights_c, row_update_c, NULL, NULL, "c"};
+                         tile_times_weights_c, row_update_c, NULL, NULL, NULL, NULL, "c"};
 
 const char *kc_engine_name(void) { return kc_isa.name; }
 
@@ -470,6 +534,8 @@ void kc_choose_kernels(void)
         kc_isa.sqdist_row = sqdist_row_avx2;
         kc_isa.tile_times_weights = tile_times_weights_avx2;
         kc_isa.row_update = row_update_avx2;
+        kc_isa.transpose8 = transpose8_avx2;
+        kc_isa.to_float = to_float_avx2;
         kc_isa.name = "avx2";
         if (allow_avx512 && __builtin_cpu_supports("avx512f")) {
             kc_isa.wide = micro_kernel_avx512;

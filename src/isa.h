@@ -57,6 +57,13 @@ typedef struct {
     void (*smo_update_scan_i)(double *G, const double *ys, const unsigned char *moves, int t0,
                               int t1, double ci, const float *Ki, double cj, const float *Kj,
                               double *gmax, int *i);
+    /* the kernel matrix's copies out of a row-major tile (kc_gram): an
+     * 8 x 8 block (row r at src + r lds) into the columns of out (column c
+     * at out + c ldo), or of outf as floats; and dst[i] = src[i] as floats
+     * over n; NULL where kc_gram's own loops do them.  Floats rounded as
+     * a cast rounds them: the same values. */
+    void (*transpose8)(const double *src, int lds, double *out, float *outf, ptrdiff_t ldo);
+    void (*to_float)(const double *src, float *dst, int n);
     const char *name;  /* "c", "avx2" or "avx512" */
 } kc_isa_kernels;
 

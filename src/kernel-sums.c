@@ -129,7 +129,15 @@ static void gram(const kc_kernel *k, const kc_points *a, const kc_points *b,
                  * in 4 sets of the L1 cache and evict each other (this
                  * copy took longer than the tile's products, perf) */
                 for (int j0 = 0; j0 < nb; j0 += 8)
-                    for (int r0 = 0; r0 < na; r0 += 8)
+                    for (int r0 = 0; r0 < na; r0 += 8) {
+                        /* a whole block (of a diagonal tile: above it) at once */
+                        if (kc_isa.transpose8 && j0 + 8 <= nb && r0 + 8 <= na &&
+                            !(symmetric && I == J && r0 + 8 > j0)) {
+                            ptrdiff_t at = a0 + r0 + (b0 + j0) * lda;
+                            kc_isa.transpose8(tile + (size_t) r0 * nb + j0, nb,
+                                              outf ? NULL : out + at, outf ? outf + at : NULL, lda);
+                            continue;
+                        }
                         for (int j = j0; j < j0 + 8 && j < nb; j++) {
                             int i1 = symmetric && I == J ? j + 1 : na;
                             if (i1 > r0 + 8) i1 = r0 + 8;
@@ -141,11 +149,14 @@ static void gram(const kc_kernel *k, const kc_points *a, const kc_points *b,
                                 for (int i = r0; i < i1; i++) col[i] = tile[(size_t) i * nb + j];
                             }
                         }
+                    }
                 if (symmetric)
                     for (int i = 0; i < na; i++) {
                         int j0 = I == J ? i : 0;
                         const double *row = tile + (size_t) i * nb;
-                        if (outf) {
+                        if (outf && kc_isa.to_float) {
+                            kc_isa.to_float(row + j0, outf + b0 + (a0 + i) * lda + j0, nb - j0);
+                        } else if (outf) {
                             float *col = outf + b0 + (a0 + i) * lda;
                             for (int j = j0; j < nb; j++) col[j] = (float) row[j];
                         } else {

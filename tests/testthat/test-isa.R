@@ -21,6 +21,7 @@ run_with_isa <- function(isa) {
     "res <- list(engine = kernclass:::kc_engine(),",
     "  gram = lapply(kernels, function(k) kernel_matrix(x, z, kernel = k, gamma = 0.1, coef0 = 0.5)),",
     "  row = kernel_matrix(x[1, , drop = FALSE], z, kernel = 'rbf', gamma = 0.1),  # one-row kernel",
+    "  sym = kernel_matrix(x, kernel = 'rbf', gamma = 0.1),  # its tiles' copies both ways",
     "  rows3 = kernel_matrix(x[1:3, ], z, kernel = 'rbf', gamma = 0.1),  # four-row kernel",
     "  means = predict(kernel_means(x, y, gamma = 0.1, scale = FALSE), z, type = 'decision'),",
     "  svm = kernel_svm(x, y, gamma = 0.1, scale = FALSE)$objective,",
@@ -72,6 +73,8 @@ test_that("every instruction-set path gives the reference kernel values", {
   for (res in results) {
     for (i in seq_along(kernels)) expect_equal(res$gram[[i]], reference[[i]], tolerance = 1e-12)
     expect_equal(res$row, reference[[3]][1, , drop = FALSE], tolerance = 1e-12)
+    expect_equal(res$sym, ref_kernel(x, x, "rbf", gamma = 0.1), tolerance = 1e-12)
+    expect_identical(res$sym, t(res$sym))
     expect_equal(res$rows3, reference[[3]][1:3, ], tolerance = 1e-12)
     expect_equal(res$means, results[[1]]$means, tolerance = 1e-12)
     expect_equal(res$svm, results[[1]]$svm, tolerance = 1e-9)
