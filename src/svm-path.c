@@ -36,8 +36,8 @@
  * Memory: the workspaces and the shared kernel are R_alloc'd on the calling
  * thread, freed on return or by an interrupt, but for the large buffers a
  * race keeps from one call to the next (kc_svm_path_kept); a unit's own
- * scratch is kc_alloc'd (units.c).  Interrupts are checked between the fits and inside
- * them (kc_smo, kc_gram). */
+ * scratch is kc_alloc'd (units.c).  Interrupts are checked between the fits
+ * and inside them (kc_smo, kc_gram). */
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
