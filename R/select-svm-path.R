@@ -232,8 +232,8 @@ kc_svm_path_threads <- function(plans) {
 # race from one fold to the next in `buffers` (NULL outside a race; in a
 # future's process elsewhere the pointer is void: its calls allocate their
 # own): fresh buffers at every fold cost their page faults again (measured:
-# about a tenth of a race's C time on the README's grid, one thread, and a
-# quarter of the race's time on Satellite).
+# about a tenth of a race's C time on the README's grid, one thread; more on
+# Satellite, whose fold kernels take 75 MB).
 kc_svm_kept <- new.env(parent = emptyenv())
 
 kc_svm_path_rounds <- function(run) {
