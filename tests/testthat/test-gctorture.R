@@ -103,7 +103,15 @@ sources <- list(
 
 test_that("the list above has every registered entry point", {
   registered <- names(getDLLRegisteredRoutines("kernclass")$.Call)
-  expect_setequal(c(names(calls), "ffi_engine"), registered)
+  expect_setequal(c(names(calls), "ffi_engine", "ffi_svm_path_kept", "ffi_svm_path_kept_free"),
+                  registered)
+})
+
+test_that("the shared path's kept buffers are made and freed under gctorture", {
+  kept <- torture("ffi_svm_path_kept")
+  expect_type(kept, "externalptr")
+  expect_null(torture("ffi_svm_path_kept_free", kept))
+  expect_null(torture("ffi_svm_path_kept_free", kept))  # freed: nothing left to free
 })
 
 test_that("the .Call entry points give the same results under gctorture", {
