@@ -23,7 +23,11 @@
 #'   `print()` lists what the first cells chose and `summary()` every cell:
 #'   its rows, `cost`, `gamma`, the cross-validated accuracy of the choice
 #'   (a screening estimate unless `search = "exhaustive"`, as in
-#'   [kernel_tune()]), the folds it ran and the fits the search ran in all.
+#'   [kernel_tune()]), the folds it ran, the fits the search ran in all and
+#'   `edge`: where the choice is the grid's smallest or largest value of a
+#'   parameter it varies (`""`: neither). Where at least a quarter of the
+#'   searched cells chose the same edge, both say so: the best values may
+#'   lie beyond the grid, and a wider `grid` may fit better.
 #'   The model's `cost` and `gamma` stay those given to [kernel_svm()]:
 #'   those of a cell that cannot be tuned, and of the exact model that
 #'   `check` compares with.
