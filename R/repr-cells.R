@@ -25,7 +25,7 @@
 #'   (a screening estimate unless `search = "exhaustive"`, as in
 #'   [kernel_tune()]), the folds it ran, the fits the search ran in all and
 #'   `edge`: where the choice is the grid's smallest or largest value of a
-#'   parameter it varies (`""`: neither). Where at least a quarter of the
+#'   parameter it varies (`""`: neither). Where at least a fifth of the
 #'   searched cells chose the same edge, both say so: the best values may
 #'   lie beyond the grid, and a wider `grid` may fit better.
 #'   The model's `cost` and `gamma` stay those given to [kernel_svm()]:
