@@ -62,14 +62,29 @@ kc_fit_cell_tuned <- function(p) {
     r <- searched$results
     list(cost = p$args$cost, gamma = p$args$gamma, accuracy = searched$best_accuracy,
          folds_run = r$folds_run[searched$best_index], fits = sum(r$folds_run),
-         grid_rows = nrow(r), search = searched$search, fold = searched$fold, seed = seed)
+         grid_rows = nrow(r), search = searched$search, fold = searched$fold, seed = seed,
+         edge = kc_grid_edge(r[names(searched$best)], searched$best))
   }
   m
 }
 
+# Where a choice sits on its grid's edge: for each parameter the grid
+# varies (two or more values), "smallest <name>" or "largest <name>" when
+# the chosen value is the grid's least or greatest, joined by ", " ("" when
+# none is). grid: the grid's parameter columns; best: the chosen values.
+kc_grid_edge <- function(grid, best) {
+  edge <- unlist(lapply(names(grid), function(nm) {
+    v <- unique(grid[[nm]])
+    if (length(v) < 2L) NULL else if (best[[nm]] == min(v)) paste("smallest", nm) else
+      if (best[[nm]] == max(v)) paste("largest", nm)
+  }))
+  paste(edge, collapse = ", ")
+}
+
 # Per tuned cell: what it chose (NA for a cell of one class) and the
 # search behind it; `fits` the fold fits its search ran, of grid rows x
-# folds.
+# folds; `edge` where the choice sits on the edge of the cell's grid
+# (kc_grid_edge(); NA for a cell without a search).
 kc_cells_tune_table <- function(models) {
   pick <- function(f) {
     vapply(models, function(m) {
@@ -81,7 +96,34 @@ kc_cells_tune_table <- function(models) {
              rows = vapply(models, function(m) sum(m$counts), numeric(1)),
              cost = pick("cost"), gamma = pick("gamma"), cv_accuracy = pick("accuracy"),
              folds_run = as.integer(pick("folds_run")), fits = as.integer(pick("fits")),
-             grid_rows = as.integer(pick("grid_rows")))
+             grid_rows = as.integer(pick("grid_rows")),
+             edge = vapply(models, function(m) {
+               e <- m$tuning$edge
+               if (is.null(e)) NA_character_ else e
+             }, character(1)))
+}
+
+# The share of searched cells at which an edge of the grid is reported:
+# twice the 10% at each end of choices spread evenly over 10 values (the
+# default grid's); at 10^6 rows of run.R's make_data() (10 x 10 grid), 23%
+# of the cells chose the smallest gamma.
+kc_cells_edge_share <- 0.2
+
+# The line that says which edges of the grid at least kc_cells_edge_share
+# of the searched cells chose (NULL when none): a sign that the best values
+# lie beyond the grid.
+kc_cells_edge_line <- function(table) {
+  e <- table$edge[!is.na(table$edge)]
+  if (!length(e)) return(NULL)
+  parts <- unlist(strsplit(e, ", ", fixed = TRUE))
+  count <- table(parts)
+  count <- count[count >= kc_cells_edge_share * length(e)]
+  if (!length(count)) return(NULL)
+  sprintf(paste0("  on the grid's edge: %s\n  (the best values may lie beyond the grid: ",
+                 "give cells() a `grid` reaching past %s)\n"),
+          paste(sprintf("the %s in %d of %d cells", names(count), count, length(e)),
+                collapse = ", "),
+          if (length(count) == 1L) "it" else "them")
 }
 
 # The lines print() and summary() give a tuned model: how the cells were
@@ -100,14 +142,16 @@ kc_cells_tune_lines <- function(spec, table, head) {
                 format(max(table$gamma[tuned]), digits = 4),
                 100 * stats::median(table$cv_accuracy, na.rm = TRUE)))
   }
+  cat(kc_cells_edge_line(table))
   shown <- utils::head(table, head)
   shown$cv_accuracy <- sprintf("%.2f%%", 100 * shown$cv_accuracy)
   shown$fits <- ifelse(is.na(shown$fits), "", sprintf("%d of %d", shown$fits,
                                                        shown$grid_rows * t$folds))
   shown$grid_rows <- NULL
+  shown$edge <- NULL
   print(shown, row.names = FALSE, digits = 4)
   if (nrow(table) > head) {
-    cat(sprintf("  ... and %d more cells (summary(fit)$cells has them all)\n", nrow(table) - head))
+    cat(sprintf("  ... and %d more cells (summary(fit)$tuning has them all)\n", nrow(table) - head))
   }
 }
 

@@ -122,7 +122,7 @@ make_data <- function(n, d, seed) {
   set.seed(seed)
   x <- matrix(rnorm(n * d), n)
   f <- drop(x %*% w) / sqrt(d) + 0.5 * sin(3 * x[, 1])
-  list(x = x, y = factor(ifelse(f + rnorm(n, sd = 0.5) > 0, "a", "b")))
+  list(x = x, y = factor(ifelse(f + rnorm(n, sd = 0.5) > 0, "a", "b")), f = f)
 }
 
 # ---- 1. the kernel engine -----------------------------------------------
@@ -1462,9 +1462,18 @@ if (run_section("approx")) {
     g0 <- estimate_gamma(tr$x[seq_len(min(nt, 10000)), ], scale = TRUE)
     tgrid <- list(cost = signif(2^seq(-3, 9, length.out = G), 3),
                   gamma = signif(g0 * 2^seq(-6, 3, length.out = G), 3))
+    # the 3 most frequent choices, and how many chose each edge of the grid
+    # (as print() reports it: the best values may lie beyond the grid)
     chosen <- function(cost, gamma) {
       tab <- sort(table(sprintf("(%s, %s)", format(cost), format(gamma))), decreasing = TRUE)
-      paste(sprintf("%s x %d", names(tab), tab)[seq_len(min(3L, length(tab)))], collapse = "; ")
+      edge <- mapply(function(cost, gamma) {
+        kernclass:::kc_grid_edge(tgrid, list(cost = cost, gamma = gamma))
+      }, cost[!is.na(cost)], gamma[!is.na(cost)])
+      edge <- table(unlist(strsplit(edge, ", ", fixed = TRUE)))
+      paste0(paste(sprintf("%s x %d", names(tab), tab)[seq_len(min(3L, length(tab)))],
+                   collapse = "; "),
+             if (length(edge)) sprintf("; on the grid's edge: %s",
+                                       paste(sprintf("%s %d", names(edge), edge), collapse = ", ")))
     }
     trow <- function(model, grid_text, m, chose) {
       v <- m$value
@@ -1568,7 +1577,8 @@ if (run_section("approx")) {
             "folds, the grid, the race); the baseline is kernel_tune() of the exact SVM on a",
             "subsample with the same grid. Seconds: the search, the fit(s) and predicting the",
             "test rows (cpu: the process's CPU time, all its threads); chosen: the most",
-            "frequent choices (x cells). The cells predict as blend = \"auto\" (the default)",
+            "frequent choices (x cells) and how many chose the grid's smallest or largest",
+            "value (the best values may lie beyond it). The cells predict as blend = \"auto\" (the default)",
             "chose: K of 1, 3, 5, 10 nearest cells by the out-of-fold accuracy of the blended",
             "predictions on up to 20,000 training rows (in brackets); own cell / blended 5 / 10: the",
             "same cells with blend = 1, 5, 10.", notes_ct), ""))

@@ -158,6 +158,44 @@ test_that("a tuned model prints, summarises, predicts and reads into broom", {
   expect_true(g$probability)
 })
 
+test_that("print and summary say where the cells chose the grid's edge, as plain R", {
+  # 3 tuned cells of 100 rows on a 2 x 2 grid: every choice is on an edge (under 1 s)
+  d <- two_class(300, seed = 3)
+  set.seed(5)
+  grid <- list(cost = c(1, 10), gamma = c(0.5, 2))
+  fit <- kernel_svm(d$x, d$y, approx = cells(size = 100, grid = grid, folds = 3))
+  tab <- summary(fit)$tuning
+  side <- function(v, g, nm) if (v == min(g)) paste("smallest", nm) else paste("largest", nm)
+  hand <- mapply(function(cost, gamma) {
+    paste(side(cost, grid$cost, "cost"), side(gamma, grid$gamma, "gamma"), sep = ", ")
+  }, tab$cost, tab$gamma)
+  expect_identical(tab$edge, unname(hand))
+  # the print line: each edge at least a fifth of the cells chose, with its count
+  parts <- table(unlist(strsplit(hand, ", ")))
+  parts <- parts[parts >= 0.2 * 3]
+  line <- paste0("  on the grid's edge: ",
+                 paste(sprintf("the %s in %d of 3 cells", names(parts), parts), collapse = ", "))
+  out <- capture.output(print(fit))
+  expect_true(any(startsWith(out, line)))
+  expect_true(any(grepl("give cells() a `grid` reaching past them", out, fixed = TRUE)))
+  expect_true(any(startsWith(capture.output(print(summary(fit))), line)))
+  # the threshold: a fifth of the searched cells; a cell without a search (NA) not counted
+  edge_line <- function(edge) kernclass:::kc_cells_edge_line(data.frame(edge = edge))
+  expect_identical(edge_line(c("", "", "", "largest cost", NA)),
+                   paste0("  on the grid's edge: the largest cost in 1 of 4 cells\n  (the best ",
+                          "values may lie beyond the grid: give cells() a `grid` reaching past ",
+                          "it)\n"))
+  expect_match(edge_line(c("", "", "", "", "smallest gamma")), "smallest gamma in 1 of 5 cells")
+  expect_null(edge_line(c("", "", "", "", "", "largest cost")))
+  expect_null(edge_line(NA_character_))
+  # a grid parameter of one value has no edge; a middle value is none
+  expect_identical(kernclass:::kc_grid_edge(data.frame(cost = c(1, 2, 3), gamma = 1),
+                                            list(cost = 2, gamma = 1)), "")
+  expect_identical(kernclass:::kc_grid_edge(data.frame(cost = c(1, 2, 3), gamma = c(1, 2, 3)),
+                                            list(cost = 3, gamma = 1)),
+                   "largest cost, smallest gamma")
+})
+
 test_that("a cell of one class predicts it; a class of one row keeps the model's cost and gamma", {
   set.seed(6)
   far <- matrix(rnorm(120, mean = 20), 60, 2)
@@ -171,6 +209,7 @@ test_that("a cell of one class predicts it; a class of one row keeps the model's
   lone <- fit$approx$cell[1]
   expect_identical(tab$rows, c(60, 60))
   expect_identical(tab$folds_run[lone], 0L)
+  expect_identical(tab$edge[lone], NA_character_)
   # the model's cost 1, scaled to the cell's 60 of 120 rows (scale_cost)
   expect_equal(tab$cost[lone], 2)
   expect_equal(tab$gamma[lone], 0.7)
