@@ -50,7 +50,7 @@ cases <- list(
                                     spec = c(3, g, 3, 0), tolerance = 1e-3, max_iter = 100,
                                     shrinking = TRUE)
                              }),
-                             rep(1:2, each = 8), 1:2, 2L)),
+                             rep(1:2, each = 8), 1:2, 2L, NULL)),
   # three classes' pairs side by side on two threads: on one shared kernel,
   # and past a budget of 0 each on its own block
   ffi_svm_pairs = quote(list(predict(kernel_svm(x, y3, kernel = "laplacian", cost = 10), new,
@@ -126,7 +126,7 @@ bad <- list(
                                                  w = rep(1, 16), cw = matrix(1, 2, 1),
                                                  spec = c(3, 1, 3, 0), tolerance = 1e-3,
                                                  max_iter = 100, shrinking = TRUE)),
-              rep(1L, 16), 1L, 1L)),
+              rep(1L, 16), 1L, 1L, NULL)),
   quote(.Call(kernclass:::ffi_svm_pairs, x, list(list(rows = 1:2, y = c(1L, 2L), C = c(1, 1))),
               c(3, 1, 3, 0), 1e-3, 100, TRUE, 1L, Inf)),
   quote(.Call(kernclass:::ffi_svm_bytes, -1, 0, 0, 1L, 1L)),
