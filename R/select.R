@@ -144,8 +144,10 @@ kc_race_folds <- function(fit, d, w, fold, k, cells, args, metric) {
   res <- NULL
   alive <- seq_along(cells)
   dropped <- rep(NA_integer_, length(cells))
+  inputs <- new.env(parent = emptyenv())
   for (f in seq_len(K)) {
-    out <- kc_grid_cv(fit, d, w, fold, k, cells[alive], args, metric, run_folds = f)
+    out <- kc_grid_cv(fit, d, w, fold, k, cells[alive], args, metric, run_folds = f,
+                      inputs = inputs)
     if (is.null(res)) {
       res <- out
     } else {
