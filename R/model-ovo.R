@@ -16,12 +16,20 @@ kc_ovo_pairs <- function(levels) {
   first <- rep(seq_len(k), times = rev(seq_len(k)) - 1L)
   second <- unlist(lapply(seq_len(k), function(i) seq_len(k)[seq_len(k) > i]))
   out <- cbind(first = first, second = second)
-  sep <- Find(function(s) !any(grepl(trimws(s), levels, fixed = TRUE)),
-              c("/", " vs ", " | ", " <-> "))
+  sep <- NULL
+  for (s in c("/", " vs ", " | ", " <-> ")) {
+    if (!any(grepl(kc_ovo_tokens[[s]], levels, fixed = TRUE))) {
+      sep <- s
+      break
+    }
+  }
   rownames(out) <- if (is.null(sep)) paste(first, second, sep = "/") else
     paste(levels[first], levels[second], sep = sep)
   out
 }
+
+# The separators' tokens (without their spaces), which no label may contain.
+kc_ovo_tokens <- c("/" = "/", " vs " = "vs", " | " = "|", " <-> " = "<->")
 
 # Votes of the pairwise decisions (n x M): the class with most votes, ties to
 # the class that comes first in level order (as LIBSVM). `pairs`: the

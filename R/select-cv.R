@@ -266,8 +266,10 @@ kc_tune_frame <- function(mc, env) {
 # results do not depend on the plan. Returns, per cell, the
 # out-of-fold `predicted` classes (and `prob`, `decision` where the metric
 # needs them) and the `method`. run_folds: only these folds (the other
-# rows' predictions NA).
-kc_grid_cv <- function(fit, d, w, fold, k, cells, args, metric, run_folds = NULL) {
+# rows' predictions NA). inputs: the paths' plans' coded and scaled inputs,
+# made once (a race passes the same from fold to fold).
+kc_grid_cv <- function(fit, d, w, fold, k, cells, args, metric, run_folds = NULL,
+                       inputs = new.env(parent = emptyenv())) {
   kc_check_metric_fit(metric, d$y)
   needs <- kc_metrics[[metric]]$needs
   loo <- isTRUE(attr(k, "loo"))
@@ -288,7 +290,6 @@ kc_grid_cv <- function(fit, d, w, fold, k, cells, args, metric, run_folds = NULL
   # a group on all its folds at once where its path can (kc_paths' plan:
   # kernel_svm's costs, R/select-svm-path.R)
   plan <- kc_fitter_path(fit)$plan
-  inputs <- new.env(parent = emptyenv())  # the coded, scaled inputs, made once
   plans <- lapply(groups, function(g) {
     if (!is.null(plan)) plan(fit, d, w, fold, runs, cells[rest[g]], args, needs, inputs)
   })

@@ -116,8 +116,10 @@ kc_svm_bytes <- function(n, m = 0, t = 0, nx = 1L, nrun = 1L) {
 
 # What the shared path needs to run `cells` (one path group: the same
 # kernel setting, their costs) on the folds `runs`; NULL where it does not
-# apply. `inputs`: an environment that keeps the coded and scaled inputs
-# for the other kernel settings of the same call (they differ in gamma).
+# apply. `inputs`: an environment that keeps, for the other kernel settings
+# of the same call (they differ in gamma) and a race's later folds, the
+# coded inputs, and per setting but gamma what the folds `runs` need
+# (kc_svm_shared_common()): made once, not once per gamma and fold.
 kc_svm_shared_plan <- function(fit, d, w, fold, runs, cells, args, needs,
                                inputs = new.env(parent = emptyenv())) {
   def <- kc_fitter_default(fit)
@@ -126,18 +128,48 @@ kc_svm_shared_plan <- function(fit, d, w, fold, runs, cells, args, needs,
   a <- c(cells[[1L]], args)
   a$cost <- NULL
   if (!all(names(a) %in% kc_svm_shared_args)) return(NULL)
-  ok <- function(expr) tryCatch({ expr; TRUE }, error = function(e) FALSE)
   arg <- function(nm) if (nm %in% names(a)) a[[nm]] else eval(formals(def$fun)[[nm]])
   cost <- vapply(cells, function(cl) {
     v <- cl$cost
     if (is.numeric(v) && length(v) == 1L && !is.na(v) && v > 0) as.numeric(v) else NA_real_
   }, numeric(1))
+  if (anyNA(cost) || is.character(arg("gamma"))) return(NULL)
+  # the part of the plan that gamma does not change, by the folds it is for
+  if (!identical(inputs$runs, runs)) {
+    inputs$runs <- runs
+    inputs$common <- list()
+    inputs$scaled <- NULL
+  }
+  setting <- a[setdiff(names(a), "gamma")]
+  at <- Position(function(e) identical(e$setting, setting), inputs$common)
+  if (is.na(at)) {
+    common <- kc_svm_shared_common(arg, d, w, fold, runs, inputs)
+    inputs$common[[length(inputs$common) + 1L]] <- list(setting = setting, common = common)
+  } else {
+    common <- inputs$common[[at]]$common
+  }
+  if (is.null(common)) return(NULL)
+  x <- common$x
+  k <- tryCatch(kc_kernel(common$kernel, arg("gamma"), arg("degree"), arg("coef0"), x[[1L]]),
+                error = function(e) NULL)
+  if (is.null(k)) return(NULL)
+  list(x = x, y = as.integer(d$y), nclass = common$nclass, levels = levels(d$y), cost = cost,
+       spec = kc_kernel_code(k), w = common$w, cw = common$cw, tolerance = common$tolerance,
+       max_iter = common$max_iter, shrinking = common$shrinking, fold_kernel = common$fold_kernel,
+       bytes = common$bytes)
+}
+
+# The plan's part for one setting of kernel_svm's arguments but gamma (arg:
+# its argument by name) on the folds `runs`: the checks, the bounds'
+# factors, the inputs scaled per fold (kept in `inputs`), the memory; NULL
+# where the shared path does not apply.
+kc_svm_shared_common <- function(arg, d, w, fold, runs, inputs) {
+  ok <- function(expr) tryCatch({ expr; TRUE }, error = function(e) FALSE)
   type <- tryCatch(kc_svm_type(arg("type")), error = function(e) "")
   kernel <- arg("kernel")
   scale <- arg("scale")
-  if (anyNA(cost) || type != "C-classification" || !identical(arg("probability"), FALSE) ||
-      kc_is_kernel_data(kernel) || !(isTRUE(scale) || isFALSE(scale)) ||
-      is.character(arg("gamma"))) return(NULL)
+  if (type != "C-classification" || !identical(arg("probability"), FALSE) ||
+      kc_is_kernel_data(kernel) || !(isTRUE(scale) || isFALSE(scale))) return(NULL)
   name <- tryCatch(kc_kernel_name(kernel), error = function(e) "")
   if (!identical(kc_kernels[[name]]$shift, "invariant")) return(NULL)
   tolerance <- arg("tolerance")
@@ -200,6 +232,7 @@ kc_svm_shared_plan <- function(fit, d, w, fold, runs, cells, args, needs,
     }
   }
   # (a constant column warns: the folds then run one by one, and warn)
+  # (the scaled copies are the folds' `runs`: kept until the folds change)
   key <- if (scale) "scaled" else "unscaled"
   if (is.null(inputs[[key]])) {
     inputs[[key]] <- if (!scale) list(design$x) else tryCatch(lapply(runs, function(f) {
@@ -209,12 +242,9 @@ kc_svm_shared_plan <- function(fit, d, w, fold, runs, cells, args, needs,
   }
   x <- inputs[[key]]
   if (isFALSE(x)) return(NULL)
-  k <- tryCatch(kc_kernel(kernel, arg("gamma"), arg("degree"), arg("coef0"), x[[1L]]),
-                error = function(e) NULL)
-  if (is.null(k)) return(NULL)
-  list(x = x, y = as.integer(d$y), nclass = L, levels = levels(d$y), cost = cost,
-       spec = kc_kernel_code(k), w = as.double(wt), cw = cw, tolerance = as.numeric(tolerance),
-       max_iter = as.numeric(max_iter), shrinking = arg("shrinking"), fold_kernel = fold_kernel,
+  list(x = x, kernel = kernel, nclass = L, w = as.double(wt), cw = cw,
+       tolerance = as.numeric(tolerance), max_iter = as.numeric(max_iter),
+       shrinking = arg("shrinking"), fold_kernel = fold_kernel,
        bytes = c(once = bytes[[2L]], thread = bytes[[3L]], inputs = inputs_bytes))
 }
 

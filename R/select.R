@@ -144,8 +144,10 @@ kc_race_folds <- function(fit, d, w, fold, k, cells, args, metric) {
   res <- NULL
   alive <- seq_along(cells)
   dropped <- rep(NA_integer_, length(cells))
+  inputs <- new.env(parent = emptyenv())
   for (f in seq_len(K)) {
-    out <- kc_grid_cv(fit, d, w, fold, k, cells[alive], args, metric, run_folds = f)
+    out <- kc_grid_cv(fit, d, w, fold, k, cells[alive], args, metric, run_folds = f,
+                      inputs = inputs)
     if (is.null(res)) {
       res <- out
     } else {
@@ -247,11 +249,27 @@ kc_path_groups <- function(fit, cells, args, needs) {
     is.numeric(v) && length(v) == 1L && !is.na(v) && v > 0
   }, logical(1))
   if (!all(has_value)) return(single)
-  key <- vapply(cells, function(a) {
+  # the cells' settings but the path's parameter, grouped by identical()
+  # (in the order of their first cell)
+  setting <- lapply(cells, function(a) {
     a[[path$param]] <- NULL
-    paste(deparse(a[order(names(a))], control = "digits17"), collapse = "")
-  }, character(1))
-  unname(split(seq_along(cells), factor(key, levels = unique(key))))
+    a[order(names(a))]
+  })
+  first <- integer()
+  group <- integer(length(cells))
+  for (i in seq_along(cells)) {
+    g <- 0L
+    for (j in seq_along(first)) if (identical(setting[[first[j]]], setting[[i]])) {
+      g <- j
+      break
+    }
+    if (g == 0L) {
+      first <- c(first, i)
+      g <- length(first)
+    }
+    group[i] <- g
+  }
+  unname(split(seq_along(cells), group))
 }
 
 # ---- the gamma path: kernel sums shared by the gammas of a fold ----------------
