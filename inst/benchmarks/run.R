@@ -1438,9 +1438,38 @@ if (run_section("approx")) {
     f <- (rowSums(x^2) - 20) / sqrt(40) + 0.5 * x[, 1]
     list(x = x, y = factor(ifelse(f + rnorm(n, sd = 0.5) > 0, "a", "b")), f = f)
   }
+  # two classes in d = 20 whose rule differs from region to region: 150
+  # clusters, centres drawn once (seed 35) with sd 4 per coordinate, rows
+  # around them with sd 1, each cluster its own linear rule through its centre:
+  # sign(f + noise), f = u_c . (x - centre_c) for a random unit vector u_c,
+  # noise sd 0.5 (classes balanced within each cluster). Row i is drawn from
+  # its own row of random numbers, so the first rows are the same at every n
+  make_local <- function(n, seed) {
+    set.seed(35)
+    k <- 150
+    centres <- matrix(rnorm(k * 20, sd = 4), k)
+    u <- matrix(rnorm(k * 20), k)
+    u <- u / sqrt(rowSums(u^2))
+    set.seed(seed)
+    r <- matrix(rnorm(n * 22), n, byrow = TRUE)
+    cl <- pmin(floor(pnorm(r[, 22]) * k), k - 1) + 1
+    x <- centres[cl, ] + r[, 1:20]
+    f <- rowSums(r[, 1:20] * u[cl, ])
+    list(x = x, y = factor(ifelse(f + 0.5 * r[, 21] > 0, "a", "b")), f = f)
+  }
   nt <- one_of("--cells-tune-n", size(1e6, 2e4))
-  sets_t <- list("make_data()" = function(n, seed) make_data(n, 20, seed))
-  if ("--cells-tune-sphere" %in% args) sets_t[["make_sphere()"]] <- make_sphere
+  # --cells-tune-only data,sphere,local: those problems alone (default: make_data(),
+  # and make_sphere() and make_local() where --cells-tune-sphere and --cells-tune-local ask)
+  gens_t <- list(data = function(n, seed) make_data(n, 20, seed), sphere = make_sphere,
+                 local = make_local)
+  keys_t <- if ("--cells-tune-only" %in% args) {
+    strsplit(args[which(args == "--cells-tune-only") + 1L], ",")[[1]]
+  } else c("data", if ("--cells-tune-sphere" %in% args) "sphere",
+           if ("--cells-tune-local" %in% args) "local")
+  if (!all(keys_t %in% names(gens_t))) {
+    stop("--cells-tune-only takes a comma-separated subset of ", toString(names(gens_t)))
+  }
+  sets_t <- stats::setNames(gens_t[keys_t], sprintf("make_%s()", keys_t))
   for (set in names(sets_t)[rep(nt > 0, length(sets_t))]) {
     G <- one_of("--cells-tune-grid", size(10, 3))
     nsub <- min(nt, one_of("--cells-tune-sub", size(20000, 5000)))
