@@ -36,7 +36,9 @@
 #       --cells-tune-n 0: none; --cells-tune-size 2000, --cells-tune-folds 5,
 #       --cells-tune-default: also each cell's own default grid;
 #       --cells-tune-models sub or cells: one of the two alone;
-#       --cells-tune-sphere: also make_sphere(), room beyond a linear rule)
+#       --cells-tune-sphere: also make_sphere(), room beyond a linear rule;
+#       --cells-tune-local: also make_local(), a rule that differs by region;
+#       --cells-tune-only local (or data,sphere,local): those problems alone)
 #
 # contention: every large task on one thread and on the default number,
 #   idle and beside one busy process that the suite starts and stops itself;
@@ -1422,7 +1424,10 @@ if (run_section("approx")) {
   # row also gives the same fit's accuracy predicting from each row's own
   # cell and from the 5 and 10 nearest blended (cells(blend =), untimed).
   # --cells-tune-sphere adds a second problem with room beyond a linear rule
-  # (make_sphere(): its Bayes and linear-rule accuracies in the notes). The
+  # (make_sphere(): its Bayes and linear-rule accuracies in the notes);
+  # --cells-tune-local one whose rule differs from region to region, which a
+  # global model on a subsample learns from few rows per region and the cells
+  # from many (make_local(), liquidSVM's case: large heterogeneous data). The
   # full target: --cells-tune-n 1000000 --cells-tune-grid 10.
   one_of <- function(flag, default) {
     if (flag %in% args) as.numeric(args[which(args == flag) + 1L]) else default
@@ -1438,9 +1443,46 @@ if (run_section("approx")) {
     f <- (rowSums(x^2) - 20) / sqrt(40) + 0.5 * x[, 1]
     list(x = x, y = factor(ifelse(f + rnorm(n, sd = 0.5) > 0, "a", "b")), f = f)
   }
+  # two classes in d = 20 whose rule differs from region to region: 150
+  # clusters, centres drawn once (seed 35) with sd 4 per coordinate, rows
+  # around them with sd 1, each cluster its own linear rule through its centre:
+  # sign(f + noise), f = u_c . (x - centre_c) for a random unit vector u_c,
+  # noise sd 0.5 (classes balanced within each cluster). Row i is drawn from
+  # its own row of random numbers, so the first rows are the same at every n
+  make_local <- function(n, seed) {
+    set.seed(35)
+    k <- 150
+    centres <- matrix(rnorm(k * 20, sd = 4), k)
+    u <- matrix(rnorm(k * 20), k)
+    u <- u / sqrt(rowSums(u^2))
+    set.seed(seed)
+    r <- matrix(rnorm(n * 22), n, byrow = TRUE)
+    cl <- pmin(floor(pnorm(r[, 22]) * k), k - 1) + 1
+    x <- centres[cl, ] + r[, 1:20]
+    f <- rowSums(r[, 1:20] * u[cl, ])
+    list(x = x, y = factor(ifelse(f + 0.5 * r[, 21] > 0, "a", "b")), f = f)
+  }
   nt <- one_of("--cells-tune-n", size(1e6, 2e4))
-  sets_t <- list("make_data()" = function(n, seed) make_data(n, 20, seed))
-  if ("--cells-tune-sphere" %in% args) sets_t[["make_sphere()"]] <- make_sphere
+  # --cells-tune-only data,sphere,local: those problems alone (default: make_data(),
+  # and make_sphere() and make_local() where --cells-tune-sphere and --cells-tune-local ask)
+  gens_t <- list(data = function(n, seed) make_data(n, 20, seed), sphere = make_sphere,
+                 local = make_local)
+  keys_t <- if ("--cells-tune-only" %in% args) {
+    strsplit(args[which(args == "--cells-tune-only") + 1L], ",")[[1]]
+  } else c("data", if ("--cells-tune-sphere" %in% args) "sphere",
+           if ("--cells-tune-local" %in% args) "local")
+  if (!all(keys_t %in% names(gens_t))) {
+    stop("--cells-tune-only takes a comma-separated subset of ", toString(names(gens_t)))
+  }
+  sets_t <- stats::setNames(gens_t[keys_t], sprintf("make_%s()", keys_t))
+  about_t <- list("make_sphere()" = paste(
+    "make_sphere(): sign(f + noise), f = (|x|^2 - 20) / sqrt(40) + 0.5 x_1, x standard normal",
+    "in d = 20, noise sd 0.5."),
+    "make_local()" = paste(
+    "make_local(): 150 clusters in d = 20 (centres drawn once with sd 4 per coordinate, rows",
+    "around them with sd 1), each with its own linear rule through its centre: sign(f + noise),",
+    "f = u_c . (x - centre_c) for a random unit vector u_c, noise sd 0.5; the first 20,000 rows",
+    "are the same at every n."))
   for (set in names(sets_t)[rep(nt > 0, length(sets_t))]) {
     G <- one_of("--cells-tune-grid", size(10, 3))
     nsub <- min(nt, one_of("--cells-tune-sub", size(20000, 5000)))
@@ -1454,8 +1496,9 @@ if (run_section("approx")) {
       lin <- seq_len(min(nt, 1e5))
       lr <- stats::glm(tr$y[lin] ~ tr$x[lin, ], family = stats::binomial())
       right <- (drop(cbind(1, te3$x) %*% stats::coef(lr)) > 0) == (te3$y == "b")
-      notes_ct <- c(notes_ct, sprintf(paste0("%s: Bayes accuracy %.4f, a linear rule (logistic ",
-                                             "regression on %s rows) %.4f."), set,
+      notes_ct <- c(notes_ct, about_t[[set]],
+                    sprintf(paste0("%s: Bayes accuracy %.4f, a linear rule (logistic ",
+                                   "regression on %s rows) %.4f."), set,
                                       mean(pnorm(abs(te3$f) / 0.5)),
                                       format(length(lin), big.mark = ","), mean(right)))
     }
