@@ -409,21 +409,32 @@ kc_loo_exact <- function(fit, x, y, args) {
 # what = "prob": their probabilities instead (conformal(), recalibrate()).
 kc_loo <- function(model, default_prior, what = "class") UseMethod("kc_loo")
 
-kc_new_cv <- function(res, y, fold, k, fitter, call, metric = "accuracy") {
-  K <- as.integer(k)
-  size <- tabulate(fold, K)
-  by_fold <- split(seq_along(y), factor(fold, levels = seq_len(K)))
+# The figures of out-of-fold predictions `res` (kernel_cv()'s, and
+# kernel_tune()'s per grid row): each fold's accuracy and metric (by_fold:
+# the rows of each fold), the accuracy and metric over the rows `rows`, and
+# the standard error of the folds' metric.
+kc_fold_figures <- function(res, y, by_fold, metric, rows = seq_along(y)) {
   acc <- vapply(by_fold, function(i) kc_metric_value("accuracy", res, y, i), numeric(1))
   vals <- if (metric == "accuracy") acc else
     vapply(by_fold, function(i) kc_metric_value(metric, res, y, i), numeric(1))
+  list(accuracy = kc_metric_value("accuracy", res, y, rows),
+       value = kc_metric_value(metric, res, y, rows),
+       fold_accuracy = unname(acc), fold_value = unname(vals),
+       se = stats::sd(vals, na.rm = TRUE) / sqrt(sum(lengths(by_fold) > 0 & !is.na(vals))))
+}
+
+kc_new_cv <- function(res, y, fold, k, fitter, call, metric = "accuracy") {
+  K <- as.integer(k)
+  by_fold <- split(seq_along(y), factor(fold, levels = seq_len(K)))
+  f <- kc_fold_figures(res, y, by_fold, metric)
   structure(list(
-    accuracy = kc_metric_value("accuracy", res, y),
-    se = stats::sd(vals, na.rm = TRUE) / sqrt(sum(size > 0 & !is.na(vals))),
-    fold_accuracy = unname(acc),
-    fold_size = size,
+    accuracy = f$accuracy,
+    se = f$se,
+    fold_accuracy = f$fold_accuracy,
+    fold_size = lengths(by_fold, use.names = FALSE),
     metric = metric,
-    value = kc_metric_value(metric, res, y),
-    fold_value = unname(vals),
+    value = f$value,
+    fold_value = f$fold_value,
     folds = K,
     loo = isTRUE(attr(k, "loo")),
     fold = fold,

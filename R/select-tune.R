@@ -347,18 +347,13 @@ kc_tune_grid <- function(fit, fitter, x, y, grid, folds, args, metric, weights, 
 
 # A grid row's figures c(accuracy, value, sd, se) from its out-of-fold
 # predictions `r` on folds 1 to `ran` (all k, or those a race ran before it
-# dropped the row): kernel_cv()'s (kc_new_cv()) over the rows of those
-# folds, by their indices (by_fold: the rows of each fold, in order), not a
-# copy of them (the same values, a tenth of the time; 25 rows a search).
+# dropped the row): kernel_cv()'s (kc_fold_figures()) over the rows of
+# those folds, by their indices (by_fold: the rows of each fold, in order),
+# not a copy of them (the same values, a tenth of the time; 25 rows a search).
 kc_tune_figures <- function(r, y, fold, by_fold, ran, metric) {
   seen <- if (ran < length(by_fold)) which(fold <= ran) else seq_along(y)
-  folds <- by_fold[seq_len(ran)]
-  acc <- vapply(folds, function(i) kc_metric_value("accuracy", r, y, i), numeric(1))
-  vals <- if (metric == "accuracy") acc else
-    vapply(folds, function(i) kc_metric_value(metric, r, y, i), numeric(1))
-  sd <- stats::sd(vals, na.rm = TRUE)
-  c(accuracy = kc_metric_value("accuracy", r, y, seen), value = kc_metric_value(metric, r, y, seen),
-    sd = sd, se = sd / sqrt(sum(lengths(folds) > 0 & !is.na(vals))))
+  f <- kc_fold_figures(r, y, by_fold[seq_len(ran)], metric, seen)
+  c(accuracy = f$accuracy, value = f$value, sd = stats::sd(f$fold_value, na.rm = TRUE), se = f$se)
 }
 
 #' @rdname kernel_tune

@@ -255,20 +255,8 @@ kc_path_groups <- function(fit, cells, args, needs) {
     a[[path$param]] <- NULL
     a[order(names(a))]
   })
-  first <- integer()
-  group <- integer(length(cells))
-  for (i in seq_along(cells)) {
-    g <- 0L
-    for (j in seq_along(first)) if (identical(setting[[first[j]]], setting[[i]])) {
-      g <- j
-      break
-    }
-    if (g == 0L) {
-      first <- c(first, i)
-      g <- length(first)
-    }
-    group[i] <- g
-  }
+  distinct <- unique(setting)
+  group <- vapply(setting, function(s) Position(function(u) identical(u, s), distinct), integer(1))
   unname(split(seq_along(cells), group))
 }
 

@@ -71,6 +71,11 @@ static void tile_times_weights_c(const double *tile, int na, int nb, const doubl
     _Pragma("omp simd")                                                     \
     for (int t = 0; t < n; t++) g[t] += a * ys[t] * k[t];
 
+static void to_float_c(const double *src, float *dst, int n)
+{
+    for (int i = 0; i < n; i++) dst[i] = (float) src[i];
+}
+
 static void row_update_c(double *g, const double *ys, const float *k, double a, int n)
 {
     ROW_UPDATE_BODY
@@ -158,7 +163,6 @@ static void row_update_avx2(double *g, const double *ys, const float *k, double 
     ROW_UPDATE_BODY
 }
 
-/* The Taylor coefficients of exp, highest degree (12) first. */
 /* kc_gram's copies out of a tile (isa.h): in the AVX-512 engine too (the
  * copies are bound by memory, as fast in 256 bits).  Written one value at
  * a time, scalar conversions and stores, they took a third of the kernel
@@ -224,6 +228,7 @@ static void to_float_avx2(const double *src, float *dst, int n)
     for (; i < n; i++) dst[i] = (float) src[i];
 }
 
+/* The Taylor coefficients of exp, highest degree (12) first. */
 static const double exp_taylor[13] = {1.0 / 479001600.0, 1.0 / 39916800.0, 1.0 / 3628800.0,
                                       1.0 / 362880.0, 1.0 / 40320.0, 1.0 / 5040.0, 1.0 / 720.0,
                                       1.0 / 120.0, 1.0 / 24.0, 1.0 / 6.0, 0.5, 1.0, 1.0};
@@ -515,7 +520,7 @@ static void smo_update_scan_i_avx512(double *G, const double *ys, const unsigned
 
 /* The portable versions until kc_choose_kernels() finds better ones. */
 kc_isa_kernels kc_isa = {micro_kernel_c, NULL, NULL, NULL, exp_bulk_c, sqdist_row_c,
-                         tile_times_weights_c, row_update_c, NULL, NULL, NULL, NULL, "c"};
+                         tile_times_weights_c, row_update_c, NULL, NULL, NULL, to_float_c, "c"};
 
 const char *kc_engine_name(void) { return kc_isa.name; }
 

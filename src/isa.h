@@ -60,7 +60,7 @@ typedef struct {
     /* the kernel matrix's copies out of a row-major tile (kc_gram): an
      * 8 x 8 block (row r at src + r lds) into the columns of out (column c
      * at out + c ldo), or of outf as floats; and dst[i] = src[i] as floats
-     * over n; NULL where kc_gram's own loops do them.  Floats rounded as
+     * over n; transpose8 NULL where kc_gram's own loops do it.  Floats rounded as
      * a cast rounds them: the same values. */
     void (*transpose8)(const double *src, int lds, double *out, float *outf, ptrdiff_t ldo);
     void (*to_float)(const double *src, float *dst, int n);

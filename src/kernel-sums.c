@@ -154,11 +154,8 @@ static void gram(const kc_kernel *k, const kc_points *a, const kc_points *b,
                     for (int i = 0; i < na; i++) {
                         int j0 = I == J ? i : 0;
                         const double *row = tile + (size_t) i * nb;
-                        if (outf && kc_isa.to_float) {
+                        if (outf) {
                             kc_isa.to_float(row + j0, outf + b0 + (a0 + i) * lda + j0, nb - j0);
-                        } else if (outf) {
-                            float *col = outf + b0 + (a0 + i) * lda;
-                            for (int j = j0; j < nb; j++) col[j] = (float) row[j];
                         } else {
                             double *col = out + b0 + (a0 + i) * lda;
                             for (int j = j0; j < nb; j++) col[j] = row[j];
