@@ -1,5 +1,5 @@
-# kernel_bayes() against a plain-R transcription of seed 002's MATLAB
-# listing, the Gaussian discriminants of MASS, and its own invariants.
+# kernel_bayes() against a plain-R transcription of the MATLAB
+# listing in R. Wang's notes on the kernelized Bayes classifier, the Gaussian discriminants of MASS, and its own invariants.
 
 testthat::local_edition(3)
 
@@ -74,7 +74,7 @@ kernels <- list(
   list(kernel = "rbf", gamma = 0.3, degree = 3, coef0 = 0),
   list(kernel = "laplace", gamma = 0.5, degree = 3, coef0 = 0))
 
-test_that("scores and b are those of seed 002's listing, types 1-3, four kernels", {
+test_that("scores and b are those of the kernelized Bayes listing, types 1-3, four kernels", {
   for (kp in kernels) for (type in 1:3) {
     info <- paste(kp$kernel, type)
     ref <- ref_listing(t(xa), pm1, type, kp, t(xnew))
@@ -303,7 +303,7 @@ test_that("print, summary, fitted, plot", {
   expect_length(r2$decision, 400L)
 })
 
-test_that("seed 002's iris experiment: all three types classify the test half well", {
+test_that("Wang's iris experiment (petal length and width, half to train): all three types classify the test half well", {
   train <- unlist(lapply(split(seq_len(150), iris$Species), function(r) r[c(TRUE, FALSE)]))
   for (k in c("rbf", "laplace")) for (type in 1:3) {
     fit <- kernel_bayes(Species ~ Petal.Length + Petal.Width, data = iris[train, ],
@@ -313,7 +313,7 @@ test_that("seed 002's iris experiment: all three types classify the test half we
   }
 })
 
-# Seed 002's covariances in the full p-dimensional space, transcribed: the
+# The kernelized Bayes classifier's covariances in the full p-dimensional space, transcribed: the
 # ridge-regularised covariances, their pseudo-inverse square roots by a p x p
 # eigen decomposition, and the pair's scores p(x) (two classes).
 ref_full_scores <- function(x, y, type, kp, ridge, xnew) {

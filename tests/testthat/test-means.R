@@ -1,6 +1,6 @@
-# kernel_means() against plain-R transcriptions of the seed formulas
-# (seed 000: binary kernel centroid rule; seed 001: distances to class means
-# for any number of classes), against the explicit linear centroid rule and
+# kernel_means() against plain-R transcriptions of the kernel nearest-means
+# formulas (the binary kernel centroid rule; Roshan's feature-space distances
+# to the class means for any number of classes), against the explicit linear centroid rule and
 # against MASS::lda.  Expected values never come from the package itself.
 
 # kappa(x, x) for every row of z
@@ -9,7 +9,7 @@ self_k <- function(z, kp) {
          numeric(1))
 }
 
-# Seed 000 / 001: squared feature-space distance from each row of z to the
+# The nearest-means rule: squared feature-space distance from each row of z to the
 # mean of the rows of S:
 #   kappa(x, x) + 1/|S|^2 sum_ij kappa(x_i, x_j) - 2/|S| sum_i kappa(x, x_i)
 seed_dist <- function(z, S, kp) {
@@ -53,7 +53,7 @@ make_three <- function(seed, sizes = c(12, 30, 21), p = 4) {
   list(x = x[o, ], y = y[o], new = matrix(rnorm(20 * p, sd = 1.4), 20))
 }
 
-test_that("binary decision values are seed 000's rule for every kernel", {
+test_that("binary decision values are the kernel centroid rule for every kernel", {
   d <- make_binary(201)
   Sp <- d$x[d$y == "pos", ]
   Sm <- d$x[d$y == "neg", ]
@@ -69,7 +69,7 @@ test_that("binary decision values are seed 000's rule for every kernel", {
       expect_equal(unname(dec), h, tolerance = 1e-8, info = kp$kernel)
       # the same number: half the difference of the squared distances
       expect_equal(unname(dec), (dminus - dplus) / 2, tolerance = 1e-8, info = kp$kernel)
-      # seed 000: +1 (the first level) if d-(x) > d+(x), -1 otherwise
+      # the centroid rule: +1 (the first level) if d-(x) > d+(x), -1 otherwise
       want <- factor(ifelse(dminus > dplus, "pos", "neg"), levels = c("pos", "neg"))
       expect_identical(unname(predict(fit, z)), want, info = kp$kernel)
     }
@@ -80,7 +80,7 @@ test_that("binary decision values are seed 000's rule for every kernel", {
   }
 })
 
-test_that("seed 000's sign rule: the first level is +1, ties go to -1", {
+test_that("the centroid rule's sign: the first level is +1, ties go to -1", {
   # symmetric classes: points on the perpendicular bisector are exact ties
   x <- rbind(c(1, 0), c(-1, 0), c(1, 0.5), c(-1, 0.5))
   y <- factor(c("up", "down", "up", "down"), levels = c("up", "down"))
@@ -106,7 +106,7 @@ test_that("seed 000's sign rule: the first level is +1, ties go to -1", {
                    unname(ifelse(predict(f1, type = "decision") > 0, "a", "b")))
 })
 
-test_that("multi-class scores and classes follow seed 001's distances", {
+test_that("multi-class scores and classes follow the distances to the class means", {
   d <- make_three(203)
   for (kp in kernel_params) {
     fit <- fit_means(d$x, d$y, kp, scale = FALSE)
@@ -306,7 +306,7 @@ test_that("scale = TRUE is fitting on scale()d data with scale = FALSE", {
       }
       expect_equal(f1$center_norms, f0$center_norms, tolerance = 1e-10)
       expect_equal(f1$sigma2, f0$sigma2, tolerance = 1e-10)
-      # and against the seed formulas on the scaled data
+      # and against the nearest-means formulas on the scaled data
       dist <- seed_dist_all(snew, unclass(sx)[, ], case$y, kp)
       want <- factor(levels(case$y)[apply(dist, 1, which.min)], levels = levels(case$y))
       expect_identical(unname(predict(f1, new)), want)
@@ -323,7 +323,7 @@ test_that("coef() reproduces the decision values through kernel_matrix()", {
     cf <- coef(fit)
     expect_length(cf$alpha, nrow(d$x))
     expect_length(cf$b, 1)
-    # seed 000 / (1.15): weights 1/|S+| and -1/|S-|, offset -b
+    # the centroid rule (Schölkopf and Smola 2002, eq. 1.15): weights 1/|S+| and -1/|S-|, offset -b
     n_p <- sum(d$y == "pos")
     n_m <- sum(d$y == "neg")
     expect_equal(unname(cf$alpha), ifelse(d$y == "pos", 1 / n_p, -1 / n_m), tolerance = 1e-12)

@@ -1,9 +1,10 @@
-# kernel_parzen() against plain-R transcriptions of seed 003 (Parzen window
+# kernel_parzen() against plain-R transcriptions of the Parzen-window Bayes
+# classifier of Schölkopf and Smola (2002), section 1.2 (Parzen window
 # estimates p_c(x) = 1/m_c sum_{i in c} k(x, x_i), eq. 1.14, weighted by the
 # class priors) and its link to the nearest-means rule (eq. 1.11 with b = 0).
 # Expected values never come from the package itself.
 
-# Seed 003, eq. (1.14): p_c(x) for every row of z and every class
+# Schölkopf and Smola (2002), eq. (1.14): p_c(x) for every row of z and every class
 parzen_p <- function(z, x, y, kp) {
   out <- vapply(levels(y), function(l) {
     S <- x[y == l, , drop = FALSE]
@@ -149,7 +150,7 @@ test_that("equal priors, two classes, rbf: the nearest-means rule with b = 0", {
   expect_equal(dec, diffk / 2, tolerance = 1e-8)
   expect_identical(sign(dec), sign(diffk))
   expect_identical(unname(as.character(predict(fit, z))), ifelse(diffk > 0, "yes", "no"))
-  # kernel_means adds -b; removing seed 000's b gives twice the Parzen value
+  # kernel_means adds -b; removing the centroid rule's b gives twice the Parzen value
   fm <- kernel_means(d$x, d$y, kernel = "rbf", gamma = 0.6, scale = FALSE)
   b <- 0.5 * (mean(Kr(Sp, Sp, kp)) - mean(Kr(Sm, Sm, kp)))
   expect_equal(unname(predict(fm, z, type = "decision")) + b, 2 * dec, tolerance = 1e-8)

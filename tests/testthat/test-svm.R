@@ -1,5 +1,5 @@
-# kernel_svm(): the solution satisfies the KKT conditions of the dual of
-# seed 004; the hard margin is the thickest slab (against quadprog); the
+# kernel_svm(): the solution satisfies the KKT conditions of the soft-margin
+# SVM's dual (Cortes and Vapnik 1995); the hard margin is the thickest slab (against quadprog); the
 # soft margin matches the primal QP and e1071's leave-one-out errors; and the
 # options (threads, scaling, cache, shrinking, weights, formula, predict,
 # coef, summary, plot) behave. Expected values come from plain R, quadprog
@@ -62,7 +62,7 @@ expect_kkt <- function(fit, tol = 2 * fit$tolerance, label = "") {
   }
 }
 
-# Seed 004's sampler: class -1 ~ N(0, I), class +1 ~ mu + A z.
+# The two-Gaussian sampler of the SVM examples: class -1 ~ N(0, I), class +1 ~ mu + A z.
 seed_A <- matrix(c(1, -1/2, -1/2, 1), 2)
 seed_sample <- function(n, mu) {
   y <- sample(c(-1, 1), n, replace = TRUE)
@@ -140,7 +140,7 @@ test_that("the stored fields describe the same solution", {
   expect_true(all(eta[out] == 0))
 })
 
-# ---- seed 004: the thickest slab ------------------------------------------
+# ---- the hard margin: the thickest slab ------------------------------------
 
 test_that("the hard margin on separable data is the thickest slab (quadprog)", {
   set.seed(2)
@@ -216,9 +216,9 @@ test_that("the hard margin with the rbf kernel separates overlapping data", {
   expect_equal(unname(fit$objective), obj, tolerance = 1e-3)
 })
 
-# ---- seed 004: the soft margin ---------------------------------------------
+# ---- the soft margin: hinge loss and its dual -----------------------------
 
-test_that("the soft margin of the seed example: eta by position in the slab", {
+test_that("the soft margin of the two-Gaussian example: eta by position in the slab", {
   set.seed(1)
   n <- 20
   X <- rbind(cbind(stats::rnorm(n) + 1, stats::rnorm(n) + 1),
@@ -238,11 +238,11 @@ test_that("the soft margin of the seed example: eta by position in the slab", {
     between <- eta > 0 & eta < C
     expect_true(any(between))
     expect_true(all(abs(yf[between] - 1) <= tol), label = paste("C =", C, "edge"))
-    # the primal QP of the seed: same beta, alpha, and objective (duality)
+    # the soft-margin primal QP: same beta, alpha, and objective (duality)
     qp <- soft_margin_qp(X, y, C)
     expect_equal(c(beta, fit$b), c(qp$beta, qp$alpha), tolerance = 1e-3, ignore_attr = TRUE)
     expect_equal(-unname(fit$objective), qp$value, tolerance = 1e-4)
-    # and the seed's lambda form: minimised at the same point, C = 1/(2 lambda n)
+    # and the regularised hinge-loss (lambda) form: minimised at the same point, C = 1/(2 lambda n)
     lambda <- 1 / (2 * C * 2 * n)
     L <- function(b, a) lambda * sum(b^2) + mean(pmax(0, 1 - y * (X %*% b + a)))
     expect_equal(L(beta, fit$b), L(qp$beta, qp$alpha), tolerance = 1e-4)
@@ -254,7 +254,7 @@ test_that("cost chosen by leave-one-out CV: same errors and choice as e1071", {
   set.seed(4)
   d <- seed_sample(60, c(1, 1))
   n <- nrow(d$x)
-  # the seed's lambda range, mapped by C = 1/(2 lambda n) for the n - 1 points of a fit
+  # a lambda range of the hinge-loss form, mapped by C = 1/(2 lambda n) for the n - 1 points of a fit
   lambda <- c(0.001, 0.005, 0.02, 0.05, 0.25)
   costs <- 1 / (2 * lambda * (n - 1))
   loo <- function(fitter) {

@@ -1,4 +1,5 @@
-# threshold_search() against a plain-R transcription of seed 002's listing.
+# threshold_search() against a plain-R transcription of the threshold search
+# in R. Wang's kernelized Bayes listing (the 1-D search for the offset b).
 
 testthat::local_edition(3)
 
@@ -168,7 +169,7 @@ test_that("threshold = \"search\" in kernel_means() and kernel_parzen()", {
   expect_equal(fit$search, ref)
   expect_equal(unname(predict(fit, type = "decision")), p + ref$b)
   expect_equal(coef(fit)$b, ref$b)
-  # analytic stays seed 000's offset
+  # analytic stays the centroid rule's offset
   fit0 <- kernel_means(x, y, gamma = 0.7, scale = FALSE)
   expect_identical(fit0$threshold, "analytic")
   b0 <- (mean(K[y == "a", y == "a"]) - mean(K[y == "b", y == "b"])) / 2
