@@ -58,8 +58,8 @@ kernclass_caret <- function(method = c("svm", "means", "parzen", "bayes"), kerne
                             approx = NULL) {
   method <- kc_match_arg(method, arg = "method")
   kernel <- kc_kernel_name(kernel)
-  fitter <- paste0("kernel_", method)
-  def <- kc_fitter(fitter)
+  def <- kc_fitter_by_method(method)
+  fitter <- def$name
   # the approximation's size, tuned after the fitter's parameters: m
   # features, or the cells' size
   sized <- NULL
@@ -121,7 +121,7 @@ kernclass_caret <- function(method = c("svm", "means", "parzen", "bayes"), kerne
                               "kernclass_caret(\"svm\")."), fitter), arg = "weights")
     }
     # x and y enter the call as symbols: the model's call does not hold the data
-    do.call(fitter, c(list(quote(x), quote(y)), args, dots), envir = environment())
+    do.call(def$generic, c(list(quote(x), quote(y)), args, dots), envir = environment())
   }
 
   list(

@@ -247,9 +247,7 @@ print.kernel_classifier <- function(x, ...) {
 #' @export
 kernel_classifier_fit <- function(x, y, method = "means", ...) {
   method <- kc_match_arg(method, kc_classifier_methods(), "method")
-  fitter <- get(paste0("kernel_", method), envir = environment(kernel_classifier_fit),
-                mode = "function")
-  fitter(x, y, ...)
+  kc_fitter_by_method(method)$generic(x, y, ...)
 }
 
 #' Tuning parameters of kernclass for dials

@@ -8,7 +8,8 @@
 # Columns of kc_fitters:
 # - method: the short name caret's kernclass_caret() and parsnip's
 #   kernel_classifier() take;
-# - default: the default method's name (the function whose formals are the
+# - generic: the fitter itself (the S3 generic users call);
+# - default: its default method (the function whose formals are the
 #   fitter's arguments);
 # - label: the model's title in print(), summary() and plot(), a function of
 #   the fitted model;
@@ -30,11 +31,12 @@
 #   the grid kernel_tune() searches when none is given, list(grid, text);
 # - parsnip: the parsnip model that fits it ("kernel_classifier"), NULL for
 #   the SVM, which is an engine of parsnip's own svm_* models.
-kc_fitter_row <- function(method, label, tunable, types = c("class", "decision", "prob"),
+kc_fitter_row <- function(method, generic, default, label, tunable,
+                          types = c("class", "decision", "prob"),
                           prob_arg = NULL, loo = FALSE, path = NULL,
                           searches = kc_plain_searches, default_grid = NULL,
                           parsnip = "kernel_classifier") {
-  list(method = method, default = paste0("kernel_", method, ".default"), label = label,
+  list(method = method, generic = generic, default = default, label = label,
        tunable = tunable, types = types, prob_arg = prob_arg, loo = loo, path = path,
        searches = searches, default_grid = default_grid, parsnip = parsnip)
 }
@@ -44,21 +46,29 @@ kc_fitter_row <- function(method, label, tunable, types = c("class", "decision",
 kc_plain_searches <- c("race", "exhaustive")
 
 kc_fitters <- list(
-  kernel_means = kc_fitter_row("means", function(object) "Kernel nearest-means classifier",
-                               c("gamma", "degree"), loo = TRUE, path = "gamma"),
-  kernel_parzen = kc_fitter_row("parzen", function(object) "Parzen-window Bayes classifier",
-                                c("gamma", "degree"), loo = TRUE, path = "gamma"),
-  kernel_bayes = kc_fitter_row("bayes", function(object) {
-    sprintf("Kernelized Bayes classifier, type %d", object$type)
-  }, c("gamma", "degree"), path = "gamma"),
-  kernel_svm = kc_fitter_row("svm", function(object) {
-    if (inherits(object, "kernel_svm_oneclass")) "One-class support vector machine (SMO)"
-    else if (!is.null(kc_repr_svm_title(kc_repr(object)))) kc_repr_svm_title(kc_repr(object))
-    else if (is.null(object$nu)) "Support vector machine (SMO)"
-    else "nu-support vector machine (SMO)"
-  }, c("cost", "gamma", "degree"), prob_arg = "probability", path = "cost",
-  searches = c("race", "screen", "exhaustive"),
-  default_grid = function(def, x, args) kc_svm_default_grid(def, x, args), parsnip = NULL)
+  kernel_means = kc_fitter_row(
+    "means", kernel_means, kernel_means.default,
+    function(object) "Kernel nearest-means classifier",
+    c("gamma", "degree"), loo = TRUE, path = "gamma"),
+  kernel_parzen = kc_fitter_row(
+    "parzen", kernel_parzen, kernel_parzen.default,
+    function(object) "Parzen-window Bayes classifier",
+    c("gamma", "degree"), loo = TRUE, path = "gamma"),
+  kernel_bayes = kc_fitter_row(
+    "bayes", kernel_bayes, kernel_bayes.default,
+    function(object) sprintf("Kernelized Bayes classifier, type %d", object$type),
+    c("gamma", "degree"), path = "gamma"),
+  kernel_svm = kc_fitter_row(
+    "svm", kernel_svm, kernel_svm.default,
+    function(object) {
+      if (inherits(object, "kernel_svm_oneclass")) "One-class support vector machine (SMO)"
+      else if (!is.null(kc_repr_svm_title(kc_repr(object)))) kc_repr_svm_title(kc_repr(object))
+      else if (is.null(object$nu)) "Support vector machine (SMO)"
+      else "nu-support vector machine (SMO)"
+    },
+    c("cost", "gamma", "degree"), prob_arg = "probability", path = "cost",
+    searches = c("race", "screen", "exhaustive"),
+    default_grid = function(def, x, args) kc_svm_default_grid(def, x, args), parsnip = NULL)
 )
 
 # The tunable parameters: their label, whether the kernel must use them
@@ -88,20 +98,23 @@ kc_tunables <- list(
 # A fitter's registry row by its name, with its default method as `fun`.
 kc_fitter <- function(name) {
   row <- kc_fitters[[name]]
-  c(list(name = name, fun = get(row$default, envir = environment(kc_fitter), mode = "function")),
-    row)
+  c(list(name = name, fun = row$default), row)
+}
+
+# The registry row of a fitter by its short name (kc_fitters' `method`
+# column: "svm", "means", ...), as kc_fitter() gives it.
+kc_fitter_by_method <- function(method) {
+  hit <- vapply(kc_fitters, function(f) identical(f$method, method), logical(1))
+  kc_fitter(names(kc_fitters)[hit][1L])
 }
 
 # The registry row of a kernclass fitter given as a function (the generic or
 # its default method), with `name` and `fun` (the default method); NULL for
 # other functions.
 kc_fitter_default <- function(fit) {
-  ns <- environment(kc_fitter_default)
   for (nm in names(kc_fitters)) {
-    def <- kc_fitter(nm)
-    if (identical(fit, get(nm, envir = ns, mode = "function")) || identical(fit, def$fun)) {
-      return(def)
-    }
+    row <- kc_fitters[[nm]]
+    if (identical(fit, row$generic) || identical(fit, row$default)) return(kc_fitter(nm))
   }
   NULL
 }
