@@ -193,7 +193,7 @@ kernel_bayes.formula <- function(formula, data = NULL, subset, na.action, ...) {
 # and 3 work in the span of the training rows, where the covariances live,
 # so the cost follows n.
 kc_fit_bayes <- function(d, kernel, gamma, degree, coef0, scale, type, ridge, ..., approx, call,
-                         .span = NULL) {
+                         .span = NULL, .shared = NULL) {
   kc_check_dots(...)
   kc_check_bayes_type(type)
   kc_check_number(ridge, "ridge", lower = 0)
@@ -206,7 +206,7 @@ kc_fit_bayes <- function(d, kernel, gamma, degree, coef0, scale, type, ridge, ..
   d <- kc_scale_design(d, scale)
   # its covariance matrices are dense: sparse rows are written out (guarded)
   if (inherits(d$x, "kc_csr")) d$x <- as.matrix(d$x)
-  k <- kc_kernel(kernel, gamma, degree, coef0, d$x)
+  k <- kc_kernel_shared(kc_kernel(kernel, gamma, degree, coef0, d$x), .shared)
   kc_check_kernel_range(d$x, k)
   approx <- kc_approx_check(approx, d$x, k)
   repr <- kc_repr_new(kc_repr_kind(approx))
@@ -272,7 +272,8 @@ kc_repr_bayes_stats.kc_exact <- function(repr, type, ridge, span) {
   coords <- kc_bayes_coords(x, basis, train = TRUE)
   # per class: the regularised covariance matrix (in the basis' coordinates)
   covs <- if (type >= 2L) lapply(seq_along(lev), function(c) {
-    kc_cov(coords$a[as.integer(y) == c, , drop = FALSE]) + diag(lambda, ncol(coords$a))
+    kc_cov(coords$a[as.integer(y) == c, , drop = FALSE], repr$kernel$shared) +
+      diag(lambda, ncol(coords$a))
   }) else NULL
   # the covariances are lambda I on the complement of the span (if any)
   outside <- if (!is.null(basis) && ncol(basis) < ncol(x)) lambda else NULL
@@ -314,9 +315,10 @@ kc_check_bayes_type <- function(type) {
 }
 
 # Unbiased covariance matrix (as cov(), MATLAB's cov), always p x p; in
-# kernel_tune(), once for all the gammas of a fold (kc_gamma_free()).
-kc_cov <- function(x) {
-  kc_gamma_free("cov", list(x), function() {
+# kernel_tune(), once for all the gammas of a fold (kc_gamma_free(), the
+# kernel's store `shared`).
+kc_cov <- function(x, shared) {
+  kc_gamma_free("cov", list(x), shared, function() {
     centred <- sweep(x, 2L, colMeans(x), check.margin = FALSE)
     crossprod(centred) / (nrow(x) - 1)
   })
@@ -377,9 +379,10 @@ kc_bayes_offset <- function(pm, p, pos) {
 # Whitened points: a %*% U, and where U has an inverse eigenvalue outside
 # the span, one more coordinate for the distance to the span (0 for the
 # training points), so that inner products and distances are those of the
-# whitening in the full space; in kernel_tune(), once for all the gammas.
-kc_whiten <- function(a, r2, U) {
-  kc_gamma_free("whiten", list(a, r2, U), function() {
+# whitening in the full space; in kernel_tune(), once for all the gammas
+# (the kernel's store `shared`).
+kc_whiten <- function(a, r2, U, shared) {
+  kc_gamma_free("whiten", list(a, r2, U), shared, function() {
     out <- attr(U, "outside")
     z <- a %*% U
     if (!is.null(out) && out > 0) cbind(z, sqrt(out * r2)) else z
@@ -393,7 +396,8 @@ kc_bayes_p <- function(pm, new, a, type, kernel) {
   zero <- numeric(nrow(train))
   out <- switch(type,
     kc_expand(new$a, train, matrix(pm$weight), kernel),
-    kc_expand(kc_whiten(new$a, new$r2, pm$U), kc_whiten(train, zero, pm$U),
+    kc_expand(kc_whiten(new$a, new$r2, pm$U, kernel$shared),
+              kc_whiten(train, zero, pm$U, kernel$shared),
               matrix(pm$weight), kernel),
     {
       pos <- pm$positive
@@ -401,11 +405,13 @@ kc_bayes_p <- function(pm, new, a, type, kernel) {
       w_out <- attr(pm$W, "outside")
       if (!is.null(w_out) && w_out != 0) q <- q + w_out * new$r2
       kc_kernel_self(q, kernel) +
-        kc_expand(kc_whiten(new$a, new$r2, pm$U_first),
-                  kc_whiten(train[pos, , drop = FALSE], zero[pos], pm$U_first),
+        kc_expand(kc_whiten(new$a, new$r2, pm$U_first, kernel$shared),
+                  kc_whiten(train[pos, , drop = FALSE], zero[pos], pm$U_first,
+                            kernel$shared),
                   matrix(pm$weight[pos]), kernel) +
-        kc_expand(kc_whiten(new$a, new$r2, pm$U_second),
-                  kc_whiten(train[!pos, , drop = FALSE], zero[!pos], pm$U_second),
+        kc_expand(kc_whiten(new$a, new$r2, pm$U_second, kernel$shared),
+                  kc_whiten(train[!pos, , drop = FALSE], zero[!pos], pm$U_second,
+                            kernel$shared),
                   matrix(pm$weight[!pos]), kernel)
     })
   as.vector(out)

@@ -168,11 +168,12 @@ kernel_means.formula <- function(formula, data = NULL, subset, na.action, ...) {
 # signature but x and y, in its order: the default method passes each on,
 # the formula method those given and the default method's defaults for the
 # rest, kc_fit_formula()), and the call.
-kc_fit_means <- function(d, kernel, gamma, degree, coef0, scale, ..., threshold, approx, call) {
+kc_fit_means <- function(d, kernel, gamma, degree, coef0, scale, ..., threshold, approx, call,
+                         .shared = NULL) {
   kc_check_dots(...)
   kc_threads()  # the option is checked by every fitter, whether it uses C at fit time or not
   d <- kc_scale_design(d, scale)
-  k <- kc_kernel(kernel, gamma, degree, coef0, d$x)
+  k <- kc_kernel_shared(kc_kernel(kernel, gamma, degree, coef0, d$x), .shared)
   kc_check_kernel_range(d$x, k)
   threshold <- kc_match_threshold(threshold, nlevels(d$y))
   approx <- kc_approx_check(approx, d$x, k)

@@ -83,11 +83,11 @@ kernel_parzen.formula <- function(formula, data = NULL, subset, na.action, ...) 
 
 # The fit, for both methods (as kc_fit_means()).
 kc_fit_parzen <- function(d, kernel, gamma, degree, coef0, scale, prior, ..., threshold, approx,
-                          call) {
+                          call, .shared = NULL) {
   kc_check_dots(...)
   kc_threads()
   d <- kc_scale_design(d, scale)
-  k <- kc_kernel(kernel, gamma, degree, coef0, d$x)
+  k <- kc_kernel_shared(kc_kernel(kernel, gamma, degree, coef0, d$x), .shared)
   kc_check_kernel_range(d$x, k)
   threshold <- kc_match_threshold(threshold, nlevels(d$y))
   counts <- tabulate(d$y, nlevels(d$y))

@@ -62,8 +62,9 @@ kc_call <- function(call, generic) {
 }
 
 # Sum of k(x_i, x_j) over the pairs of each class, in tiles, at fit time.
-# (Inside kernel_tune()'s gamma path, with the grid's other gammas at once:
-# kc_gamma_shared(), R/select.R; so kc_expand().)
+# (Inside kernel_tune()'s gamma path, where the kernel holds the fold's store
+# of shared sums, with the grid's other gammas at once: kc_gamma_shared(),
+# R/select.R; so kc_expand().)
 kc_within_sums <- function(x, y, kernel) {
   kc_gamma_shared("within", list(x, y), NULL, kernel, function(ks) {
     out <- .Call(ffi_within_sums, x, as.integer(y), nlevels(y), kc_kernel_codes(ks),

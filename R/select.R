@@ -219,7 +219,7 @@ kc_paths <- list(
                      plan = function(...) kc_svm_shared_plan(...),
                      plan_fits = function(...) kc_svm_shared_fits(...),
                      rounds = function(...) kc_svm_path_rounds(...)),
-  # the gammas of the others: their kernel sums from one pass (kc_with_gammas())
+  # the gammas of the others: their kernel sums from one pass (kc_gamma_store())
   gamma = kc_path_row("gamma", probabilities = TRUE,
                       fold_fits = function(...) kc_gamma_fold_fits(...))
 )
@@ -263,35 +263,46 @@ kc_path_groups <- function(fit, cells, args, needs) {
 # ---- the gamma path: kernel sums shared by the gammas of a fold ----------------
 
 # kernel_tune() fits the gammas of one setting of kernel_means(),
-# kernel_parzen() or kernel_bayes() on a fold inside kc_with_gammas(). There
-# the first kernel sum with one of the gammas (kc_within_sums(),
-# kc_expand(), R/model.R) is computed for all of them from one pass of inner
-# products or squared distances (the inputs never depend on gamma), and the
-# same sum with another of the gammas (identical inputs and weights) is
-# looked up; so are the values that do not depend on gamma at all
-# (kernel_bayes()'s covariances and whitened points, kc_gamma_free()). The
-# values are each row's alone, bit for bit (src/kernel.c, values_from_base);
-# the fitters do not know. What is kept stays within the tuning budget
-# (kc_tune_budget()); past it, values are computed as they come.
+# kernel_parzen() or kernel_bayes() on a fold with one store of shared sums
+# (kc_gamma_store()), handed to each fit as its argument `.shared`; the
+# fitter keeps it in its kernel (`k$shared`), so that its fit and its
+# predictions of the fold's held-out rows reach it. There the first kernel
+# sum with one of the gammas (kc_within_sums(), kc_expand(), R/model.R) is
+# computed for all of them from one pass of inner products or squared
+# distances (the inputs never depend on gamma), and the same sum with
+# another of the gammas (identical inputs and weights) is looked up; so are
+# the values that do not depend on gamma at all (kernel_bayes()'s
+# covariances and whitened points, kc_gamma_free()). The values are each
+# row's alone, bit for bit (src/kernel.c, values_from_base). What is kept
+# stays within the tuning budget (kc_tune_budget()); past it, values are
+# computed as they come. The store goes with this call: nothing is shared
+# between folds or calls.
 kc_gamma_fold_fits <- function(cells, fit_cell, xte, needs) {
   gammas <- vapply(cells, function(a) as.numeric(a$gamma), numeric(1))
-  kc_with_gammas(gammas, lapply(seq_along(cells), function(j) {
-    kc_fold_predict(fit_cell(j), xte, needs)
-  }))
+  shared <- kc_gamma_store(gammas)
+  lapply(seq_along(cells), function(j) {
+    kc_fold_predict(fit_cell(j, list(.shared = shared)), xte, needs)
+  })
 }
 
-# The cache lives in this call's frame, for the calls `expr` makes, and goes
-# with it: kc_gamma_cache() finds the innermost one up the calls (nothing
-# outside kc_with_gammas(), nothing shared between calls or folds).
-kc_with_gammas <- function(gammas, expr) {
-  .kc_gamma_cache <- new.env(parent = emptyenv())
-  .kc_gamma_cache$gammas <- unique(as.numeric(gammas))
-  .kc_gamma_cache$kept <- list()
-  .kc_gamma_cache$bytes <- 0
-  expr
+# An empty store of shared sums for the gammas of one fold.
+kc_gamma_store <- function(gammas) {
+  store <- new.env(parent = emptyenv())
+  store$gammas <- unique(as.numeric(gammas))
+  store$kept <- list()
+  store$bytes <- 0
+  store
 }
 
-kc_gamma_cache <- function() dynGet(".kc_gamma_cache", ifnotfound = NULL, inherits = FALSE)
+# A fitter's kernel with the store of shared sums it was handed (`.shared`,
+# NULL outside kernel_tune()'s gamma path).
+kc_kernel_shared <- function(k, shared) {
+  if (!is.null(shared) && !is.environment(shared)) {
+    kc_abort("`.shared` is internal to kernel_tune(); leave it out.", arg = ".shared")
+  }
+  k$shared <- shared
+  k
+}
 
 # The entry of the cache kept for op on these inputs (identical()), or NULL.
 kc_shared_lookup <- function(cache, op, inputs) {
@@ -313,8 +324,9 @@ kc_shared_keep <- function(cache, entry, bytes) {
 # than those kept for its inputs (a threshold search that turned a model
 # round, kernel_parzen()'s searched prior) is computed alone.
 kc_gamma_shared <- function(op, inputs, weights, kernel, compute) {
-  cache <- kc_gamma_cache()
+  cache <- kernel$shared
   gammas <- cache$gammas
+  kernel$shared <- NULL
   if (length(gammas) < 2L || !is.null(kc_kernel_info(kernel)$engine) ||
       !(kernel$gamma %in% gammas)) {
     return(compute(list(kernel))[[1L]])
@@ -340,9 +352,8 @@ kc_gamma_shared <- function(op, inputs, weights, kernel, compute) {
 }
 
 # compute() of inputs that a gamma does not change (a numeric matrix), once
-# for identical inputs inside kc_with_gammas().
-kc_gamma_free <- function(op, inputs, compute) {
-  cache <- kc_gamma_cache()
+# for identical inputs in the store `cache` (kc_gamma_store(); NULL: none).
+kc_gamma_free <- function(op, inputs, cache, compute) {
   if (is.null(cache$gammas)) return(compute())
   same <- kc_shared_lookup(cache, op, inputs)
   if (!is.null(same)) return(same$value)

@@ -23,7 +23,7 @@
 # - path: the shared path along which kernel_tune() shares work between grid
 #   rows on a fold, a row of kc_paths named by its parameter (R/select.R:
 #   "cost", kernel_svm's cost path, R/select-svm-path.R; "gamma", the kernel sums
-#   of the gammas, kc_with_gammas()), NULL for none;
+#   of the gammas, kc_gamma_fold_fits()), NULL for none;
 # - searches: the searches of kernel_tune() it takes, rows of kc_searches
 #   (R/select.R): "race" and "exhaustive" every fitter, "screen" a fitter
 #   whose solver stops at a `tolerance` that screening loosens;

@@ -142,31 +142,35 @@ test_that("shared sums do not depend on the threads, and leave nothing behind", 
   options(old)
   expect_true(all(sizes == 1L))
   expect_identical(none$results, runs[[1]]$results)
-  expect_null(ns$kc_gamma_cache())
-  # an error inside a fold leaves no gammas set either
+  # the refitted model holds no store of the folds' sums
+  expect_null(runs[[1]]$model$kernel$shared)
+  # an error inside a fold is the fitter's, not the store's
   expect_error(kernel_tune(kernel_means, d$x, d$y, grid = list(gamma = c(0.1, 1)), folds = 3,
                            coef0 = NA))
-  expect_null(ns$kc_gamma_cache())
+  expect_null(none$model$kernel$shared)
 })
 
-test_that("the gammas' cache belongs to the call that made it: found inside it, nowhere else", {
-  got <- ns$kc_with_gammas(c(1, 2, 2), ns$kc_gamma_cache())
+test_that("the gammas' store is handed to the fits that use it, and to no other", {
+  got <- ns$kc_gamma_store(c(1, 2, 2))
   expect_identical(got$gammas, c(1, 2))
   expect_identical(got$kept, list())
-  expect_null(ns$kc_gamma_cache())
-  # a call inside another has its own; the outer one is found again after it
-  both <- ns$kc_with_gammas(c(1, 2), {
-    inner <- ns$kc_with_gammas(c(3, 4), ns$kc_gamma_cache())
-    list(inner = inner, outer = ns$kc_gamma_cache())
-  })
-  expect_identical(both$inner$gammas, c(3, 4))
-  expect_identical(both$outer$gammas, c(1, 2))
-  # what one call keeps is not seen by the next (x and y as kc_within_sums reads them)
+  # a fitter outside kernel_tune() has none; `.shared` is checked
+  expect_null(kernel_means(iris[, 1:4], iris$Species)$kernel$shared)
+  expect_error(kernel_means(iris[, 1:4], iris$Species, .shared = 1),
+               class = "kernclass_input_error")
+  # two stores are two: what one keeps the other does not see
+  inner <- ns$kc_gamma_store(c(3, 4))
+  outer <- ns$kc_gamma_store(c(1, 2))
+  expect_identical(inner$gammas, c(3, 4))
+  expect_identical(outer$gammas, c(1, 2))
+  # a kernel holding a store keeps its sums there (x and y as kc_within_sums
+  # reads them), one entry per store, whatever the other stores hold
   d <- set_data(n = 30)
   k <- kernel_of("rbf", 2)
-  sums <- function() ns$kc_with_gammas(c(1, 2), {
-    ns$kc_within_sums(d$x, d$y, k)
-    length(ns$kc_gamma_cache()$kept)
-  })
+  sums <- function() {
+    store <- ns$kc_gamma_store(c(1, 2))
+    ns$kc_within_sums(d$x, d$y, ns$kc_kernel_shared(k, store))
+    length(store$kept)
+  }
   expect_identical(c(sums(), sums()), c(1L, 1L))
 })
