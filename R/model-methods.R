@@ -155,8 +155,7 @@ kc_predict_rows <- function(object, x, type = "class", rule = kc_default_rule(ob
 # The probabilities predict() gives: the classifier's posterior, through
 # the recalibration maps of recalibrate() where the model has them.
 kc_prob <- function(object, scores) {
-  p <- kc_posterior(object, scores)
-  if (is.null(object$recalibration)) p else kc_recalibrate_prob(object$recalibration, p)
+  kc_recalibrate_prob(object$recalibration, kc_posterior(object, scores))
 }
 
 
