@@ -209,7 +209,7 @@ kc_apply_scaling <- function(x, scaling) {
 # The coded, scaled matrix for new data; rows with NA stay (as NA rows).
 # `arg`: the argument that holds them, for the messages (conformal()'s and
 # recalibrate()'s calibration rows are `x`).
-kc_new_x <- function(object, newdata, arg = arg) {
+kc_new_x <- function(object, newdata, arg = "newdata") {
   if (inherits(object$x, "kc_precomputed")) {
     return(if (inherits(newdata, "kc_precomputed")) newdata else
       kc_new_precomputed(object$x, newdata, arg))
