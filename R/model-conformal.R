@@ -314,15 +314,20 @@ kc_setting_differs <- function(object, a, v, args) {
     },
     prior = {
       if (!is.null(args$threshold) && identical(args$threshold, "search")) return(NULL)
-      v <- tryCatch(kc_check_prior(v, object$levels, object$counts), error = function(e) v)
-      return(if (!isTRUE(all.equal(v, object$prior))) c(show(v), show(object$prior)))
+      w <- tryCatch(kc_check_prior(v, object$levels, object$counts), error = function(e) v)
+      return(if (!isTRUE(all.equal(w, object$prior))) c(show(v), show(object$prior)))
     },
     approx = {
       spec <- object$approx$spec
       strip <- function(u) if (!is.null(u)) unclass(u)[setdiff(names(u), "check")]
-      return(if (!isTRUE(all.equal(strip(v), strip(spec))))
-        c(if (is.null(v)) "NULL (exact)" else format(v$method),
-          if (is.null(spec)) "NULL (exact)" else format(spec$method)))
+      text <- function(u) {
+        if (is.null(u)) return("NULL (exact)")
+        u <- strip(u)
+        u <- u[vapply(u, function(e) is.atomic(e) && length(e) == 1L, logical(1))]
+        sprintf("%s(%s)", u$method, paste(names(u)[-1L], vapply(u[-1L], format, ""),
+                                           sep = " = ", collapse = ", "))
+      }
+      return(if (!isTRUE(all.equal(strip(v), strip(spec)))) c(text(v), text(spec)))
     },
     {
       if (!a %in% names(object)) return(NULL)

@@ -250,9 +250,12 @@ kc_print_calibrated <- function(x) {
                                 kc_heldout_label(rc$source)))
   cf <- x$conformal
   if (!is.null(cf)) {
-    cat(sprintf("Conformal sets: score %s%s, from %d %s\n", cf$score,
+    cat(sprintf("Conformal sets: score %s%s, from %d %s%s\n", cf$score,
                 if (cf$mondrian) ", per class" else "", length(cf$scores),
-                kc_heldout_label(cf$method)))
+                kc_heldout_label(cf$method),
+                if (!is.null(cf$recalibration)) {
+                  sprintf(", scored through the %s recalibration", cf$recalibration)
+                } else ""))
   }
 }
 

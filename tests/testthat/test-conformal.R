@@ -406,7 +406,7 @@ test_that("conformal() of a recalibrated model scores calibration rows through t
   expect_equal(cf$conformal$scores, unname(truth(predict(rc, d$x[161:240, ], type = "prob"),
                                                  d$y[161:240])))
   expect_identical(cf$conformal$recalibration, "platt")
-  expect_true(any(grepl("Conformal sets", capture.output(print(cf)))))
+  expect_true(any(grepl("Conformal sets.*through the platt recalibration", capture.output(print(cf)))))
   # leave-one-out: the exact LOO probabilities through the model's maps
   full <- kernel_means(d$x, d$y, gamma = 0.5, scale = FALSE)
   rl <- recalibrate(full, d$x[1:120, ], d$y[1:120], method = "platt")
@@ -482,6 +482,13 @@ test_that("a cv of another fitter or other settings is an error naming cv; a tun
   expect_error(conformal(fit, cv = kernel_cv(kernel_means, x, y, folds = 3, metric = "brier",
                                              kernel = "laplace")),
                "`kernel`", class = "kernclass_cv_mismatch_error")
+  expect_error(conformal(kernel_parzen(x, y, prior = c(0.2, 0.3, 0.5)),
+                         cv = kernel_cv(kernel_parzen, x, y, folds = 3, metric = "brier")),
+               "`prior` is NULL", class = "kernclass_cv_mismatch_error")
+  expect_error(conformal(kernel_means(x, y, approx = nystrom(m = 20)),
+                         cv = kernel_cv(kernel_means, x, y, folds = 3, metric = "brier",
+                                        approx = nystrom(m = 10))),
+               "nystrom\\(m = 10", class = "kernclass_cv_mismatch_error")
   # the same settings however written: gamma's default 1/p given, an alias
   ok <- kernel_cv(kernel_means, x, y, folds = 3, metric = "brier", gamma = 1 / 4, kernel = "radial")
   expect_silent(conformal(fit, cv = ok))
