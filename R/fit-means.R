@@ -240,15 +240,31 @@ kc_loo.kernel_means <- function(model, default_prior, what = "class") {
   c_i <- own[, 2L]
   norms[own] <- ((D[c_i] - s$kii) + (O[c_i] - 2 * s$S[own])) / s$counts[own]^2
   scores <- s$S / s$counts - norms / 2
-  if (what == "prob") kc_posterior(model, scores) else kc_classify(model, scores)
+  if (what != "prob") return(kc_classify(model, scores))
+  # the refit without x_i has its own variance, as kc_fit_means() computes
+  # it on the n - 1 rows: mean k(x_j, x_j) over j != i less the norms
+  # ||m_c||^2 without x_i weighted by the counts without x_i
+  n <- nrow(own)
+  sigma2 <- (sum(s$kii) - s$kii) / (n - 1) - rowSums(s$counts * norms) / (n - 1)
+  kc_means_posterior(scores, pmax(sigma2, 0))
 }
 
 #' @export
 kc_model_posterior.kernel_means <- function(object, scores) {
-  if (object$sigma2 > 0) return(kc_softmax(scores / object$sigma2))
-  # every class collapsed to its mean: the nearest mean has probability 1
-  idx <- max.col(scores, ties.method = "first")
-  p <- matrix(0, nrow(scores), ncol(scores), dimnames = dimnames(scores))
-  p[cbind(seq_len(nrow(scores)), idx)] <- 1
+  kc_means_posterior(scores, object$sigma2)
+}
+
+# P(c | x) proportional to exp(f_c(x) / s^2), s^2 = sigma2 (one, or one per
+# row); where s^2 is 0 (every class collapsed to its mean) the nearest mean
+# has probability 1.
+kc_means_posterior <- function(scores, sigma2) {
+  sigma2 <- rep_len(sigma2, nrow(scores))
+  p <- kc_softmax(scores / sigma2)  # row i divided by sigma2[i]
+  flat <- which(!(sigma2 > 0))
+  if (length(flat)) {
+    idx <- max.col(scores[flat, , drop = FALSE], ties.method = "first")
+    p[flat, ] <- 0
+    p[cbind(flat, idx)] <- 1
+  }
   p
 }

@@ -153,7 +153,8 @@ kc_loo.kernel_parzen <- function(model, default_prior, what = "class") {
     prior <- model$prior
     scores <- matrix(prior, n, length(prior), byrow = TRUE) * s$S / s$counts
   }
-  if (what == "prob") return(kc_posterior(model, scores))
+  # where every density underflows, the refit's prior: without x_i by default
+  if (what == "prob") return(kc_parzen_posterior(model, scores, prior))
   kc_parzen_class(scores, model$levels, prior)
 }
 
@@ -183,6 +184,13 @@ kc_parzen_class <- function(scores, levels, prior) {
 
 #' @export
 kc_model_posterior.kernel_parzen <- function(object, scores) {
+  kc_parzen_posterior(object, scores, object$prior)
+}
+
+# The posterior from the scores prior_c p_c(x); rows where every density
+# underflows take the prior (one per class, or a row per point as in
+# kc_parzen_class()).
+kc_parzen_posterior <- function(object, scores, prior) {
   if (!kc_kernel_is_density(object$kernel)) {
     kc_abort(sprintf(paste0("type = \"prob\" needs a kernel that is a density (%s); ",
                             "this model uses \"%s\". Use type = \"decision\"."),
@@ -191,6 +199,9 @@ kc_model_posterior.kernel_parzen <- function(object, scores) {
   total <- rowSums(scores)
   p <- scores / total
   underflow <- !(total > 0)
-  p[underflow, ] <- rep(object$prior, each = sum(underflow))
+  if (any(underflow)) {
+    if (is.null(dim(prior))) prior <- matrix(prior, nrow(scores), length(prior), byrow = TRUE)
+    p[underflow, ] <- prior[underflow, , drop = FALSE]
+  }
   p
 }

@@ -207,22 +207,24 @@ kc_apply_scaling <- function(x, scaling) {
 }
 
 # The coded, scaled matrix for new data; rows with NA stay (as NA rows).
-kc_new_x <- function(object, newdata) {
+# `arg`: the argument that holds them, for the messages (conformal()'s and
+# recalibrate()'s calibration rows are `x`).
+kc_new_x <- function(object, newdata, arg = "newdata") {
   if (inherits(object$x, "kc_precomputed")) {
     return(if (inherits(newdata, "kc_precomputed")) newdata else
-      kc_new_precomputed(object$x, newdata))
+      kc_new_precomputed(object$x, newdata, arg))
   }
   if (inherits(object$x, "kc_user")) {
     if (inherits(newdata, "kc_user")) return(newdata)
-    return(kc_as_user(newdata, arg = "newdata", like = object$x))
+    return(kc_as_user(newdata, arg = arg, like = object$x))
   }
   if (kc_is_dense_Matrix(newdata)) newdata <- as.matrix(newdata)  # Matrix's own method
-  newdata <- kc_read_integer64(newdata, "newdata")
+  newdata <- kc_read_integer64(newdata, arg)
   sparse_model <- inherits(object$x, "kc_csr")
   # new data take the form of the training rows: sparse new data of a dense
   # model are the dense rows they stand for, with their column names
   if (kc_is_sparse_input(newdata) && !sparse_model) {
-    newdata <- as.matrix(kc_as_csr(newdata, "newdata"))
+    newdata <- as.matrix(kc_as_csr(newdata, arg))
   }
   if (is.null(object$terms)) {
     # columns are matched by name only where the model's names are unique and
@@ -237,9 +239,9 @@ kc_new_x <- function(object, newdata) {
         (ncol(object$x) > 1L || sparse_model) && length(newdata) == ncol(object$x)) {
       newdata <- matrix(newdata, nrow = 1L, dimnames = list(NULL, names(newdata)))  # one point
     }
-    x <- if (sparse_model) kc_as_csr(newdata, "newdata") else
-      kc_as_numeric_matrix(newdata, "newdata")
-    x <- kc_match_columns(x, names_fit, ncol(object$x))
+    x <- if (sparse_model) kc_as_csr(newdata, arg) else
+      kc_as_numeric_matrix(newdata, arg)
+    x <- kc_match_columns(x, names_fit, ncol(object$x), arg = arg)
     if (sparse_model) {
       x <- kc_apply_scaling(x, object$scaling)
       dimnames(x) <- list(rownames(x), colnames(object$x))
@@ -248,16 +250,16 @@ kc_new_x <- function(object, newdata) {
   } else {
     if (is.matrix(newdata)) newdata <- as.data.frame(newdata)
     if (!is.data.frame(newdata)) {
-      kc_abort("`newdata` must be a data frame with the columns used to fit the model.",
-               arg = "newdata")
+      kc_abort(sprintf("`%s` must be a data frame with the columns used to fit the model.", arg),
+               arg = arg)
     }
     tt <- stats::delete.response(object$terms)
     missing <- setdiff(all.vars(tt), names(newdata))
     if (length(missing)) {
-      kc_abort(sprintf("`newdata` lacks column(s) %s used by the model.", kc_enum(missing)),
-               arg = "newdata")
+      kc_abort(sprintf("`%s` lacks column(s) %s used by the model.", arg, kc_enum(missing)),
+               arg = arg)
     }
-    kc_check_names(names(newdata), "newdata", used = all.vars(tt))
+    kc_check_names(names(newdata), arg, used = all.vars(tt))
     newdata <- kc_fill_na_columns(newdata, tt, object$xlevels)
     # rows that cannot be predicted become NA rows (one warning for all), as
     # e1071 and kernlab predict every other row: levels not seen in training
@@ -276,8 +278,8 @@ kc_new_x <- function(object, newdata) {
       newdata[[nm]] <- if (is.factor(newdata[[nm]])) factor(v, levels = object$xlevels[[nm]]) else v
     }
     misfit <- function(e) {
-      kc_abort(sprintf("`newdata` does not fit the model: %s", conditionMessage(e)),
-               arg = "newdata")
+      kc_abort(sprintf("`%s` does not fit the model: %s", arg, conditionMessage(e)),
+               arg = arg)
     }
     warned <- character(0)
     mf <- withCallingHandlers(tryCatch({
@@ -289,7 +291,7 @@ kc_new_x <- function(object, newdata) {
       warned <<- c(warned, conditionMessage(w))
       invokeRestart("muffleWarning")
     })
-    x <- kc_model_matrix(tt, mf, object$contrasts, arg = "newdata")$x
+    x <- kc_model_matrix(tt, mf, object$contrasts, arg = arg)$x
     # and rows whose inputs are all there but whose terms are not numbers
     # (log of a negative); any other warning (e.g. "variable 'f' is not a
     # factor") means newdata does not fit
@@ -303,12 +305,12 @@ kc_new_x <- function(object, newdata) {
     }
     if (length(lost)) {
       lost <- sort(unique(lost))
-      kc_warn(sprintf("%d row(s) of `newdata` cannot be predicted (e.g. rows %s) and give NA: %s.",
-                      length(lost), paste(utils::head(lost, 5), collapse = ", "),
+      kc_warn(sprintf("%d row(s) of `%s` cannot be predicted (e.g. rows %s) and give NA: %s.",
+                      length(lost), arg, paste(utils::head(lost, 5), collapse = ", "),
                       paste(why, collapse = "; ")), class = "unpredictable")
     }
   }
-  kc_check_finite(x, "newdata", allow_na = TRUE)
+  kc_check_finite(x, arg, allow_na = TRUE)
   x <- kc_apply_scaling(x, object$scaling)
   dimnames(x) <- list(rownames(newdata), colnames(object$x))
   x

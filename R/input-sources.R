@@ -271,20 +271,20 @@ dimnames.kc_kernel_data <- function(x) {
 # New points' kernel values against a model's training points (`train`, a
 # kc_precomputed of n points): an m x n matrix, its columns in the order of
 # the training rows.
-kc_new_precomputed <- function(train, newdata) {
-  K <- kc_kernel_values(newdata, "newdata")
+kc_new_precomputed <- function(train, newdata, arg = "newdata") {
+  K <- kc_kernel_values(newdata, arg)
   n <- length(train$rows)
   if (ncol(K) != n) {
-    kc_abort(sprintf(paste0("With kernel = \"precomputed\", `newdata` must be the m x %d ",
+    kc_abort(sprintf(paste0("With kernel = \"precomputed\", `%s` must be the m x %d ",
                             "matrix of kernel values between the new points and the %d ",
-                            "training points; got %d x %d."), n, n, nrow(K), ncol(K)),
-             arg = "newdata", class = "kernel_data")
+                            "training points; got %d x %d."), arg, n, n, nrow(K), ncol(K)),
+             arg = arg, class = "kernel_data")
   }
   # its columns are the training points: by name where the training points
   # have unique names and K's columns names, else in the training order
   names_fit <- if (!is.null(train$rownames)) train$rownames[train$rows]
   if (!kc_names_unique(names_fit)) names_fit <- NULL
-  K <- kc_match_columns(K, names_fit, n)
+  K <- kc_match_columns(K, names_fit, n, arg = arg)
   # the training points are rows train$cols of their matrix: place them there
   Kt <- t(K)
   if (!identical(train$cols, seq_len(nrow(train$K)))) {

@@ -121,7 +121,14 @@ kc_pairwise_coupling <- function(r) {
 #' @param object A fitted kernclass model with probabilities.
 #' @param method `"isotonic"` or `"platt"`.
 #' @return The model with a `recalibration` component (the maps); `NULL`
-#'   as `method` removes it.
+#'   as `method` removes it. A model calibrated by [conformal()] loses that
+#'   calibration, with a warning of class
+#'   `"kernclass_conformal_removed_warning"`: its scores came from the
+#'   probabilities being replaced, and its sets would no longer hold their
+#'   level. Call [conformal()] again on the recalibrated model, with
+#'   calibration rows other than those the maps were fitted on.
+#'   Held-out rows without some class are an error of class
+#'   `"kernclass_missing_class_error"` (that class's map would never predict it).
 #' @seealso [calibration_curve()] for the reliability diagram that shows whether
 #'   it is needed.
 #' @export
@@ -134,16 +141,42 @@ recalibrate <- function(object, x = NULL, y = NULL, cv = NULL, method = c("isoto
   if (!inherits(object, "kernclass") || is.null(object$y)) {
     kc_abort("`object` must be a fitted kernclass classifier with classes.", arg = "object")
   }
+  if (!is.null(method)) method <- kc_match_arg(method, arg = "method")
+  had <- !is.null(object$recalibration)
   object$recalibration <- NULL
-  if (is.null(method)) return(object)
-  method <- kc_match_arg(method, arg = "method")
-  held <- kc_heldout_prob(object, x, y, cv, for_what = "recalibrate()")
-  G <- length(object$levels)
-  maps <- lapply(seq_len(if (G == 2L) 1L else G), function(c) {
-    kc_recalibration_fit(held$prob[, c], held$y == object$levels[c], method)
-  })
-  object$recalibration <- list(method = method, maps = maps, source = held$method)
+  if (!is.null(method)) {
+    held <- kc_heldout_prob(object, x, y, cv, for_what = "recalibrate()")
+    kc_check_heldout_classes(held, object$levels)
+    G <- length(object$levels)
+    maps <- lapply(seq_len(if (G == 2L) 1L else G), function(c) {
+      kc_recalibration_fit(held$prob[, c], held$y == object$levels[c], method)
+    })
+    object$recalibration <- list(method = method, maps = maps, source = held$method)
+  }
+  # conformal()'s scores were computed from the probabilities this replaces:
+  # its sets would no longer hold their level (and its calibration rows are
+  # not kept, to score them anew)
+  if (!is.null(object$conformal) && (had || !is.null(method))) {
+    object$conformal <- NULL
+    kc_warn(paste0("recalibrate() changes the probabilities that conformal() computed its ",
+                   "scores from, so the conformal calibration is removed: call conformal() ",
+                   "again on the recalibrated model (on rows other than those of ",
+                   "recalibrate())."), class = "conformal_removed")
+  }
   object
+}
+
+# recalibrate() fits a map per class, one against the rest: a class missing
+# from the held-out rows would get a map to all-FALSE labels and never be
+# predicted again.
+kc_check_heldout_classes <- function(held, levels) {
+  missing <- levels[tabulate(held$y, length(levels)) == 0L]
+  if (!length(missing)) return(invisible(held))
+  arg <- if (held$method == "cv") "cv" else "y"
+  kc_abort(sprintf(paste0("recalibrate() fits a map for every class, but the held-out rows of ",
+                          "`%s` have no row of class(es) %s: give held-out rows with every ",
+                          "class (%s), e.g. a stratified sample, or a kernel_cv() result as `cv`."),
+                   arg, kc_enum(missing), kc_enum(levels)), arg = arg, class = "missing_class")
 }
 
 # One class's map: isotonic knots (x, y) or Platt's c(A, B) on the logit.
@@ -162,8 +195,10 @@ kc_recalibration_map <- function(map, p) {
   stats::approx(map$x, map$y, xout = p, rule = 2, ties = mean)$y
 }
 
-# The recalibrated n x G probabilities of the model's probabilities p.
+# The recalibrated n x G probabilities of the model's probabilities p (p
+# itself without a recalibration, rc NULL).
 kc_recalibrate_prob <- function(rc, p) {
+  if (is.null(rc)) return(p)
   out <- p
   if (ncol(p) == 2L) {
     ok <- !is.na(p[, 1L])

@@ -55,11 +55,26 @@
 #'   * leave-one-out: for [kernel_means()] and [kernel_parzen()] on exact
 #'     kernels with `threshold = "analytic"` and without `x`, `y` or `cv`,
 #'     the exact leave-one-out probabilities from one pass of kernel sums (as
-#'     `kernel_cv(folds = "loo")`), the jackknife form of the same idea; a
-#'     scaled model keeps its scaling statistics of all rows.
+#'     `kernel_cv(folds = "loo")`), the jackknife form of the same idea: each
+#'     row's probabilities are those of the model refitted without it (for
+#'     [kernel_means()] with the refit's own variance \eqn{s^2}{s^2}, for
+#'     [kernel_parzen()] with its default prior of the other rows); a scaled
+#'     model keeps its scaling statistics of all rows, and `gamma = "median"`
+#'     its gamma of all rows.
+#'
+#'   The `cv` must be a cross-validation of the model's fitter with the
+#'   model's settings (`kernel`, `gamma`, `cost`, `prior`, `approx`, ... as
+#'   the model records them; not the solver's `tolerance`): another is an
+#'   error of class `"kernclass_cv_mismatch_error"`.
 #'
 #'   A model recalibrated by [recalibrate()] is scored through its
-#'   recalibrated probabilities. The exactly valid full conformal set of
+#'   recalibrated probabilities, the calibration rows as new rows, from every
+#'   source. The recalibration's rows and the conformal calibration rows
+#'   should differ: where both are the training rows (`cv` or leave-one-out
+#'   for both) the scores are not exchangeable with new rows' and a warning
+#'   of class `"kernclass_calibration_reuse_warning"` says so.
+#'   [recalibrate()] of a calibrated model removes the conformal calibration
+#'   (with a warning): call `conformal()` after it. The exactly valid full conformal set of
 #'   [kernel_means()] and [kernel_parzen()] would refit with each new row
 #'   and each candidate class, which needs every new row's kernel values
 #'   with every training row; the leave-one-out form needs none beyond
@@ -78,7 +93,8 @@
 #'   [kernel_tune()] result, or a [kernel_cv()] result (then `model` gives
 #'   the model).
 #' @param x,y Calibration rows and their classes, not used to fit the model
-#'   (split conformal); `x` as `newdata` of [predict.kernclass()].
+#'   (split conformal); `x` as `newdata` of [predict.kernclass()] (its
+#'   errors name `x`).
 #' @param cv A [kernel_cv()] result with out-of-fold probabilities, on the
 #'   model's training rows in their order.
 #' @param score `"prob"` or `"aps"`, see below.
@@ -126,9 +142,17 @@ conformal.kernclass <- function(object, x = NULL, y = NULL, cv = NULL,
              arg = "object")
   }
   held <- kc_heldout_prob(object, x, y, cv, for_what = "conformal()")
+  rc <- object$recalibration
+  if (!is.null(rc) && rc$source != "split" && held$method != "split") {
+    kc_warn(sprintf(paste0("The conformal scores come from the training rows, on which the ",
+                           "recalibration was fitted (%s): the scores are not exchangeable ",
+                           "with new rows' and the sets may fall short of their level. Give ",
+                           "one of recalibrate() and conformal() held-out rows `x`, `y`."),
+                    kc_heldout_label(rc$source)), class = "calibration_reuse")
+  }
   s <- kc_conformal_scores(held$prob, score)[cbind(seq_along(held$y), as.integer(held$y))]
   object$conformal <- list(method = held$method, score = score, mondrian = mondrian,
-                           scores = s, y = held$y)
+                           scores = s, y = held$y, recalibration = rc$method)
   object
 }
 
@@ -154,7 +178,7 @@ kc_heldout_prob <- function(object, x, y, cv, for_what) {
   if (!is.null(x)) {
     kc_require(is.null(y), "y", "the classes of the calibration rows `x`")
     if (!is.null(cv)) kc_abort("Give either `x` and `y` or `cv`, not both.", arg = "cv")
-    rows <- kc_new_x(object, x)
+    rows <- kc_new_x(object, x, arg = "x")
     if (length(y) != nrow(rows)) {
       kc_abort(sprintf("`y` has %d values for %d rows of `x`.", length(y), nrow(rows)), arg = "y")
     }
@@ -178,11 +202,9 @@ kc_heldout_prob <- function(object, x, y, cv, for_what) {
                arg = "cv")
     }
     kc_prob_of(object, kc_rows(object$x, 1L), for_what)  # predict() must give them too
-    prob <- pr$prob
+    kc_check_cv_settings(object, cv)
     # the model's own probability map on top of the out-of-fold posteriors
-    if (!is.null(object$recalibration)) {
-      prob <- kc_recalibrate_prob(object$recalibration, prob)
-    }
+    prob <- kc_recalibrate_prob(object$recalibration, pr$prob)
     method <- "cv"
   } else {
     prob <- kc_loo_prob(object, for_what)
@@ -223,7 +245,102 @@ kc_loo_prob <- function(object, for_what) {
                             "kernel_parzen() on exact kernels with threshold = \"analytic\"."),
                      for_what), arg = "x")
   }
-  kc_loo(object, default_prior = is.null(object$call$prior), what = "prob")
+  # through the model's recalibration, as predict() gives new rows theirs
+  kc_recalibrate_prob(object$recalibration,
+                      kc_loo(object, default_prior = is.null(object$call$prior), what = "prob"))
+}
+
+# A cross-validation stands for the model only if it cross-validated the
+# same classifier: the fitter and every setting its folds were fitted with
+# (kernel_cv()'s and kernel_tune()'s `settings`, R/select-cv.R) must be the
+# model's. Solver settings that leave the classifier as it is (its
+# tolerance, iterations, cache, shrinking) are not compared; neither is a
+# cross-validation of a fitter outside kernclass (nothing to compare with).
+kc_check_cv_settings <- function(object, cv) {
+  st <- cv$settings
+  def <- kc_fitter_of(object)
+  if (is.null(st$fitter) || is.null(def)) return(invisible(TRUE))
+  if (!identical(st$fitter, def$name)) {
+    kc_abort(sprintf(paste0("`cv` cross-validates %s(), but the model was fitted by %s(): give ",
+                            "conformal()/recalibrate() a cross-validation of the model's own ",
+                            "fitter and settings."), st$fitter, def$name),
+             arg = "cv", class = "cv_mismatch")
+  }
+  formal <- formals(def$fun)
+  skip <- c("x", "y", "...", "weights", "tolerance", "max_iter", "cachesize", "shrinking",
+            "probability")
+  given <- setdiff(names(object$call), "")
+  for (a in setdiff(names(formal), skip)) {
+    if (!a %in% names(st$args) && !a %in% given) next  # both at the default
+    v <- if (a %in% names(st$args)) st$args[[a]] else eval(formal[[a]], baseenv())
+    d <- kc_setting_differs(object, a, v, st$args)
+    if (!is.null(d)) {
+      kc_abort(sprintf(paste0("`cv` was fitted with other settings than the model: `%s` is %s ",
+                              "in `cv` and %s in the model. Cross-validate the model's own ",
+                              "settings (or refit the model with those of `cv`)."),
+                       a, d[1L], d[2L]), arg = "cv", class = "cv_mismatch")
+    }
+  }
+  invisible(TRUE)
+}
+
+# Whether the setting `a` of a cross-validation, `v` (its value or the
+# fitter's default; `args` its other settings), differs from the model's as
+# the model records it: NULL if not (or if the model records nothing to
+# compare), else the two values as text.
+kc_setting_differs <- function(object, a, v, args) {
+  show <- function(u) {
+    if (is.null(u)) "NULL (the default)" else if (is.function(u)) "a function"
+    else paste(format(u, digits = 6), collapse = ", ")
+  }
+  if (is.character(v) && length(v) > 1L) v <- v[1L]  # a choice's default
+  k <- object$kernel
+  data_kernel <- k$name %in% names(kc_kernel_sources)
+  same <- switch(a,
+    kernel = if (is.function(v)) data_kernel else
+      identical(if (identical(v, "precomputed")) v else kc_kernel_name(v), k$name),
+    gamma = , degree = , coef0 = {
+      if (data_kernel || !a %in% kc_kernel_info(k)$label) return(NULL)
+      if (a == "gamma" && identical(v, "median")) return(if (!identical(k$gamma_rule, "median"))
+        c(show(v), show(k$gamma)))
+      if (a == "gamma" && !is.null(k$gamma_rule)) return(c(show(v), "\"median\""))
+      if (a == "gamma" && is.null(v)) v <- 1 / ncol(object$x)  # kc_kernel()'s default
+      isTRUE(all.equal(as.numeric(v), as.numeric(k[[a]])))
+    },
+    scale = {
+      if (data_kernel) return(NULL)
+      return(if (!identical(isTRUE(v), !is.null(object$scaling)))
+        c(show(v), show(!is.null(object$scaling))))
+    },
+    prior = {
+      if (!is.null(args$threshold) && identical(args$threshold, "search")) return(NULL)
+      w <- tryCatch(kc_check_prior(v, object$levels, object$counts), error = function(e) v)
+      return(if (!isTRUE(all.equal(w, object$prior))) c(show(v), show(object$prior)))
+    },
+    approx = {
+      spec <- object$approx$spec
+      strip <- function(u) if (!is.null(u)) unclass(u)[setdiff(names(u), "check")]
+      text <- function(u) {
+        if (is.null(u)) return("NULL (exact)")
+        u <- strip(u)
+        u <- u[vapply(u, function(e) is.atomic(e) && length(e) == 1L, logical(1))]
+        sprintf("%s(%s)", u$method, paste(names(u)[-1L], vapply(u[-1L], format, ""),
+                                           sep = " = ", collapse = ", "))
+      }
+      return(if (!isTRUE(all.equal(strip(v), strip(spec)))) c(text(v), text(spec)))
+    },
+    {
+      if (!a %in% names(object)) return(NULL)
+      m <- object[[a]]
+      if (is.character(v) && is.character(m) && length(v) == 1L && length(m) == 1L) {
+        startsWith(m, v)
+      } else {
+        if (!is.null(names(v)) && !is.null(names(m)) && setequal(names(v), names(m))) v <- v[names(m)]
+        isTRUE(all.equal(v, m, check.attributes = FALSE))
+      }
+    })
+  if (isTRUE(same)) NULL else c(show(v), show(if (a == "kernel") k$name else
+    if (a %in% c("gamma", "degree", "coef0")) k[[a]] else object[[a]]))
 }
 
 # The n x G matrix of scores s(x, c) of every class from probabilities.

@@ -155,8 +155,7 @@ kc_predict_rows <- function(object, x, type = "class", rule = kc_default_rule(ob
 # The probabilities predict() gives: the classifier's posterior, through
 # the recalibration maps of recalibrate() where the model has them.
 kc_prob <- function(object, scores) {
-  p <- kc_posterior(object, scores)
-  if (is.null(object$recalibration)) p else kc_recalibrate_prob(object$recalibration, p)
+  kc_recalibrate_prob(object$recalibration, kc_posterior(object, scores))
 }
 
 
@@ -251,9 +250,12 @@ kc_print_calibrated <- function(x) {
                                 kc_heldout_label(rc$source)))
   cf <- x$conformal
   if (!is.null(cf)) {
-    cat(sprintf("Conformal sets: score %s%s, from %d %s\n", cf$score,
+    cat(sprintf("Conformal sets: score %s%s, from %d %s%s\n", cf$score,
                 if (cf$mondrian) ", per class" else "", length(cf$scores),
-                kc_heldout_label(cf$method)))
+                kc_heldout_label(cf$method),
+                if (!is.null(cf$recalibration)) {
+                  sprintf(", scored through the %s recalibration", cf$recalibration)
+                } else ""))
   }
 }
 

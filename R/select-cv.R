@@ -81,8 +81,10 @@
 #'   factor: `predict()`'s classes, so the most probable class of a model
 #'   with probabilities, see its `rule`), `prob` and `decision` (out-of-fold probabilities or decision
 #'   values, where the metric uses them), `y`,
-#'   `method` (`"refit"` or `"exact"`), `fitter` (the fitter's name) and
-#'   `call`. It has `print()` and `summary()` methods.
+#'   `method` (`"refit"` or `"exact"`), `fitter` (the fitter's name),
+#'   `settings` (`fitter`, the kernclass fitter's name, `NULL` for another
+#'   function, and `args`, the arguments every fold's fit got: what
+#'   [conformal()] and [recalibrate()] check a model against) and `call`. It has `print()` and `summary()` methods.
 #' @export
 #' @examples
 #' set.seed(1)
@@ -115,7 +117,8 @@ kernel_cv.default <- function(fit, x, y, folds = 10, ..., metric = "accuracy", w
   k <- kc_check_folds(folds, d$y)
   fold <- kc_cv_folds(d$y, k)
   res <- kc_grid_cv(fit, d, w, fold, k, list(list()), args, metric)[[1L]]
-  kc_new_cv(res, d$y, fold, k, fitter, kc_call(match.call(), "kernel_cv"), metric)
+  kc_new_cv(res, d$y, fold, k, fitter, kc_call(match.call(), "kernel_cv"), metric,
+            settings = kc_cv_settings(fit, args))
 }
 
 #' @rdname kernel_cv
@@ -139,6 +142,14 @@ kernel_cv.formula <- function(fit, x, data = NULL, folds = 10, ..., subset, na.a
 kc_fitter_name <- function(expr) {
   if (is.name(expr) || is.call(expr)) paste(deparse(expr, width.cutoff = 60L), collapse = "")
   else "fit"
+}
+
+# What a cross-validation records of the classifier it validated, for
+# conformal() and recalibrate() to check a model against
+# (kc_check_cv_settings(), R/model-conformal.R): the kernclass fitter's name
+# (NULL for another function) and the arguments every fold's fit got.
+kc_cv_settings <- function(fit, args) {
+  list(fitter = kc_fitter_default(fit)$name, args = args)
 }
 
 kc_check_fitter <- function(fit) {
@@ -423,7 +434,7 @@ kc_fold_figures <- function(res, y, by_fold, metric, rows = seq_along(y)) {
        se = stats::sd(vals, na.rm = TRUE) / sqrt(sum(lengths(by_fold) > 0 & !is.na(vals))))
 }
 
-kc_new_cv <- function(res, y, fold, k, fitter, call, metric = "accuracy") {
+kc_new_cv <- function(res, y, fold, k, fitter, call, metric = "accuracy", settings = NULL) {
   K <- as.integer(k)
   by_fold <- split(seq_along(y), factor(fold, levels = seq_len(K)))
   f <- kc_fold_figures(res, y, by_fold, metric)
@@ -444,6 +455,7 @@ kc_new_cv <- function(res, y, fold, k, fitter, call, metric = "accuracy") {
     y = y,
     method = res$method,
     fitter = fitter,
+    settings = settings,
     call = call),
     class = "kernel_cv")
 }

@@ -217,8 +217,8 @@
 #'   `predict()` of new data work as for a direct fit), `fold` (the fold of each row of `x`),
 #'   `best_predictions` (the best row's out-of-fold `predicted` classes, and
 #'   `prob` or `decision` where the metric uses them, with the classes `y`:
-#'   what [conformal()] and [calibration_curve()] read), `folds`, `fitter` and
-#'   `call`. It has `print()`, `summary()` and `plot()` methods.
+#'   what [conformal()] and [calibration_curve()] read), `folds`, `fitter`,
+#'   `settings` (the best row's, as in [kernel_cv()]) and `call`. It has `print()`, `summary()` and `plot()` methods.
 #' @seealso [kernel_cv()], [plot.kernel_tune()].
 #' @export
 #' @examples
@@ -340,6 +340,7 @@ kc_tune_grid <- function(fit, fitter, x, y, grid, folds, args, metric, weights, 
     folds = as.integer(k),
     loo = isTRUE(attr(k, "loo")),
     fitter = fitter,
+    settings = kc_cv_settings(fit, c(rows[[best]], args)),
     call = NULL),
     class = "kernel_tune")
   list(result = result, refit = list(x = d$x, y = d$y, args = args, weights = w))

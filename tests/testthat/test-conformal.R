@@ -171,12 +171,8 @@ test_that("leave-one-out conformal of kernel_means and kernel_parzen: kc_loo's p
       m <- f(d$x[-i, ], d$y[-i], scale = FALSE, gamma = 0.5)
       1 - predict(m, d$x[i, , drop = FALSE], type = "prob")[1, as.integer(d$y[i])]
     }, 0)
-    if (inherits(fit, "kernel_means")) {
-      # the posterior's scale sigma2 stays the full model's: close, not equal
-      expect_equal(cf$conformal$scores[1:20], ref, tolerance = 0.05)
-    } else {
-      expect_equal(cf$conformal$scores[1:20], ref, tolerance = 1e-10)
-    }
+    # kernel_means' refit has its own sigma2: equal, not close
+    expect_equal(cf$conformal$scores[1:20], ref, tolerance = 1e-10)
   }
   expect_error(conformal(kernel_svm(d$x, d$y, probability = TRUE)), "calibration rows",
                class = "kernclass_input_error")
@@ -321,4 +317,195 @@ test_that("conformal() input errors name the argument", {
                       metric = "brier")
   expect_error(conformal(fit, cv = rev_cv), "in their order", class = "kernclass_input_error")
   expect_error(recalibrate(fit, iris, iris$Species, method = "beta"), class = "kernclass_input_error")
+})
+
+# kernel_means refitted without row i, transcribed: the rbf kernel's class
+# means without x_i, their norms, the refit's sigma2 = mean k(x_j, x_j) -
+# sum_c n_c / (n - 1) ||m_c||^2 over the n - 1 rows, and the posterior
+# softmax(f_c(x_i) / sigma2) with f_c = mean k(x_i, S_c) - ||m_c||^2 / 2.
+ref_means_loo <- function(x, y, gamma, i) {
+  K <- exp(-gamma * as.matrix(dist(x))^2)
+  keep <- seq_len(nrow(x))[-i]
+  yk <- y[keep]
+  f <- norms <- n_c <- numeric(nlevels(y))
+  for (c in seq_len(nlevels(y))) {
+    S <- keep[yk == levels(y)[c]]
+    n_c[c] <- length(S)
+    norms[c] <- mean(K[S, S])
+    f[c] <- mean(K[i, S]) - norms[c] / 2
+  }
+  sigma2 <- mean(diag(K)[keep]) - sum(n_c / length(keep) * norms)
+  e <- exp((f - max(f)) / sigma2)
+  e / sum(e)
+}
+
+test_that("kernel_means' leave-one-out probabilities are the refit's, sigma2 without the row included", {
+  for (seed in 1:3) {
+    set.seed(seed)
+    n <- 40
+    y <- factor(sample(c("a", "b", "c"), n, replace = TRUE), levels = c("a", "b", "c"))
+    x <- matrix(rnorm(2 * n, sd = 1 + seed / 2), n) + as.integer(y)
+    gamma <- c(0.3, 1, 3)[seed]
+    fit <- kernel_means(x, y, gamma = gamma, scale = FALSE)
+    loo <- kernclass:::kc_loo(fit, default_prior = TRUE, what = "prob")
+    cf <- conformal(fit, score = "aps")
+    for (i in c(1, 17, n)) {
+      ref <- ref_means_loo(x, y, gamma, i)
+      expect_equal(unname(loo[i, ]), ref, tolerance = 1e-10)
+      expect_equal(unname(loo[i, ]), unname(predict(kernel_means(x[-i, ], y[-i], gamma = gamma,
+                                                                 scale = FALSE),
+                                                    x[i, , drop = FALSE], type = "prob")[1, ]),
+                   tolerance = 1e-10)
+      expect_equal(cf$conformal$scores[i], ref_scores(t(ref), "aps")[1, as.integer(y[i])],
+                   tolerance = 1e-10)
+    }
+  }
+})
+
+test_that("kernel_parzen's leave-one-out: where every density underflows, the prior without the row", {
+  set.seed(2)
+  x <- rbind(matrix(rnorm(20), 10), matrix(rnorm(20, 3), 10), c(50, 50))
+  y <- factor(c(rep("a", 10), rep("b", 10), "a"))
+  fit <- kernel_parzen(x, y, gamma = 1, scale = FALSE)
+  loo <- kernclass:::kc_loo(fit, default_prior = TRUE, what = "prob")
+  refit <- kernel_parzen(x[-21, ], y[-21], gamma = 1, scale = FALSE)
+  expect_equal(unname(loo[21, ]), c(10, 10) / 20)  # not the full model's c(11, 10) / 21
+  expect_equal(unname(loo[21, ]), unname(predict(refit, x[21, , drop = FALSE], type = "prob")[1, ]))
+})
+
+test_that("recalibrate() of a conformal model removes the stale calibration, with a classed warning", {
+  d <- sim3(300, 11)
+  fit <- kernel_means(d$x[1:100, ], d$y[1:100])
+  cf <- conformal(fit, d$x[101:200, ], d$y[101:200])
+  expect_warning(rc <- recalibrate(cf, d$x[201:300, ], d$y[201:300]),
+                 "conformal\\(\\) again", class = "kernclass_conformal_removed_warning")
+  expect_null(rc$conformal)
+  expect_false(is.null(rc$recalibration))
+  expect_error(predict(rc, d$x[1:5, ], type = "set", level = 0.9),
+               class = "kernclass_set_unavailable_error")
+  out <- capture.output(print(rc))
+  expect_false(any(grepl("Conformal sets", out)))
+  expect_true(any(grepl("recalibrated", out)))
+  # removing the recalibration also changes the probabilities
+  cf2 <- conformal(rc, d$x[101:200, ], d$y[101:200])
+  expect_warning(plain_fit <- recalibrate(cf2, method = NULL),
+                 class = "kernclass_conformal_removed_warning")
+  expect_null(plain_fit$conformal)
+  # a model without a recalibration keeps its conformal calibration on method = NULL
+  expect_identical(expect_no_warning(recalibrate(cf, method = NULL))$conformal, cf$conformal)
+})
+
+test_that("conformal() of a recalibrated model scores calibration rows through the recalibration", {
+  d <- sim3(240, 12)
+  lv <- levels(d$y)
+  truth <- function(p, y) 1 - p[cbind(seq_along(y), as.integer(y))]
+  # split: the calibration rows' probabilities as predict() gives new rows
+  fit <- kernel_parzen(d$x[1:80, ], d$y[1:80], gamma = 0.5)
+  rc <- recalibrate(fit, d$x[81:160, ], d$y[81:160], method = "platt")
+  cf <- conformal(rc, d$x[161:240, ], d$y[161:240])
+  expect_equal(cf$conformal$scores, unname(truth(predict(rc, d$x[161:240, ], type = "prob"),
+                                                 d$y[161:240])))
+  expect_identical(cf$conformal$recalibration, "platt")
+  expect_true(any(grepl("Conformal sets.*through the platt recalibration", capture.output(print(cf)))))
+  # leave-one-out: the exact LOO probabilities through the model's maps
+  full <- kernel_means(d$x, d$y, gamma = 0.5, scale = FALSE)
+  rl <- recalibrate(full, d$x[1:120, ], d$y[1:120], method = "platt")
+  cl <- conformal(rl)
+  p_loo <- kernclass:::kc_loo(full, default_prior = TRUE, what = "prob")
+  expect_equal(cl$conformal$scores, truth(kernclass:::kc_recalibrate_prob(rl$recalibration, p_loo),
+                                          d$y))
+  expect_false(isTRUE(all.equal(cl$conformal$scores, truth(p_loo, d$y))))
+  # cross-validation: the out-of-fold probabilities through the maps; both
+  # from the training rows is flagged
+  set.seed(3)
+  cv <- kernel_cv(kernel_means, d$x, d$y, folds = 4, metric = "brier", gamma = 0.5, scale = FALSE)
+  cc <- conformal(rl, cv = cv)
+  expect_equal(cc$conformal$scores,
+               truth(kernclass:::kc_recalibrate_prob(rl$recalibration, cv$prob), d$y))
+  rcv <- recalibrate(full, cv = cv)
+  expect_warning(conformal(rcv, cv = cv), class = "kernclass_calibration_reuse_warning")
+  expect_warning(conformal(rcv), class = "kernclass_calibration_reuse_warning")
+})
+
+test_that("recalibrate() on held-out rows without some class is an error naming y or cv", {
+  fit <- kernel_means(Species ~ ., data = iris[c(TRUE, FALSE), ])
+  held <- iris[c(FALSE, TRUE), ]
+  no_virginica <- held$Species != "virginica"
+  e <- expect_error(recalibrate(fit, held[no_virginica, ], held$Species[no_virginica]),
+                    "\"virginica\"", class = "kernclass_missing_class_error")
+  expect_identical(e$arg, "y")
+  e1 <- expect_error(recalibrate(fit, held[1, ], held$Species[1]), "\"versicolor\", \"virginica\"",
+                     class = "kernclass_input_error")
+  expect_identical(e1$arg, "y")
+  # two classes: the first class's map alone, still both classes needed
+  two <- droplevels(subset(iris, Species != "setosa"))
+  f2 <- kernel_parzen(Species ~ ., data = two[c(TRUE, FALSE), ])
+  h2 <- two[c(FALSE, TRUE), ]
+  expect_error(recalibrate(f2, h2[h2$Species == "virginica", ], h2$Species[h2$Species == "virginica"]),
+               "\"versicolor\"", class = "kernclass_missing_class_error")
+  # rows without a class (NA) do not count
+  yy <- held$Species
+  yy[yy == "setosa"] <- NA
+  expect_error(recalibrate(fit, held, yy), "\"setosa\"", class = "kernclass_missing_class_error")
+})
+
+test_that("calibration rows' errors name `x`, not `newdata`", {
+  fit <- kernel_parzen(Species ~ ., data = iris)
+  for (call in list(quote(conformal(fit, iris[1:10, 3:5], iris$Species[1:10])),
+                    quote(recalibrate(fit, iris[1:10, 3:5], iris$Species[1:10])),
+                    quote(calibration_curve(fit, iris[1:10, 3:5], iris$Species[1:10])),
+                    quote(conformal(fit, list(1, 2), iris$Species[1:2])))) {
+    e <- expect_error(eval(call), class = "kernclass_input_error")
+    expect_identical(e$arg, "x")
+    expect_match(conditionMessage(e), "`x`")
+    expect_no_match(conditionMessage(e), "newdata")
+  }
+  m <- kernel_means(as.matrix(iris[, 1:4]), iris$Species)
+  e <- expect_error(conformal(m, unname(as.matrix(iris[1:5, 1:3])), iris$Species[1:5]), "`x` has 3")
+  expect_identical(e$arg, "x")
+  expect_error(predict(m, unname(as.matrix(iris[1:5, 1:3]))), "`newdata` has 3")
+})
+
+test_that("a cv of another fitter or other settings is an error naming cv; a tune's best row passes", {
+  set.seed(4)
+  x <- as.matrix(iris[, 1:4])
+  y <- iris$Species
+  fit <- kernel_means(x, y)
+  cv_p <- kernel_cv(kernel_parzen, x, y, folds = 3, metric = "brier")
+  e <- expect_error(conformal(fit, cv = cv_p), "kernel_parzen", class = "kernclass_cv_mismatch_error")
+  expect_identical(e$arg, "cv")
+  expect_error(recalibrate(fit, cv = cv_p), class = "kernclass_cv_mismatch_error")
+  cv_g <- kernel_cv(kernel_means, x, y, folds = 3, metric = "brier", gamma = 2)
+  expect_error(conformal(fit, cv = cv_g), "`gamma`", class = "kernclass_cv_mismatch_error")
+  expect_error(conformal(kernel_means(x, y, scale = FALSE), cv = kernel_cv(kernel_means, x, y,
+               folds = 3, metric = "brier")), "`scale`", class = "kernclass_cv_mismatch_error")
+  expect_error(conformal(fit, cv = kernel_cv(kernel_means, x, y, folds = 3, metric = "brier",
+                                             kernel = "laplace")),
+               "`kernel`", class = "kernclass_cv_mismatch_error")
+  expect_error(conformal(kernel_parzen(x, y, prior = c(0.2, 0.3, 0.5)),
+                         cv = kernel_cv(kernel_parzen, x, y, folds = 3, metric = "brier")),
+               "`prior` is NULL", class = "kernclass_cv_mismatch_error")
+  expect_error(conformal(kernel_means(x, y, approx = nystrom(m = 20)),
+                         cv = kernel_cv(kernel_means, x, y, folds = 3, metric = "brier",
+                                        approx = nystrom(m = 10))),
+               "nystrom\\(m = 10", class = "kernclass_cv_mismatch_error")
+  # the same settings however written: gamma's default 1/p given, an alias
+  ok <- kernel_cv(kernel_means, x, y, folds = 3, metric = "brier", gamma = 1 / 4, kernel = "radial")
+  expect_silent(conformal(fit, cv = ok))
+  expect_silent(conformal(kernel_means(x, y, gamma = 0.25), cv = kernel_cv(kernel_means, x, y,
+                folds = 3, metric = "brier")))
+  # the SVM's cost; its tolerance is the solver's and not compared
+  svm <- kernel_svm(x, y, probability = TRUE, cost = 4)
+  cv_c <- kernel_cv(kernel_svm, x, y, folds = 3, metric = "brier")
+  expect_error(conformal(svm, cv = cv_c), "`cost` is 1 in `cv` and 4", class = "kernclass_cv_mismatch_error")
+  expect_silent(conformal(svm, cv = kernel_cv(kernel_svm, x, y, folds = 3, metric = "brier",
+                                              cost = 4, tolerance = 1e-2)))
+  # kernel_tune's best row against its own refitted model, and against another model
+  tn <- kernel_tune(kernel_svm, x, y, grid = list(cost = c(0.5, 8), gamma = c(0.1, 1)), folds = 3,
+                    metric = "brier")
+  expect_silent(conformal(tn))
+  expect_silent(recalibrate(tn$model, cv = tn))
+  expect_error(conformal(kernel_svm(x, y, probability = TRUE, cost = tn$best$cost * 2,
+                                    gamma = tn$best$gamma), cv = tn),
+               "`cost`", class = "kernclass_cv_mismatch_error")
 })
