@@ -124,7 +124,11 @@
 #'   fitters solve no optimisation to a tolerance: their search is always
 #'   exhaustive; so is kernel_svm's when `tolerance` is a grid column or is
 #'   at least `screen_tolerance`. `print()` and `summary()` say which search
-#'   made the numbers.
+#'   made the numbers, and where the choice is the grid's smallest or
+#'   largest value of a numeric parameter it varies (the best values may
+#'   lie beyond the grid); [plot.kernel_tune()] notes both and marks the
+#'   rows a race dropped. `predict()` predicts with `model`
+#'   ([predict.kernel_tune()]).
 #'
 #' @section Racing (the default): `search = "race"` screens as `"screen"`
 #'   does (for [kernel_svm()]; other fitters' rows as they are fitted) and

@@ -248,6 +248,11 @@ test_that("check = s compares tuned cells with the exact model at the model's co
                                                            grid = list(cost = c(1, 10))))
   expect_identical(fit2$approx$tuned_not_given, "cost")
   expect_equal(fit2$approx$check[["rows"]], 50)
+  # the default grid: the check's cells tune gamma too, as the model's did
+  set.seed(3)
+  fit3 <- kernel_svm(d$x, d$y, approx = cells(size = 100, tune = TRUE, check = 50, folds = 3))
+  expect_identical(fit3$approx$tuned_not_given, c("cost", "gamma"))
+  expect_equal(fit3$approx$check[["rows"]], 50)
 })
 
 test_that("print and summary of tuned cells count what each cell ran", {
