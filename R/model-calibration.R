@@ -226,7 +226,8 @@ kc_recalibrate_prob <- function(rc, p) {
 #' first level) the probabilities are cut into `bins` equal bins of the unit interval,
 #' and each bin gives the mean predicted probability and the observed
 #' frequency of the class, with a binomial standard error. Well calibrated
-#' probabilities lie on the diagonal. `plot()` draws it (base graphics).
+#' probabilities lie on the diagonal. `plot()` draws it (base graphics),
+#' `autoplot()` with ggplot2 ([autoplot.kernclass()]).
 #'
 #' @param object A [kernel_cv()] or [kernel_tune()] result with out-of-fold
 #'   probabilities (`metric = "logloss"` or `"brier"`), or a fitted model
@@ -312,17 +313,30 @@ kc_calibration_table <- function(prob, y, bins) {
 #' @param main The title.
 #' @export
 plot.kernclass_calibration <- function(x, main = "Reliability diagram", ...) {
-  classes <- unique(as.character(x$class))
-  cols <- seq_along(classes)
+  d <- kc_calibration_plot_data(x)
+  cols <- attr(d, "colours")
   graphics::plot(c(0, 1), c(0, 1), type = "n", xlab = "Predicted probability",
                  ylab = "Observed frequency", main = main, ...)
   graphics::abline(0, 1, lty = 2, col = "grey50")
-  for (i in seq_along(classes)) {
-    d <- x[as.character(x$class) == classes[i], ]
-    graphics::segments(d$predicted, pmax(d$observed - 2 * d$se, 0), d$predicted,
-                       pmin(d$observed + 2 * d$se, 1), col = cols[i])
-    graphics::lines(d$predicted, d$observed, type = "b", pch = 19, col = cols[i])
+  for (cl in levels(d$class)) {
+    b <- d[d$class == cl, ]
+    graphics::segments(b$predicted, b$lower_band, b$predicted, b$upper_band, col = cols[[cl]])
+    graphics::lines(b$predicted, b$observed, type = "b", pch = 19, col = cols[[cl]])
   }
-  graphics::legend("topleft", legend = classes, col = cols, lty = 1, pch = 19, bty = "n")
+  graphics::legend("topleft", legend = names(cols), col = cols, lty = 1, pch = 19, bty = "n")
   invisible(x)
+}
+
+# What plot() and autoplot() draw of a reliability table: its rows, `class`
+# a factor of the classes drawn (in the table's order), the bars' ends
+# `lower_band` and `upper_band` (two standard errors either side of the
+# observed frequency, within 0 and 1), and attribute "colours": one per
+# class, named by it (the palette's first colours).
+kc_calibration_plot_data <- function(x) {
+  d <- as.data.frame(unclass(x))
+  classes <- unique(as.character(d$class))
+  d$class <- factor(as.character(d$class), levels = classes)
+  d$lower_band <- pmax(d$observed - 2 * d$se, 0)
+  d$upper_band <- pmin(d$observed + 2 * d$se, 1)
+  structure(d, colours = stats::setNames(rep_len(grDevices::palette(), length(classes)), classes))
 }

@@ -19,6 +19,15 @@
 #'     positions 1, 2, ... (the axis title says "grid order").
 #'
 #'   The tick labels sit at the cell centres.
+#' @section What the numbers are: A cell shows the best of its rows that ran
+#'   every fold. Where a race (`search = "race"`) dropped all of a cell's
+#'   rows, the cell shows the best dropped row's figure, from the folds it
+#'   ran: the cell grey, its number in grey italics (on a line, a hollow
+#'   grey point); a note under the title says what they are and after how
+#'   many folds. Notes also say when the numbers are screening estimates (a
+#'   screened search, `x$tolerance`) and when the choice is on the grid's
+#'   edge (the smallest or largest value of a parameter the grid varies:
+#'   the best values may lie beyond the grid), as `print()` does.
 #' @param x A `"kernel_tune"` object.
 #' @param params The names of the (one or) two parameters to draw; default,
 #'   the first two numeric grid columns that take more than one value.
@@ -40,47 +49,58 @@
 plot.kernel_tune <- function(x, params = NULL, metric = NULL,
                              col = grDevices::hcl.colors(24, "YlOrRd", rev = TRUE),
                              main = NULL, digits = 3, ...) {
-  # a column of approximations (approx = list(nystrom(m = 100), ...)): drawn
-  # as their positions in the grid, labelled nystrom(m = 100), ...
-  coded <- kc_tune_plot_codes(x$results, x$best)
-  res <- coded$results
-  if (is.null(metric)) metric <- if (is.null(x$metric)) "accuracy" else x$metric
   kc_check_number(digits, "digits", lower = 0, whole = TRUE)
-  params <- kc_tune_plot_params(x, res, metric, params)
-  ax <- lapply(params, function(nm) kc_tune_axis_labelled(res[[nm]], nm))
+  d <- kc_tune_plot_data(x, params, metric)
+  ax <- d$ax
+  params <- d$params
+  metric <- d$metric
   scales <- stats::setNames(vapply(ax, `[[`, "", "scale"), params)
-  value <- res[[metric]]
-  known <- is.element(metric, names(kc_metrics))
-  if (is.null(main)) {
-    main <- paste("Cross-validated", if (known) kc_metrics[[metric]]$label else metric)
+  if (is.null(main)) main <- d$main
+  notes <- function() {  # under the title, one line each
+    if (length(d$notes)) {
+      graphics::mtext(rev(d$notes), side = 3, line = 0.2 + 0.9 * (seq_along(d$notes) - 1L),
+                      cex = 0.7, col = "grey30")
+    }
   }
-  # cells over parameters not drawn show the best value
-  pick <- if (known && !kc_metrics[[metric]]$larger) min else max
-  best <- coded$best
+  mar <- graphics::par("mar")
+  top <- mar[3L] + 0.9 * length(d$notes)
   if (length(params) == 1L) {
     a <- ax[[1L]]
-    v <- tapply(value, factor(res[[params]], levels = a$values), pick)
-    graphics::plot(a$at, v, type = "b", pch = 19, xaxt = "n", log = if (a$scale == "log") "x" else "",
+    v <- d$z
+    op <- graphics::par(mar = c(mar[1L:2L], top, mar[4L]))
+    on.exit(graphics::par(op))
+    graphics::plot(a$at, v, type = "l", xaxt = "n", log = if (a$scale == "log") "x" else "",
                    xlab = a$label, ylab = metric, main = main, ...)
+    # finished rows filled, dropped ones hollow and grey (the note says so)
+    graphics::points(a$at, v, pch = ifelse(d$dropped, 1, 19),
+                     col = ifelse(d$dropped, "grey50", "black"))
     graphics::axis(1, at = a$at, labels = a$labels)
-    bi <- match(best[[params]], a$values)
+    bi <- d$best
     graphics::points(a$at[bi], v[bi], pch = 1, cex = 2.2, lwd = 2, col = "deepskyblue3")
+    notes()
     return(invisible(x))
   }
-  z <- tapply(value, list(factor(res[[params[1L]]], levels = ax[[1L]]$values),
-                          factor(res[[params[2L]]], levels = ax[[2L]]$values)), pick)
-  zr <- range(z, na.rm = TRUE)
+  z <- d$z
+  # dropped rows' figures are not on the colour scale: grey cells
+  zf <- z
+  zf[d$dropped] <- NA
+  zr <- if (all(is.na(zf))) range(z, na.rm = TRUE) else range(zf, na.rm = TRUE)
   if (diff(zr) == 0) zr <- zr + c(-1, 1) * max(abs(zr[1L]) * 1e-3, 1e-3)
   breaks <- seq(zr[1L], zr[2L], length.out = length(col) + 1L)
   # room for the key on the right; on the left, for the widest tick label
-  # (drawn from line 1 outward) and the axis title beyond it
+  # (drawn from line 1 outward) and the axis title beyond it; on top, for
+  # the notes
   ylab_line <- 1.5 + max(graphics::strwidth(ax[[2L]]$labels, "inches")) / graphics::par("csi")
-  mar <- graphics::par("mar")
-  op <- graphics::par(mar = c(mar[1L], max(mar[2L], ylab_line + 1.2), mar[3L], mar[4L] + 3))
+  op <- graphics::par(mar = c(mar[1L], max(mar[2L], ylab_line + 1.2), top, mar[4L] + 3))
   on.exit(graphics::par(op))
   log <- paste(c(if (scales[1L] == "log") "x", if (scales[2L] == "log") "y"), collapse = "")
-  graphics::image(ax[[1L]]$edges, ax[[2L]]$edges, z, col = col, breaks = breaks, log = log,
+  graphics::image(ax[[1L]]$edges, ax[[2L]]$edges, zf, col = col, breaks = breaks, log = log,
                   xaxt = "n", yaxt = "n", xlab = "", ylab = "", main = main, ...)
+  if (any(d$dropped)) {
+    g <- which(d$dropped, arr.ind = TRUE)
+    graphics::rect(ax[[1L]]$edges[g[, 1L]], ax[[2L]]$edges[g[, 2L]], ax[[1L]]$edges[g[, 1L] + 1L],
+                   ax[[2L]]$edges[g[, 2L] + 1L], col = "grey95", border = "grey65")
+  }
   graphics::title(ylab = ax[[2L]]$label, line = ylab_line)
   # tick labels shrunk (to 0.7 at least) so that neighbours do not overlap
   cw <- min(diff(graphics::grconvertX(ax[[1L]]$edges, "user", "inches")))
@@ -100,7 +120,8 @@ plot.kernel_tune <- function(x, params = NULL, metric = NULL,
   graphics::title(xlab = ax[[1L]]$label, line = graphics::par("mgp")[1L] + if (wide) 0.8 else 0)
   graphics::axis(2, at = ax[[2L]]$at, labels = ax[[2L]]$labels, tick = FALSE, las = 1,
                  cex.axis = cex_y)
-  # the numbers: shrunk to fit the smallest cell, light on dark colours
+  # the numbers: shrunk to fit the smallest cell, light on dark colours,
+  # grey on the dropped rows' cells
   cells <- which(!is.na(z), arr.ind = TRUE)
   labels <- formatC(z[cells], format = "f", digits = digits)
   cex <- min(1, 0.8 * cw / max(graphics::strwidth(labels, units = "inches")),
@@ -110,15 +131,72 @@ plot.kernel_tune <- function(x, params = NULL, metric = NULL,
     rgb <- grDevices::col2rgb(fill) / 255
     dark <- colSums(rgb * c(0.299, 0.587, 0.114)) < 0.5
     graphics::text(ax[[1L]]$at[cells[, 1L]], ax[[2L]]$at[cells[, 2L]], labels, cex = cex,
-                   col = ifelse(dark, "white", "black"))
+                   col = ifelse(d$dropped[cells], "grey40", ifelse(dark, "white", "black")),
+                   font = ifelse(d$dropped[cells], 3L, 1L))
   }
-  bi <- match(best[[params[1L]]], ax[[1L]]$values)
-  bj <- match(best[[params[2L]]], ax[[2L]]$values)
+  bi <- d$best[1L]
+  bj <- d$best[2L]
   graphics::rect(ax[[1L]]$edges[bi], ax[[2L]]$edges[bj], ax[[1L]]$edges[bi + 1L],
                  ax[[2L]]$edges[bj + 1L], border = "deepskyblue3", lwd = 3)
   graphics::box()
+  notes()
   kc_colour_key(col, breaks, metric)
   invisible(x)
+}
+
+# The data of a tuning plot (plot() and autoplot()): the `params` drawn and
+# their axes `ax` (kc_tune_axis_labelled(): a column of approximations by
+# its labels, kc_tune_plot_codes()), the `metric` and, over the drawn
+# parameters (a vector for one, a matrix for two), its values `z` (the
+# best over the parameters not drawn, of the rows that ran every fold where
+# the cell has any, else of the rows a race dropped), `dropped` (TRUE where
+# the value is a dropped row's) and `ran` (the folds behind each value), the
+# indices `best` of the chosen values, the title `main`, and `notes`: what
+# marks dropped values, that the numbers are screening estimates, and that
+# the choice is on the grid's edge (kc_tune_edge()).
+kc_tune_plot_data <- function(x, params, metric) {
+  coded <- kc_tune_plot_codes(x$results, x$best)
+  res <- coded$results
+  if (is.null(metric)) metric <- if (is.null(x$metric)) "accuracy" else x$metric
+  params <- kc_tune_plot_params(x, res, metric, params)
+  ax <- lapply(params, function(nm) kc_tune_axis_labelled(res[[nm]], nm))
+  known <- is.element(metric, names(kc_metrics))
+  larger <- !known || kc_metrics[[metric]]$larger
+  K <- if (is.null(x$folds)) NA_integer_ else x$folds
+  ran <- if (is.null(res$folds_run)) rep(K, nrow(res)) else res$folds_run
+  dropped <- !is.na(ran) & !is.na(K) & ran < K
+  value <- res[[metric]]
+  # each cell's row: finished rows first, then the best value (NA last)
+  at <- lapply(seq_along(params), function(k) match(res[[params[k]]], ax[[k]]$values))
+  dims <- vapply(ax, function(a) length(a$values), 1L)
+  cell <- if (length(params) == 1L) at[[1L]] else at[[1L]] + dims[1L] * (at[[2L]] - 1L)
+  ord <- order(dropped, if (larger) -value else value, na.last = TRUE)
+  ord <- ord[!duplicated(cell[ord])]
+  shape <- function(v, fill) {
+    out <- array(fill, dims)
+    out[cell[ord]] <- v[ord]
+    if (length(params) == 1L) as.vector(out) else out
+  }
+  best <- vapply(seq_along(params), function(k) match(coded$best[[params[k]]], ax[[k]]$values),
+                 1L)
+  d_ran <- shape(ran, NA_integer_)
+  d_dropped <- shape(dropped, FALSE)
+  notes <- c(
+    if (any(d_dropped)) {
+      f <- range(d_ran[d_dropped])
+      sprintf("%s: rows the race dropped after %s of %d folds (figures from those folds)",
+              if (length(params) == 1L) "hollow grey points" else "grey cells",
+              if (f[1L] == f[2L]) f[1L] else paste(f, collapse = " to "), K)
+    },
+    if (!is.null(x$tolerance)) {
+      sprintf("screening estimates (solver tolerance %s), not exact fits",
+              format(x$tolerance[["screen"]]))
+    },
+    kc_tune_edge(x, short = TRUE))
+  list(params = params, ax = ax, metric = metric, z = shape(value, NA_real_),
+       dropped = d_dropped, ran = d_ran, best = best,
+       main = paste("Cross-validated", if (known) kc_metrics[[metric]]$label else metric),
+       notes = notes)
 }
 
 # Grid columns of approximations as numbers, their positions in the order
@@ -234,4 +312,95 @@ kc_tune_plot_params <- function(x, res, metric, params) {
                      kc_enum(if (length(varying)) varying else gcols)), arg = "params")
   }
   params
+}
+
+# ---- cross-validation ----------------------------------------------------------
+
+#' Plot a cross-validation: the folds, or the confusion table
+#'
+#' Draws a [kernel_cv()] result with base graphics, as
+#' [autoplot.kernclass()] draws it with ggplot2: `type = "folds"` each
+#' fold's metric (points), the cross-validated value (a line) and a band of
+#' one standard error either side; `type = "confusion"` the confusion table
+#' of the out-of-fold predictions, each count in a cell shaded by it, the
+#' predicted classes across the top, the actual ones top to bottom.
+#' Leave-one-out has one point per fold: its default is the confusion
+#' table.
+#'
+#' @param x A `"kernel_cv"` object.
+#' @param type `"folds"` or `"confusion"`; default `"folds"`, for
+#'   leave-one-out `"confusion"`.
+#' @param main Title; default as [autoplot.kernclass()]'s.
+#' @param ... Further graphical parameters for [graphics::plot()].
+#' @return `x`, invisibly.
+#' @export
+#' @examples
+#' set.seed(1)
+#' cv <- kernel_cv(kernel_parzen, iris[, 1:4], iris$Species, folds = 5)
+#' plot(cv)
+#' plot(cv, type = "confusion")
+plot.kernel_cv <- function(x, type = NULL, main = NULL, ...) {
+  d <- kc_cv_plot_data(x, type)
+  if (is.null(main)) main <- d$main
+  if (d$type == "folds") {
+    k <- length(d$fold_value)
+    yr <- range(c(d$fold_value, d$value - d$se, d$value + d$se), na.rm = TRUE)
+    graphics::plot(seq_len(k), d$fold_value, type = "n", xaxt = "n", ylim = yr, xlab = "fold",
+                   ylab = d$label, main = main, ...)
+    usr <- graphics::par("usr")
+    graphics::rect(usr[1L], d$value - d$se, usr[2L], d$value + d$se, col = "grey85", border = NA)
+    graphics::abline(h = d$value, col = "deepskyblue3")
+    graphics::points(seq_len(k), d$fold_value, pch = 19)
+    graphics::axis(1, at = seq_len(k))
+    graphics::mtext(d$sub, side = 3, line = 0.3, cex = 0.8)
+    graphics::box()
+    return(invisible(x))
+  }
+  tab <- d$table
+  G <- nrow(tab)
+  counts <- unclass(tab)
+  # columns: the predicted classes left to right; rows: the actual ones top down
+  z <- t(counts[rev(seq_len(G)), , drop = FALSE])
+  col <- grDevices::colorRampPalette(c("grey95", "steelblue"))(24)
+  zr <- range(counts)
+  if (diff(zr) == 0) zr <- zr + c(-0.5, 0.5)
+  # room on the left for the widest class label and the axis title beyond
+  # it, on top for the labels, "predicted" and the title
+  ylab_line <- 1.5 + max(graphics::strwidth(rownames(counts), "inches")) / graphics::par("csi")
+  mar <- graphics::par("mar")
+  op <- graphics::par(mar = c(2, max(mar[2L], ylab_line + 1.2), max(mar[3L], 5.5), mar[4L]))
+  on.exit(graphics::par(op))
+  graphics::image(seq_len(ncol(counts)), seq_len(G), z, col = col,
+                  breaks = seq(zr[1L], zr[2L], length.out = 25L), xaxt = "n", yaxt = "n",
+                  xlab = "", ylab = "", main = "", ...)
+  graphics::title(ylab = "actual", line = ylab_line)
+  graphics::axis(3, at = seq_len(ncol(counts)), labels = colnames(counts), tick = FALSE)
+  graphics::axis(2, at = seq_len(G), labels = rev(rownames(counts)), tick = FALSE, las = 1)
+  graphics::mtext("predicted", side = 3, line = 2.2)
+  graphics::title(main = main, line = 3.6)
+  g <- which(!is.na(z), arr.ind = TRUE)
+  graphics::text(g[, 1L], g[, 2L], z[g])
+  graphics::box()
+  invisible(x)
+}
+
+# What plot() and autoplot() of a kernel_cv() draw: the checked `type`
+# ("folds"; "confusion", the default for leave-one-out), the metric's
+# `label`, its cross-validated `value`, standard error `se` (0 where not
+# finite) and `fold_value`s, the title `main` and subtitle `sub`, and the
+# confusion `table` of the out-of-fold predictions.
+kc_cv_plot_data <- function(x, type) {
+  if (is.null(type)) type <- if (isTRUE(x$loo)) "confusion" else "folds"
+  if (!is.character(type) || length(type) != 1L || !type %in% c("folds", "confusion")) {
+    kc_abort("`type` must be \"folds\" or \"confusion\".", arg = "type")
+  }
+  metric <- if (is.null(x$metric)) "accuracy" else x$metric
+  label <- if (metric %in% names(kc_metrics)) kc_metrics[[metric]]$label else metric
+  value <- if (is.null(x$value)) x$accuracy else x$value
+  se <- if (is.finite(x$se)) x$se else 0
+  list(type = type, label = label, value = value, se = se, fold_value = x$fold_value,
+       main = if (type == "folds") paste("Cross-validated", label, "by fold") else
+         "Out-of-fold predictions",
+       sub = sprintf("%s %.4g (line), standard error %.2g (band)", label, value, se),
+       table = table(actual = x$y, predicted = x$predicted))
 }

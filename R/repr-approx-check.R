@@ -27,9 +27,13 @@ kc_approx_checked <- function(fit, d, spec, weights = NULL) {
   spec0$check <- 0L
   one <- function(approx) {
     w <- if (!is.null(weights)) list(weights = weights[rows$train])
+    # tuned cells: the parameters the cells tune that the call left out
+    # (fit$approx$tuned_not_given) are left out of the approximation's refit
+    # too, as its search must vary them (the exact model takes the model's)
+    a <- if (is.null(approx)) args else args[setdiff(names(args), fit$approx$tuned_not_given)]
     do.call(kc_fitter_of(fit)$fun, c(list(x = d$x[rows$train, , drop = FALSE],
                                           y = d$y[rows$train], scale = FALSE, approx = approx),
-                                     args, w))
+                                     a, w))
   }
   test <- d$x[rows$test, , drop = FALSE]
   # as labels: a class with one row can be missing from the fits' classes

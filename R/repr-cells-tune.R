@@ -57,34 +57,45 @@ kc_fit_cell_tuned <- function(p) {
   if (inherits(m, "condition")) return(m)
   m$tuning <- if (is.null(searched)) {
     list(cost = p$args$cost, gamma = p$args$gamma, accuracy = NA_real_, folds_run = 0L,
-         fits = 0L, grid_rows = 0L, search = "none", fold = NULL, seed = NULL)
+         fits = 0L, grid_rows = 0L, folds = 0L, search = "none", fold = NULL, seed = NULL)
   } else {
     r <- searched$results
     list(cost = p$args$cost, gamma = p$args$gamma, accuracy = searched$best_accuracy,
          folds_run = r$folds_run[searched$best_index], fits = sum(r$folds_run),
-         grid_rows = nrow(r), search = searched$search, fold = searched$fold, seed = seed,
+         grid_rows = nrow(r), folds = searched$folds, search = searched$search,
+         fold = searched$fold, seed = seed,
          edge = kc_grid_edge(r[names(searched$best)], searched$best))
   }
   m
 }
 
-# Where a choice sits on its grid's edge: for each parameter the grid
-# varies (two or more values), "smallest <name>" or "largest <name>" when
-# the chosen value is the grid's least or greatest, joined by ", " ("" when
-# none is). grid: the grid's parameter columns; best: the chosen values.
+# Where a choice sits on its grid's edge: for each numeric parameter the
+# grid varies (two or more values), "smallest <name>" or "largest <name>"
+# when the chosen value is the grid's least or greatest, joined by ", " (""
+# when none is). grid: the grid's parameter columns; best: the chosen
+# values. Used by tuned cells and by kernel_tune()'s print and plots.
 kc_grid_edge <- function(grid, best) {
   edge <- unlist(lapply(names(grid), function(nm) {
     v <- unique(grid[[nm]])
-    if (length(v) < 2L) NULL else if (best[[nm]] == min(v)) paste("smallest", nm) else
-      if (best[[nm]] == max(v)) paste("largest", nm)
+    if (!is.numeric(v) || length(v) < 2L) NULL else if (best[[nm]] == min(v)) {
+      paste("smallest", nm)
+    } else if (best[[nm]] == max(v)) paste("largest", nm)
   }))
   paste(edge, collapse = ", ")
 }
 
+# What an edge choice suggests, for `n` edges: give `who` a wider grid.
+kc_grid_edge_advice <- function(who, n) {
+  sprintf("the best values may lie beyond the grid: give %s a `grid` reaching past %s", who,
+          if (n == 1L) "it" else "them")
+}
+
 # Per tuned cell: what it chose (NA for a cell of one class) and the
 # search behind it; `fits` the fold fits its search ran, of grid rows x
-# folds; `edge` where the choice sits on the edge of the cell's grid
-# (kc_grid_edge(); NA for a cell without a search).
+# `folds` (the folds of the cell's search: fewer than cells()'s in a cell of
+# fewer rows; 0 for a cell without a search); `edge` where the choice sits
+# on the edge of the cell's grid (kc_grid_edge(); NA for a cell without a
+# search).
 kc_cells_tune_table <- function(models) {
   pick <- function(f) {
     vapply(models, function(m) {
@@ -96,7 +107,7 @@ kc_cells_tune_table <- function(models) {
              rows = vapply(models, function(m) sum(m$counts), numeric(1)),
              cost = pick("cost"), gamma = pick("gamma"), cv_accuracy = pick("accuracy"),
              folds_run = as.integer(pick("folds_run")), fits = as.integer(pick("fits")),
-             grid_rows = as.integer(pick("grid_rows")),
+             grid_rows = as.integer(pick("grid_rows")), folds = as.integer(pick("folds")),
              edge = vapply(models, function(m) {
                e <- m$tuning$edge
                if (is.null(e)) NA_character_ else e
@@ -119,36 +130,50 @@ kc_cells_edge_line <- function(table) {
   count <- table(parts)
   count <- count[count >= kc_cells_edge_share * length(e)]
   if (!length(count)) return(NULL)
-  sprintf(paste0("  on the grid's edge: %s\n  (the best values may lie beyond the grid: ",
-                 "give cells() a `grid` reaching past %s)\n"),
+  sprintf("  on the grid's edge: %s\n  (%s)\n",
           paste(sprintf("the %s in %d of %d cells", names(count), count, length(e)),
-                collapse = ", "),
-          if (length(count) == 1L) "it" else "them")
+                collapse = ", "), kc_grid_edge_advice("cells()", length(count)))
 }
 
 # The lines print() and summary() give a tuned model: how the cells were
-# tuned, then the table (its first `head` rows).
+# tuned, the range of the choices of the cells that searched (a cell of one
+# class, or with a class of one row, ran none: it keeps the model's cost and
+# gamma), then the table (its first `head` rows), where a cell without a
+# search has no accuracy and "no search" for its fits, and a searched
+# cell's fits are out of its grid rows x its own folds.
 kc_cells_tune_lines <- function(spec, table, head) {
   t <- spec$tune
   cat(sprintf("  cost and gamma chosen in each cell: %s, %d-fold, %s search\n",
               if (is.null(t$grid)) "the default grid of the cell's rows" else
                 sprintf("a grid of %d rows", nrow(t$grid)), t$folds, t$search))
-  tuned <- !is.na(table$cost)
-  if (any(tuned)) {
-    cat(sprintf("  chosen cost %s to %s, gamma %s to %s; CV accuracy median %.2f%%\n",
-                format(min(table$cost[tuned]), digits = 4),
-                format(max(table$cost[tuned]), digits = 4),
-                format(min(table$gamma[tuned]), digits = 4),
-                format(max(table$gamma[tuned]), digits = 4),
-                100 * stats::median(table$cv_accuracy, na.rm = TRUE)))
+  # models fitted before `folds` was kept: the folds as kc_fit_cell_tuned() chose them
+  folds <- if (is.null(table$folds)) pmin(t$folds, table$rows) else table$folds
+  searched <- !is.na(table$grid_rows) & table$grid_rows > 0L
+  if (any(searched)) {
+    cat(sprintf(paste0("  chosen in the %d of %d cells that searched: cost %s to %s, gamma %s ",
+                       "to %s; CV accuracy median %.2f%%\n"), sum(searched), nrow(table),
+                format(min(table$cost[searched]), digits = 4),
+                format(max(table$cost[searched]), digits = 4),
+                format(min(table$gamma[searched]), digits = 4),
+                format(max(table$gamma[searched]), digits = 4),
+                100 * stats::median(table$cv_accuracy[searched])))
+  }
+  if (!all(searched)) {
+    cat(sprintf(paste0("  %d cell(s) ran no search: of one class (which it predicts) or with ",
+                       "a class of one row (at the model's cost and gamma)\n"), sum(!searched)))
+  }
+  small <- searched & folds < t$folds
+  if (any(small)) {
+    cat(sprintf(paste0("  %d cell(s) of fewer than %d rows: as many folds as rows (the fits ",
+                       "below are out of their grid rows x their folds)\n"), sum(small), t$folds))
   }
   cat(kc_cells_edge_line(table))
   shown <- utils::head(table, head)
-  shown$cv_accuracy <- sprintf("%.2f%%", 100 * shown$cv_accuracy)
-  shown$fits <- ifelse(is.na(shown$fits), "", sprintf("%d of %d", shown$fits,
-                                                       shown$grid_rows * t$folds))
-  shown$grid_rows <- NULL
-  shown$edge <- NULL
+  on <- utils::head(searched, head)
+  shown$cv_accuracy <- ifelse(on, sprintf("%.2f%%", 100 * shown$cv_accuracy), "")
+  shown$fits <- ifelse(on, sprintf("%d of %d", shown$fits, shown$grid_rows * utils::head(folds, head)),
+                       "no search")
+  shown[c("grid_rows", "folds", "edge")] <- NULL
   print(shown, row.names = FALSE, digits = 4)
   if (nrow(table) > head) {
     cat(sprintf("  ... and %d more cells (summary(fit)$tuning has them all)\n", nrow(table) - head))

@@ -23,9 +23,13 @@
 #'   `print()` lists what the first cells chose and `summary()` every cell:
 #'   its rows, `cost`, `gamma`, the cross-validated accuracy of the choice
 #'   (a screening estimate unless `search = "exhaustive"`, as in
-#'   [kernel_tune()]), the folds it ran, the fits the search ran in all and
+#'   [kernel_tune()]), the folds the choice ran (`folds_run`), the fits the
+#'   search ran in all (`fits`, of `grid_rows` x `folds`, `folds` the
+#'   cell's: as many as its rows in a cell of fewer rows than `folds`) and
 #'   `edge`: where the choice is the grid's smallest or largest value of a
-#'   parameter it varies (`""`: neither). Where at least a fifth of the
+#'   parameter it varies (`""`: neither). The range of the choices and the
+#'   median accuracy are over the cells that searched; a cell without a
+#'   search shows no accuracy and "no search". Where at least a fifth of the
 #'   searched cells chose the same edge, both say so: the best values may
 #'   lie beyond the grid, and a wider `grid` may fit better.
 #'   The model's `cost` and `gamma` stay those given to [kernel_svm()]:
@@ -297,7 +301,8 @@ kc_fit_svm_cells <- function(d, k, spec, C, weights, cost, class.weights, contro
                        iterations = iterations,
                        converged = all(converged), probability = probability,
                        approx = list(spec = spec, centres = centres, cell = cell,
-                                     models = models, gap = gap, blend = blend))
+                                     models = models, gap = gap, blend = blend,
+                                     tuned_not_given = setdiff(tune$free, given)))
   kc_approx_checked(fit, d, spec, weights)
 }
 

@@ -124,7 +124,11 @@
 #'   fitters solve no optimisation to a tolerance: their search is always
 #'   exhaustive; so is kernel_svm's when `tolerance` is a grid column or is
 #'   at least `screen_tolerance`. `print()` and `summary()` say which search
-#'   made the numbers.
+#'   made the numbers, and where the choice is the grid's smallest or
+#'   largest value of a numeric parameter it varies (the best values may
+#'   lie beyond the grid); [plot.kernel_tune()] notes both and marks the
+#'   rows a race dropped. `predict()` predicts with `model`
+#'   ([predict.kernel_tune()]).
 #'
 #' @section Racing (the default): `search = "race"` screens as `"screen"`
 #'   does (for [kernel_svm()]; other fitters' rows as they are fitted) and
@@ -470,7 +474,19 @@ print.kernel_tune <- function(x, ...) {
   cat("Search: ", kc_tune_search_text(x), "\n", sep = "")
   cat(sprintf("Best: %s (row %d), %s\n", kc_grid_label(x$best), x$best_index,
               kc_tune_best_text(x)))
+  cat(kc_tune_edge(x))
   invisible(x)
+}
+
+# Where the choice of a kernel_tune() is on its grid's edge (kc_grid_edge()
+# over the grid's columns): NULL where it is not; else the line print() and
+# summary() give after "Best:", or (short) the plots' note.
+kc_tune_edge <- function(x, short = FALSE) {
+  e <- kc_grid_edge(x$results[intersect(names(x$best), names(x$results))], x$best)
+  if (!nzchar(e)) return(NULL)
+  if (short) return(sprintf("the choice is on the grid's edge (%s)", e))
+  sprintf("On the grid's edge: the %s\n  (%s)\n", e,
+          kc_grid_edge_advice("kernel_tune()", length(strsplit(e, ", ", fixed = TRUE)[[1L]])))
 }
 
 kc_tune_best_text <- function(x) {
@@ -519,8 +535,9 @@ print.summary.kernel_tune <- function(x, ...) {
   cat(sprintf("Folds: %s\n", how))
   if (!is.null(x$default_grid)) cat("Grid: ", x$default_grid, "\n", sep = "")
   cat("Search: ", kc_tune_search_text(x), "\n", sep = "")
-  cat(sprintf("Best: %s (row %d), %s\n\n", kc_grid_label(x$best), x$best_index,
+  cat(sprintf("Best: %s (row %d), %s\n", kc_grid_label(x$best), x$best_index,
               kc_tune_best_text(x)))
+  cat(kc_tune_edge(list(results = x$table, best = x$best)), "\n", sep = "")
   cat(sprintf("Results, best first (%s out of fold; sd: of the fold values%s):\n",
               kc_metrics[[if (is.null(x$metric)) "accuracy" else x$metric]]$label,
               if (identical(x$search, "race")) {
@@ -531,4 +548,35 @@ print.summary.kernel_tune <- function(x, ...) {
   cat("\nModel refitted on all data with the best parameters:\n\n")
   print(x$model)
   invisible(x)
+}
+
+#' Predict with the model a parameter search refitted
+#'
+#' `predict()` of a [kernel_tune()] result predicts with its `model`: the
+#' fitter's model refitted on all the data with the best parameters. It is
+#' `predict(x$model, newdata, ...)`, so that `type` (and for a kernclass
+#' model every argument of [predict.kernclass()]) is passed on.
+#'
+#' @param object A `"kernel_tune"` object.
+#' @param newdata New data, as the refitted model's `predict()` takes it
+#'   (for a kernclass model, see [predict.kernclass()]); missing: the
+#'   model's own training rows, as its `predict()` gives them.
+#' @param ... Passed on to the model's `predict()`, e.g. `type = "prob"`.
+#' @return What the refitted model's `predict()` returns.
+#' @seealso [kernel_tune()]
+#' @export
+#' @examples
+#' set.seed(1)
+#' tuned <- kernel_tune(kernel_svm, Species ~ ., data = iris,
+#'                      grid = list(cost = c(1, 10), gamma = c(0.1, 1)), folds = 3)
+#' predict(tuned, iris[c(1, 51, 101), ])
+#' predict(tuned, iris[c(1, 51, 101), ], type = "decision")
+predict.kernel_tune <- function(object, newdata, ...) {
+  if (is.null(object$model)) {
+    kc_abort(paste0("This kernel_tune() result holds no refitted model (`model` is NULL) to ",
+                    "predict with: refit the fitter with the best parameters (`best`), or run ",
+                    "kernel_tune() again."), arg = "object", class = "no_model")
+  }
+  if (missing(newdata)) stats::predict(object$model, ...) else
+    stats::predict(object$model, newdata, ...)
 }

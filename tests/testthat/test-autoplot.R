@@ -128,3 +128,109 @@ test_that("autoplot() of a cross-validation: the folds, or the confusion table",
   expect_identical(geoms(autoplot(loo)), c("GeomTile", "GeomText"))
   expect_error(autoplot(cv, type = "pie"), class = "kernclass_input_error")
 })
+
+test_that("a model that predicts one class over the region draws without a boundary", {
+  set.seed(2)
+  x <- matrix(rnorm(80), 40, 2, dimnames = list(NULL, c("a", "b")))
+  y <- factor(rep(c("big", "small"), c(34, 6)))
+  fit <- kernel_svm(x, y, cost = 1e-3)
+  p <- autoplot(fit, grid = 25)
+  built(p)
+  # one class everywhere (predict() on the grid), so no boundary layer
+  expect_identical(unique(as.character(predict(fit, cbind(a = p$data$x, b = p$data$y)))), "big")
+  # no boundary: any path is a dashed margin
+  expect_identical(geoms(p)[1L], "GeomRaster")
+  paths <- p$layers[geoms(p) == "GeomPath"]
+  expect_true(all(vapply(paths, function(l) identical(l$aes_params$linetype, "dashed"), NA)))
+  expect_regions(p, fit, x)
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off())
+  r <- plot(fit, grid = 25)
+  expect_length(r$boundary, 0L)
+})
+
+# a race over 16 rows that drops most of them (5 folds; under 1 s)
+raced <- function() {
+  set.seed(1)
+  kernel_tune(kernel_svm, iris[, 1:4], iris$Species, folds = 5,
+              grid = list(cost = 10^(-1:2), gamma = 10^(-2:1)))
+}
+
+test_that("autoplot() of a race marks the dropped rows and notes screening and edges", {
+  tuned <- raced()
+  r <- tuned$results
+  gone <- r$folds_run < 5
+  expect_true(any(gone) && !all(gone))
+  p <- autoplot(tuned)
+  b <- built(p)
+  expect_identical(geoms(p), c("GeomRect", "GeomRect", "GeomText", "GeomRect"))
+  # the grey layer: the cells whose one row the race dropped
+  grey <- p$layers[[2L]]$data
+  expect_setequal(paste(grey$x, grey$y), paste(r$cost, r$gamma)[gone])
+  expect_identical(p$layers[[2L]]$aes_params$fill, "grey95")
+  expect_setequal(paste(p$layers[[1L]]$data$x, p$layers[[1L]]$data$y),
+                  paste(r$cost, r$gamma)[!gone])
+  # grey italic numbers on them
+  key <- paste(p$data$x, p$data$y)
+  expect_identical(p$data$face == "italic", key %in% paste(r$cost, r$gamma)[gone])
+  expect_match(p$labels$caption, sprintf("rows the race dropped after %d to %d of 5 folds",
+                                         min(r$folds_run[gone]), max(r$folds_run[gone])),
+               fixed = TRUE)
+  expect_match(p$labels$caption, "screening estimates (solver tolerance 0.1)", fixed = TRUE)
+  # one parameter: each gamma's best over the costs that ran every fold, else
+  # over the dropped ones; hollow grey where all were dropped
+  p1 <- autoplot(tuned, params = "gamma")
+  built(p1)
+  g <- sort(unique(r$gamma))
+  want <- vapply(g, function(v) {
+    done <- r$gamma == v & !gone
+    max(r$accuracy[if (any(done)) done else r$gamma == v])
+  }, numeric(1))
+  expect_equal(p1$data$value, want)
+  all_gone <- vapply(g, function(v) all(gone[r$gamma == v]), NA)
+  expect_identical(as.character(p1$data$status) == "dropped by the race", all_gone)
+  expect_identical(geoms(p1), c("GeomLine", "GeomPoint", "GeomPoint"))
+
+  # an exhaustive search at the fit's tolerance: nothing to note or mark
+  set.seed(1)
+  ex <- kernel_tune(kernel_svm, iris[, 3:4], iris$Species, folds = 3, search = "exhaustive",
+                    grid = list(cost = c(1, 10, 100), gamma = c(0.1, 1, 10)))
+  pe <- autoplot(ex)
+  expect_identical(geoms(pe), c("GeomRect", "GeomText", "GeomRect"))
+  edge <- kernclass:::kc_grid_edge(ex$results[c("cost", "gamma")], ex$best)
+  expect_identical(is.null(pe$labels$caption), !nzchar(edge))
+})
+
+test_that("autoplot() of a tuning over approximations draws them by label, notes the edge", {
+  set.seed(1)
+  tuned <- kernel_tune(kernel_svm, iris[, 1:4], iris$Species, folds = 3,
+                       grid = list(approx = list(nystrom(m = 20), nystrom(m = 40)),
+                                   cost = c(1, 10)))
+  p <- autoplot(tuned)
+  built(p)
+  sx <- p$scales$get_scales("x")
+  expect_identical(sx$labels, c("nystrom(m = 20)", "nystrom(m = 40)"))
+  p2 <- autoplot(tuned, params = c("approx", "cost"))
+  built(p2)
+  p3 <- autoplot(tuned, params = "approx")
+  built(p3)
+  # the edge, as plain R: the chosen cost against the grid's costs
+  side <- if (tuned$best$cost == 1) "smallest cost" else "largest cost"
+  expect_match(p$labels$caption, sprintf("the choice is on the grid's edge (%s)", side),
+               fixed = TRUE)
+  expect_output(print(tuned), sprintf("On the grid's edge: the %s", side), fixed = TRUE)
+})
+
+test_that("autoplot() of a reliability table draws plot()'s diagram", {
+  set.seed(3)
+  cv <- kernel_cv(kernel_svm, Species ~ ., data = iris, folds = 5, metric = "logloss")
+  cal <- calibration_curve(cv, bins = 5)
+  p <- autoplot(cal)
+  b <- built(p)
+  expect_identical(geoms(p), c("GeomAbline", "GeomLinerange", "GeomLine", "GeomPoint"))
+  expect_equal(p$data$observed, cal$observed)
+  expect_equal(p$data$lower_band, pmax(cal$observed - 2 * cal$se, 0))
+  expect_equal(p$data$upper_band, pmin(cal$observed + 2 * cal$se, 1))
+  expect_identical(levels(p$data$class), levels(iris$Species))
+  expect_error(autoplot(cal, bins = 2), class = "kernclass_input_error")
+})

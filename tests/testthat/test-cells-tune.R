@@ -228,6 +228,70 @@ test_that("a cell of one class predicts it; a class of one row keeps the model's
   expect_output(print(summary(fit2)), "What each cell chose")
 })
 
+test_that("check = s compares tuned cells with the exact model at the model's cost and gamma", {
+  # the check refits the cells on s rows: the grid's columns are the cells'
+  # to tune there too, not arguments given to kernel_svm()
+  d <- two_class(200, seed = 2)
+  set.seed(3)
+  fit <- kernel_svm(d$x, d$y, approx = cells(size = 60, check = 50, folds = 3,
+                                             grid = list(cost = c(1, 10), gamma = c(0.5, 2))))
+  ch <- fit$approx$check
+  expect_identical(names(ch), c("rows", "agreement", "exact_accuracy", "approx_accuracy"))
+  expect_equal(ch[["rows"]], 50)
+  # shares of the 50 test rows
+  expect_true(all(ch[-1L] >= 0 & ch[-1L] <= 1))
+  expect_equal(ch[-1L] * 50, round(ch[-1L] * 50))
+  expect_output(print(fit), "against the exact model")
+  # a grid of cost only, gamma given: the check's cells keep that gamma
+  set.seed(3)
+  fit2 <- kernel_svm(d$x, d$y, gamma = 0.8, approx = cells(size = 60, check = 50, folds = 3,
+                                                           grid = list(cost = c(1, 10))))
+  expect_identical(fit2$approx$tuned_not_given, "cost")
+  expect_equal(fit2$approx$check[["rows"]], 50)
+  # the default grid: the check's cells tune gamma too, as the model's did
+  set.seed(3)
+  fit3 <- kernel_svm(d$x, d$y, approx = cells(size = 100, tune = TRUE, check = 50, folds = 3))
+  expect_identical(fit3$approx$tuned_not_given, c("cost", "gamma"))
+  expect_equal(fit3$approx$check[["rows"]], 50)
+})
+
+test_that("print and summary of tuned cells count what each cell ran", {
+  # four far-apart blobs, one cell each: 40 rows of two classes; 6 rows with a
+  # class of one row (no search); 5 rows of one class; 4 rows of two classes,
+  # fewer than the 5 folds (4 folds)
+  set.seed(7)
+  blob <- function(n, at) matrix(rnorm(2 * n, mean = at, sd = 0.5), n, 2)
+  x <- rbind(blob(40, 0), blob(4, 30), blob(6, 60), blob(5, 90))
+  y <- factor(c(rep(c("a", "b"), 20), rep(c("a", "b"), 2), "b", rep("a", 5), rep("a", 5)))
+  set.seed(8)
+  fit <- kernel_svm(x, y, gamma = 0.7, scale = FALSE,
+                    approx = cells(size = 14, grid = list(cost = c(1, 10)), folds = 5))
+  tab <- summary(fit)$tuning
+  expect_identical(sort(tab$rows), c(4, 5, 6, 40))
+  small <- which(tab$rows == 4)
+  expect_identical(tab$folds[small], 4L)
+  expect_identical(tab$folds[tab$rows == 40], 5L)
+  expect_identical(tab$fits[small], 2L * 4L)  # the race keeps both rows: every fit runs
+  searched <- tab$rows %in% c(4, 40)
+  out <- capture.output(print(fit))
+  # the range over the cells that searched, not the lone-row cell's scaled cost
+  expect_true(any(grepl(sprintf("chosen in the 2 of 4 cells that searched: cost %s to %s",
+                                format(min(tab$cost[searched]), digits = 4),
+                                format(max(tab$cost[searched]), digits = 4)), out,
+                        fixed = TRUE)))
+  expect_true(any(grepl(sprintf("CV accuracy median %.2f%%",
+                                100 * stats::median(tab$cv_accuracy[searched])), out,
+                        fixed = TRUE)))
+  expect_true(any(grepl("2 cell(s) ran no search", out, fixed = TRUE)))
+  # fits out of the cell's own folds; no "NA%" for the cells without a search
+  row_of <- function(j) out[grepl(sprintf("^ +%d +%d ", j, tab$rows[j]), out)]
+  expect_match(row_of(small), "8 of 8$")
+  expect_match(row_of(which(tab$rows == 40)), "10 of 10$")
+  expect_match(row_of(which(tab$rows == 6)), "no search$")
+  expect_false(any(grepl("NA%", out, fixed = TRUE)))
+  expect_false(any(grepl("NA%", capture.output(print(summary(fit))), fixed = TRUE)))
+})
+
 test_that("blend = \"auto\" chooses K by out-of-fold blended accuracy, as plain R", {
   # 6 tuned cells of 100 rows, every training row scored (under 2 s)
   set.seed(3)

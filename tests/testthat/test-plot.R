@@ -300,3 +300,44 @@ test_that("the boundary pieces hold exactly the contour points that separate two
     expect_true(all(setdiff(drawn, expected) %in% ends))
   }
 })
+
+test_that("plot() of a kernel_cv draws the folds or the confusion table, as autoplot()", {
+  set.seed(2)
+  cv <- kernel_cv(kernel_parzen, iris[, 3:4], iris$Species, folds = 4)
+  close <- plot_to_null()
+  on.exit(close())
+  mar <- graphics::par("mar")
+  res <- withVisible(plot(cv))
+  expect_false(res$visible)
+  expect_identical(res$value, cv)
+  # the y range holds every fold's value and the band
+  usr <- graphics::par("usr")
+  expect_lte(usr[3L], min(cv$fold_value, cv$accuracy - cv$se))
+  expect_gte(usr[4L], max(cv$fold_value, cv$accuracy + cv$se))
+  expect_identical(plot(cv, type = "confusion"), cv)
+  expect_identical(graphics::par("mar"), mar)
+  loo <- kernel_cv(kernel_means, iris[, 3:4], iris$Species, folds = "loo")
+  expect_identical(plot(loo), loo)
+  expect_error(plot(cv, type = "pie"), class = "kernclass_input_error")
+})
+
+test_that("plot() of a race runs on a null device and marks the dropped rows", {
+  set.seed(1)
+  tuned <- kernel_tune(kernel_svm, iris[, 1:4], iris$Species, folds = 5,
+                       grid = list(cost = 10^(-1:2), gamma = 10^(-2:1)))
+  expect_true(any(tuned$results$folds_run < 5))
+  close <- plot_to_null()
+  on.exit(close())
+  mar <- graphics::par("mar")
+  expect_identical(plot(tuned), tuned)
+  expect_identical(plot(tuned, params = "gamma"), tuned)
+  expect_identical(graphics::par("mar"), mar)
+  # the notes: dropped rows, screening estimates
+  d <- kernclass:::kc_tune_plot_data(tuned, NULL, NULL)
+  expect_true(any(grepl("grey cells: rows the race dropped", d$notes, fixed = TRUE)))
+  expect_true(any(grepl("screening estimates", d$notes, fixed = TRUE)))
+  # the cells whose one row was dropped are the marked ones
+  r <- tuned$results
+  marked <- d$dropped[cbind(match(r$cost, d$ax[[1L]]$values), match(r$gamma, d$ax[[2L]]$values))]
+  expect_identical(marked, r$folds_run < 5)
+})

@@ -176,3 +176,46 @@ test_that("bad input to kernel_tune gets classed errors naming the argument", {
   expect_identical(e$arg, "cost")
   expect_match(conditionMessage(e), "Grid row 2 \\(cost = -1\\)")
 })
+
+test_that("predict() of a tuning result predicts with the refitted model", {
+  set.seed(3)
+  tuned <- kernel_tune(kernel_svm, Species ~ ., data = iris, folds = 3,
+                       grid = list(cost = c(1, 10), gamma = c(0.1, 1)))
+  new <- iris[c(1, 51, 101, 120), ]
+  # the model kernel_svm() fits with the best parameters
+  direct <- do.call(kernel_svm, c(list(Species ~ ., data = iris), tuned$best))
+  expect_identical(predict(tuned, new), predict(direct, new))
+  expect_equal(predict(tuned, new, type = "decision"), predict(direct, new, type = "decision"))
+  expect_identical(predict(tuned), predict(direct))
+  # default method
+  set.seed(3)
+  t2 <- kernel_tune(kernel_means, iris[, 1:4], iris$Species, folds = 3,
+                    grid = list(gamma = c(0.1, 1)))
+  m2 <- kernel_means(iris[, 1:4], iris$Species, gamma = t2$best$gamma)
+  expect_equal(predict(t2, iris[1:5, 1:4], type = "prob"), predict(m2, iris[1:5, 1:4], type = "prob"))
+  t2$model <- NULL
+  expect_error(predict(t2, iris[1:5, 1:4]), class = "kernclass_no_model_error")
+  expect_error(predict(t2, iris[1:5, 1:4]), "no refitted model", class = "kernclass_input_error")
+})
+
+test_that("print and summary say when the choice is on the grid's edge, as plain R", {
+  set.seed(3)
+  tuned <- kernel_tune(kernel_svm, iris[, 3:4], iris$Species, folds = 3, search = "exhaustive",
+                       grid = list(cost = c(0.01, 0.1), gamma = c(0.5, 1, 2)))
+  b <- tuned$best
+  edges <- c(if (b$cost == 0.01) "smallest cost" else "largest cost",
+             if (b$gamma == 0.5) "smallest gamma" else if (b$gamma == 2) "largest gamma")
+  line <- sprintf("On the grid's edge: the %s", paste(edges, collapse = ", "))
+  expect_true(any(startsWith(capture.output(print(tuned)), line)))
+  expect_true(any(startsWith(capture.output(print(summary(tuned))), line)))
+  expect_true(any(grepl(sprintf("give kernel_tune() a `grid` reaching past %s",
+                                if (length(edges) == 1L) "it" else "them"),
+                        capture.output(print(tuned)), fixed = TRUE)))
+  # a choice inside the grid: no such line
+  set.seed(3)
+  mid <- kernel_tune(kernel_svm, iris[, 3:4], iris$Species, folds = 3, search = "exhaustive",
+                     grid = list(gamma = c(1e-4, 1, 1e4)))
+  expect_identical(mid$best$gamma, 1)  # far too smooth and far too rough on either side
+  expect_false(any(grepl("grid's edge", capture.output(print(mid)), fixed = TRUE)))
+  expect_null(kernclass:::kc_tune_plot_data(mid, NULL, NULL)$notes)
+})
