@@ -53,8 +53,10 @@
 #'   are its sub-matrices, or with a kernel function its points; for the
 #'   formula methods, a formula `class ~ inputs` (with `data`).
 #' @param y The class labels, a factor (or character or logical vector).
-#' @param folds The number of folds, a whole number from 2 to `nrow(x)`, or
-#'   `"loo"` for leave-one-out.
+#' @param folds The number of folds, a whole number from 2 to `nrow(x)`
+#'   (default 5, as [kernel_tune()]'s and scikit-learn's `cross_val_score()`;
+#'   e1071's `tune()` and caret's `trainControl()` use 10), or `"loo"` for
+#'   leave-one-out.
 #' @param ... Further arguments to `fit`, e.g. `kernel`, `gamma`, `cost`.
 #' @param metric What is estimated: `"accuracy"` (default), `"bal_accuracy"`
 #'   (the mean over the classes of the share of their rows predicted right),
@@ -104,7 +106,7 @@ kernel_cv <- function(fit, x, ...) {
 
 #' @rdname kernel_cv
 #' @export
-kernel_cv.default <- function(fit, x, y, folds = 10, ..., metric = "accuracy", weights = NULL) {
+kernel_cv.default <- function(fit, x, y, folds = 5, ..., metric = "accuracy", weights = NULL) {
   kc_require(missing(y), "y", "the class labels")
   fitter <- kc_fitter_name(substitute(fit))
   kc_check_fitter(fit)
@@ -123,7 +125,7 @@ kernel_cv.default <- function(fit, x, y, folds = 10, ..., metric = "accuracy", w
 #'   optional subset of its rows, and the handling of missing values, as in
 #'   [stats::model.frame()]; `weights` is then looked up in `data` too.
 #' @export
-kernel_cv.formula <- function(fit, x, data = NULL, folds = 10, ..., subset, na.action,
+kernel_cv.formula <- function(fit, x, data = NULL, folds = 5, ..., subset, na.action,
                               metric = "accuracy", weights = NULL) {
   mf <- kc_tune_frame(match.call(expand.dots = FALSE), parent.frame())
   call <- kc_call(match.call(), "kernel_cv")

@@ -176,8 +176,8 @@
 #'   that take vectors (such as `prior` or `class.weights`) can be list
 #'   columns of a data frame. `NULL` (the default): for [kernel_svm()], a
 #'   grid made from the data (see "Default grid"); other fitters need one.
-#' @param folds The number of folds (default 5), or `"loo"` (with the exact
-#'   shortcut of [kernel_cv()] where it applies).
+#' @param folds The number of folds (default 5, as [kernel_cv()]'s), or
+#'   `"loo"` (with the exact shortcut of [kernel_cv()] where it applies).
 #' @param ... Further arguments to `fit`, the same for every grid row; they
 #'   must not repeat a grid column.
 #' @param metric What the grid rows are judged by; see [kernel_cv()].
