@@ -60,11 +60,20 @@
 #' @param ... Further arguments to `fit`, e.g. `kernel`, `gamma`, `cost`.
 #' @param metric What is estimated: `"accuracy"` (default), `"bal_accuracy"`
 #'   (the mean over the classes of the share of their rows predicted right),
+#'   `"kappa"` (Cohen's kappa, \eqn{(p_o - p_e) / (1 - p_e)}{(p_o - p_e) / (1 - p_e)}
+#'   with \eqn{p_o} the accuracy and \eqn{p_e = \sum_c n_c m_c / n^2}{p_e =
+#'   sum_c n_c m_c / n^2} for \eqn{n_c} rows of class \eqn{c} and \eqn{m_c}
+#'   predicted \eqn{c}; `NA` where both are one class),
 #'   `"logloss"` (\eqn{-\mathrm{mean} \log p_{y_i}(x_i)} from `predict(type =
 #'   "prob")`, probabilities below 1e-15 taken as 1e-15), `"brier"` (the mean
 #'   over rows of \eqn{\sum_c (p_c(x_i) - [y_i = c])^2}) or `"auc"` (two
 #'   classes: the area under the ROC curve of the decision values, the first
-#'   level positive, ties counting one half). All are computed on the pooled
+#'   level positive, ties counting one half). yardstick's names of the same
+#'   quantities are taken too: `"kap"` (`"kappa"`), `"mn_log_loss"`
+#'   (`"logloss"`), `"roc_auc"` (`"auc"`, two classes only); the result names
+#'   the metric by its kernclass name. yardstick's `"brier_class"` is half of
+#'   `"brier"`, so it is an error that says so, as are caret's `"Accuracy"`,
+#'   `"Kappa"` and `"ROC"`. All are computed on the pooled
 #'   out-of-fold predictions; `se` is from their spread over the folds.
 #'   `kernel_svm()` gives probabilities with `probability = TRUE`, which
 #'   `"logloss"` and `"brier"` turn on for it unless `probability` is given

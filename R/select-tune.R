@@ -273,6 +273,7 @@ kernel_tune.default <- function(fit, x, y, grid = NULL, folds = 5, ..., metric =
 kc_tune_grid <- function(fit, fitter, x, y, grid, folds, args, metric, weights, search,
                          screen_tolerance) {
   kc_check_fitter(fit)
+  kc_check_tune_foreign(fit, names(args))
   kc_tune_cores_option()
   kc_tune_budget()  # a bad kernclass.tune.store_mb stops here, not inside a grid row
   metric <- kc_check_metric(metric)
@@ -418,6 +419,14 @@ kc_grid_label <- function(row) {
     sprintf("%s = %s", nm, if ((is.atomic(v) && length(v) == 1L) ||
                                  inherits(v, "kernclass_approximation")) format(v) else "<value>")
   }, character(1)), collapse = ", ")
+}
+
+# e1071's tune() arguments that `fit` does not take, named before any grid
+# row runs (the fitters name their own foreign arguments, kc_check_dots()).
+kc_check_tune_foreign <- function(fit, nm) {
+  def <- kc_fitter_default(fit)
+  taken <- names(formals(if (is.null(def)) fit else def$fun))
+  kc_check_foreign_args(setdiff(intersect(nm, c("ranges", "tunecontrol")), taken))
 }
 
 kc_check_grid <- function(grid, fit, args) {

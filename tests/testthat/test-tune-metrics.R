@@ -54,6 +54,68 @@ test_that("each metric equals its plain-R formula on folds refitted by hand", {
   }
 })
 
+test_that("kappa is Cohen's kappa of the out-of-fold classes (plain R, and yardstick's kap)", {
+  cohen <- function(pred, truth) {
+    tab <- table(pred, truth)
+    n <- sum(tab)
+    po <- sum(diag(tab)) / n
+    pe <- sum(rowSums(tab) * colSums(tab)) / n^2
+    (po - pe) / (1 - pe)
+  }
+  for (classes in 2:3) {
+    d <- metric_data(classes = classes)
+    set.seed(8)
+    cv <- kernel_cv(kernel_parzen, d$x, d$y, folds = 4, gamma = 0.7, metric = "kappa")
+    h <- by_hand(kernel_parzen, d$x, d$y, cv$fold, gamma = 0.7)
+    expect_identical(cv$metric, "kappa")
+    expect_equal(cv$value, cohen(h$cls, d$y), tolerance = 1e-12)
+    expect_equal(unname(cv$fold_value),
+                 vapply(1:4, function(f) cohen(h$cls[cv$fold == f], d$y[cv$fold == f]),
+                        numeric(1)), tolerance = 1e-12)
+    if (requireNamespace("yardstick", quietly = TRUE)) {
+      expect_equal(cv$value, yardstick::kap_vec(d$y, h$cls), tolerance = 1e-12)
+    }
+  }
+  # a tuned grid picks the largest kappa
+  d <- metric_data()
+  set.seed(2)
+  t <- kernel_tune(kernel_parzen, d$x, d$y, grid = list(gamma = c(0.01, 0.3, 3, 30)), folds = 3,
+                   metric = "kappa")
+  expect_identical(t$best_index, which.max(t$results$kappa))
+  # one class in truth and prediction: no agreement beyond chance to measure
+  o <- list(predicted = factor(c("a", "a"), levels = c("a", "b")))
+  expect_identical(kernclass:::kc_metric_value("kappa", o, factor(c("a", "a"), levels = c("a", "b"))),
+                   NA_real_)
+})
+
+test_that("yardstick's metric names are aliases; a different quantity is a hint", {
+  d <- metric_data()
+  aliases <- c(kap = "kappa", mn_log_loss = "logloss", roc_auc = "auc")
+  for (name in names(aliases)) {
+    alias <- aliases[[name]]
+    set.seed(8)
+    a <- kernel_cv(kernel_parzen, d$x, d$y, folds = 4, gamma = 0.7, metric = name)
+    set.seed(8)
+    b <- kernel_cv(kernel_parzen, d$x, d$y, folds = 4, gamma = 0.7, metric = alias)
+    expect_identical(a$metric, alias)
+    expect_identical(a$value, b$value)
+  }
+  cnd <- expect_error(kernel_cv(kernel_parzen, d$x, d$y, folds = 4, metric = "brier_class"),
+                      'metric = "brier"', class = "kernclass_input_error")
+  expect_identical(cnd$arg, "metric")
+  expect_error(kernel_cv(kernel_parzen, d$x, d$y, folds = 4, metric = "Kappa"),
+               'metric = "kappa"', class = "kernclass_input_error")
+  skip_if_not_installed("yardstick")
+  set.seed(8)
+  cv <- kernel_cv(kernel_parzen, d$x, d$y, folds = 4, gamma = 0.7, metric = "mn_log_loss")
+  h <- by_hand(kernel_parzen, d$x, d$y, cv$fold, gamma = 0.7)
+  expect_equal(cv$value, yardstick::mn_log_loss_vec(d$y, h$prob[, 1]), tolerance = 1e-12)
+  set.seed(8)
+  cv <- kernel_cv(kernel_parzen, d$x, d$y, folds = 4, gamma = 0.7, metric = "brier")
+  # yardstick's brier_class is half of kernclass's brier: refused, with what to use
+  expect_equal(cv$value / 2, yardstick::brier_class_vec(d$y, h$prob[, 1]), tolerance = 1e-12)
+})
+
 test_that("kernel_tune chooses by the metric, smaller is better for log-loss and Brier", {
   d <- metric_data()
   for (metric in c("logloss", "brier", "auc", "bal_accuracy")) {
