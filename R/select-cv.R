@@ -82,7 +82,11 @@
 #'   ([kernel_svm()]): one per row, split with the folds.
 #' @section Where it runs: The folds are futures, as in [kernel_tune()]:
 #'   [future::plan()] decides where they run, each with its own parallel-safe
-#'   random numbers, and results do not depend on the plan.
+#'   random numbers, and results do not depend on the plan. Progress is one
+#'   progressr bar of `folds` steps (as [kernel_tune()]'s of folds x grid
+#'   rows), silent unless a handler is enabled
+#'   (`progressr::with_progress()`; `progressr::handlers("progress")` shows
+#'   its ETA).
 #' @seealso [kernel_tune()] to cross-validate a grid of parameters.
 #' @return An object of class `"kernel_cv"`: a list with `accuracy` (overall
 #'   out-of-fold accuracy), `se`, `fold_accuracy` and `fold_size` (per fold),
@@ -279,8 +283,13 @@ kc_tune_frame <- function(mc, env) {
 # needs them) and the `method`. run_folds: only these folds (the other
 # rows' predictions NA). inputs: the paths' plans' coded and scaled inputs,
 # made once (a race passes the same from fold to fold).
+#
+# progress: the call's progressr progressor, advanced by fold x grid row
+# (kernel_tune()'s, over all its calls; NULL: one of this call's own, as
+# kernel_cv()'s). Each unit of work advances it, when it ends, by the folds
+# times the grid rows it covers.
 kc_grid_cv <- function(fit, d, w, fold, k, cells, args, metric, run_folds = NULL,
-                       inputs = new.env(parent = emptyenv())) {
+                       inputs = new.env(parent = emptyenv()), progress = NULL) {
   kc_check_metric_fit(metric, d$y)
   needs <- kc_metrics[[metric]]$needs
   loo <- isTRUE(attr(k, "loo"))
@@ -318,9 +327,16 @@ kc_grid_cv <- function(fit, d, w, fold, k, cells, args, metric, run_folds = NULL
          groups = unname(split(seq_along(members), rep(seq_along(i), lengths(groups[i])))))
   }
   tasks <- c(tasks, lapply(kc_path_split(which(shared), length(tasks)), path_task))
+  # each unit's steps: the folds times the grid rows it covers
+  for (t in seq_along(tasks)) {
+    tasks[[t]]$steps <- length(tasks[[t]]$cells) *
+      switch(tasks[[t]]$kind, exact = as.integer(k), path = length(runs), 1L)
+  }
   # silent unless the user enables a progressr handler
-  p <- progressr::progressor(steps = length(tasks))
-  run <- kc_task_runner(p, fit, d, w, fold, cells, args, needs)
+  if (is.null(progress)) {
+    progress <- progressr::progressor(steps = sum(vapply(tasks, `[[`, numeric(1), "steps")))
+  }
+  run <- kc_task_runner(progress, fit, d, w, fold, cells, args, needs)
   # R/select-futures.R: here or futures, seeds or none; a race's next fold
   # runs on the same inputs
   out <- kc_run_tasks(tasks, run, keep = !is.null(run_folds) && max(runs) < as.integer(k))
@@ -353,8 +369,9 @@ kc_grid_cv <- function(fit, d, w, fold, k, cells, args, metric, run_folds = NULL
 kc_task_runner <- function(p, fit, d, w, fold, cells, args, needs) {
   force(p); force(fit); force(d); force(w); force(fold); force(cells); force(args); force(needs)
   function(task) {
-    p()
-    kc_run_task(task, fit, d, w, fold, cells, args, needs)
+    out <- kc_run_task(task, fit, d, w, fold, cells, args, needs)
+    p(amount = task$steps)
+    out
   }
 }
 

@@ -34,9 +34,13 @@
 #'   pays a round trip per fold, the screened search (`search = "screen"`)
 #'   one for the whole grid. How to set up each: [kernclass-parallel].
 #'   Warnings from the units are passed on once each.
-#'   Progress is reported through progressr: silent unless a handler is
-#'   enabled (`progressr::handlers(global = TRUE)` or
-#'   `progressr::with_progress()`). The option `kernclass.tune.cores` is
+#'   Progress is reported through progressr as one bar of folds x grid
+#'   rows steps, each unit of work advancing it by the folds and rows it
+#'   covers when it ends (a race counts a dropped row's remaining folds
+#'   when it drops it): silent unless a handler is enabled
+#'   (`progressr::handlers(global = TRUE)` or `progressr::with_progress()`);
+#'   `progressr::handlers("progress")` or `"cli"` show its ETA. The option
+#'   `kernclass.tune.cores` is
 #'   deprecated: it warns and is ignored.
 #'
 #' @section Shared work across costs: For [kernel_svm()], the grid rows that
@@ -294,7 +298,10 @@ kc_tune_grid <- function(fit, fitter, x, y, grid, folds, args, metric, weights, 
   cv_args <- kc_tune_cv_args(how, args)
   # the search (R/select.R): every row's out-of-fold predictions, and the
   # fold after which a race dropped it
-  searched <- kc_searches[[how$mode]]$run(fit, d, w, fold, k, rows, cv_args, metric)
+  # one progress bar over the folds x grid rows (silent unless a progressr
+  # handler is enabled)
+  progress <- progressr::progressor(steps = as.integer(k) * length(rows))
+  searched <- kc_searches[[how$mode]]$run(fit, d, w, fold, k, rows, cv_args, metric, progress)
   res <- searched$res
   dropped <- searched$dropped
   # every row's figures: over all the folds, or for a row a race dropped

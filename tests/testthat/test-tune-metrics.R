@@ -252,17 +252,56 @@ test_that("progress is silent without a handler and reported with one", {
   skip_if_not_installed("progressr")
   d <- metric_data()
   expect_silent(kernel_tune(kernel_means, d$x, d$y, grid = list(gamma = c(0.1, 1)), folds = 3))
-  # the progression conditions progressr's handlers listen to: one per unit of
-  # work (progressr signals them where it is enabled: interactive sessions)
+})
+
+test_that("kernel_cv and kernel_tune report one progress bar of folds x grid rows, in order", {
+  skip_if_not_installed("progressr")
+  # the progression conditions progressr's handlers listen to (progressr
+  # signals them where it is enabled: interactive sessions)
   old <- options(progressr.enable = TRUE)
   on.exit(options(old))
-  steps <- 0
-  withCallingHandlers(
-    kernel_tune(kernel_means, d$x, d$y, grid = list(gamma = c(0.1, 1)), folds = 3),
-    progression = function(p) {
-      if (identical(p$type, "update")) steps <<- steps + p$amount
+  bars <- function(expr) {
+    seen <- list()
+    withCallingHandlers(expr, progression = function(p) {
+      seen[[length(seen) + 1L]] <<- list(type = p$type, id = p$progressor_uuid, steps = p$steps,
+                                         amount = if (is.null(p$amount)) 0 else p$amount)
     })
-  expect_equal(steps, 3)  # 3 folds, each of both gammas (which share their kernel sums)
+    types <- vapply(seen, `[[`, character(1), "type")
+    ids <- vapply(seen, `[[`, character(1), "id")
+    updates <- seen[types == "update"]
+    list(bars = sum(types == "initiate"), ids = unique(ids),
+         declared = seen[[which(types == "initiate")[1L]]]$steps,
+         amounts = vapply(updates, `[[`, numeric(1), "amount"))
+  }
+  d <- metric_data()
+  d3 <- metric_data(classes = 3)
+  cases <- list(
+    cv = list(quote(kernel_cv(kernel_svm, d$x, d$y, folds = 4)), 4),
+    cv_loo = list(quote(kernel_cv(kernel_means, d$x[1:30, ], d$y[1:30], folds = "loo")), 30),
+    # the gammas share their kernel sums: one unit per fold for both rows
+    parzen = list(quote(kernel_tune(kernel_parzen, d$x, d$y, grid = list(gamma = c(0.1, 1)),
+                                    folds = 3)), 3 * 2),
+    exhaustive = list(quote(kernel_tune(kernel_svm, d3$x, d3$y, folds = 3,
+                                        grid = list(cost = c(0.1, 1, 10), gamma = c(0.1, 1)),
+                                        search = "exhaustive")), 3 * 6),
+    # the race drops rows: their folds not run count when they are dropped
+    race = list(quote(kernel_tune(kernel_svm, d$x, d$y, folds = 4,
+                                  grid = list(cost = c(0.01, 0.1, 1, 10), gamma = c(0.1, 1)))),
+                4 * 8),
+    race_means = list(quote(kernel_tune(kernel_means, d$x, d$y, folds = 4,
+                                        grid = list(gamma = c(0.01, 0.1, 1, 10)),
+                                        kernel = "laplace")), 4 * 4))
+  for (nm in names(cases)) {
+    set.seed(3)
+    b <- bars(eval(cases[[nm]][[1L]]))
+    expect_identical(b$bars, 1L, label = nm)          # one bar, not one per fold
+    expect_identical(length(b$ids), 1L, label = nm)
+    expect_equal(b$declared, cases[[nm]][[2L]], label = nm)
+    # advanced in steps of whole units, to exactly the steps declared
+    expect_true(all(b$amounts >= 0), label = nm)
+    expect_equal(sum(b$amounts), b$declared, label = nm)
+    expect_true(all(diff(cumsum(b$amounts)) >= 0), label = nm)
+  }
 })
 
 test_that("log-loss and Brier turn on kernel_svm's probability model unless it is given", {
