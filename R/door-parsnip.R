@@ -226,7 +226,8 @@ kernel_classifier <- function(mode = "classification", engine = "kernclass", met
 #' @param parameters A one-row data frame (or list) of parameter values, as
 #'   `tune::finalize_model()` passes them.
 #' @param fresh If `TRUE`, replace the arguments instead of updating them.
-#' @param ... For `update()`: engine arguments to change.
+#' @param ... For `update()`: engine arguments to change; for
+#'   `kernel_classifier_fit()` and `kernel_svm_fit()`: the fitter's arguments.
 #' @export
 update.kernel_classifier <- function(object, parameters = NULL, method = NULL, gamma = NULL,
                                      fresh = FALSE, ...) {
