@@ -203,7 +203,7 @@ glance.kernclass <- function(x, ...) {
     out$n_support <- length(x$index)
     out$iterations <- sum(x$iterations)
     out$converged <- x$converged
-    out$probability <- !is.null(x$probA) || isTRUE(x$probability)
+    out$probability <- kc_prob_asked(x)
   } else if (inherits(x, "kernel_bayes")) {
     out$type <- as.integer(x$type)
   } else if (!is.null(x$threshold)) {

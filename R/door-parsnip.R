@@ -96,18 +96,21 @@ kc_parsnip_tunable <- function(arg, dials = NULL) {
   do.call(kc_parsnip_arg, c(list(arg, arg, p$dials[["fun"]], pkg = p$dials[["pkg"]]), range))
 }
 
-# kernel_svm() with the model's kernel; parsnip's rbf_sigma (kernlab's sigma
-# in exp(-sigma ||x - y||^2)) and scale_factor (kernlab's polydot scale) are
-# kernclass's gamma. The kernel is fixed by the model (set_engine() cannot
-# change it); case weights multiply the cost of their point (`weights`).
+# kernel_svm() with the model's kernel, through kernel_svm_fit(); parsnip's
+# rbf_sigma (kernlab's sigma in exp(-sigma ||x - y||^2)) and scale_factor
+# (kernlab's polydot scale) are kernclass's gamma. The kernel is fixed by the
+# model: kernel_svm_fit(model = ) sets it, and an engine argument `kernel` is
+# dropped with a warning (a protected `kernel` would have shown twice in
+# translate()'s template, once as parsnip's missing_arg() and once as its
+# default); case weights multiply the cost of their point (`weights`).
 kc_register_parsnip_svm <- function(model) {
   kernel <- kc_parsnip_svm[[model]]
   def <- kc_fitter("kernel_svm")
   args <- lapply(kc_fitter_tunable(def, kernel), function(a) {
     kc_parsnip_tunable(a, if (a == "gamma") kc_parsnip_gamma[[model]])
   })
-  defaults <- c(list(kernel = kernel), stats::setNames(list(TRUE), def$prob_arg))
-  kc_register_parsnip_engine(model, def$name, args, protect = c("x", "y", "weights", "kernel"),
+  defaults <- c(list(model = model), stats::setNames(list(TRUE), def$prob_arg))
+  kc_register_parsnip_engine(model, "kernel_svm_fit", args, protect = c("x", "y", "weights"),
                              defaults = defaults, types = def$types)
 }
 
@@ -223,7 +226,8 @@ kernel_classifier <- function(mode = "classification", engine = "kernclass", met
 #' @param parameters A one-row data frame (or list) of parameter values, as
 #'   `tune::finalize_model()` passes them.
 #' @param fresh If `TRUE`, replace the arguments instead of updating them.
-#' @param ... For `update()`: engine arguments to change.
+#' @param ... For `update()`: engine arguments to change; for
+#'   `kernel_classifier_fit()` and `kernel_svm_fit()`: the fitter's arguments.
 #' @export
 update.kernel_classifier <- function(object, parameters = NULL, method = NULL, gamma = NULL,
                                      fresh = FALSE, ...) {
@@ -248,6 +252,28 @@ print.kernel_classifier <- function(x, ...) {
 kernel_classifier_fit <- function(x, y, method = "means", ...) {
   method <- kc_match_arg(method, kc_classifier_methods(), "method")
   kc_fitter_by_method(method)$generic(x, y, ...)
+}
+
+#' @rdname kernel_classifier
+#' @param model For `kernel_svm_fit()`: the parsnip model whose kernel the
+#'   fit uses, `"svm_rbf"` (`"rbf"`), `"svm_poly"` (`"polynomial"`) or
+#'   `"svm_linear"` (`"linear"`).
+#' @param kernel For `kernel_svm_fit()`: not used; the model fixes the
+#'   kernel, so a `kernel` given (an engine argument) is dropped with a
+#'   warning of class `"kernclass_parsnip_kernel_warning"`.
+#' @details `kernel_svm_fit()` is the function the SVM engines call:
+#'   [kernel_svm()] with `x`, `y`, `...` and the kernel of `model`, so that
+#'   parsnip's `translate()` shows the fit as it runs, each argument once.
+#' @export
+kernel_svm_fit <- function(x, y, model = "svm_rbf", ..., kernel = NULL) {
+  model <- kc_match_arg(model, names(kc_parsnip_svm), "model")
+  if (!is.null(kernel)) {
+    kc_warn(sprintf(paste0("parsnip's %s() fixes the kernel (\"%s\"); the engine argument ",
+                           "`kernel` was dropped. Use svm_rbf(), svm_poly() or svm_linear() for ",
+                           "their kernels, kernel_tune() or kernel_classifier() for others."),
+                    model, kc_parsnip_svm[[model]]), class = "parsnip_kernel")
+  }
+  eval(bquote(kernel_svm(x, y, kernel = .(kc_parsnip_svm[[model]]), ...)))
 }
 
 #' Tuning parameters of kernclass for dials

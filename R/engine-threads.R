@@ -41,8 +41,11 @@
 #'   thread that waits for the scheduler can cost more than it saves, and
 #'   then one thread wins.
 #'
-#' @param n The number of threads: one positive whole number, or `NULL` for
-#'   the default. Missing: only report.
+#' @param n The number of threads: one whole number from 1 to
+#'   `.Machine$integer.max` (the engine cuts it to the threads it can run),
+#'   or `NULL` for the default; anything else (`NA`, a fraction, a negative
+#'   number, `3e9`) is an error of class `"kernclass_input_error"` naming
+#'   `n`, and the option is left as it was. Missing: only report.
 #' @param verbose `TRUE` to print where the number comes from.
 #' @return Without `n`, the number of threads the engine uses now (an
 #'   integer). With `n`, the previous value of the option

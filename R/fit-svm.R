@@ -151,8 +151,19 @@
 #' @param cost The cost \eqn{C} of margin violations, \eqn{C > 0}; `Inf` for
 #'   the hard margin.
 #' @param class.weights Weights of the classes' costs: a named vector (names
-#'   are levels of `y`; classes not named get weight 1), or `"inverse"` for
-#'   weights `1 / table(y)`, as e1071.
+#'   are levels of `y`; classes not named get weight 1), or `"balanced"`,
+#'   scikit-learn's weights \eqn{w_c = n / (k\, n_c)}{w_c = n / (k n_c)} for
+#'   \eqn{n} training rows, \eqn{k} classes and \eqn{n_c} rows of class
+#'   \eqn{c} (counted without `weights`): each class then weighs as much in
+#'   total, and a class of average size keeps the cost `cost`. In
+#'   cross-validation each fold's fit counts its own training rows.
+#'   `"inverse"` is deprecated: it gives a warning of class
+#'   `"kernclass_deprecated_warning"` and means `"balanced"`. (It meant
+#'   e1071's `class.weights = "inverse"`, \eqn{1 / n_c}{1 / n_c}, which
+#'   scales every cost down by the class sizes: with the default `cost = 1`
+#'   the bounds become 0.02 to 0.05 for classes of 20 to 50 rows, so weak
+#'   that the minority class may never be predicted. e1071's weights are
+#'   `class.weights = 1 / table(y)`.)
 #' @param weights Optional non-negative weights, one per observation,
 #'   multiplying its cost (for the formula method, evaluated in `data`).
 #' @param probability If `TRUE`, fit the probability model (see below), so
@@ -323,6 +334,12 @@ kc_fit_svm <- function(d, kernel, gamma, degree, coef0, cost, class.weights, wei
   type <- kc_svm_type(type)
   one <- type == "one-classification"
   kc_svm_check_unused(type, call, class.weights, probability)
+  if (identical(class.weights, "inverse")) {
+    kc_warn(paste0("class.weights = \"inverse\" is deprecated and now means \"balanced\": ",
+                   "weights n / (k n_c), not e1071's 1 / n_c (which scales every cost down by the ",
+                   "class sizes). Use class.weights = \"balanced\", or ",
+                   "1 / table(y) for e1071's weights."), class = "deprecated")
+  }
   if (one && nrow(d$x) < 2L) {
     kc_abort(sprintf("The one-class SVM needs at least 2 observations; got %d.", nrow(d$x)),
              arg = "x")
@@ -445,18 +462,26 @@ kc_svm_check_nu <- function(nu, C, y, pairs) {
   }
 }
 
+# "balanced", or its deprecated name "inverse" (kc_fit_svm() warns for it,
+# once per fit).
+kc_class_weights_balanced <- function(class.weights) {
+  is.character(class.weights) && length(class.weights) == 1L &&
+    class.weights %in% c("balanced", "inverse")
+}
+
 kc_class_weights <- function(class.weights, y) {
   lev <- levels(y)
   w <- stats::setNames(rep(1, length(lev)), lev)
   if (is.null(class.weights)) return(w)
-  if (identical(class.weights, "inverse")) {
+  if (kc_class_weights_balanced(class.weights)) {
+    # scikit-learn's "balanced": n / (k n_c), every class the same total weight
     counts <- tabulate(y, length(lev))
-    return(stats::setNames(1 / counts, lev))
+    return(stats::setNames(length(y) / (length(lev) * counts), lev))
   }
   if (!is.numeric(class.weights) || is.null(names(class.weights)) || anyNA(class.weights) ||
       any(class.weights < 0) || any(!is.finite(class.weights))) {
     kc_abort(paste0("`class.weights` must be a named vector of non-negative numbers ",
-                    "(names are classes) or \"inverse\"."), arg = "class.weights")
+                    "(names are classes) or \"balanced\"."), arg = "class.weights")
   }
   if (anyDuplicated(names(class.weights))) {
     kc_abort("`class.weights` names a class more than once.", arg = "class.weights")

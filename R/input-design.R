@@ -24,8 +24,8 @@ kc_model_matrix <- function(tt, mf, contrasts = NULL, arg = "x") {
                               "a constant column tells the classes nothing: drop it."),
                        arg, kc_enum(single)), arg = arg)
     }
-    # a factor keeps its levels, used or not, as model.matrix() does (the
-    # formula methods drop unused ones before): an unused level is a column of
+    # a factor keeps its levels, used or not, as model.matrix() does (in the
+    # default and the formula methods alike): an unused level is a column of
     # zeros, so folds of one data frame are coded alike and predict that level
     contrasts <- lapply(stats::setNames(factors, factors), function(f) {
       v <- mf[[f]]
@@ -161,9 +161,9 @@ kc_design_formula <- function(call, env, labels = TRUE) {
   if (labels && attr(tt, "response") == 0L) {
     kc_abort("`formula` needs a response on its left-hand side, e.g. Species ~ .", arg = "formula")
   }
-  # unused levels of the inputs are dropped; those of the response are
-  # reported by kc_as_labels()
-  for (j in seq_along(mf)[-1L]) if (is.factor(mf[[j]])) mf[[j]] <- droplevels(mf[[j]])
+  # unused levels of the inputs are kept, as the default method keeps them
+  # (kc_model_matrix()); those of the response are reported and dropped by
+  # kc_as_labels(), for both methods
   d <- kc_design_frame(tt, mf, arg = "data")
   kc_check_finite(d$x, "data", row_names = rownames(mf))
   if (labels) {

@@ -96,8 +96,15 @@ predict.kernclass <- function(object, newdata, type = c("class", "decision", "pr
 # where the user asked for a probability model (or recalibrated one), else
 # the classifier's own rule, which needs no probabilities.
 kc_default_rule <- function(object) {
-  asked <- inherits(object, "kernel_svm") && (!is.null(object$probA) || isTRUE(object$probability))
-  if (asked || !is.null(object$recalibration)) "prob" else "vote"
+  if (kc_prob_asked(object) || !is.null(object$recalibration)) "prob" else "vote"
+}
+
+# Whether the model was fitted with the probability model its fitter's
+# `prob_arg` asks for (kernel_svm(probability = TRUE)): the Platt models
+# (`probA`; exact and feature SVMs) or, for cells, `probability`.
+kc_prob_asked <- function(object) {
+  def <- kc_fitter_of(object)
+  !is.null(def$prob_arg) && (!is.null(object$probA) || isTRUE(object$probability))
 }
 
 kc_check_rule <- function(rule, object) {
@@ -238,6 +245,10 @@ kc_print_exact.kernclass <- function(x) {
   if (!is.null(x$prior)) {
     cat("Prior: ", paste0(x$levels, " ", format(x$prior, digits = 3), collapse = ", "), "\n",
         sep = "")
+  }
+  if (kc_prob_asked(x)) {
+    cat(sprintf("Probabilities: fitted (%s = TRUE), for predict(type = \"prob\")\n",
+                kc_fitter_of(x)$prob_arg))
   }
   kc_print_calibrated(x)
   invisible(x)

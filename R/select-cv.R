@@ -53,16 +53,27 @@
 #'   are its sub-matrices, or with a kernel function its points; for the
 #'   formula methods, a formula `class ~ inputs` (with `data`).
 #' @param y The class labels, a factor (or character or logical vector).
-#' @param folds The number of folds, a whole number from 2 to `nrow(x)`, or
-#'   `"loo"` for leave-one-out.
+#' @param folds The number of folds, a whole number from 2 to `nrow(x)`
+#'   (default 5, as [kernel_tune()]'s and scikit-learn's `cross_val_score()`;
+#'   e1071's `tune()` and caret's `trainControl()` use 10), or `"loo"` for
+#'   leave-one-out.
 #' @param ... Further arguments to `fit`, e.g. `kernel`, `gamma`, `cost`.
 #' @param metric What is estimated: `"accuracy"` (default), `"bal_accuracy"`
 #'   (the mean over the classes of the share of their rows predicted right),
+#'   `"kappa"` (Cohen's kappa, \eqn{(p_o - p_e) / (1 - p_e)}{(p_o - p_e) / (1 - p_e)}
+#'   with \eqn{p_o} the accuracy and \eqn{p_e = \sum_c n_c m_c / n^2}{p_e =
+#'   sum_c n_c m_c / n^2} for \eqn{n_c} rows of class \eqn{c} and \eqn{m_c}
+#'   predicted \eqn{c}; `NA` where both are one class),
 #'   `"logloss"` (\eqn{-\mathrm{mean} \log p_{y_i}(x_i)} from `predict(type =
 #'   "prob")`, probabilities below 1e-15 taken as 1e-15), `"brier"` (the mean
 #'   over rows of \eqn{\sum_c (p_c(x_i) - [y_i = c])^2}) or `"auc"` (two
 #'   classes: the area under the ROC curve of the decision values, the first
-#'   level positive, ties counting one half). All are computed on the pooled
+#'   level positive, ties counting one half). yardstick's names of the same
+#'   quantities are taken too: `"kap"` (`"kappa"`), `"mn_log_loss"`
+#'   (`"logloss"`), `"roc_auc"` (`"auc"`, two classes only); the result names
+#'   the metric by its kernclass name. yardstick's `"brier_class"` is half of
+#'   `"brier"`, so it is an error that says so, as are caret's `"Accuracy"`,
+#'   `"Kappa"` and `"ROC"`. All are computed on the pooled
 #'   out-of-fold predictions; `se` is from their spread over the folds.
 #'   `kernel_svm()` gives probabilities with `probability = TRUE`, which
 #'   `"logloss"` and `"brier"` turn on for it unless `probability` is given
@@ -71,7 +82,11 @@
 #'   ([kernel_svm()]): one per row, split with the folds.
 #' @section Where it runs: The folds are futures, as in [kernel_tune()]:
 #'   [future::plan()] decides where they run, each with its own parallel-safe
-#'   random numbers, and results do not depend on the plan.
+#'   random numbers, and results do not depend on the plan. Progress is one
+#'   progressr bar of `folds` steps (as [kernel_tune()]'s of folds x grid
+#'   rows), silent unless a handler is enabled
+#'   (`progressr::with_progress()`; `progressr::handlers("progress")` shows
+#'   its ETA).
 #' @seealso [kernel_tune()] to cross-validate a grid of parameters.
 #' @return An object of class `"kernel_cv"`: a list with `accuracy` (overall
 #'   out-of-fold accuracy), `se`, `fold_accuracy` and `fold_size` (per fold),
@@ -106,7 +121,7 @@ kernel_cv <- function(fit, x, ...) {
 
 #' @rdname kernel_cv
 #' @export
-kernel_cv.default <- function(fit, x, y, folds = 10, ..., metric = "accuracy", weights = NULL) {
+kernel_cv.default <- function(fit, x, y, folds = 5, ..., metric = "accuracy", weights = NULL) {
   kc_require(missing(y), "y", "the class labels")
   fitter <- kc_fitter_name(substitute(fit))
   kc_check_fitter(fit)
@@ -126,7 +141,7 @@ kernel_cv.default <- function(fit, x, y, folds = 10, ..., metric = "accuracy", w
 #'   optional subset of its rows, and the handling of missing values, as in
 #'   [stats::model.frame()]; `weights` is then looked up in `data` too.
 #' @export
-kernel_cv.formula <- function(fit, x, data = NULL, folds = 10, ..., subset, na.action,
+kernel_cv.formula <- function(fit, x, data = NULL, folds = 5, ..., subset, na.action,
                               metric = "accuracy", weights = NULL) {
   mf <- kc_tune_frame(match.call(expand.dots = FALSE), parent.frame())
   call <- kc_call(match.call(), "kernel_cv")
@@ -279,8 +294,13 @@ kc_tune_frame <- function(mc, env) {
 # needs them) and the `method`. run_folds: only these folds (the other
 # rows' predictions NA). inputs: the paths' plans' coded and scaled inputs,
 # made once (a race passes the same from fold to fold).
+#
+# progress: the call's progressr progressor, advanced by fold x grid row
+# (kernel_tune()'s, over all its calls; NULL: one of this call's own, as
+# kernel_cv()'s). Each unit of work advances it, when it ends, by the folds
+# times the grid rows it covers.
 kc_grid_cv <- function(fit, d, w, fold, k, cells, args, metric, run_folds = NULL,
-                       inputs = new.env(parent = emptyenv())) {
+                       inputs = new.env(parent = emptyenv()), progress = NULL) {
   kc_check_metric_fit(metric, d$y)
   needs <- kc_metrics[[metric]]$needs
   loo <- isTRUE(attr(k, "loo"))
@@ -318,9 +338,16 @@ kc_grid_cv <- function(fit, d, w, fold, k, cells, args, metric, run_folds = NULL
          groups = unname(split(seq_along(members), rep(seq_along(i), lengths(groups[i])))))
   }
   tasks <- c(tasks, lapply(kc_path_split(which(shared), length(tasks)), path_task))
+  # each unit's steps: the folds times the grid rows it covers
+  for (t in seq_along(tasks)) {
+    tasks[[t]]$steps <- length(tasks[[t]]$cells) *
+      switch(tasks[[t]]$kind, exact = as.integer(k), path = length(runs), 1L)
+  }
   # silent unless the user enables a progressr handler
-  p <- progressr::progressor(steps = length(tasks))
-  run <- kc_task_runner(p, fit, d, w, fold, cells, args, needs)
+  if (is.null(progress)) {
+    progress <- progressr::progressor(steps = sum(vapply(tasks, `[[`, numeric(1), "steps")))
+  }
+  run <- kc_task_runner(progress, fit, d, w, fold, cells, args, needs)
   # R/select-futures.R: here or futures, seeds or none; a race's next fold
   # runs on the same inputs
   out <- kc_run_tasks(tasks, run, keep = !is.null(run_folds) && max(runs) < as.integer(k))
@@ -353,8 +380,9 @@ kc_grid_cv <- function(fit, d, w, fold, k, cells, args, metric, run_folds = NULL
 kc_task_runner <- function(p, fit, d, w, fold, cells, args, needs) {
   force(p); force(fit); force(d); force(w); force(fold); force(cells); force(args); force(needs)
   function(task) {
-    p()
-    kc_run_task(task, fit, d, w, fold, cells, args, needs)
+    out <- kc_run_task(task, fit, d, w, fold, cells, args, needs)
+    p(amount = task$steps)
+    out
   }
 }
 

@@ -34,9 +34,13 @@
 #'   pays a round trip per fold, the screened search (`search = "screen"`)
 #'   one for the whole grid. How to set up each: [kernclass-parallel].
 #'   Warnings from the units are passed on once each.
-#'   Progress is reported through progressr: silent unless a handler is
-#'   enabled (`progressr::handlers(global = TRUE)` or
-#'   `progressr::with_progress()`). The option `kernclass.tune.cores` is
+#'   Progress is reported through progressr as one bar of folds x grid
+#'   rows steps, each unit of work advancing it by the folds and rows it
+#'   covers when it ends (a race counts a dropped row's remaining folds
+#'   when it drops it): silent unless a handler is enabled
+#'   (`progressr::handlers(global = TRUE)` or `progressr::with_progress()`);
+#'   `progressr::handlers("progress")` or `"cli"` show its ETA. The option
+#'   `kernclass.tune.cores` is
 #'   deprecated: it warns and is ignored.
 #'
 #' @section Shared work across costs: For [kernel_svm()], the grid rows that
@@ -180,8 +184,8 @@
 #'   that take vectors (such as `prior` or `class.weights`) can be list
 #'   columns of a data frame. `NULL` (the default): for [kernel_svm()], a
 #'   grid made from the data (see "Default grid"); other fitters need one.
-#' @param folds The number of folds (default 5), or `"loo"` (with the exact
-#'   shortcut of [kernel_cv()] where it applies).
+#' @param folds The number of folds (default 5, as [kernel_cv()]'s), or
+#'   `"loo"` (with the exact shortcut of [kernel_cv()] where it applies).
 #' @param ... Further arguments to `fit`, the same for every grid row; they
 #'   must not repeat a grid column.
 #' @param metric What the grid rows are judged by; see [kernel_cv()].
@@ -277,6 +281,7 @@ kernel_tune.default <- function(fit, x, y, grid = NULL, folds = 5, ..., metric =
 kc_tune_grid <- function(fit, fitter, x, y, grid, folds, args, metric, weights, search,
                          screen_tolerance) {
   kc_check_fitter(fit)
+  kc_check_tune_foreign(fit, names(args))
   kc_tune_cores_option()
   kc_tune_budget()  # a bad kernclass.tune.store_mb stops here, not inside a grid row
   metric <- kc_check_metric(metric)
@@ -297,7 +302,10 @@ kc_tune_grid <- function(fit, fitter, x, y, grid, folds, args, metric, weights, 
   cv_args <- kc_tune_cv_args(how, args)
   # the search (R/select.R): every row's out-of-fold predictions, and the
   # fold after which a race dropped it
-  searched <- kc_searches[[how$mode]]$run(fit, d, w, fold, k, rows, cv_args, metric)
+  # one progress bar over the folds x grid rows (silent unless a progressr
+  # handler is enabled)
+  progress <- progressr::progressor(steps = as.integer(k) * length(rows))
+  searched <- kc_searches[[how$mode]]$run(fit, d, w, fold, k, rows, cv_args, metric, progress)
   res <- searched$res
   dropped <- searched$dropped
   # every row's figures: over all the folds, or for a row a race dropped
@@ -423,6 +431,14 @@ kc_grid_label <- function(row) {
     sprintf("%s = %s", nm, if ((is.atomic(v) && length(v) == 1L) ||
                                  inherits(v, "kernclass_approximation")) format(v) else "<value>")
   }, character(1)), collapse = ", ")
+}
+
+# e1071's tune() arguments that `fit` does not take, named before any grid
+# row runs (the fitters name their own foreign arguments, kc_check_dots()).
+kc_check_tune_foreign <- function(fit, nm) {
+  def <- kc_fitter_default(fit)
+  taken <- names(formals(if (is.null(def)) fit else def$fun))
+  kc_check_foreign_args(setdiff(intersect(nm, c("ranges", "tunecontrol")), taken))
 }
 
 kc_check_grid <- function(grid, fit, args) {

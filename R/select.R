@@ -17,7 +17,8 @@
 #   (kc_check_folds()) and loosen (whether screening loosens the solver);
 # - fallback: the search run instead where it does not apply, or where the
 #   fitter's row does not list it;
-# - run: function(fit, d, w, fold, k, cells, args, metric):
+# - run: function(fit, d, w, fold, k, cells, args, metric, progress) (progress:
+#   the progressor of folds x rows, kc_grid_cv()):
 #   list(res = kc_grid_cv()'s result for every cell, dropped = the fold
 #   after which each cell was dropped, NA where it ran every fold);
 # - text: function(x, screened) what print() and summary() say of the
@@ -28,8 +29,8 @@ kc_search_row <- function(screens, applies, fallback = NULL, run, text) {
 }
 
 # Every row on every fold, at the fit's tolerance or the screening one.
-kc_search_all <- function(fit, d, w, fold, k, cells, args, metric) {
-  list(res = kc_grid_cv(fit, d, w, fold, k, cells, args, metric),
+kc_search_all <- function(fit, d, w, fold, k, cells, args, metric, progress = NULL) {
+  list(res = kc_grid_cv(fit, d, w, fold, k, cells, args, metric, progress = progress),
        dropped = rep(NA_integer_, length(cells)))
 }
 
@@ -130,16 +131,19 @@ kc_tune_search_text <- function(x) {
 # are dropped, their predictions never used. list(res, dropped): kc_grid_cv's
 # result for every row, and the fold after which each row was dropped (NA:
 # finished).
-kc_tune_race <- function(fit, d, w, fold, k, cells, args, metric) {
+kc_tune_race <- function(fit, d, w, fold, k, cells, args, metric, progress = NULL) {
   # the fitter's shared path keeps its state from one fold to the next
   rounds <- kc_fitter_path(fit)$rounds
   if (!is.null(rounds)) return(rounds(function() kc_race_folds(fit, d, w, fold, k, cells, args,
-                                                               metric)))
-  kc_race_folds(fit, d, w, fold, k, cells, args, metric)
+                                                               metric, progress)))
+  kc_race_folds(fit, d, w, fold, k, cells, args, metric, progress)
 }
 
-kc_race_folds <- function(fit, d, w, fold, k, cells, args, metric) {
+# progress: one progressor of k x rows steps (kc_tune_grid()); a dropped
+# row's folds not run count as done when it is dropped.
+kc_race_folds <- function(fit, d, w, fold, k, cells, args, metric, progress = NULL) {
   K <- as.integer(k)
+  if (is.null(progress)) progress <- progressr::progressor(steps = K * length(cells))
   larger <- kc_metrics[[metric]]$larger
   res <- NULL
   alive <- seq_along(cells)
@@ -147,7 +151,7 @@ kc_race_folds <- function(fit, d, w, fold, k, cells, args, metric) {
   inputs <- new.env(parent = emptyenv())
   for (f in seq_len(K)) {
     out <- kc_grid_cv(fit, d, w, fold, k, cells[alive], args, metric, run_folds = f,
-                      inputs = inputs)
+                      inputs = inputs, progress = progress)
     if (is.null(res)) {
       res <- out
     } else {
@@ -168,6 +172,7 @@ kc_race_folds <- function(fit, d, w, fold, k, cells, args, metric) {
     cut <- sort(v, decreasing = TRUE)[min(keep, sum(!is.na(v)))]
     go_on <- !is.na(v) & v >= cut
     dropped[alive[!go_on]] <- f
+    if (any(!go_on)) progress(amount = (K - f) * sum(!go_on))
     alive <- alive[go_on]
   }
   list(res = res, dropped = dropped)

@@ -15,16 +15,21 @@ kc_option_row <- function(default, valid, what, deprecated = NULL) {
   list(default = default, valid = valid, what = what, deprecated = deprecated)
 }
 
+# A count R holds as an integer: a whole number from `lower` to
+# .Machine$integer.max (past it as.integer() gives NA, which a stored
+# option would carry into every later call).
 kc_is_count <- function(v, lower) {
-  is.numeric(v) && length(v) == 1L && !is.na(v) && v >= lower && (is.infinite(v) || v == round(v))
+  is.numeric(v) && length(v) == 1L && !is.na(v) && v >= lower && v <= .Machine$integer.max &&
+    v == round(v)
 }
 
 kc_options <- list(
   # the threads of the kernel engine (kernclass_threads(n) sets it); more
-  # than the engine's maximum are cut to it
+  # than the engine's maximum are cut to it, more than R's integers hold
+  # are an error
   kernclass.threads = kc_option_row(
-    NULL, function(v) kc_is_count(v, 1) && is.finite(v),
-    "one positive whole number of threads (or NULL for the default)"),
+    NULL, function(v) kc_is_count(v, 1),
+    "one whole number of threads from 1 to 2147483647 (or NULL for the default)"),
   # MB the exact routes may take (R/engine-memory.R); Inf: no limit
   kernclass.memory_limit = kc_option_row(
     NULL, function(v) is.numeric(v) && length(v) == 1L && !is.na(v) && v > 0,
@@ -37,8 +42,8 @@ kc_options <- list(
   # the rows of one block of the features' streaming passes (R/repr-approx.R);
   # for the tests of progress reporting
   kernclass.block_rows = kc_option_row(
-    100000L, function(v) kc_is_count(v, 1) && is.finite(v),
-    "one positive whole number of rows (default 100000)"),
+    100000L, function(v) kc_is_count(v, 1),
+    "one whole number of rows from 1 to 2147483647 (default 100000)"),
   kernclass.tune.cores = kc_option_row(
     NULL, function(v) TRUE, "unset",
     deprecated = paste0("kernel_tune() runs where future::plan() says, e.g. ",

@@ -124,10 +124,10 @@ test_that("one cell is the exact kernel_svm, probabilities, weights and class we
   set.seed(3)
   w <- runif(300)
   set.seed(9)
-  ex <- kernel_svm(d$x, d$y, cost = 2, weights = w, class.weights = "inverse",
+  ex <- kernel_svm(d$x, d$y, cost = 2, weights = w, class.weights = "balanced",
                    probability = TRUE)
   set.seed(9)
-  one <- kernel_svm(d$x, d$y, cost = 2, weights = w, class.weights = "inverse",
+  one <- kernel_svm(d$x, d$y, cost = 2, weights = w, class.weights = "balanced",
                     probability = TRUE, approx = cells(size = 300))
   expect_equal(nrow(one$approx$centres), 1L)
   for (type in c("class", "decision", "prob")) {

@@ -36,6 +36,24 @@ test_that("folds are stratified: each class's share per fold within one row", {
   }
 })
 
+test_that("kernel_cv() and kernel_tune() default to the same 5 folds", {
+  defaults <- vapply(list(kernel_cv.default = kernclass:::kernel_cv.default,
+                          kernel_cv.formula = kernclass:::kernel_cv.formula,
+                          kernel_tune.default = kernclass:::kernel_tune.default,
+                          kernel_tune.formula = kernclass:::kernel_tune.formula),
+                     function(f) formals(f)$folds, numeric(1))
+  expect_identical(unname(defaults), rep(5, 4))
+  set.seed(3)
+  cv <- kernel_cv(kernel_means, iris[, 1:4], iris$Species)
+  expect_identical(cv$folds, 5L)
+  expect_identical(sort(unique(cv$fold)), 1:5)
+  set.seed(3)
+  tn <- kernel_tune(kernel_means, Species ~ ., data = iris, grid = list(gamma = c(0.1, 1)))
+  expect_identical(tn$folds, cv$folds)
+  # the same seed, the same folds
+  expect_identical(tn$fold, cv$fold)
+})
+
 test_that("set.seed reproduces the folds and the result", {
   d <- cv_data3()
   set.seed(42)

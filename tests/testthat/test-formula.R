@@ -53,6 +53,30 @@ test_that("formula and default methods give the same model through the same work
   }
 })
 
+test_that("formula and default methods both keep an input factor's unused levels", {
+  set.seed(2)
+  d <- data.frame(a = rnorm(60), f = factor(sample(c("p", "q"), 60, TRUE), levels = c("p", "q", "r")),
+                  cls = factor(rep(c("u", "v"), 30)))
+  for (f in fitters) {
+    fun <- get(f, envir = asNamespace("kernclass"))
+    m1 <- fun(cls ~ a + f, data = d, gamma = 0.5)
+    m2 <- fun(d[c("a", "f")], d$cls, gamma = 0.5)
+    # the help's promise: the unused level "r" is kept, a column of zeros
+    expect_identical(m1$xlevels, list(f = c("p", "q", "r")), info = f)
+    expect_identical(m2$xlevels, m1$xlevels, info = f)
+    new <- data.frame(a = 0, f = factor("r", levels = c("p", "q", "r")))
+    expect_identical(predict(m1, new, type = "decision"), predict(m2, new, type = "decision"),
+                     info = f)
+    expect_false(anyNA(predict(m1, new)), info = f)
+  }
+  # a response's unused level: both methods drop it with the same warning
+  y3 <- factor(d$cls, levels = c("u", "v", "none"))
+  d3 <- transform(d, cls = y3)
+  expect_warning(m1 <- kernel_means(cls ~ a, data = d3), "\"none\"", class = "kernclass_warning")
+  expect_warning(m2 <- kernel_means(d3["a"], d3$cls), "\"none\"", class = "kernclass_warning")
+  expect_identical(m1$levels, m2$levels)
+})
+
 test_that("update() re-runs formula and default fits", {
   two <- droplevels(subset(iris, Species != "setosa"))
   for (f in fitters) {

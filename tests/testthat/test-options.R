@@ -51,6 +51,32 @@ test_that("each option's bad values are a classed error naming it", {
   }
 })
 
+test_that("count options refuse what R's integers cannot hold; MB options are numbers", {
+  counts <- c("kernclass.threads", "kernclass.block_rows")
+  for (name in counts) {
+    for (v in list(3e9, .Machine$integer.max + 1, 2.5, 0, -Inf, Inf)) {
+      err <- with_option(name, v, tryCatch(ns$kc_option(name), error = identity))
+      label <- paste(name, "=", deparse(v))
+      expect_s3_class(err, "kernclass_option_error")
+      expect_identical(err$arg, name, label = label)
+    }
+    expect_identical(with_option(name, .Machine$integer.max, ns$kc_option(name)),
+                     .Machine$integer.max)
+  }
+  # a block of 3e9 rows ended in base R's seq() error
+  set.seed(1)
+  x <- matrix(rnorm(80), 40)
+  y <- factor(rep(c("a", "b"), 20))
+  err <- with_option("kernclass.block_rows", 3e9,
+                     tryCatch(kernel_means(x, y, approx = nystrom(m = 5)), error = identity))
+  expect_s3_class(err, "kernclass_option_error")
+  expect_identical(err$arg, "kernclass.block_rows")
+  # sizes in MB are doubles, not counts: large and fractional values are fine
+  for (name in c("kernclass.memory_limit", "kernclass.tune.store_mb")) {
+    for (v in c(3e9, 2.5)) expect_identical(with_option(name, v, ns$kc_option(name)), v)
+  }
+})
+
 test_that("bad option values stop the user's call with the option's error", {
   set.seed(1)
   x <- matrix(rnorm(80), 40)

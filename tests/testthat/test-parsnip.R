@@ -116,8 +116,33 @@ test_that("the model fixes the kernel: set_engine(kernel = ) is removed with a w
   spec <- parsnip::svm_rbf(rbf_sigma = 0.3) |>
     parsnip::set_mode("classification") |>
     parsnip::set_engine("kernclass", kernel = "laplace", probability = FALSE)
-  expect_warning(pf <- parsnip::fit(spec, cls ~ ., data = train), "kernel")
+  expect_warning(pf <- parsnip::fit(spec, cls ~ ., data = train), "kernel",
+                 class = "kernclass_parsnip_kernel_warning")
   expect_identical(parsnip::extract_fit_engine(pf)$kernel$name, "rbf")
+})
+
+test_that("translate() shows the fit's call with each argument once", {
+  skip_if_not_installed("parsnip", "1.2.0")
+  specs <- list(svm_rbf = parsnip::svm_rbf(cost = 2, rbf_sigma = 0.3),
+                svm_poly = parsnip::svm_poly(degree = 2),
+                svm_linear = parsnip::svm_linear())
+  for (model in names(specs)) {
+    spec <- specs[[model]] |>
+      parsnip::set_mode("classification") |>
+      parsnip::set_engine("kernclass")
+    args <- parsnip::translate(spec)$method$fit$args
+    expect_false(anyDuplicated(names(args)) > 0, info = model)
+    expect_identical(names(args)[1:3], c("x", "y", "weights"), info = model)
+    expect_identical(args$model, model, info = model)
+    expect_true(isTRUE(args$probability), info = model)
+    # the template's fit is kernel_svm() with the model's kernel
+    fun <- parsnip::translate(spec)$method$fit$func
+    expect_identical(unname(fun), c("kernclass", "kernel_svm_fit"), info = model)
+  }
+  text <- capture.output(print(parsnip::translate(specs$svm_rbf |>
+    parsnip::set_mode("classification") |> parsnip::set_engine("kernclass"))))
+  expect_identical(sum(lengths(regmatches(text, gregexpr("kernel = ", text)))), 0L)
+  expect_true(any(grepl("model = \"svm_rbf\"", text)))
 })
 
 test_that("a workflow fits and predicts as kernel_svm()", {

@@ -120,3 +120,26 @@ test_that("e1071 and kernlab arguments get a classed error naming the kernclass 
   expect_error(kernel_cv(kernel_means, iris[, 1:4], iris$Species, folds = 3, cross = 5),
                class = e1071)
 })
+
+test_that("e1071's na.action on a default method and tune()'s ranges get the kernclass way", {
+  e1071 <- "kernclass_e1071_argument_error"
+  for (f in names(fitters)) {
+    cnd <- expect_error(fitters[[f]](iris[, 1:4], iris$Species, na.action = na.omit),
+                        "formula method", class = e1071, info = f)
+    expect_identical(cnd$arg, "na.action", info = f)
+    expect_match(conditionMessage(cnd), "complete.cases", fixed = TRUE, info = f)
+  }
+  # the formula method takes na.action itself
+  expect_s3_class(kernel_means(Species ~ ., data = iris, na.action = na.omit), "kernel_means")
+  # kernel_tune(ranges = ): named before any grid row runs, with the grid to give
+  for (fit in list(kernel_svm, kernel_means)) {
+    cnd <- expect_error(kernel_tune(fit, iris[, 1:4], iris$Species,
+                                    ranges = list(cost = c(1, 10))), "grid = list(", fixed = TRUE,
+                        class = e1071)
+    expect_identical(cnd$arg, "ranges")
+    expect_false(grepl("Grid row", conditionMessage(cnd)))
+  }
+  cnd <- expect_error(kernel_tune(kernel_means, Species ~ ., data = iris, grid = list(gamma = 1),
+                                  tunecontrol = list(cross = 3)), "`folds`", class = e1071)
+  expect_identical(cnd$arg, "tunecontrol")
+})

@@ -172,9 +172,12 @@ test_that("class.weights (named and \"inverse\") agree with e1071 on unbalanced 
   plain <- kernel_svm(x, y, kernel = "rbf", gamma = 1 / 7)
   expect_gt(mean(predict(r$fit, xte) == "Yes"), mean(predict(plain, xte) == "Yes"))
 
+  # e1071's class.weights = "inverse" (1 / n_c) as a named vector: kernclass's
+  # "inverse" is deprecated and means "balanced" (n / (k n_c))
   kp$cost <- 100
-  r <- expect_agree_e1071("Pima unbalanced, class.weights = \"inverse\"", x, y, xte, kp,
-                          class.weights = "inverse")
+  inverse <- stats::setNames(1 / as.vector(table(y)), levels(y))
+  r <- expect_agree_e1071("Pima unbalanced, class.weights = 1 / table(y)", x, y, xte, kp,
+                          class.weights = inverse)
   expect_equal(unname(r$fit$C), 100 / as.vector(table(y)[as.character(y)]))
 
   # linear kernel, weights on the first level

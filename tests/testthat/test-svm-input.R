@@ -38,7 +38,7 @@ test_that("cost must be one number > 0", {
   expect_false(isTRUE(all.equal(two$coefs, kernel_svm(x, y, cost = 1)$coefs)))
 })
 
-test_that("class.weights must name classes of y, or be \"inverse\"", {
+test_that("class.weights must name classes of y, or be \"balanced\"", {
   expect_arg_error(kernel_svm(x, y, class.weights = c(w = 2)), "class.weights")
   expect_error(kernel_svm(x, y, class.weights = c(u = 1, w = 2)), "\"w\"",
                class = "kernclass_error")
@@ -48,10 +48,22 @@ test_that("class.weights must name classes of y, or be \"inverse\"", {
   for (bad in list(c(u = -1), c(u = NA), c(u = Inf), c(u = "2"), "foo", list(u = 1))) {
     expect_arg_error(kernel_svm(x, y, class.weights = bad), "class.weights")
   }
-  # "inverse": each class's bound is 1 / its size (13 u and 12 v here)
+  # "balanced": scikit-learn's n / (k n_c) times cost (13 u and 12 v here)
   s <- 1:25
-  inv <- kernel_svm(x[s, ], y[s], class.weights = "inverse")
-  expect_equal(unname(inv$C), 1 / as.vector(table(y[s]))[as.integer(y[s])])
+  n_c <- c(u = 13, v = 12)
+  bal <- kernel_svm(x[s, ], y[s], class.weights = "balanced", cost = 3)
+  expect_equal(unname(bal$C), 3 * 25 / (2 * n_c[as.character(y[s])]), ignore_attr = TRUE)
+  # each class then weighs the same in total: n / k times cost
+  expect_equal(as.vector(tapply(bal$C, y[s], sum)), c(3 * 25 / 2, 3 * 25 / 2))
+  # with observation weights, the class weights still count rows
+  w <- rep(c(1, 2), length.out = 25)
+  bw <- kernel_svm(x[s, ], y[s], class.weights = "balanced", weights = w)
+  expect_equal(unname(bw$C), w * 25 / (2 * n_c[as.character(y[s])]), ignore_attr = TRUE)
+  # "inverse" (e1071's 1 / n_c before): deprecated, the same weights as "balanced"
+  expect_warning(inv <- kernel_svm(x[s, ], y[s], class.weights = "inverse", cost = 3),
+                 "balanced", class = "kernclass_deprecated_warning")
+  expect_identical(inv$C, bal$C)
+  expect_arg_error(kernel_svm(x, y, class.weights = c("balanced", "inverse")), "class.weights")
   # a class not named keeps weight 1; the solver keeps each multiplier
   # within its own bound, and v's reach past u's
   v3 <- kernel_svm(x, y, class.weights = c(v = 3))

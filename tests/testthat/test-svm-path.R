@@ -167,7 +167,7 @@ test_that("weights, class weights, a race's folds and a fold missing a class", {
   b <- path_both(dat, list(scale = TRUE), w = w)
   expect_false(is.null(b$plan))
   expect_same_path(b)
-  b <- path_both(dat, list(scale = FALSE, class.weights = "inverse"))
+  b <- path_both(dat, list(scale = FALSE, class.weights = "balanced"))
   expect_false(is.null(b$plan))
   expect_same_path(b)
   b <- path_both(dat, list(scale = FALSE, class.weights = c(a = 2, c = 0.5)), w = w)

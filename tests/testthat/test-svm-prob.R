@@ -110,3 +110,18 @@ test_that("more classes: the C coupling gives what the R transcription gives", {
   expect_identical(with_threads(1L, predict(fit, xt, type = "prob")),
                    with_threads(2L, predict(fit, xt, type = "prob")))
 })
+
+test_that("print() says a model has its probability model, on every representation", {
+  set.seed(5)
+  line <- "Probabilities: fitted (probability = TRUE)"
+  for (approx in list(NULL, nystrom(m = 20), cells(size = 60))) {
+    with_prob <- kernel_svm(Species ~ ., data = iris, probability = TRUE, approx = approx)
+    without <- kernel_svm(Species ~ ., data = iris, approx = approx)
+    label <- if (is.null(approx)) "exact" else approx$method
+    out <- capture.output(print(with_prob))
+    expect_identical(sum(grepl(line, out, fixed = TRUE)), 1L, label = label)
+    expect_false(any(grepl("Probabilities", capture.output(print(without)))), label = label)
+  }
+  # classifiers whose probabilities need no argument say nothing of it
+  expect_false(any(grepl("Probabilities", capture.output(print(kernel_means(Species ~ ., iris))))))
+})

@@ -523,6 +523,27 @@ test_that("plot() circles support vectors only when it draws the training points
 
 # ---- regressions ----------------------------------------------------------------
 
+test_that("class.weights = \"balanced\" predicts the minority class of imbalanced data", {
+  set.seed(42)
+  n1 <- 190
+  n2 <- 10
+  draw <- function() rbind(matrix(rnorm(n1 * 2), n1), matrix(rnorm(n2 * 2, mean = 1), n2))
+  x <- draw()
+  xt <- draw()
+  y <- factor(rep(c("major", "minor"), c(n1, n2)))
+  minority <- function(cw) sum(predict(kernel_svm(x, y, class.weights = cw), xt) == "minor")
+  # unweighted, and with e1071's "inverse" weights 1 / n_c (bounds 0.005 and
+  # 0.1 at cost = 1), no row is predicted "minor"
+  expect_identical(minority(NULL), 0L)
+  expect_identical(minority(c(major = 1 / n1, minor = 1 / n2)), 0L)
+  # balanced: bounds n / (k n_c) = 200 / 380 and 200 / 20
+  bal <- kernel_svm(x, y, class.weights = "balanced")
+  expect_equal(unname(bal$C), ifelse(y == "major", 200 / (2 * n1), 200 / (2 * n2)))
+  p <- predict(bal, xt)
+  expect_gt(sum(p == "minor"), 0L)
+  expect_gte(mean(p[y == "minor"] == "minor"), 0.3)
+})
+
 test_that("observations with weight 0 are as if left out, offset b included", {
   skip_if_not_installed("e1071")
   # A weight of 0 must act as a replication count of 0. With small costs no

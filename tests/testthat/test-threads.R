@@ -47,6 +47,26 @@ test_that("kernclass_threads() reports, sets and restores the thread count", {
   expect_output(kernclass_threads(verbose = TRUE), "option kernclass.threads = 10000")
 })
 
+test_that("kernclass_threads(n) refuses counts R cannot hold, and keeps the option", {
+  old <- getOption("kernclass.threads")
+  on.exit(options(kernclass.threads = old))
+  options(kernclass.threads = 2L)
+  # 3e9 once became NA (as.integer) and broke every later call
+  for (bad in list(3e9, .Machine$integer.max + 1, 2.5, 0, -1, NA, NA_integer_, Inf, "2", 1:2)) {
+    err <- tryCatch(kernclass_threads(bad), error = identity)
+    label <- deparse(bad)
+    expect_s3_class(err, "kernclass_input_error")
+    expect_identical(err$arg, "n", label = label)
+    expect_match(conditionMessage(err), "`n`", fixed = TRUE, label = label)
+    expect_identical(getOption("kernclass.threads"), 2L, label = label)
+  }
+  expect_type(kernclass_threads(), "integer")
+  # the largest integer is a count the engine cuts to what it can run
+  kernclass_threads(.Machine$integer.max)
+  expect_identical(getOption("kernclass.threads"), .Machine$integer.max)
+  expect_lte(kernclass_threads(), max(1L, parallel::detectCores()))
+})
+
 test_that("the default follows mc.cores and OMP_NUM_THREADS, as future's workers set them", {
   old <- options(kernclass.threads = NULL, mc.cores = 1L)
   on.exit(options(old))
@@ -176,7 +196,7 @@ test_that("R caps the threads at the C engine's limit, read from C", {
   expect_true(is.integer(cap) && length(cap) == 1L && cap >= 1L)
   # C never uses more than its limit, whatever is asked
   expect_lte(.Call(ns$ffi_threads, .Machine$integer.max), cap)
-  old <- options(kernclass.threads = 1e12)
+  old <- options(kernclass.threads = .Machine$integer.max)  # past it: an error (test-options.R)
   on.exit(options(old))
   expect_identical(ns$kc_threads(), cap)
   options(kernclass.threads = cap + 1)

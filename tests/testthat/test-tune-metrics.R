@@ -54,6 +54,68 @@ test_that("each metric equals its plain-R formula on folds refitted by hand", {
   }
 })
 
+test_that("kappa is Cohen's kappa of the out-of-fold classes (plain R, and yardstick's kap)", {
+  cohen <- function(pred, truth) {
+    tab <- table(pred, truth)
+    n <- sum(tab)
+    po <- sum(diag(tab)) / n
+    pe <- sum(rowSums(tab) * colSums(tab)) / n^2
+    (po - pe) / (1 - pe)
+  }
+  for (classes in 2:3) {
+    d <- metric_data(classes = classes)
+    set.seed(8)
+    cv <- kernel_cv(kernel_parzen, d$x, d$y, folds = 4, gamma = 0.7, metric = "kappa")
+    h <- by_hand(kernel_parzen, d$x, d$y, cv$fold, gamma = 0.7)
+    expect_identical(cv$metric, "kappa")
+    expect_equal(cv$value, cohen(h$cls, d$y), tolerance = 1e-12)
+    expect_equal(unname(cv$fold_value),
+                 vapply(1:4, function(f) cohen(h$cls[cv$fold == f], d$y[cv$fold == f]),
+                        numeric(1)), tolerance = 1e-12)
+    if (requireNamespace("yardstick", quietly = TRUE)) {
+      expect_equal(cv$value, yardstick::kap_vec(d$y, h$cls), tolerance = 1e-12)
+    }
+  }
+  # a tuned grid picks the largest kappa
+  d <- metric_data()
+  set.seed(2)
+  t <- kernel_tune(kernel_parzen, d$x, d$y, grid = list(gamma = c(0.01, 0.3, 3, 30)), folds = 3,
+                   metric = "kappa")
+  expect_identical(t$best_index, which.max(t$results$kappa))
+  # one class in truth and prediction: no agreement beyond chance to measure
+  o <- list(predicted = factor(c("a", "a"), levels = c("a", "b")))
+  expect_identical(kernclass:::kc_metric_value("kappa", o, factor(c("a", "a"), levels = c("a", "b"))),
+                   NA_real_)
+})
+
+test_that("yardstick's metric names are aliases; a different quantity is a hint", {
+  d <- metric_data()
+  aliases <- c(kap = "kappa", mn_log_loss = "logloss", roc_auc = "auc")
+  for (name in names(aliases)) {
+    alias <- aliases[[name]]
+    set.seed(8)
+    a <- kernel_cv(kernel_parzen, d$x, d$y, folds = 4, gamma = 0.7, metric = name)
+    set.seed(8)
+    b <- kernel_cv(kernel_parzen, d$x, d$y, folds = 4, gamma = 0.7, metric = alias)
+    expect_identical(a$metric, alias)
+    expect_identical(a$value, b$value)
+  }
+  cnd <- expect_error(kernel_cv(kernel_parzen, d$x, d$y, folds = 4, metric = "brier_class"),
+                      'metric = "brier"', class = "kernclass_input_error")
+  expect_identical(cnd$arg, "metric")
+  expect_error(kernel_cv(kernel_parzen, d$x, d$y, folds = 4, metric = "Kappa"),
+               'metric = "kappa"', class = "kernclass_input_error")
+  skip_if_not_installed("yardstick")
+  set.seed(8)
+  cv <- kernel_cv(kernel_parzen, d$x, d$y, folds = 4, gamma = 0.7, metric = "mn_log_loss")
+  h <- by_hand(kernel_parzen, d$x, d$y, cv$fold, gamma = 0.7)
+  expect_equal(cv$value, yardstick::mn_log_loss_vec(d$y, h$prob[, 1]), tolerance = 1e-12)
+  set.seed(8)
+  cv <- kernel_cv(kernel_parzen, d$x, d$y, folds = 4, gamma = 0.7, metric = "brier")
+  # yardstick's brier_class is half of kernclass's brier: refused, with what to use
+  expect_equal(cv$value / 2, yardstick::brier_class_vec(d$y, h$prob[, 1]), tolerance = 1e-12)
+})
+
 test_that("kernel_tune chooses by the metric, smaller is better for log-loss and Brier", {
   d <- metric_data()
   for (metric in c("logloss", "brier", "auc", "bal_accuracy")) {
@@ -190,17 +252,56 @@ test_that("progress is silent without a handler and reported with one", {
   skip_if_not_installed("progressr")
   d <- metric_data()
   expect_silent(kernel_tune(kernel_means, d$x, d$y, grid = list(gamma = c(0.1, 1)), folds = 3))
-  # the progression conditions progressr's handlers listen to: one per unit of
-  # work (progressr signals them where it is enabled: interactive sessions)
+})
+
+test_that("kernel_cv and kernel_tune report one progress bar of folds x grid rows, in order", {
+  skip_if_not_installed("progressr")
+  # the progression conditions progressr's handlers listen to (progressr
+  # signals them where it is enabled: interactive sessions)
   old <- options(progressr.enable = TRUE)
   on.exit(options(old))
-  steps <- 0
-  withCallingHandlers(
-    kernel_tune(kernel_means, d$x, d$y, grid = list(gamma = c(0.1, 1)), folds = 3),
-    progression = function(p) {
-      if (identical(p$type, "update")) steps <<- steps + p$amount
+  bars <- function(expr) {
+    seen <- list()
+    withCallingHandlers(expr, progression = function(p) {
+      seen[[length(seen) + 1L]] <<- list(type = p$type, id = p$progressor_uuid, steps = p$steps,
+                                         amount = if (is.null(p$amount)) 0 else p$amount)
     })
-  expect_equal(steps, 3)  # 3 folds, each of both gammas (which share their kernel sums)
+    types <- vapply(seen, `[[`, character(1), "type")
+    ids <- vapply(seen, `[[`, character(1), "id")
+    updates <- seen[types == "update"]
+    list(bars = sum(types == "initiate"), ids = unique(ids),
+         declared = seen[[which(types == "initiate")[1L]]]$steps,
+         amounts = vapply(updates, `[[`, numeric(1), "amount"))
+  }
+  d <- metric_data()
+  d3 <- metric_data(classes = 3)
+  cases <- list(
+    cv = list(quote(kernel_cv(kernel_svm, d$x, d$y, folds = 4)), 4),
+    cv_loo = list(quote(kernel_cv(kernel_means, d$x[1:30, ], d$y[1:30], folds = "loo")), 30),
+    # the gammas share their kernel sums: one unit per fold for both rows
+    parzen = list(quote(kernel_tune(kernel_parzen, d$x, d$y, grid = list(gamma = c(0.1, 1)),
+                                    folds = 3)), 3 * 2),
+    exhaustive = list(quote(kernel_tune(kernel_svm, d3$x, d3$y, folds = 3,
+                                        grid = list(cost = c(0.1, 1, 10), gamma = c(0.1, 1)),
+                                        search = "exhaustive")), 3 * 6),
+    # the race drops rows: their folds not run count when they are dropped
+    race = list(quote(kernel_tune(kernel_svm, d$x, d$y, folds = 4,
+                                  grid = list(cost = c(0.01, 0.1, 1, 10), gamma = c(0.1, 1)))),
+                4 * 8),
+    race_means = list(quote(kernel_tune(kernel_means, d$x, d$y, folds = 4,
+                                        grid = list(gamma = c(0.01, 0.1, 1, 10)),
+                                        kernel = "laplace")), 4 * 4))
+  for (nm in names(cases)) {
+    set.seed(3)
+    b <- bars(eval(cases[[nm]][[1L]]))
+    expect_identical(b$bars, 1L, label = nm)          # one bar, not one per fold
+    expect_identical(length(b$ids), 1L, label = nm)
+    expect_equal(b$declared, cases[[nm]][[2L]], label = nm)
+    # advanced in steps of whole units, to exactly the steps declared
+    expect_true(all(b$amounts >= 0), label = nm)
+    expect_equal(sum(b$amounts), b$declared, label = nm)
+    expect_true(all(diff(cumsum(b$amounts)) >= 0), label = nm)
+  }
 })
 
 test_that("log-loss and Brier turn on kernel_svm's probability model unless it is given", {
