@@ -184,6 +184,12 @@
 #'   with the nu types, `nu` with C-classification, `y`, `class.weights` or
 #'   `probability = TRUE` with one-classification.
 #' @param nu For the nu types, \eqn{\nu \in (0, 1]} (default 0.5, as e1071).
+#' @param approx `NULL` (default) for the exact SVM, or an approximation for
+#'   large data (see [approximations]): [cells()], the exact SVM in each
+#'   k-means cell of about `size` rows, a row predicted by its nearest
+#'   cell's SVM; or [nystrom()] or [random_fourier()], a linear SVM on
+#'   low-rank kernel features (`cost = Inf` and `cachesize` are then
+#'   errors). Both are for C-classification only, on dense inputs.
 #' @return An object of class `c("kernel_svm", "kernclass_ovo", "kernclass")`
 #'   (`"kernclass_ovo"`: the one-vs-one classifiers, as [kernel_bayes()]):
 #'   besides the common fields (see [kernel_bayes()]; no `weight` or

@@ -9,7 +9,7 @@
 # it does): the session's random numbers are left as they were, and under
 # the sequential plan the elements run as a plain loop, the same work
 # without the futures around it (about 2 ms an element, measured: half the
-# R time of a race on the README's grid).
+# R time of a race on the benchmarks' synthetic 5 x 5 grid, n = 2,000).
 kc_future_lapply <- function(x, f, seed = TRUE) {
   if (isFALSE(seed) && inherits(future::plan(), "sequential")) return(lapply(x, f))
   # recent versions of future turn a Ctrl-C inside a future into a FutureInterruptError,
@@ -138,9 +138,10 @@ kc_relay <- function(out, cells) {
 #'   [socketConnection()]): set `options(socketOptions = "no-delay")` in
 #'   this session before making the cluster, with
 #'   [parallelly::makeClusterPSOCK()] (which sets it in the workers) or
-#'   `plan(cluster, workers = ...)`, which calls it. Without it a race on
-#'   the README's grid pays about 0.1 s a fold in waits
-#'   (`inst/benchmarks/run.R --only workers`).
+#'   `plan(cluster, workers = ...)`, which calls it. Without it a race of
+#'   [kernel_svm()] over a 5 x 5 grid on 2,000 rows (20 inputs, two
+#'   classes) pays about 0.1 s a fold in waits (`inst/benchmarks/run.R
+#'   --only workers`).
 #'
 #' @name kernclass-parallel
 #' @aliases kernclass_parallel

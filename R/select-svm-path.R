@@ -262,8 +262,8 @@ kc_svm_path_threads <- function(plans) {
 # race from one fold to the next in `buffers` (NULL outside a race; in a
 # future's process elsewhere the pointer is void: its calls allocate their
 # own): fresh buffers at every fold cost their page faults again (measured:
-# about a tenth of a race's C time on the README's grid, one thread; more on
-# Satellite, whose fold kernels take 75 MB).
+# about a tenth of a race's C time on the benchmarks' synthetic grid, one
+# thread; more on Satellite, whose fold kernels take 75 MB).
 kc_svm_kept <- new.env(parent = emptyenv())
 
 kc_svm_path_rounds <- function(run) {

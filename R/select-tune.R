@@ -102,10 +102,13 @@
 #'   `getOption("kernclass.tune.store_mb", 512)` megabytes (past it, each row
 #'   computes its own). This saves the inner products of all but one gamma
 #'   (and for `kernel_bayes()` the covariances and whitening, computed once
-#'   for identical inputs): 10 gammas, 5 folds, n = 5,000 ran 1.5x faster
-#'   with 20 inputs and 1.8-2.7x with 100 (the README's table); what is left
-#'   is mostly the kernel values themselves, one exponential per pair and
-#'   gamma.
+#'   for identical inputs). Measured on one thread (2026-11-27,
+#'   `inst/benchmarks/run.R --only gammas`: 10 gammas
+#'   \eqn{2^{-9}, \ldots, 2^0}{2^-9, ..., 2^0}, 5 folds, 5,000 rows of two
+#'   classes, `scale = TRUE`), the searches of the three classifiers ran
+#'   1.46-1.54 times as fast as with each row fitted alone on 20 inputs and
+#'   1.76-2.70 times on 100, with identical results; what is left is mostly
+#'   the kernel values themselves, one exponential per pair and gamma.
 #'
 #' @section Screen loosely, decide exactly: With `search = "screen"` or
 #'   `"race"` (the default) and [kernel_svm()], every grid row is
@@ -153,7 +156,9 @@
 #'   The race can drop the row an exhaustive search would choose, after a
 #'   fold on which it ranked in the worse half. What it returns is then
 #'   another row that stayed in the better half on every fold; on the
-#'   README's benchmarks (25 and 100 rows, 2,000 to 20,000 points) its
+#'   package's synthetic benchmarks (two classes, 20 inputs; grids of 25 and
+#'   100 rows on 2,000 to 20,000 points: `inst/benchmarks/run.R --only
+#'   tune` and the same default grid at 20,000 points, 2026-11-27) its
 #'   exact cross-validated accuracy was within 0.03 points of the
 #'   exhaustive search's best (a tie or the same row), and its accuracy on
 #'   fresh data within 0.1 points. Give `search = "exhaustive"` for the

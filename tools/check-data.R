@@ -14,21 +14,23 @@
 if (!nzchar(Sys.getenv("TZ"))) Sys.setenv(TZ = "UTC")
 
 files <- c(Sys.glob("R/*.R"), Sys.glob("tests/testthat/*.R"), Sys.glob("inst/*/*.R"),
-           Sys.glob("vignettes/*.Rmd"), Sys.glob("man/*.Rd"), Sys.glob("tools/*.R"))
+           Sys.glob("vignettes/*.Rmd"), Sys.glob("vignettes/articles/*.Rmd"), "README.md",
+           Sys.glob("man/*.Rd"), Sys.glob("tools/*.R"))
 files <- setdiff(files, "tools/check-data.R")
 
-# The R code of a file: R as it is, the R chunks of an R Markdown file, the
-# examples of an Rd file.
+# The R code of a file: R as it is, the R chunks of an R Markdown file and
+# the ```r blocks of it or of a Markdown file (the articles' and the README's
+# code, shown and not run), the examples of an Rd file.
 r_code <- function(f) {
-  if (grepl("\\.Rmd$", f)) {
+  if (grepl("\\.R?md$", f)) {
     lines <- readLines(f, warn = FALSE)
-    starts <- grep("^\\s*```\\{r", lines)
+    starts <- grep("^\\s*```(\\{r|r\\s*$)", lines)
     ends <- grep("^\\s*```\\s*$", lines)
     chunks <- lapply(starts, function(s) {
       e <- ends[ends > s][1]
       if (is.na(e) || e == s + 1) character() else lines[(s + 1):(e - 1)]
     })
-    return(unlist(chunks))
+    return(as.character(unlist(chunks)))  # character(0), never NULL: parse(text = NULL) reads stdin
   }
   if (grepl("\\.Rd$", f)) {
     out <- tempfile(fileext = ".R")

@@ -1,4 +1,4 @@
-# Trustworthy predictions on real data from CRAN packages (datasets, mlbench):
+# Trustworthy predictions on real data from CRAN packages (datasets, MASS, mlbench):
 #   rule      the class of highest probability against the one-vs-one vote of
 #             kernel_svm(probability = TRUE): 10-fold cross-validated accuracy
 #             of both rules on the same fits, and how often they disagree;
@@ -39,9 +39,12 @@ datasets <- list(
     utils::data("Vehicle", package = "mlbench", envir = e <- new.env())
     d <- mlb(e); list(x = d[, 1:18], y = d$Class)
   }),
-  PimaIndiansDiabetes = local({
-    utils::data("PimaIndiansDiabetes", package = "mlbench", envir = e <- new.env())
-    d <- mlb(e); list(x = d[, 1:8], y = d$diabetes)
+  # the Pima Indians diabetes rows without missing values, as MASS (a
+  # recommended package) ships them in two parts (CRAN's mlbench dropped
+  # its PimaIndiansDiabetes in 2.1-10)
+  Pima = local({
+    utils::data("Pima.tr", "Pima.te", package = "MASS", envir = e <- new.env())
+    d <- rbind(e$Pima.tr, e$Pima.te); list(x = d[, 1:7], y = d$type)
   }),
   Glass = local({
     utils::data("Glass", package = "mlbench", envir = e <- new.env())
@@ -56,7 +59,7 @@ datasets <- list(
     d <- mlb(e); list(x = d[, 2:11], y = d$Class)
   })
 )
-source_of <- c(iris = "datasets", Vehicle = "mlbench", PimaIndiansDiabetes = "mlbench",
+source_of <- c(iris = "datasets", Vehicle = "mlbench", Pima = "MASS's Pima.tr + Pima.te",
                Glass = "mlbench", Sonar = "mlbench", Vowel = "mlbench")
 
 # stratified folds, as kernel_cv()'s
@@ -106,7 +109,7 @@ if ("coverage" %in% only) {
   cat("kernel_svm(probability = TRUE) at its defaults, score 1 - p(y|x). Split: 50% fit, 25% calibration, 25% test; cross-validated: conformal(fit, cv = kernel_cv(..., folds = 5, metric = \"brier\")) on the 75% fit rows, tested on the other 25%.\n\n")
   cat("| data | calibration |", paste(sprintf("coverage %g | size %g", levels_, levels_), collapse = " | "), "|\n")
   cat("|:--|:--|", paste(rep("--:|--:", length(levels_)), collapse = "|"), "|\n")
-  for (nm in strsplit(opt("coverage-data", "iris,Vehicle,PimaIndiansDiabetes,Glass"), ",")[[1]]) {
+  for (nm in strsplit(opt("coverage-data", "iris,Vehicle,Pima,Glass"), ",")[[1]]) {
     d <- datasets[[nm]]
     n <- length(d$y)
     res <- list(split = NULL, cv = NULL)

@@ -1,4 +1,4 @@
-# kernel_tune()'s race (the default search) on run.R's README grid, two builds
+# kernel_tune()'s race (the default search) on run.R's synthetic grid, two builds
 # of kernclass side by side (A/B):
 #   Rscript inst/benchmarks/race-ab.R LIB_A LIB_B [rounds] [readme|satellite] [threads]
 # LIB_A, LIB_B: libraries with kernclass installed (R CMD INSTALL -l LIB .).

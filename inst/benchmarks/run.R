@@ -1039,7 +1039,7 @@ if (run_section("gammas")) {
 }
 
 # ---- 8c. workers against threads --------------------------------------------
-# The README grid's race and screen (5 x 5, 5-fold, --workers-n rows, default
+# The synthetic grid's race and screen (5 x 5, 5-fold, --workers-n rows, default
 # 2000) on 1 and 2 engine threads under plan(sequential), under
 # plan(multisession, workers = 2) (local workers: the paths run here on
 # threads) and on a local 2-process cluster, plan(cluster) (the futures
@@ -1113,7 +1113,8 @@ if (run_section("workers")) {
   workers_lines <- c(
     sprintf("### Workers against threads (kernel_tune of kernel_svm, median of %d rounds)", wreps),
     "", knitr::kable(do.call(rbind, workers_rows), format = "pipe"), "",
-    paste("The README grid (cost 2^(-3, ..., 5) x gamma 2^(-9, ..., -1), RBF, scale = TRUE),",
+    paste("The synthetic grid (make_data(), 20 inputs, two classes; cost 2^(-3, ..., 5) x gamma",
+          "2^(-9, ..., -1), RBF, scale = TRUE),",
           "raced (the default) and screened, the five ways in turn in each round:",
           "plan(sequential) on 1 and 2 engine threads; plan(multisession, workers = 2), whose",
           "local workers leave the shared SVM paths to this session's threads; plan(cluster)",

@@ -85,6 +85,31 @@ test_that("each row's fitters take it, the others refuse it with a classed error
   }
 })
 
+# The text of argument `arg` on the installed help page of `topic`.
+help_argument <- function(topic, arg) {
+  rd <- tools::Rd_db("kernclass")[[paste0(topic, ".Rd")]]
+  tag <- function(x) attr(x, "Rd_tag")
+  args <- Filter(function(x) identical(tag(x), "\\arguments"), rd)[[1L]]
+  items <- Filter(function(x) identical(tag(x), "\\item"), args)
+  text <- function(x) gsub("\\s+", " ", paste(unlist(x), collapse = ""))
+  hit <- Filter(function(it) identical(trimws(text(it[[1L]])), arg), items)
+  if (length(hit) != 1L) return(NA_character_)
+  text(hit[[1L]][[2L]])
+}
+
+test_that("each fitter's help for `approx` names every approximation it takes", {
+  for (fitter in names(ns$kc_fitters)) {
+    doc <- help_argument(fitter, "approx")
+    expect_false(is.na(doc), info = fitter)
+    for (name in names(tab)) {
+      row <- tab[[name]]
+      if (is.null(row$fitters) || fitter %in% row$fitters) {
+        expect_match(doc, paste0(row$constructor, "()"), fixed = TRUE, info = fitter)
+      }
+    }
+  }
+})
+
 test_that("the SVM on a representation with its own solver takes its defaults", {
   set.seed(5)
   x <- matrix(rnorm(120), 60)
