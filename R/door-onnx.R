@@ -101,9 +101,11 @@
 #' # the decision values instead of the probabilities, the label by vote
 #' write_onnx(fit, path, rule = "vote", probability = FALSE)
 #'
-#' # in Node.js, with npm's onnxruntime-node: the rows of a CSV file with a
-#' # header (here iris's four columns), written out with the graph's outputs
-#' write.csv(iris[1:5, 1:4], rows <- tempfile(fileext = ".csv"), row.names = FALSE)
+#' # to run it in Node.js with npm's onnxruntime-node: a CSV file of rows
+#' # with a header (here iris's four columns); the runner writes the
+#' # graph's outputs to out.csv
+#' rows <- tempfile(fileext = ".csv")
+#' write.csv(iris[1:5, 1:4], rows, row.names = FALSE)
 #' runner <- system.file("onnx", "onnx-run.js", package = "kernclass")
 #' cat("node", runner, path, rows, "out.csv\n")
 #' unlink(c(path, rows))
