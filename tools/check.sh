@@ -34,6 +34,10 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
+# the npm packages in this checkout's tools/node_modules (setup.sh --deep),
+# for the checks that run on copies without them: the site's (KaTeX,
+# pkgdown's scripts, playwright-core) and test-onnx.R's onnxruntime-node
+export NODE_PATH="$root/tools/node_modules"
 work=$(mktemp -d /tmp/kernclass-check.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
@@ -188,11 +192,12 @@ check_sanitizers() {
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
   install_pkg "$work/lib" "CC = gcc" "CFLAGS = -O1 -g $flags" "LDFLAGS = $flags" || return 1
   # The test files of R-only layers (documentation, pictures, other packages'
-  # doors, prediction sets, calibration, options, the tables, the property
-  # suite over every representation) reach no C path the other files leave
-  # out, and test-gctorture's entry points are the gctorture check's: they
-  # run in the plain suite, not again here. KERNCLASS_TEST_FILTER="" runs them all.
-  local r_only='docs|plot|autoplot|broom|caret|parsnip|conformal|calibration|options|approx-table|fitters|r-conventions|tune-metrics|seams|gctorture'
+  # doors, ONNX export, prediction sets, calibration, options, the tables, the
+  # property suite over every representation) reach no C path the other files
+  # leave out, and test-gctorture's entry points are the gctorture check's:
+  # they run in the plain suite, not again here. KERNCLASS_TEST_FILTER="" runs
+  # them all.
+  local r_only='docs|plot|autoplot|broom|caret|parsnip|onnx|conformal|calibration|options|approx-table|fitters|r-conventions|tune-metrics|seams|gctorture'
   KERNCLASS_TEST_FILTER=${KERNCLASS_TEST_FILTER-"^(?!($r_only)\$)"} \
     run_r "$work/lib" tools/run-tests.R 2>&1 | tee "$work/sanitizers.log"
   status=${PIPESTATUS[0]}
@@ -221,9 +226,8 @@ check_fuzz() {
 
 check_site() {
   local shots=${KERNCLASS_SITE_SHOTS:-/tmp/kernclass-site-check}
-  # the npm packages in this checkout's tools/node_modules (setup.sh --deep):
-  # KaTeX and pkgdown's scripts for the site, playwright-core for the browser
-  export NODE_PATH="$root/tools/node_modules"
+  # (NODE_PATH, above: KaTeX and pkgdown's scripts for the site,
+  # playwright-core for the browser)
   (cd "$work/pkg" && bash tools/site.sh "$work/site") || return 1
   node "$work/pkg/tools/site-check.js" "$work/site" "$shots"
 }

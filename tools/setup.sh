@@ -11,7 +11,9 @@
 #                                     and qpdf for the manual, covr; for the
 #                                     site, pkgdown, chromium, node and npm,
 #                                     and tools/package.json's npm packages
-#                                     (playwright-core, KaTeX, pkgdown's scripts)
+#                                     (playwright-core, KaTeX, pkgdown's scripts,
+#                                     and onnxruntime-node, which runs
+#                                     test-onnx.R's exported models)
 #   bash tools/setup.sh --bench       also scikit-learn (Debian's python3-sklearn),
 #                                     a peer in inst/benchmarks/run.R
 # The flags combine (tools/check.sh runs --deps-only --deep).
@@ -219,8 +221,12 @@ if [ "$kernclass" = yes ]; then
 fi
 
 # the npm packages of the site and its check (the browser driver, KaTeX,
-# pkgdown's scripts), as tools/package-lock.json pins them, into
-# tools/node_modules (which git and R CMD build leave out)
+# pkgdown's scripts) and of test-onnx.R (onnxruntime-node), as
+# tools/package-lock.json pins them, into tools/node_modules (which git and
+# R CMD build leave out). onnxruntime-node's package holds its CPU runtime;
+# its install script would add the CUDA runtime on Linux x64, downloaded
+# from api.nuget.org (failing npm ci where that cannot be reached):
+# ONNXRUNTIME_NODE_INSTALL=skip keeps the install to the npm registry.
 npm_current() {  # every package of the lock file installed, at its version
   node -e 'const l = require("./tools/package-lock.json").packages;
     const ok = Object.keys(l).filter((k) => k).every((k) => {
@@ -231,13 +237,15 @@ npm_current() {  # every package of the lock file installed, at its version
 }
 if [ "$deep" = yes ]; then
   if npm_current; then
-    say "    npm packages for the site and its check: in tools/node_modules"
+    say "    npm packages for the site, its check and the ONNX tests: in tools/node_modules"
   elif command -v npm >/dev/null 2>&1; then
-    (cd tools && npm ci --no-audit --no-fund --loglevel=error >"$tmp/npm.log" 2>&1) &&
-      say "    npm packages for the site and its check: tools/node_modules" ||
-      { cat "$tmp/npm.log"; say "    npm ci in tools/ failed (above): no site, no site check"; }
+    (cd tools && ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund --loglevel=error \
+        >"$tmp/npm.log" 2>&1) &&
+      say "    npm packages for the site, its check and the ONNX tests: tools/node_modules" ||
+      { cat "$tmp/npm.log"
+        say "    npm ci in tools/ failed (above): no site, no site check, no ONNX runtime"; }
   else
-    say "    no npm: the site (tools/site.sh) and its check cannot be built"
+    say "    no npm: the site (tools/site.sh) and its check cannot be built, test-onnx.R skips"
   fi
 fi
 

@@ -358,6 +358,19 @@ add("recalibrate", "not a model", quote(recalibrate(x, x, y)), arg = "object")
 add("calibration_curve", "bins 0", quote(calibration_curve(pz, x, y, bins = 0)), arg = "bins")
 add("calibration_curve", "y missing", quote(calibration_curve(pz, x)), arg = "y")
 
+# ONNX export
+svm <- kernel_svm(x, y)
+onnx <- tempfile(fileext = ".onnx")
+add("write_onnx", "not an SVM", quote(write_onnx(pz, onnx)), arg = "model")
+add("write_onnx", "laplace kernel", quote(write_onnx(kernel_svm(x, y, kernel = "laplace"), onnx)),
+    arg = "model")
+add("write_onnx", "file missing", quote(write_onnx(svm)), arg = "file")
+add("write_onnx", "file NA", quote(write_onnx(svm, NA_character_)), arg = "file")
+add("write_onnx", "no probabilities", quote(write_onnx(svm, onnx, probability = TRUE)),
+    arg = "probability")
+add("write_onnx", "rule prob without probabilities", quote(write_onnx(svm, onnx, rule = "prob")),
+    arg = "rule")
+
 table <- data.frame(fun = vapply(cases, `[[`, "", "fun"),
                     label = vapply(cases, `[[`, "", "label"),
                     arg = vapply(cases, `[[`, "", "arg"))
