@@ -23,4 +23,13 @@ failed <- sum(res$failed) + sum(res$error)
 skipped <- sum(res$skipped)
 cat(sprintf("%d passed, %d failed%s\n", passed, failed,
             if (skipped) sprintf(", %d skipped", skipped) else ""))
-quit(status = if (failed + skipped > 0) 1 else 0)
+# Under CI (CI=true, as .ci/run runs, whose set-up installs every Suggests
+# package and tool) or with KERNCLASS_STRICT=true a skipped test fails the
+# run; elsewhere a skip (a Suggests package or the ONNX runtime of
+# `tools/setup.sh --deep` missing) is reported and the run passes.
+strict <- tolower(Sys.getenv("CI")) %in% c("true", "1") ||
+  tolower(Sys.getenv("KERNCLASS_STRICT")) %in% c("true", "1")
+if (skipped && !strict) {
+  cat("(skips do not fail this run: set KERNCLASS_STRICT=true, as CI does, to make them)\n")
+}
+quit(status = if (failed > 0 || (strict && skipped > 0)) 1 else 0)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the test suite against this checkout, built and installed into a
 # temporary library. Ends with the line "N passed, N failed"; exits non-zero
-# when any test fails, errors or is skipped.
+# when any test fails or errors, and under CI (CI=true) or with
+# KERNCLASS_STRICT=true also when one is skipped (tools/run-tests.R).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 lib=$(mktemp -d)
