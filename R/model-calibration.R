@@ -164,6 +164,7 @@ kc_recalibration_map <- function(map, p) {
 
 # The recalibrated n x G probabilities of the model's probabilities p.
 kc_recalibrate_prob <- function(rc, p) {
+  if (identical(rc$method, "venn_abers")) return(kc_venn_abers_prob(rc, p))  # R/model-venn-abers.R
   out <- p
   if (ncol(p) == 2L) {
     ok <- !is.na(p[, 1L])

@@ -302,3 +302,13 @@ kc_venn_abers_interval <- function(object, p, ok, names) {
   out[rows, , 2L] <- r$upper
   out
 }
+
+# napredict() of intervals: NA rows in the place of rows na.exclude left out.
+kc_napredict_interval <- function(na, iv) {
+  slice <- function(h) matrix(iv[, , h], dim(iv)[1L], dim(iv)[2L], dimnames = dimnames(iv)[1:2])
+  lower <- stats::napredict(na, slice(1L))
+  out <- array(NA_real_, c(dim(lower), 2L), dimnames = c(dimnames(lower), dimnames(iv)[3L]))
+  out[, , 1L] <- lower
+  out[, , 2L] <- stats::napredict(na, slice(2L))
+  out
+}
