@@ -140,12 +140,13 @@ venn_abers <- function(object, x = NULL, y = NULL, cv = NULL) {
     yk <- held$y[rows]
     missing <- setdiff(lv, as.character(yk))
     if (length(missing)) {
-      kc_abort(sprintf(paste0("venn_abers() needs calibration rows of every class%s; %s has none ",
-                              "of %s. Give calibration rows of every class%s."),
-                       if (K > 1L) " in every fold" else "",
-                       if (K > 1L) sprintf("fold %d", fold[rows[1L]]) else "the calibration set",
-                       kc_enum(missing), if (K > 1L) ", or fewer folds" else ""),
-               arg = if (held$method == "cv") "cv" else "y", class = "venn_abers_classes")
+      arg <- if (held$method == "cv") "cv" else "y"
+      kc_abort(sprintf(paste0("venn_abers() needs calibration rows of every class%s, but `%s` ",
+                              "has none of %s%s. Give calibration rows of every class%s."),
+                       if (K > 1L) " in every fold" else "", arg, kc_enum(missing),
+                       if (K > 1L) sprintf(" in fold %d", fold[rows[1L]]) else "",
+                       if (K > 1L) ", or fewer folds" else ""),
+               arg = arg, class = "venn_abers_classes")
     }
     lapply(seq_len(if (length(lv) == 2L) 1L else length(lv)), function(c) {
       kc_ivap_fit(held$prob[rows, c], as.integer(yk) == c)
@@ -289,7 +290,7 @@ kc_venn_abers_prob <- function(rc, p) {
 kc_venn_abers_interval <- function(object, p, ok, names) {
   rc <- object$recalibration
   if (is.null(rc) || !identical(rc$method, "venn_abers")) {
-    kc_abort(paste0("type = \"interval\" needs a model calibrated by venn_abers(), e.g. ",
+    kc_abort(paste0("`type` \"interval\" needs a model calibrated by venn_abers(), e.g. ",
                     "venn_abers(fit, x_cal, y_cal)."), arg = "type",
              class = "interval_unavailable")
   }

@@ -355,6 +355,13 @@ add("conformal", "level 1", quote(predict(conformal(pz, x, y), x, type = "set", 
 add("conformal", "rule unknown", quote(predict(pz, x, rule = "majority")), arg = "rule")
 add("recalibrate", "method unknown", quote(recalibrate(pz, x, y, method = "beta")), arg = "method")
 add("recalibrate", "not a model", quote(recalibrate(x, x, y)), arg = "object")
+add("venn_abers", "not a model", quote(venn_abers(x, x, y)), arg = "object")
+add("venn_abers", "y missing", quote(venn_abers(pz, x)), arg = "y")
+add("venn_abers", "one class in y", quote(venn_abers(pz, x[y == "u", ], y[y == "u"])), arg = "y")
+add("venn_abers", "no probabilities", quote(venn_abers(kernel_svm(x, y), x, y)), arg = "object")
+add("venn_abers", "cv not a cross-validation", quote(venn_abers(pz, cv = list())), arg = "cv")
+add("venn_abers", "interval without venn_abers", quote(predict(pz, x, type = "interval")),
+    arg = "type")
 add("calibration_curve", "bins 0", quote(calibration_curve(pz, x, y, bins = 0)), arg = "bins")
 add("calibration_curve", "y missing", quote(calibration_curve(pz, x)), arg = "y")
 
