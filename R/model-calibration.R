@@ -153,16 +153,21 @@ recalibrate <- function(object, x = NULL, y = NULL, cv = NULL, method = c("isoto
     })
     object$recalibration <- list(method = method, maps = maps, source = held$method)
   }
-  # conformal()'s scores were computed from the probabilities this replaces:
-  # its sets would no longer hold their level (and its calibration rows are
-  # not kept, to score them anew)
-  if (!is.null(object$conformal) && (had || !is.null(method))) {
-    object$conformal <- NULL
-    kc_warn(paste0("recalibrate() changes the probabilities that conformal() computed its ",
-                   "scores from, so the conformal calibration is removed: call conformal() ",
-                   "again on the recalibrated model (on rows other than those of ",
-                   "recalibrate())."), class = "conformal_removed")
-  }
+  if (had || !is.null(method)) object <- kc_drop_conformal(object, "recalibrate()")
+  object
+}
+
+# conformal()'s scores were computed from the probabilities a new
+# recalibration replaces: its sets would no longer hold their level (and its
+# calibration rows are not kept, to score them anew). For recalibrate() and
+# venn_abers().
+kc_drop_conformal <- function(object, what) {
+  if (is.null(object$conformal)) return(object)
+  object$conformal <- NULL
+  kc_warn(sprintf(paste0("%s changes the probabilities that conformal() computed its ",
+                         "scores from, so the conformal calibration is removed: call conformal() ",
+                         "again on the recalibrated model (on rows other than those of %s)."),
+                  what, what), class = "conformal_removed")
   object
 }
 
@@ -199,6 +204,7 @@ kc_recalibration_map <- function(map, p) {
 # itself without a recalibration, rc NULL).
 kc_recalibrate_prob <- function(rc, p) {
   if (is.null(rc)) return(p)
+  if (identical(rc$method, "venn_abers")) return(kc_venn_abers_prob(rc, p))  # R/model-venn-abers.R
   out <- p
   if (ncol(p) == 2L) {
     ok <- !is.na(p[, 1L])

@@ -34,7 +34,10 @@ kc_method_label <- function(object) {
 #'   those, so that names never collide);
 #'   `"prob"`: a matrix of class probabilities with a column per level;
 #'   `"set"`: conformal prediction sets at `level`, for a model calibrated
-#'   by [conformal()] (a `"kernclass_sets"` logical matrix, see there). See
+#'   by [conformal()] (a `"kernclass_sets"` logical matrix, see there);
+#'   `"interval"`: the Venn-Abers intervals \eqn{[p_0, p_1]}{[p0, p1]} of
+#'   each class, for a model calibrated by [venn_abers()] (an array of rows
+#'   x classes x `c("lower", "upper")`). See
 #'   the classifier's help page for what decision values and probabilities
 #'   mean for it.
 #' @param rule How `type = "class"` picks the class: `"prob"`, the class of
@@ -75,7 +78,7 @@ kc_method_label <- function(object) {
 #' # a probability model's class is its most probable class; the vote on request
 #' svm <- kernel_svm(Species ~ ., data = iris, probability = TRUE)
 #' table(prob = predict(svm), vote = predict(svm, rule = "vote"))
-predict.kernclass <- function(object, newdata, type = c("class", "decision", "prob", "set"),
+predict.kernclass <- function(object, newdata, type = c("class", "decision", "prob", "set", "interval"),
                               rule = NULL, level = 0.9, ...) {
   kc_check_dots(...)
   kc_check_foreign_type(type)
@@ -87,6 +90,7 @@ predict.kernclass <- function(object, newdata, type = c("class", "decision", "pr
     # na.exclude left out (as lm and e1071)
     out <- kc_predict_rows(object, object$x, type, rule, level)
     if (type == "set") return(kc_napredict_sets(object$na.action, out))
+    if (type == "interval") return(kc_napredict_interval(object$na.action, out))
     return(stats::napredict(object$na.action, out))
   }
   kc_predict_rows(object, kc_new_x(object, newdata), type, rule, level)
@@ -127,7 +131,7 @@ kc_predict_rows <- function(object, x, type = "class", rule = kc_default_rule(ob
                             level = 0.9) {
   ok <- kc_complete_rows(x)
   scores <- kc_scores(object, x[ok, , drop = FALSE],
-                      prob = type %in% c("prob", "set") || (type == "class" && rule == "prob"))
+                      prob = type %in% c("prob", "set", "interval") || (type == "class" && rule == "prob"))
   finite <- is.finite(rowSums(scores))
   if (!all(finite)) {
     # kernel values of points far outside the training data can overflow
@@ -156,7 +160,8 @@ kc_predict_rows <- function(object, x, type = "class", rule = kc_default_rule(ob
     decision = spread(kc_decision(object, scores)),
     prob = spread(kc_prob(object, scores)),
     set = kc_new_sets(spread(kc_conformal_sets(object, kc_prob(object, scores), level)),
-                      object$conformal, level))
+                      object$conformal, level),
+    interval = kc_venn_abers_interval(object, kc_posterior(object, scores), ok, rownames(x)))
 }
 
 # The probabilities predict() gives: the classifier's posterior, through

@@ -331,6 +331,9 @@ add("kernel_classifier_fit", "method unknown",
 add("kernel_classifier_fit", "NA in x", quote(kernel_classifier_fit(with_na(x, NA), y)), arg = "x")
 add("kernel_classifier_fit", "engine argument of another method",
     quote(kernel_classifier_fit(x, y, method = "means", ridge = 1)), arg = "...")
+add("kernel_svm_fit", "model unknown", quote(kernel_svm_fit(x, y, model = "svm_tree")),
+    arg = "model")
+add("kernel_svm_fit", "NA in x", quote(kernel_svm_fit(with_na(x, NA), y)), arg = "x")
 add("kernclass_gamma", "range reversed", quote(kernclass_gamma(range = c(1, -3))), arg = "range")
 add("kernclass_gamma", "range text", quote(kernclass_gamma(range = c("a", "b"))), arg = "range")
 add("kernclass_method", "values unknown", quote(kernclass_method(values = "knn")), arg = "values")
@@ -355,6 +358,13 @@ add("conformal", "level 1", quote(predict(conformal(pz, x, y), x, type = "set", 
 add("conformal", "rule unknown", quote(predict(pz, x, rule = "majority")), arg = "rule")
 add("recalibrate", "method unknown", quote(recalibrate(pz, x, y, method = "beta")), arg = "method")
 add("recalibrate", "not a model", quote(recalibrate(x, x, y)), arg = "object")
+add("venn_abers", "not a model", quote(venn_abers(x, x, y)), arg = "object")
+add("venn_abers", "y missing", quote(venn_abers(pz, x)), arg = "y")
+add("venn_abers", "one class in y", quote(venn_abers(pz, x[y == "u", ], y[y == "u"])), arg = "y")
+add("venn_abers", "no probabilities", quote(venn_abers(kernel_svm(x, y), x, y)), arg = "object")
+add("venn_abers", "cv not a cross-validation", quote(venn_abers(pz, cv = list())), arg = "cv")
+add("venn_abers", "interval without venn_abers", quote(predict(pz, x, type = "interval")),
+    arg = "type")
 add("calibration_curve", "bins 0", quote(calibration_curve(pz, x, y, bins = 0)), arg = "bins")
 add("calibration_curve", "y missing", quote(calibration_curve(pz, x)), arg = "y")
 
