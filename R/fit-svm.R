@@ -516,13 +516,12 @@ kc_svm_binary <- function(x, y, rows, positive, C, control, label = "", path = N
     "nu-classification" = list(alpha0 = kc_svm_start(Cb, yb, control$nu * sum(Cb) / 2)),
     "one-classification" = list(alpha0 = kc_svm_start(Cb, yb, control$nu * sum(Cb))),
     kc_svm_path_start(path, key, rows, Cb, yb))
-  # C-SVC on dense or sparse rows whose kernel the cache (or a path's store) would hold
+  # Dense or sparse rows whose kernel the cache (or a path's store) would hold
   # whole: every row computed at once, in tiles, and read without cache
-  # bookkeeping (the same iterates; 25-40% less CPU at n = 2,000-5,000). A
-  # store rebuilds the gradient of shrunk variables from its float rows, the
-  # cache in double: the nu types, whose objective and margin are divided by
-  # the margin, keep the cache's precision.
-  if (control$type == "C-classification" && (is.matrix(xb) || inherits(xb, "kc_csr")) &&
+  # bookkeeping (25-40% less CPU at n = 2,000-5,000). The same model bit for
+  # bit as the cache's, which ever holds the rows (src/smo.c: the same float
+  # kernel values, the gradient of shrunk variables rebuilt from them alike).
+  if ((is.matrix(xb) || inherits(xb, "kc_csr")) &&
       (isTRUE(start$store) || (is.null(path) && is.null(start$store) &&
                                kc_svm_bytes(nrow(xb))[1L] <= control$cachesize * 2^20))) {
     start$store <- "whole"
