@@ -17,8 +17,8 @@
  * costs, the last solution moved into the new box).  Kernel rows come from
  * the shared engine (kc_rows), into the cache or into a store of all n rows
  * that the caller keeps across the solves of a path; the gradient of the
- * inactive variables is rebuilt with one tiled kernel expansion
- * (kc_expansion), or from the stored rows.
+ * inactive variables is rebuilt from the free variables' float kernel
+ * values, the same numbers whichever holds them (reconstruct_gradient).
  *
  * The passes over the active set (selection and gradient update,
  * smo-select.c) run on contiguous chunks of it, in parallel when it is
