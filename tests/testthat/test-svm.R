@@ -416,8 +416,10 @@ test_that("the model is the same bit for bit whatever the cache, the memory limi
   y3 <- factor(ifelse(x[, 1] + stats::rnorm(n, sd = 0.8) > 0.4, "a",
                       ifelse(x[, 2] + stats::rnorm(n, sd = 0.8) > 0, "b", "c")))
   what <- function(f) list(coefs = f$coefs, b = f$b, index = f$index, iterations = f$iterations)
-  settings <- list(list(cachesize = 0.02), list(cachesize = 100), list(memory = 1),
-                   list(memory = 1e5), list(cachesize = 0.02, threads = 2),
+  # (0.6 MB: an LRU cache of more than half the rows, which computes them 4
+  # at a time)
+  settings <- list(list(cachesize = 0.02), list(cachesize = 100), list(cachesize = 0.6),
+                   list(memory = 1), list(memory = 1e5), list(cachesize = 0.02, threads = 2),
                    list(cachesize = 100, threads = 2))
   fits <- function(...) lapply(settings, function(s) {
     old <- options(kernclass.memory_limit = s$memory)
