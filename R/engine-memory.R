@@ -30,6 +30,12 @@ kc_memory_available <- function() {
   avail
 }
 
+# The bytes the exact SVM may keep for speed alone: a quarter of the memory
+# available (kc_memory_limit()). Its one reader: the default cachesize
+# (R/fit-svm.R) and the class pairs' shared kernel blocks (kc_svm_pairs()).
+# Whichever store the budget gives, the model is the same (src/smo.c).
+kc_svm_budget <- function() kc_memory_limit() / 4
+
 # The bytes kernel_tune() may keep on a fold being fitted (option
 # kernclass.tune.store_mb): the SVM path's kernel rows and its shared
 # kernel (R/select-svm-path.R), the gammas' shared kernel sums (R/select.R).

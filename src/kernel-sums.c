@@ -175,9 +175,10 @@ void kc_gram(const kc_kernel *k, const kc_points *a, const kc_points *b,
     gram(k, a, b, symmetric, out, NULL, nthreads);
 }
 
-void kc_gram_float(const kc_kernel *k, const kc_points *a, float *out, int nthreads)
+void kc_gram_float(const kc_kernel *k, const kc_points *a, const kc_points *b,
+                   int symmetric, float *out, int nthreads)
 {
-    gram(k, a, a, 1, NULL, out, nthreads);
+    gram(k, a, b, symmetric, NULL, out, nthreads);
 }
 
 void kc_expansion(const kc_kernel *k, int nk, const kc_points *a, const kc_points *b,

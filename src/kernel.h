@@ -107,8 +107,10 @@ void kc_rows(const kc_kernel *k, const kc_points *b, const int *rows, int nr,
 
 void kc_gram(const kc_kernel *k, const kc_points *a, const kc_points *b,
              int symmetric, double *out, int nthreads);
-/* K(a, a) rounded to floats: the rows the solver's store would hold. */
-void kc_gram_float(const kc_kernel *k, const kc_points *a, float *out, int nthreads);
+/* The same rounded to floats: the values the solver's rows hold (kc_rows'),
+ * each the double value rounded; K(a, a) where symmetric (b unused). */
+void kc_gram_float(const kc_kernel *k, const kc_points *a, const kc_points *b,
+                   int symmetric, float *out, int nthreads);
 
 /* Dense points by group, for the kernel blocks between groups (the class
  * pairs of an SVM, svm-pairs.c): group[i] in 0..ngroups-1 (< 0: left

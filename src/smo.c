@@ -17,8 +17,8 @@
  * costs, the last solution moved into the new box).  Kernel rows come from
  * the shared engine (kc_rows), into the cache or into a store of all n rows
  * that the caller keeps across the solves of a path; the gradient of the
- * inactive variables is rebuilt with one tiled kernel expansion
- * (kc_expansion), or from the stored rows.
+ * inactive variables is rebuilt from the free variables' float kernel
+ * values, the same numbers whichever holds them (reconstruct_gradient).
  *
  * The passes over the active set (selection and gradient update,
  * smo-select.c) run on contiguous chunks of it, in parallel when it is
@@ -71,7 +71,37 @@ static int can_shrink(const smo *s, int t, const double *Gmax1, const double *Gm
     return 0;
 }
 
-/* G = Gbar + p + sum over free j of alpha_j Q_tj, for the inactive t. */
+/* The inactive t's gradient rebuilt, G_t = Gbar_t + p + sum over the free
+ * j of y_t (a_j y_j) K_jt: the term of each free j added in index order, in
+ * double, from the float value K_jt that the solver's rows hold (LIBSVM's
+ * way: its reconstruction reads its float rows too).  The same numbers
+ * whichever store holds the rows: a kept store (a path's, the class pairs'
+ * blocks, a whole kernel) reads its rows; the LRU cache computes the free
+ * points against the inactive ones as the same floats (kc_gram_float; a
+ * kernel value is the same both ways round, K_jt = K_tj, for the points
+ * a store holds), a block at a time, rather than evict the rows it keeps.
+ * (Rebuilt from double kernel values, by an expansion, the gradient differed
+ * from the store's in the last bits, and so did the iterates: a model that
+ * depended on cachesize, hence on the memory available.)  One function adds
+ * a free row's terms for both, so that they compile alike. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void add_free_row(double *G, const int *y, const int *inact, int ninact, double aj,
+                         const float *K, int by_point)
+{
+    for (int u = 0; u < ninact; u++) {
+        int t = inact[u];
+        G[t] += y[t] * aj * K[by_point ? t : u];
+    }
+}
+
+/* The LRU cache's blocks: up to REBUILD_INACTIVE inactive points (many row
+ * blocks of tiles, for the threads) by as many free points as make
+ * REBUILD_FLOATS floats (4 MB). */
+#define REBUILD_INACTIVE 8192
+#define REBUILD_FLOATS (1 << 20)
+
 static void reconstruct_gradient(smo *s)
 {
     int n = s->n, ninact = 0, nfree = 0;
@@ -80,43 +110,51 @@ static void reconstruct_gradient(smo *s)
         if (!at_lower(s, t) && !at_upper(s, t)) nfree++;
     }
     if (ninact == 0) return;
-    if (s->cache.filled) {
-        /* a kept store (a path of costs): the free variables' rows, most
-         * kept already, instead of a kernel expansion */
-        for (int t = 0; t < n; t++) if (!s->is_active[t]) s->G[t] = s->Gbar[t] + s->p;
-        for (int j = 0; j < n; j++) {
-            if (at_lower(s, j) || at_upper(s, j)) continue;
-            const float *Kj = kernel_row(s, j, NULL);
-            double aj = s->alpha[j] * s->y[j];
-            for (int t = 0; t < n; t++)
-                if (!s->is_active[t]) s->G[t] += s->y[t] * aj * Kj[t];
-        }
-        return;
-    }
     const void *vmax = kc_mark();  /* the scratch below is freed on return */
-    if (nfree == 0) {
-        for (int t = 0; t < n; t++) if (!s->is_active[t]) s->G[t] = s->Gbar[t] + s->p;
+    int *inact = (int *) kc_alloc(ninact, sizeof(int));
+    int *freei = (int *) kc_alloc(nfree + 1, sizeof(int));
+    int a = 0, f = 0;
+    for (int t = 0; t < n; t++) {
+        if (!s->is_active[t]) {
+            inact[a++] = t;
+            s->G[t] = s->Gbar[t] + s->p;
+        }
+        if (!at_lower(s, t) && !at_upper(s, t)) freei[f++] = t;
+    }
+    if (s->cache.filled) {
+        /* a kept store: the free variables' rows, most kept already */
+        for (int q = 0; q < nfree; q++) {
+            int j = freei[q];
+            const float *Kj = kernel_row(s, j, NULL);
+            add_free_row(s->G, s->y, inact, ninact, s->alpha[j] * s->y[j], Kj, 1);
+        }
         kc_release(vmax);
         return;
     }
-    /* inactive points against free points, as one tiled expansion */
-    int *freei = (int *) kc_alloc(nfree, sizeof(int));
-    double *w = (double *) kc_alloc(nfree, sizeof(double));
-    double *out = (double *) kc_alloc(ninact, sizeof(double));
-    int *inact = (int *) kc_alloc(ninact, sizeof(int));
-    int a = 0, f = 0;
-    for (int t = 0; t < n; t++) {
-        if (!s->is_active[t]) inact[a++] = t;
-        if (!at_lower(s, t) && !at_upper(s, t)) {
-            freei[f] = t;
-            w[f++] = s->alpha[t] * s->y[t];
+    /* the LRU cache: K(inactive, free) as floats, a block at a time
+     * (column-major: a free point's values at the block's inactive points
+     * together), the free points in order within each block of inactive ones */
+    int ni_max = ninact < REBUILD_INACTIVE ? ninact : REBUILD_INACTIVE;
+    int nf_max = REBUILD_FLOATS / ni_max;
+    if (nf_max > nfree) nf_max = nfree;
+    float *block = (float *) kc_alloc((size_t) ni_max * nf_max + 1, sizeof(float));
+    for (int i0 = 0; i0 < ninact && nfree > 0; i0 += ni_max) {
+        int ni = ninact - i0 < ni_max ? ninact - i0 : ni_max;
+        const void *mark = kc_mark();
+        kc_points pi = kc_points_subset(s->x, inact + i0, ni);
+        for (int f0 = 0; f0 < nfree; f0 += nf_max) {
+            int nf = nfree - f0 < nf_max ? nfree - f0 : nf_max;
+            const void *mark_f = kc_mark();
+            kc_points pf = kc_points_subset(s->x, freei + f0, nf);
+            kc_gram_float(s->k, &pi, &pf, 0, block, s->nthreads);
+            kc_release(mark_f);
+            for (int q = 0; q < nf; q++) {
+                int j = freei[f0 + q];
+                add_free_row(s->G, s->y, inact + i0, ni, s->alpha[j] * s->y[j],
+                             block + (size_t) q * ni, 0);
+            }
         }
-    }
-    kc_points pi = kc_points_subset(s->x, inact, ninact), pf = kc_points_subset(s->x, freei, nfree);
-    kc_expansion(s->k, 1, &pi, &pf, w, 1, out, s->nthreads);
-    for (int u = 0; u < ninact; u++) {
-        int t = inact[u];
-        s->G[t] = s->Gbar[t] + s->p + s->y[t] * out[u];
+        kc_release(mark);
     }
     kc_release(vmax);
 }

@@ -308,7 +308,7 @@ static void fit_unit(void *data, int u, int thread)
                     for (int v = 0; v < ntest; v++) dst[v] = Ki[test[v]];
                 }
             } else {
-                kc_gram_float(job->k, &xb, ws->block, ctx->inner);
+                kc_gram_float(job->k, &xb, &xb, 1, ws->block, ctx->inner);
                 if (ntest > 0 && !Kt) kc_gram(job->k, &xt, &xb, 0, strip, ctx->inner);
             }
             memset(ws->filled, !ctx->F, (size_t) m);
@@ -493,7 +493,7 @@ void kc_svm_path(const kc_svm_path_job *jobs, int njobs, const int *fold, const 
             kc_points xt = kc_points_subset(x, test, ntest), xtr = kc_points_subset(x, train, ntrain);
             if (ntest > 0 && ntrain > 0) kc_gram(jobs[j].k, &xt, &xtr, 0, Kt, nthreads);
             int with_f = jobs[j].fold_kernel == 2;
-            if (ntrain > 0 && with_f) kc_gram_float(jobs[j].k, &xtr, F, nthreads);
+            if (ntrain > 0 && with_f) kc_gram_float(jobs[j].k, &xtr, &xtr, 1, F, nthreads);
             kc_row_sqnorms(x, sqnorm);
             ctx.Kt = Kt;
             ctx.F = with_f ? F : NULL;

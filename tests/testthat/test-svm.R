@@ -402,6 +402,40 @@ test_that("predict() keeps rows with NA as NA and predicts the others", {
   expect_identical(unname(which(is.na(d2))), 2L)
 })
 
+test_that("the model is the same bit for bit whatever the cache, the memory limit and threads", {
+  # The kernel rows in the LRU cache (tiny cachesize), the whole float store
+  # (large), the class pairs' shared blocks (several classes) and the
+  # default cachesize that the memory limit sets: one model, to the last
+  # bit, with shrinking on (the gradient of shrunk variables is rebuilt).
+  # Until the rebuild was one for every store, a tiny cache changed the
+  # iterations and the coefficients at cost 100. (About 2 s.)
+  set.seed(3)
+  n <- 500
+  x <- matrix(stats::rnorm(n * 4), n)
+  y2 <- factor(ifelse(x[, 1] * x[, 2] + stats::rnorm(n, sd = 0.5) > 0, "p", "q"))
+  y3 <- factor(ifelse(x[, 1] + stats::rnorm(n, sd = 0.8) > 0.4, "a",
+                      ifelse(x[, 2] + stats::rnorm(n, sd = 0.8) > 0, "b", "c")))
+  what <- function(f) list(coefs = f$coefs, b = f$b, index = f$index, iterations = f$iterations)
+  # (0.6 MB: an LRU cache of more than half the rows, which computes them 4
+  # at a time)
+  settings <- list(list(cachesize = 0.02), list(cachesize = 100), list(cachesize = 0.6),
+                   list(memory = 1), list(memory = 1e5), list(cachesize = 0.02, threads = 2),
+                   list(cachesize = 100, threads = 2))
+  fits <- function(...) lapply(settings, function(s) {
+    old <- options(kernclass.memory_limit = s$memory)
+    on.exit(options(old))
+    with_threads(if (is.null(s$threads)) 1 else s$threads,
+                 what(kernel_svm(x, ..., cachesize = s$cachesize, shrinking = TRUE)))
+  })
+  for (case in list(list(y2, cost = 100), list(y3, cost = 100),
+                    list(y2, type = "nu-classification", nu = 0.6),
+                    list(y3, type = "nu-classification", nu = 0.4),
+                    list(type = "one-classification", nu = 0.1))) {
+    got <- do.call(fits, case)
+    for (g in got[-1]) expect_identical(g, got[[1]])
+  }
+})
+
 test_that("a tiny cache and no shrinking give the same solution", {
   pima <- pima_data()
   x <- as.matrix(pima[, 1:7])
