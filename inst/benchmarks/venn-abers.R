@@ -25,12 +25,9 @@ args <- commandArgs(trailingOnly = TRUE)
 i <- match("--reps", args)
 reps <- if (is.na(i)) 20L else as.integer(args[i + 1L])
 
-mlb <- function(name) {
-  if (!requireNamespace("mlbench", quietly = TRUE)) return(NULL)
-  e <- new.env()
-  utils::data(list = name, package = "mlbench", envir = e)
-  e[[name]]
-}
+# mlbench's data sets, each named in its own data() call (tools/check-data.R
+# reads them); NULL without mlbench
+has_mlbench <- requireNamespace("mlbench", quietly = TRUE)
 datasets <- list(
   iris = list(x = iris[, 1:4], y = iris$Species),
   Pima = local({
@@ -38,20 +35,32 @@ datasets <- list(
     list(x = d[, 1:7], y = d$type)
   }),
   Sonar = local({
-    d <- mlb("Sonar")
+    d <- if (has_mlbench) {
+      utils::data("Sonar", package = "mlbench", envir = e <- new.env())
+      e$Sonar
+    }
     if (!is.null(d)) list(x = d[, 1:60], y = d$Class)
   }),
   Ionosphere = local({
-    d <- mlb("Ionosphere")  # V2 is constant, V1 a factor 0/1
+    d <- if (has_mlbench) {
+      utils::data("Ionosphere", package = "mlbench", envir = e <- new.env())
+      e$Ionosphere
+    }  # V2 is constant, V1 a factor 0/1
     if (!is.null(d)) list(x = data.frame(V1 = as.numeric(as.character(d$V1)), d[, 3:34]),
                           y = d$Class)
   }),
   Glass = local({
-    d <- mlb("Glass")
+    d <- if (has_mlbench) {
+      utils::data("Glass", package = "mlbench", envir = e <- new.env())
+      e$Glass
+    }
     if (!is.null(d)) list(x = d[, 1:9], y = droplevels(d$Type))
   }),
   Vehicle = local({
-    d <- mlb("Vehicle")
+    d <- if (has_mlbench) {
+      utils::data("Vehicle", package = "mlbench", envir = e <- new.env())
+      e$Vehicle
+    }
     if (!is.null(d)) list(x = d[, 1:18], y = d$Class)
   })
 )
