@@ -62,8 +62,9 @@ kernclass_threads <- function(n, verbose = FALSE) {
     old <- options(kernclass.threads = if (!is.null(n)) as.integer(n))
     return(invisible(old[[1L]]))
   }
-  requested <- kc_threads()
-  used <- .Call(ffi_threads, requested)
+  policy <- kc_threads_policy()
+  requested <- policy[["requested"]]
+  used <- policy[["used"]]
   if (isTRUE(verbose)) {
     opt <- kc_option("kernclass.threads")
     why <- c(if (!is.null(opt)) sprintf("option kernclass.threads = %s", opt)
@@ -75,34 +76,35 @@ kernclass_threads <- function(n, verbose = FALSE) {
   used
 }
 
-# The threads asked for: the option, else the default. The engine cuts them
-# to what the process can run (src/threads.c).
-kc_threads <- function() {
-  n <- kc_option("kernclass.threads")
-  if (is.null(n)) return(kc_default_threads())
-  as.integer(min(n, kc_max_threads()))
+# The threads policy, whose one home is C (kc_threads_request() and
+# kc_threads_cap() in src/threads.c: the option, else the cores cut by
+# OMP_THREAD_LIMIT and OMP_NUM_THREADS; the engine's limit; what this
+# process can run): c(requested, used, max). R gives it the option and,
+# where the option is not set, the cores parallelly counts.
+kc_threads_policy <- function() {
+  opt <- kc_option("kernclass.threads")
+  .Call(ffi_threads, if (!is.null(opt)) as.numeric(opt),
+        if (is.null(opt)) kc_cores() else NA_integer_)
 }
 
-# The most threads the C engine ever uses (its home: src/threads.c).
-kc_max_threads <- function() .Call(ffi_max_threads)
+# The threads asked for, which workers take (each cuts them to what the
+# process can run).
+kc_threads <- function() kc_threads_policy()[["requested"]]
+
+# The most threads the C engine ever uses.
+kc_max_threads <- function() kc_threads_policy()[["max"]]
 
 # availableCores() reads the system's files (about 8 ms): its result is kept
 # for this process and the settings it depends on.
 kc_thread_cache <- new.env(parent = emptyenv())
 
-kc_default_threads <- function() {
-  key <- paste(Sys.getpid(), getOption("mc.cores", ""), Sys.getenv("OMP_THREAD_LIMIT"),
-               Sys.getenv("OMP_NUM_THREADS"), Sys.getenv("_R_CHECK_LIMIT_CORES_"))
+kc_cores <- function() {
+  key <- paste(Sys.getpid(), getOption("mc.cores", ""), Sys.getenv("_R_CHECK_LIMIT_CORES_"))
   if (!identical(kc_thread_cache$key, key)) {
-    n <- parallelly::availableCores()
-    for (v in c("OMP_THREAD_LIMIT", "OMP_NUM_THREADS")) {
-      m <- suppressWarnings(as.integer(strsplit(Sys.getenv(v), ",", fixed = TRUE)[[1]][1]))
-      if (length(m) && !is.na(m) && m >= 1L) n <- min(n, m)
-    }
-    kc_thread_cache$threads <- as.integer(max(1L, min(n, kc_max_threads())))
+    kc_thread_cache$cores <- as.integer(parallelly::availableCores())
     kc_thread_cache$key <- key
   }
-  kc_thread_cache$threads
+  kc_thread_cache$cores
 }
 
 kc_default_threads_source <- function() {

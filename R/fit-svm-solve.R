@@ -9,28 +9,20 @@
 # tolerance, max_iter, cachesize, shrinking), args the rest (observation
 # and class weights as given, probability, the names the call gave, the
 # call, kernel_tune()'s cost path). Written once over the representation's
-# operations; cells fit an exact SVM per cell instead (R/repr-cells.R).
-kc_repr_svm <- function(repr, spec, d, k, C, control, args) UseMethod("kc_repr_svm")
-
-#' @export
-kc_repr_svm.kc_cells <- function(repr, spec, d, k, C, control, args) {
-  kc_fit_svm_cells(d, k, spec, C, args$weights, control$cost, args$class.weights, control,
-                   args$probability, args$given, args$call)
-}
-
-# The operations it asks of the representation (the exact kernel's below,
-# the features' in R/repr-approx.R):
+# operations (the exact kernel's below, the features' in R/repr-approx.R,
+# the cells' in R/repr-cells.R, whose solve runs this per cell):
 #   kc_repr_svm_control(repr, spec, control, given): the solver's settings
 #     on it (its own defaults, the types and settings it refuses), checked
 #     before anything is computed;
 #   kc_repr_svm_solve(r, problems, pairs, C, control, path): the binary
 #     solutions, one per problem (rows; class pairs[m, "first"] as +1);
 #   kc_repr_svm_model(r, fits, pairs, control): the model's fields;
-#   kc_repr_svm_platt(r, fits, pairs, C, control): Platt's A and B per pair.
-#' @export
-kc_repr_svm.kc_repr <- function(repr, spec, d, k, C, control, args) {
+#   kc_repr_svm_platt(r, fits, pairs, C, control): Platt's A and B per pair
+#     (NULL: the representation's probabilities are its own).
+kc_repr_svm <- function(repr, spec, d, k, C, control, args) {
   control <- kc_repr_svm_control(repr, spec, control, args$given)
   control$probability <- args$probability  # the exact pairs solve Platt's folds with the pairs
+  control[c("weights", "class.weights")] <- args[c("weights", "class.weights")]  # cells' SVMs
   one <- control$type == "one-classification"
   if (one) {
     pairs <- matrix(NA_integer_, 1L, 2L, dimnames = list("", c("first", "second")))
@@ -50,8 +42,7 @@ kc_repr_svm.kc_repr <- function(repr, spec, d, k, C, control, args) {
     quote = TRUE)  # the call is a value, not run
   if (control$type != "C-classification") fit$nu <- control$nu
   if (one) fit$levels <- c("inlier", "outlier")
-  if (args$probability) {
-    ab <- kc_repr_svm_platt(r, fits, pairs, C, control)
+  if (args$probability && !is.null(ab <- kc_repr_svm_platt(r, fits, pairs, C, control))) {
     fit$probA <- stats::setNames(ab[1L, ], rownames(pairs))
     fit$probB <- stats::setNames(ab[2L, ], rownames(pairs))
   }

@@ -439,12 +439,15 @@ kc_svm_check_unused <- function(type, call, class.weights, probability) {
 }
 
 # The warning of fits that stopped at max_iter (pairs: the pairs' names, or
-# NULL for the one-class SVM); kernel_tune()'s shared path gives it too.
-kc_svm_warn_max_iter <- function(max_iter, pairs) {
+# NULL for the one-class SVM; cells: list(bad, of), the cells that stopped
+# of how many, R/repr-cells.R); kernel_tune()'s shared path gives it too.
+kc_svm_warn_max_iter <- function(max_iter, pairs, cells = NULL) {
+  where <- if (!is.null(cells)) {
+    sprintf(" in %d of %d cells (%s)", length(cells$bad), cells$of, kc_enum(cells$bad))
+  } else if (!is.null(pairs)) sprintf(" (pairs %s)", kc_enum(pairs)) else ""
   kc_warn(sprintf(paste0("The SMO solver reached `max_iter` (%s) before the KKT conditions ",
                          "held within `tolerance`%s; the solution is approximate."),
-                  format(max_iter),
-                  if (is.null(pairs)) "" else sprintf(" (pairs %s)", kc_enum(pairs))),
+                  format(max_iter), where),
           class = "convergence")
 }
 

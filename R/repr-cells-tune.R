@@ -180,6 +180,19 @@ kc_cells_tune_lines <- function(spec, table, head) {
   }
 }
 
+# f(task) followed by a progress step p(message): a closure over f, p and
+# message only, so that a future carries nothing else to its worker.
+kc_with_progress <- function(f, p, message) {
+  force(f)
+  force(p)
+  force(message)
+  function(task) {
+    out <- f(task)
+    p(message = message)
+    out
+  }
+}
+
 # ---- blend = "auto" ------------------------------------------------------------
 
 # How many training rows blend = "auto" scores, and the numbers of nearest
@@ -280,4 +293,23 @@ kc_cell_oof <- function(task) {
       length(h))
   }
   list(rows = p$rows[te], values = values, fits = if (svm) task$runs else 0)
+}
+
+# What predictions average, and for blend = "auto" how K was chosen.
+kc_cells_blend_text <- function(fit) {
+  K <- kc_cells_blend(fit)
+  what <- if (K > 1L) {
+    sprintf("the mean of the %d nearest cells' decision values%s", K,
+            if (isTRUE(fit$probability)) " and probabilities" else "")
+  } else "each row's own cell"
+  if (!identical(fit$approx$spec$blend, "auto")) return(what)
+  b <- fit$approx$blend
+  if (is.null(b)) {
+    return(paste0(what, if (nrow(fit$approx$centres) > 1L) {
+      " (blend = \"auto\" chooses for tuned cells only; give blend = K to blend these)"
+    }))
+  }
+  sprintf("%s (blend = \"auto\": out-of-fold accuracy on %d training rows, %s; %d refits)",
+          what, b$rows, paste(sprintf("%d: %.2f%%", b$candidates$K, 100 * b$candidates$accuracy),
+                              collapse = ", "), b$fits)
 }

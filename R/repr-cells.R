@@ -208,29 +208,46 @@ kc_cell_centres <- function(x, k, iter = 20L) {
   centres
 }
 
-# ---- the fit -----------------------------------------------------------------
+# ---- the fit: kernel_svm()'s flow (kc_repr_svm(), R/fit-svm-solve.R) ----------
 
-# The localized SVM: C the per-row bounds (0: left out), weights the
-# observation weights as given, control as kc_fit_svm's; `given`: the
-# names of the arguments the user gave.
-kc_fit_svm_cells <- function(d, k, spec, C, weights, cost, class.weights, control, probability,
-                             given, call) {
+# C-classification only; the cells' search (tune) and what the call left
+# out of it, checked before anything is computed; a `cachesize` the call
+# did not give is each cell's own default.
+#' @export
+kc_repr_svm_control.kc_cells <- function(repr, spec, control, given) {
   if (control$type != "C-classification") {
     kc_abort(sprintf(paste0("`approx`: cells() supports type = \"C-classification\" only; ",
                             "type = \"%s\" needs the whole data (approx = NULL)."), control$type),
              arg = "approx", class = "approx_unsupported")
   }
-  n <- nrow(d$x)
+  control$tune <- if (!is.null(spec$tune)) kc_cells_tune_problem(spec$tune, given)
+  control$tuned_not_given <- setdiff(control$tune$free, given)
+  if (!("cachesize" %in% given)) control$cachesize <- NULL
+  control
+}
+
+#' @export
+kc_repr_prepare.kc_cells <- function(repr, spec, d, k, uses) {
+  repr[c("x", "y", "kernel", "spec")] <- list(d$x, d$y, k, spec)
+  repr
+}
+
+# The binary solves: the partition (k-means cells of the rows of weight >
+# 0, each row's nearest centre), then in each cell kernel_svm()'s exact fit
+# (kc_fit_cell(): kc_fit_svm() on the cell's rows, observation weights as
+# given, cost scaled by n / n_c unless scale_cost = FALSE), and blend =
+# "auto"'s choice; list(models, centres, cell, gap, blend).
+#' @export
+kc_repr_svm_solve.kc_cells <- function(r, problems, pairs, C, control, path) {
+  n <- nrow(r$x)
+  spec <- r$spec
+  k <- r$kernel
   used <- unname(C > 0)
   ncell <- ceiling(n / spec$size)
-  if (ncell == 1L) {
-    centres <- matrix(colMeans(d$x), 1L)
-  } else {
-    centres <- kc_cell_centres(d$x, ncell)
-  }
+  centres <- if (ncell == 1L) matrix(colMeans(r$x), 1L) else kc_cell_centres(r$x, ncell)
   # each row's nearest centre and (blending's scale, kc_cells_weights()) how
   # much farther the second nearest is
-  nearest <- function(centres) kc_nearest_centre(d$x, centres, min(2L, nrow(centres)))
+  nearest <- function(centres) kc_nearest_centre(r$x, centres, min(2L, nrow(centres)))
   near <- nearest(centres)
   # a cell without rows of weight > 0 has nothing to learn: its centre goes
   keep <- sort(unique(near[used, 1L]))
@@ -240,84 +257,76 @@ kc_fit_svm_cells <- function(d, k, spec, C, weights, cost, class.weights, contro
   }
   cell <- near[, 1L]
   gap <- if (nrow(centres) > 1L) stats::median(attr(near, "gap")[used, 2L]) else 0
-  tune <- if (!is.null(spec$tune)) kc_cells_tune_problem(spec$tune, given)
-  cw <- if (!is.null(class.weights)) kc_class_weights(class.weights, d$y)
+  tune <- control$tune
+  cw <- if (!is.null(control$class.weights)) kc_class_weights(control$class.weights, r$y)
+  cost <- control$cost
   args <- list(kernel = k$name, gamma = k$gamma, degree = k$degree, coef0 = k$coef0,
                cost = cost, tolerance = control$tolerance, max_iter = control$max_iter,
-               cachesize = if ("cachesize" %in% given) control$cachesize,
-               shrinking = control$shrinking, probability = probability)
-  problems <- lapply(seq_len(nrow(centres)), function(j) {
+               cachesize = control$cachesize, shrinking = control$shrinking,
+               probability = control$probability)
+  cells <- lapply(seq_len(nrow(centres)), function(j) {
     rows <- which(cell == j & used)
-    y <- droplevels(d$y[rows])
+    y <- droplevels(r$y[rows])
     args$cost <- if (isFALSE(spec$scale_cost)) cost else cost * sum(used) / length(rows)
-    list(x = d$x[rows, , drop = FALSE], y = y, rows = rows,
-         weights = if (!is.null(weights)) weights[rows], tune = tune,
+    list(x = r$x[rows, , drop = FALSE], y = y, rows = rows,
+         weights = if (!is.null(control$weights)) control$weights[rows], tune = tune,
          args = c(args, list(class.weights = if (!is.null(cw)) cw[levels(y)])))
   })
   # the cells' folds (tune) and probability models draw random numbers:
   # from streams of their own (as kernel_cv's folds), so that the plan does
   # not change them; a progress step per cell, signalled from the future
   # that fits it
-  p <- kc_progressor(n, length(problems))
+  p <- kc_progressor(n, length(cells))
   fit_cell <- kc_with_progress(if (is.null(tune)) kc_fit_cell else kc_fit_cell_tuned, p, "cell")
-  models <- if (length(problems) == 1L) list(fit_cell(problems[[1L]])) else
-    if (probability || !is.null(tune)) kc_future_lapply(problems, fit_cell, seed = TRUE) else
-    kc_problems_lapply(problems, fit_cell)
+  models <- if (length(cells) == 1L) list(fit_cell(cells[[1L]])) else
+    if (control$probability || !is.null(tune)) kc_future_lapply(cells, fit_cell, seed = TRUE) else
+    kc_problems_lapply(cells, fit_cell)
   for (j in seq_along(models)) {
     e <- models[[j]]
     if (inherits(e, "condition")) {
       if (length(models) > 1L) {
         e$message <- sprintf("Cell %d of %d (%d rows): %s", j, length(models),
-                             length(problems[[j]]$rows), conditionMessage(e))
+                             length(cells[[j]]$rows), conditionMessage(e))
       }
       stop(e)
     }
   }
   # blend = "auto": K chosen by validation in tuned cells (R/repr-cells-tune.R)
   blend <- if (identical(spec$blend, "auto") && !is.null(tune) && nrow(centres) > 1L) {
-    kc_cells_choose_blend(d, centres, cell, problems, models, gap)
+    kc_cells_choose_blend(r, centres, cell, cells, models, gap)
   }
+  list(models = models, centres = centres, cell = cell, gap = gap, blend = blend)
+}
+
+# The model's fields: the cells' support vectors, the solver's iterations
+# per class pair of the whole model summed over the cells that fit the
+# pair, and the cells in `approx`; one warning for the cells that stopped at
+# max_iter (each cell's own is muffled).
+#' @export
+kc_repr_svm_model.kc_cells <- function(r, fits, pairs, control) {
+  models <- fits$models
   converged <- vapply(models, function(m) is.null(m$converged) || m$converged, logical(1))
   if (!all(converged)) {
-    kc_warn(sprintf(paste0("The SMO solver reached `max_iter` (%s) before the KKT conditions ",
-                           "held within `tolerance` in %d of %d cells (%s); the solution is ",
-                           "approximate."), format(control$max_iter), sum(!converged),
-                    length(models), kc_enum(which(!converged))), class = "convergence")
+    kc_svm_warn_max_iter(control$max_iter, NULL,
+                         cells = list(bad = which(!converged), of = length(models)))
   }
-  # the solver's iterations per class pair of the whole model, summed over
-  # the cells that fit the pair
-  pairs <- kc_ovo_pairs(levels(d$y))
   iterations <- stats::setNames(numeric(nrow(pairs)), rownames(pairs))
   for (m in models) {
     if (!inherits(m, "kernel_svm")) next
-    cols <- kc_cell_pairs(m, levels(d$y))
+    cols <- kc_cell_pairs(m, levels(r$y))
     iterations[cols] <- iterations[cols] + m$iterations
   }
-  fit <- new_kernclass(d, k, call = call,
-                       class = c("kernel_svm", "kernclass_ovo"),
-                       type = control$type, cost = cost, C = C, class.weights = class.weights,
-                       tolerance = control$tolerance,
-                       index = sort(as.integer(unlist(lapply(models, `[[`, "index")))),
-                       iterations = iterations,
-                       converged = all(converged), probability = probability,
-                       approx = list(spec = spec, centres = centres, cell = cell,
-                                     models = models, gap = gap, blend = blend,
-                                     tuned_not_given = setdiff(tune$free, given)))
-  kc_approx_checked(fit, d, spec, weights)
+  list(index = sort(as.integer(unlist(lapply(models, `[[`, "index")))),
+       iterations = iterations, converged = all(converged), cost = control$cost,
+       probability = control$probability,
+       approx = list(spec = r$spec, centres = fits$centres, cell = fits$cell, models = models,
+                     gap = fits$gap, blend = fits$blend,
+                     tuned_not_given = control$tuned_not_given))
 }
 
-# f(task) followed by a progress step p(message): a closure over f, p and
-# message only, so that a future carries nothing else to its worker.
-kc_with_progress <- function(f, p, message) {
-  force(f)
-  force(p)
-  force(message)
-  function(task) {
-    out <- f(task)
-    p(message = message)
-    out
-  }
-}
+# Cells' probabilities are their SVMs' own (kc_repr_posterior.kc_cells()).
+#' @export
+kc_repr_svm_platt.kc_cells <- function(r, fits, pairs, C, control) NULL
 
 # One cell's model: the exact SVM on its rows (stripped of what the whole
 # model holds: its data, and index as rows of the whole training data), or
@@ -525,32 +534,9 @@ kc_cells_lines <- function(fit) {
               format(min(t$rows)), format(max(t$rows)), format(stats::median(t$rows)),
               if (any(t$classes == 1L)) sprintf("; %d cell(s) with one class, which predict it",
                                                 sum(t$classes == 1L)) else ""))
-  kc_cells_blend_line(fit)
+  cat(sprintf("  predictions: %s\n", kc_cells_blend_text(fit)))
   if (!is.null(a$spec$tune)) kc_cells_tune_lines(a$spec, kc_cells_tune_table(a$models), 10L)
   if (!is.null(a$check)) kc_approx_check_line(a$check)
-}
-
-kc_cells_blend_line <- function(fit) {
-  cat(sprintf("  predictions: %s\n", kc_cells_blend_text(fit)))
-}
-
-# What predictions average, and for blend = "auto" how K was chosen.
-kc_cells_blend_text <- function(fit) {
-  K <- kc_cells_blend(fit)
-  what <- if (K > 1L) {
-    sprintf("the mean of the %d nearest cells' decision values%s", K,
-            if (isTRUE(fit$probability)) " and probabilities" else "")
-  } else "each row's own cell"
-  if (!identical(fit$approx$spec$blend, "auto")) return(what)
-  b <- fit$approx$blend
-  if (is.null(b)) {
-    return(paste0(what, if (nrow(fit$approx$centres) > 1L) {
-      " (blend = \"auto\" chooses for tuned cells only; give blend = K to blend these)"
-    }))
-  }
-  sprintf("%s (blend = \"auto\": out-of-fold accuracy on %d training rows, %s; %d refits)",
-          what, b$rows, paste(sprintf("%d: %.2f%%", b$candidates$K, 100 * b$candidates$accuracy),
-                              collapse = ", "), b$fits)
 }
 
 #' @export

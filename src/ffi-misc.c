@@ -58,16 +58,30 @@ SEXP ffi_pairwise_coupling(SEXP r, SEXP nclass, SEXP threads)
     return p;
 }
 
-/* The most threads the engine ever uses (kc_threads_max). */
-SEXP ffi_max_threads(void)
+/* The threads policy's one getter: option (kernclass.threads, NULL: not
+ * set) and cores (what R counts, NA where the option is set) give
+ * c(requested, used, max): the threads asked for, those this process can
+ * run, the most the engine ever uses. */
+SEXP ffi_threads(SEXP option, SEXP cores)
 {
-    return ScalarInteger(kc_threads_max());
-}
-
-/* The threads the engine would use for a request of threads. */
-SEXP ffi_threads(SEXP threads)
-{
-    return ScalarInteger(kc_threads_from(threads));
+    double opt = NA_REAL;
+    if (!isNull(option)) {
+        if (!(isReal(option) || isInteger(option)) || XLENGTH(option) != 1) kc_internal("option must be one number");
+        opt = asReal(option);
+        if (ISNAN(opt) || opt < 1) kc_internal("option must be at least 1");
+    }
+    if (!isInteger(cores) || XLENGTH(cores) != 1) kc_internal("cores must be one integer");
+    int requested = kc_threads_request(opt, INTEGER(cores)[0]);
+    SEXP out = PROTECT(allocVector(INTSXP, 3)), names = PROTECT(allocVector(STRSXP, 3));
+    INTEGER(out)[0] = requested;
+    INTEGER(out)[1] = kc_threads_cap(requested);
+    INTEGER(out)[2] = kc_threads_max();
+    SET_STRING_ELT(names, 0, mkChar("requested"));
+    SET_STRING_ELT(names, 1, mkChar("used"));
+    SET_STRING_ELT(names, 2, mkChar("max"));
+    setAttrib(out, R_NamesSymbol, names);
+    UNPROTECT(2);
+    return out;
 }
 
 /* list(mean, sd) of the columns of x. */

@@ -20,8 +20,7 @@ SEXP ffi_svm_bytes(SEXP, SEXP, SEXP, SEXP, SEXP);
 SEXP ffi_svm_warm_start(SEXP, SEXP, SEXP, SEXP);
 SEXP ffi_threshold_search(SEXP, SEXP);
 SEXP ffi_engine(void);
-SEXP ffi_threads(SEXP);
-SEXP ffi_max_threads(void);
+SEXP ffi_threads(SEXP, SEXP);
 SEXP ffi_column_moments(SEXP);
 SEXP ffi_scale_columns(SEXP, SEXP, SEXP);
 SEXP ffi_count_nonfinite(SEXP);
@@ -57,8 +56,7 @@ static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_svm_warm_start, 4),
     CALLDEF(ffi_threshold_search, 2),
     CALLDEF(ffi_engine, 0),
-    CALLDEF(ffi_threads, 1),
-    CALLDEF(ffi_max_threads, 0),
+    CALLDEF(ffi_threads, 2),
     CALLDEF(ffi_column_moments, 1),
     CALLDEF(ffi_scale_columns, 3),
     CALLDEF(ffi_count_nonfinite, 1),

@@ -1,7 +1,11 @@
-/* The engine's threads policy, in one place.
+/* The engine's threads policy, in one place, as data.table's getDTthreads():
  *
- * R decides how many threads the user asked for (kernclass_threads()); here
- * that number is cut to what this process can really run:
+ * kc_threads_request() decides how many threads are asked for: the option
+ * kernclass.threads (kernclass_threads(n) sets it), else the cores R counts
+ * (parallelly::availableCores(), which reads the affinity mask, cgroups and
+ * mc.cores) cut by the environment's OMP_THREAD_LIMIT and OMP_NUM_THREADS;
+ * R reads it through one entry (ffi_threads).  kc_threads_cap() then cuts a
+ * request to what this process can really run:
  *  - one in a forked child: libgomp's thread pool does not survive fork(),
  *    and a child whose parent (or any package in it) ran a parallel region
  *    would wait forever at its first one;
@@ -18,6 +22,7 @@
  * a thread that the scheduler has set aside, up to a time slice; there one
  * thread wins, on an idle machine all of them.  Results never depend on it. */
 #include <limits.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +33,7 @@
 #include "threads.h"
 
 /* The most threads any region uses: the home of this number (R reads it
- * through kc_threads_max()). */
+ * through ffi_threads). */
 #define MAX_THREADS 1024
 
 #ifdef _OPENMP
@@ -120,6 +125,33 @@ void kc_threads_init(void)
 }
 
 int kc_threads_max(void) { return MAX_THREADS; }
+
+/* An environment variable's first whole number >= 1 ("4", "4,2": OpenMP's
+ * nested list), or 0 where it is unset or holds none. */
+static int env_threads(const char *name)
+{
+    const char *v = getenv(name);
+    if (!v || !*v) return 0;
+    char *end;
+    double n = strtod(v, &end);
+    while (*end == ' ' || *end == '\t') end++;
+    if (end == v || (*end && *end != ',') || !isfinite(n) || n < 1) return 0;
+    return n >= MAX_THREADS ? MAX_THREADS : (int) n;
+}
+
+int kc_threads_request(double option, int cores)
+{
+    double n = option;
+    if (!(n >= 1)) {  /* not set: the default */
+        n = cores >= 1 ? cores : 1;
+        const char *names[] = {"OMP_THREAD_LIMIT", "OMP_NUM_THREADS"};
+        for (int i = 0; i < 2; i++) {
+            int m = env_threads(names[i]);
+            if (m >= 1 && m < n) n = m;
+        }
+    }
+    return n >= MAX_THREADS ? MAX_THREADS : (int) n;
+}
 
 int kc_threads_cap(int requested)
 {

@@ -3,6 +3,10 @@
 #define KERNCLASS_THREADS_H
 
 void kc_threads_init(void);          /* at load time */
+/* The threads asked for: option (kernclass.threads; NA or < 1: not set),
+ * else cores cut by OMP_THREAD_LIMIT and OMP_NUM_THREADS; at most the
+ * engine's limit. */
+int kc_threads_request(double option, int cores);
 /* The threads a region may use when the user asked for requested. */
 int kc_threads_cap(int requested);
 /* The most threads any region uses, whatever was requested. */

@@ -75,7 +75,7 @@ cases <- list(
     set.seed(4)
     kernel_svm(x, y3, approx = nystrom(m = 6))
   }),
-  ffi_max_threads = quote(kernclass:::kc_max_threads()),
+  ffi_threads = quote(kernclass:::kc_max_threads()),
   # a model with Platt's sigmoids fitted before (its folds' fits, 39 s under
   # torture, reach ffi_smo, which the fits above torture)
   ffi_pairwise_coupling = quote(predict(platt, new, type = "prob")),

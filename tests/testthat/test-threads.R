@@ -195,10 +195,40 @@ test_that("R caps the threads at the C engine's limit, read from C", {
   cap <- ns$kc_max_threads()
   expect_true(is.integer(cap) && length(cap) == 1L && cap >= 1L)
   # C never uses more than its limit, whatever is asked
-  expect_lte(.Call(ns$ffi_threads, .Machine$integer.max), cap)
+  expect_lte(.Call(ns$ffi_threads, .Machine$integer.max, NA_integer_)[["used"]], cap)
   old <- options(kernclass.threads = .Machine$integer.max)  # past it: an error (test-options.R)
   on.exit(options(old))
   expect_identical(ns$kc_threads(), cap)
   options(kernclass.threads = cap + 1)
   expect_identical(ns$kc_threads(), cap)
+})
+
+test_that("the policy's one getter reads the option, else the cores cut by the OpenMP variables", {
+  ns <- asNamespace("kernclass")
+  policy <- function(option, cores) .Call(ns$ffi_threads, option, cores)
+  old_env <- Sys.getenv(c("OMP_THREAD_LIMIT", "OMP_NUM_THREADS"), unset = NA)
+  on.exit(for (v in names(old_env)) {
+    if (is.na(old_env[[v]])) Sys.unsetenv(v) else do.call(Sys.setenv, as.list(old_env[v]))
+  })
+  Sys.unsetenv(c("OMP_THREAD_LIMIT", "OMP_NUM_THREADS"))
+  cap <- ns$kc_max_threads()
+  expect_identical(names(policy(NULL, 8L)), c("requested", "used", "max"))
+  expect_identical(policy(NULL, 8L)[["requested"]], min(8L, cap))
+  expect_identical(policy(NULL, 100000L)[["requested"]], cap)
+  expect_identical(policy(3, 8L)[["requested"]], min(3L, cap))   # the option wins
+  expect_identical(policy(1e9, NA_integer_)[["requested"]], cap)
+  # the first whole number of each variable cuts the default, never the option
+  for (case in list(c(OMP_NUM_THREADS = "3", want = 3), c(OMP_NUM_THREADS = "3,2", want = 3),
+                    c(OMP_NUM_THREADS = " 2 ", want = 2), c(OMP_NUM_THREADS = "abc", want = 8),
+                    c(OMP_NUM_THREADS = "0", want = 8), c(OMP_NUM_THREADS = "Inf", want = 8),
+                    c(OMP_NUM_THREADS = "2x", want = 8), c(OMP_THREAD_LIMIT = "2", want = 2))) {
+    Sys.unsetenv(c("OMP_THREAD_LIMIT", "OMP_NUM_THREADS"))
+    do.call(Sys.setenv, as.list(case[1]))
+    want <- as.integer(min(as.numeric(case[["want"]]), cap))
+    expect_identical(policy(NULL, 8L)[["requested"]], want, label = paste(case, collapse = " "))
+    expect_identical(policy(5, 8L)[["requested"]], min(5L, cap))
+  }
+  # a bad value from R is an internal error, never a crash
+  expect_error(policy("2", 8L), class = "kernclass_internal_error")
+  expect_error(policy(NULL, 8), class = "kernclass_internal_error")
 })
