@@ -88,6 +88,13 @@
 #' }
 NULL
 
+# The data frame df with the columns of the list `cols`, in its order (NULL
+# values left out).
+kc_add_columns <- function(df, cols) {
+  for (nm in names(cols)) df[[nm]] <- cols[[nm]]
+  df
+}
+
 # A tibble where tibble is installed, else the data frame.
 kc_tibble <- function(df) {
   rownames(df) <- NULL
@@ -104,17 +111,9 @@ kc_functions <- function(x) kc_repr_functions(kc_repr(x), x)
 
 kc_repr_functions <- function(repr, x) UseMethod("kc_repr_functions")
 
+# Exact: the fitter's (its registry row's `functions`).
 #' @export
-kc_repr_functions.kc_exact <- function(repr, x) {
-  if (inherits(x, "kernclass_scores")) {
-    return(list(alpha = kc_expansion_weights(x), offset = unname(x$offset), basis = "row"))
-  }
-  cf <- stats::coef(x)
-  terms <- if (inherits(x, "kernel_svm")) names(x$b) else names(x$pairs)
-  if (is.null(terms)) terms <- "decision"  # the one-class SVM's single function
-  list(alpha = matrix(cf$alpha, nrow = nrow(x$x), dimnames = list(NULL, terms)),
-       offset = unname(if (inherits(x, "kernel_svm")) x$b else cf$b), basis = "row")
-}
+kc_repr_functions.kc_exact <- function(repr, x) c(kc_fitter_of(x)$functions(x), list(basis = "row"))
 
 # On features: the linear model z(x)'w + b (coef()'s w and b, a column per
 # function).
@@ -155,30 +154,8 @@ tidy.kernclass <- function(x, component = c("functions", "coefficients"), ...) {
   }
   out <- data.frame(term = colnames(alpha), offset = fs$offset,
                     n_coef = as.integer(colSums(alpha != 0)), stringsAsFactors = FALSE)
-  # a column per function, NA where the model does not keep it
-  per <- function(v, f = as.numeric) if (is.null(v)) f(NA) else f(unname(v))
-  if (inherits(x, "kernclass_scores")) {
-    out$count <- as.integer(x$counts)
-    if (inherits(x, "kernel_means")) out$center_norm <- unname(x$center_norms)
-    if (inherits(x, "kernel_parzen")) out$prior <- unname(x$prior)
-  } else if (inherits(x, "kernel_svm")) {
-    # cells: an offset per cell (coef()$b); here how many cells fit each pair
-    out$cells <- fs$cells
-    out$at_bound <- per(x$n_at_bound, as.integer)
-    out$objective <- per(x$objective)
-    out$iterations <- per(x$iterations, as.integer)
-    out$kkt_violation <- per(x$kkt_violation)
-    if (!is.null(x$probA)) {
-      out$prob_a <- unname(x$probA)
-      out$prob_b <- unname(x$probB)
-    }
-  } else if (inherits(x, "kernel_bayes")) {
-    out$sign <- as.integer(vapply(x$pairs, function(pm) pm$sign, numeric(1)))
-    out$consistency <- unname(vapply(x$pairs, function(pm) pm$consistency, numeric(1)))
-    platt <- kc_platt(x)
-    out$prob_a <- unname(platt[, "A"])
-    out$prob_b <- unname(platt[, "B"])
-  }
+  # the fitter's columns (its registry row's `tidy`), NA where the model does not keep them
+  out <- kc_add_columns(out, kc_fitter_of(x)$tidy(x, fs))
   kc_tibble(out)
 }
 
@@ -196,19 +173,7 @@ glance.kernclass <- function(x, ...) {
                     scaled = !is.null(x$scaling),
                     accuracy = if (is.null(x$y)) NA_real_ else mean(kc_predict_rows(x, x$x) == x$y),
                     stringsAsFactors = FALSE)
-  if (inherits(x, "kernel_svm")) {
-    # nu-classification: one cost 1/r per pair; one-classification: none
-    out$cost <- if (length(x$cost) == 1L) x$cost else NA_real_
-    out$nu <- if (is.null(x$nu)) NA_real_ else x$nu
-    out$n_support <- length(x$index)
-    out$iterations <- sum(x$iterations)
-    out$converged <- x$converged
-    out$probability <- kc_prob_asked(x)
-  } else if (inherits(x, "kernel_bayes")) {
-    out$type <- as.integer(x$type)
-  } else if (!is.null(x$threshold)) {
-    out$threshold <- x$threshold
-  }
+  out <- kc_add_columns(out, kc_fitter_of(x)$glance(x))
   kc_tibble(out)
 }
 

@@ -209,18 +209,25 @@ kc_fit_bayes <- function(d, kernel, gamma, degree, coef0, scale, type, ridge, ..
   k <- kc_kernel_shared(kc_kernel(kernel, gamma, degree, coef0, d$x), .shared)
   kc_check_kernel_range(d$x, k)
   approx <- kc_approx_check(approx, d$x, k)
-  repr <- kc_repr_new(kc_repr_kind(approx))
-  if (!(type %in% kc_repr_bayes_types(repr))) {
+  # types 2 and 3 whiten the inputs per class pair: the exact kernel's rows
+  # alone hold them; type 1 is the class means' expansions on any
+  if (!is.null(approx)) kc_approx_require(approx, "kernel_bayes")
+  exact <- kc_repr_exact_only(kc_repr_new(kc_repr_kind(approx)))
+  if (!exact && type != 1L) {
     kc_abort(sprintf(paste0("`approx` supports kernel_bayes(type = 1) only (class means of the ",
                             "features); type %d whitens the inputs per class pair. Use ",
                             "type = 1, or the exact model (approx = NULL)."), as.integer(type)),
              arg = "type", class = "approx_unsupported")
   }
   r <- kc_repr_train(approx, d, k, "kernel_bayes")
-  s <- kc_repr_bayes_stats(r, type, ridge, .span)
+  s <- if (exact) kc_bayes_stats(r$x, r$y, r$kernel, type, ridge, .span) else
+    list(S = kc_repr_expand(r, r$x, diag(nlevels(r$y))), model = list())  # <m_c, phi(x_i)>
   pairs <- kc_ovo_pairs(levels(d$y))
   models <- lapply(seq_len(nrow(pairs)), function(m) {
-    p <- kc_repr_bayes_pair(r, s, pairs[m, "first"], pairs[m, "second"], type)
+    first <- pairs[m, "first"]
+    second <- pairs[m, "second"]
+    p <- if (exact) kc_bayes_pair(s$coords, r$y, first, second, type, r$kernel, s$covs,
+                                  s$outside) else kc_bayes_mean_pair(s$S, r$y, first, second)
     kc_bayes_offset(p$model, p$scores, p$positive)
   })
   names(models) <- rownames(pairs)
@@ -238,26 +245,10 @@ kc_fit_bayes <- function(d, kernel, gamma, degree, coef0, scale, type, ridge, ..
   kc_approx_checked(fit, d, approx)
 }
 
-# ---- the representation's operations (R/repr.R) ----------------------------
-# kc_repr_bayes_types(repr): the types it fits; kc_repr_bayes_stats(r, type,
-# ridge, span): what its pairs' scores need, once per fit (`model`: the
-# fields the model keeps of it); kc_repr_bayes_pair(r, s, first, second,
-# type): a pair's model before its offset, the training scores p(x_i) of its
-# rows and which of them are of the first class. The features' in
-# R/repr-approx.R.
-kc_repr_bayes_types <- function(repr) UseMethod("kc_repr_bayes_types")
-
-#' @export
-kc_repr_bayes_types.kc_repr <- function(repr) 1:3
-
-kc_repr_bayes_stats <- function(repr, type, ridge, span) UseMethod("kc_repr_bayes_stats")
-
-# Exact: the ridge, the span's basis, the rows in its coordinates and the
-# regularised covariance matrix of each class.
-#' @export
-kc_repr_bayes_stats.kc_exact <- function(repr, type, ridge, span) {
-  x <- repr$x
-  y <- repr$y
+# The exact kernel's statistics: the ridge, the span's basis, the rows in
+# its coordinates and the regularised covariance matrix of each class
+# (`model`: the fields the model keeps of them).
+kc_bayes_stats <- function(x, y, kernel, type, ridge, span) {
   lev <- levels(y)
   counts <- tabulate(y, length(lev))
   if (type >= 2L && any(counts < 2L)) {
@@ -272,7 +263,7 @@ kc_repr_bayes_stats.kc_exact <- function(repr, type, ridge, span) {
   coords <- kc_bayes_coords(x, basis, train = TRUE)
   # per class: the regularised covariance matrix (in the basis' coordinates)
   covs <- if (type >= 2L) lapply(seq_along(lev), function(c) {
-    kc_cov(coords$a[as.integer(y) == c, , drop = FALSE], repr$kernel$shared) +
+    kc_cov(coords$a[as.integer(y) == c, , drop = FALSE], kernel$shared) +
       diag(lambda, ncol(coords$a))
   }) else NULL
   # the covariances are lambda I on the complement of the span (if any)
@@ -281,11 +272,14 @@ kc_repr_bayes_stats.kc_exact <- function(repr, type, ridge, span) {
        model = list(lambda = lambda, basis = basis))
 }
 
-kc_repr_bayes_pair <- function(repr, s, first, second, type) UseMethod("kc_repr_bayes_pair")
-
-#' @export
-kc_repr_bayes_pair.kc_exact <- function(repr, s, first, second, type) {
-  kc_bayes_pair(s$coords, repr$y, first, second, type, repr$kernel, s$covs, s$outside)
+# Type 1 on an approximate representation: a pair's training scores
+# <m_first - m_second, phi(x_i)> from the products S with the class means
+# (its model: the class-mean weights of kc_repr_model()).
+kc_bayes_mean_pair <- function(S, y, first, second) {
+  code <- as.integer(y)
+  rows <- which(code == first | code == second)
+  list(model = list(first = first, second = second),
+       scores = S[rows, first] - S[rows, second], positive = code[rows] == first)
 }
 
 # An orthonormal basis (p x min(n, p)) of a space holding the training rows:

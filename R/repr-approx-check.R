@@ -72,16 +72,12 @@ kc_check_rows <- function(y, s, weights = NULL) {
   list(train = unname(c(train, rest[to_train])), test = c(test, rest[!to_train]))
 }
 
-# The arguments that define a fitted model besides data and approximation.
+# The arguments that define a fitted model besides data and approximation:
+# the kernel's, then the fitter's (its registry row's `refit`).
 kc_approx_refit_args <- function(fit) {
   k <- fit$kernel
   args <- list(kernel = k$name, gamma = k$gamma, degree = k$degree, coef0 = k$coef0)
-  if (inherits(fit, "kernel_svm")) {
-    args$cost <- fit$cost
-    args$class.weights <- fit$class.weights
-  }
-  if (inherits(fit, "kernel_bayes")) args$type <- 1L
-  if (inherits(fit, "kernclass_scores")) args$threshold <- fit$threshold
-  if (inherits(fit, "kernel_parzen") && fit$threshold == "analytic") args$prior <- fit$prior
+  more <- kc_fitter_of(fit)$refit(fit)
+  for (nm in names(more)) args[[nm]] <- more[[nm]]
   args
 }

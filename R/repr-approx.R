@@ -364,36 +364,18 @@ kc_feature_means <- function(fa, x, y) {
   sums / tabulate(y, nlevels(y))
 }
 
-# The linear model on the features: w (r x columns of the scores) and b.
+# The linear model on the features: w (r x columns of the scores) and b;
+# one column for two classes (two columns are two classes' scores: no number
+# of classes has two pairs).
 #' @export
 kc_repr_coef.kc_features <- function(repr, object) {
   w <- object$approx$w
   b <- object$approx$b
-  if (ncol(w) == 1L || (inherits(object, "kernclass_scores") && ncol(w) == 2L)) {
+  if (ncol(w) <= 2L) {
     if (ncol(w) == 2L) return(list(w = w[, 1L] - w[, 2L], b = unname(b[1L] - b[2L])))
     return(list(w = w[, 1L], b = unname(b)))
   }
   list(w = w, b = b)
-}
-
-# kernel_bayes(type = 1) on features (R/fit-bayes.R): a pair's scores
-# z(x_i)'(zbar_+ - zbar_-) from the products with the class means, its
-# model the weights of R/repr.R's kc_repr_model(). ---------------------------
-
-#' @export
-kc_repr_bayes_types.kc_features <- function(repr) 1L
-
-#' @export
-kc_repr_bayes_stats.kc_features <- function(repr, type, ridge, span) {
-  list(S = kc_feature_product(repr$fa, repr$x, t(repr$zbar)), model = list())  # z(x_i)'zbar_c
-}
-
-#' @export
-kc_repr_bayes_pair.kc_features <- function(repr, s, first, second, type) {
-  code <- as.integer(repr$y)
-  rows <- which(code == first | code == second)
-  list(model = list(first = first, second = second),
-       scores = s$S[rows, first] - s$S[rows, second], positive = code[rows] == first)
 }
 
 # kernel_svm() on features (R/fit-svm-solve.R): the linear SVM, its own solver

@@ -30,16 +30,36 @@
 # - default_grid: NULL (a grid must be given), or function(def, x, args):
 #   the grid kernel_tune() searches when none is given, list(grid, text);
 # - parsnip: the parsnip model that fits it ("kernel_classifier"), NULL for
-#   the SVM, which is an engine of parsnip's own svm_* models.
+#   the SVM, which is an engine of parsnip's own svm_* models;
+# - functions: function(x), an exact model's decision functions for broom
+#   (R/door-broom.R): list(alpha, a column per function and a row per
+#   training row; offset);
+# - tidy, glance: broom's columns of the fitter, function(x, fs) a list of
+#   one value per decision function (fs: kc_functions(x)), function(x) a
+#   list of one value each; NULL values are left out;
+# - refit: function(fit), the arguments besides the kernel's that define a
+#   fitted model (the approximation's check refits with them,
+#   R/repr-approx-check.R; NULL values are left out).
 kc_fitter_row <- function(method, generic, default, label, tunable,
                           types = c("class", "decision", "prob"),
                           prob_arg = NULL, loo = FALSE, path = NULL,
                           searches = kc_plain_searches, default_grid = NULL,
-                          parsnip = "kernel_classifier") {
+                          parsnip = "kernel_classifier", functions = kc_scores_functions,
+                          tidy, glance = function(x) list(threshold = x$threshold), refit) {
   list(method = method, generic = generic, default = default, label = label,
        tunable = tunable, types = types, prob_arg = prob_arg, loo = loo, path = path,
-       searches = searches, default_grid = default_grid, parsnip = parsnip)
+       searches = searches, default_grid = default_grid, parsnip = parsnip,
+       functions = functions, tidy = tidy, glance = glance, refit = refit)
 }
+
+# The decision functions of a class-score model: a column per class.
+kc_scores_functions <- function(x) {
+  list(alpha = kc_expansion_weights(x), offset = unname(x$offset))
+}
+
+# A column per decision function of a figure kept per pair (NA where the
+# model keeps none).
+kc_per_function <- function(v, f = as.numeric) if (is.null(v)) f(NA) else f(unname(v))
 
 # The searches any fitter takes, also one outside the registry: those that
 # need nothing of its solver.
@@ -49,15 +69,34 @@ kc_fitters <- list(
   kernel_means = kc_fitter_row(
     "means", kernel_means, kernel_means.default,
     function(object) "Kernel nearest-means classifier",
-    c("gamma", "degree"), loo = TRUE, path = "gamma"),
+    c("gamma", "degree"), loo = TRUE, path = "gamma",
+    tidy = function(x, fs) list(count = as.integer(x$counts), center_norm = unname(x$center_norms)),
+    refit = function(fit) list(threshold = fit$threshold)),
   kernel_parzen = kc_fitter_row(
     "parzen", kernel_parzen, kernel_parzen.default,
     function(object) "Parzen-window Bayes classifier",
-    c("gamma", "degree"), loo = TRUE, path = "gamma"),
+    c("gamma", "degree"), loo = TRUE, path = "gamma",
+    tidy = function(x, fs) list(count = as.integer(x$counts), prior = unname(x$prior)),
+    refit = function(fit) {
+      list(threshold = fit$threshold, prior = if (fit$threshold == "analytic") fit$prior)
+    }),
   kernel_bayes = kc_fitter_row(
     "bayes", kernel_bayes, kernel_bayes.default,
     function(object) sprintf("Kernelized Bayes classifier, type %d", object$type),
-    c("gamma", "degree"), path = "gamma"),
+    c("gamma", "degree"), path = "gamma",
+    functions = function(x) {
+      cf <- stats::coef(x)
+      list(alpha = matrix(cf$alpha, nrow = nrow(x$x), dimnames = list(NULL, names(x$pairs))),
+           offset = unname(cf$b))
+    },
+    tidy = function(x, fs) {
+      platt <- kc_platt(x)
+      list(sign = as.integer(vapply(x$pairs, function(pm) pm$sign, numeric(1))),
+           consistency = unname(vapply(x$pairs, function(pm) pm$consistency, numeric(1))),
+           prob_a = unname(platt[, "A"]), prob_b = unname(platt[, "B"]))
+    },
+    glance = function(x) list(type = as.integer(x$type)),
+    refit = function(fit) list(type = 1L)),
   kernel_svm = kc_fitter_row(
     "svm", kernel_svm, kernel_svm.default,
     function(object) {
@@ -68,7 +107,29 @@ kc_fitters <- list(
     },
     c("cost", "gamma", "degree"), prob_arg = "probability", path = "cost",
     searches = c("race", "screen", "exhaustive"),
-    default_grid = function(def, x, args) kc_svm_default_grid(def, x, args), parsnip = NULL)
+    default_grid = function(def, x, args) kc_svm_default_grid(def, x, args), parsnip = NULL,
+    functions = function(x) {
+      terms <- names(x$b)
+      if (is.null(terms)) terms <- "decision"  # the one-class SVM's single function
+      list(alpha = matrix(stats::coef(x)$alpha, nrow = nrow(x$x), dimnames = list(NULL, terms)),
+           offset = unname(x$b))
+    },
+    # cells: an offset per cell (coef()$b); `cells` how many cells fit each pair
+    tidy = function(x, fs) {
+      list(cells = fs$cells, at_bound = kc_per_function(x$n_at_bound, as.integer),
+           objective = kc_per_function(x$objective),
+           iterations = kc_per_function(x$iterations, as.integer),
+           kkt_violation = kc_per_function(x$kkt_violation),
+           prob_a = unname(x$probA), prob_b = unname(x$probB))
+    },
+    # nu-classification: one cost 1/r per pair; one-classification: none
+    glance = function(x) {
+      list(cost = if (length(x$cost) == 1L) x$cost else NA_real_,
+           nu = if (is.null(x$nu)) NA_real_ else x$nu, n_support = length(x$index),
+           iterations = sum(x$iterations), converged = x$converged,
+           probability = kc_prob_asked(x))
+    },
+    refit = function(fit) list(cost = fit$cost, class.weights = fit$class.weights))
 )
 
 # The tunable parameters: their label, whether the kernel must use them

@@ -121,3 +121,30 @@ test_that("augment() adds predict()'s classes, probabilities and decision values
   expect_s3_class(generics::tidy(fits$svm3), "tbl_df")
   expect_s3_class(generics::glance(fits$svm3), "tbl_df")
 })
+
+test_that("tidy(), glance() and the check's refit take a fitter's columns from its registry row", {
+  skip_if_not_installed("generics")
+  ns <- asNamespace("kernclass")
+  fit <- kernel_means(as.matrix(iris[, 1:4]), iris$Species)
+  row <- ns$kc_fitter("kernel_means")
+  expect_true(all(vapply(row[c("functions", "tidy", "glance", "refit")], is.function, TRUE)))
+  real <- ns$kc_fitter
+  swap <- function(f) {
+    unlockBinding("kc_fitter", ns)
+    assign("kc_fitter", f, envir = ns)
+    lockBinding("kc_fitter", ns)
+  }
+  swap(function(name) {
+    r <- real(name)
+    r$tidy <- function(x, fs) list(extra = seq_along(fs$offset), dropped = NULL)
+    r$glance <- function(x) list(extra_glance = "yes")
+    r$refit <- function(fit) list(threshold = "analytic", dropped = NULL)
+    r
+  })
+  on.exit(swap(real))
+  expect_identical(names(generics::tidy(fit)), c("term", "offset", "n_coef", "extra"))
+  expect_identical(generics::tidy(fit)$extra, 1:3)
+  expect_identical(generics::glance(fit)$extra_glance, "yes")
+  expect_identical(ns$kc_approx_refit_args(fit)$threshold, "analytic")
+  expect_false("dropped" %in% names(ns$kc_approx_refit_args(fit)))
+})

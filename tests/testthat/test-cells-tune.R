@@ -401,3 +401,15 @@ test_that("blend = \"auto\": K = 1 where cells' rules are local, K > 1 where the
   expect_identical(kernclass:::kc_cells_blend(plain), 1L)
   expect_output(print(plain), "chooses for tuned cells only")
 })
+
+test_that("a grid column also given to kernel_svm() is refused before the cells are drawn", {
+  set.seed(1)
+  x <- matrix(rnorm(400), 200)
+  y <- factor(x[, 1] > 0)
+  set.seed(5)
+  expect_error(kernel_svm(x, y, cost = 2, approx = cells(size = 50, grid = list(cost = 1:2))),
+               class = "kernclass_approx_unsupported_error")
+  after <- runif(1)
+  set.seed(5)
+  expect_identical(after, runif(1))  # the check ran before k-means drew its seeds
+})

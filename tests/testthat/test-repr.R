@@ -50,3 +50,30 @@ test_that("kernel_means on features is the exact classifier's formula with the f
   expect_equal(unname(fit$center_norms), norms, tolerance = 1e-10)
   expect_equal(unname(predict(fit, x, type = "decision")), f[, 1] - f[, 2], tolerance = 1e-10)
 })
+
+test_that("the representation interface is its primitives: no fitter's steps, no class tests", {
+  ns <- asNamespace("kernclass")
+  generic <- function(nm) {
+    f <- get(nm, ns)
+    is.function(f) && any(grepl("UseMethod(", deparse(body(f)), fixed = TRUE))
+  }
+  names <- ls(ns, pattern = "^kc_repr_[a-z_]+$")
+  generics <- sort(Filter(generic, names))
+  # class statistics, expansions, what a model keeps, the SVM's binary solve
+  # and its settings, fields and Platt models, scores of new rows and their
+  # readings, the exact shortcuts, progress, description
+  expect_identical(generics, sort(c(
+    "kc_repr_prepare", "kc_repr_progressor", "kc_repr_mean_norms", "kc_repr_expand",
+    "kc_repr_density", "kc_repr_model", "kc_repr_svm_control", "kc_repr_svm_solve",
+    "kc_repr_svm_model", "kc_repr_svm_platt", "kc_repr_scores", "kc_repr_decision",
+    "kc_repr_classify", "kc_repr_posterior", "kc_repr_exact_only", "kc_repr_print",
+    "kc_repr_summary", "kc_repr_coef", "kc_repr_functions", "kc_repr_svm_title",
+    "kc_repr_class")))
+  # kernel_svm()'s flow is one function for every representation (cells too)
+  expect_false(generic("kc_repr_svm"))
+  # broom and the check read the fitter registry, never a fitter's class
+  for (f in c("tidy.kernclass", "glance.kernclass", "kc_approx_refit_args",
+              "kc_repr_functions.kc_exact", "kc_repr_coef.kc_features")) {
+    expect_false(any(grepl("inherits(", deparse(get(f, ns)), fixed = TRUE)), label = f)
+  }
+})
