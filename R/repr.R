@@ -202,18 +202,6 @@ kc_repr_exact_only.kc_repr <- function(repr) FALSE
 #' @export
 kc_repr_exact_only.kc_exact <- function(repr) TRUE
 
-# kernel_svm()'s print title on the representation (NULL: the solver's own).
-kc_repr_svm_title <- function(repr) UseMethod("kc_repr_svm_title")
-
-#' @export
-kc_repr_svm_title.kc_exact <- function(repr) NULL
-
-#' @export
-kc_repr_svm_title.kc_features <- function(repr) "Support vector machine (linear, on kernel features)"
-
-#' @export
-kc_repr_svm_title.kc_cells <- function(repr) "Localized support vector machine (cells)"
-
 # predict()'s decision values, classes and probabilities from the scores:
 # the classifier's own (kc_model_*() methods) unless the representation
 # reads its scores itself (cells: a column per row's cell).

@@ -100,8 +100,10 @@ kc_fitters <- list(
   kernel_svm = kc_fitter_row(
     "svm", kernel_svm, kernel_svm.default,
     function(object) {
+      # an approximation's own solver: by the model's representation (R/repr.R)
+      on <- kc_svm_titles[class(kc_repr(object))[1L]]
       if (inherits(object, "kernel_svm_oneclass")) "One-class support vector machine (SMO)"
-      else if (!is.null(kc_repr_svm_title(kc_repr(object)))) kc_repr_svm_title(kc_repr(object))
+      else if (!is.na(on)) unname(on)
       else if (is.null(object$nu)) "Support vector machine (SMO)"
       else "nu-support vector machine (SMO)"
     },
@@ -131,6 +133,11 @@ kc_fitters <- list(
     },
     refit = function(fit) list(cost = fit$cost, class.weights = fit$class.weights))
 )
+
+# kernel_svm()'s print title on an approximate representation (the linear
+# SVM of R/repr-approx.R, the SVMs per cell of R/repr-cells.R).
+kc_svm_titles <- c(kc_features = "Support vector machine (linear, on kernel features)",
+                   kc_cells = "Localized support vector machine (cells)")
 
 # The tunable parameters: their label, whether the kernel must use them
 # (its row's `label` in kc_kernels), caret's grid of `len` values and its

@@ -67,8 +67,7 @@ test_that("the representation interface is its primitives: no fitter's steps, no
     "kc_repr_density", "kc_repr_model", "kc_repr_svm_control", "kc_repr_svm_solve",
     "kc_repr_svm_model", "kc_repr_svm_platt", "kc_repr_scores", "kc_repr_decision",
     "kc_repr_classify", "kc_repr_posterior", "kc_repr_exact_only", "kc_repr_print",
-    "kc_repr_summary", "kc_repr_coef", "kc_repr_functions", "kc_repr_svm_title",
-    "kc_repr_class")))
+    "kc_repr_summary", "kc_repr_coef", "kc_repr_functions", "kc_repr_class")))
   # kernel_svm()'s flow is one function for every representation (cells too)
   expect_false(generic("kc_repr_svm"))
   # broom and the check read the fitter registry, never a fitter's class
