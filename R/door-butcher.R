@@ -69,7 +69,8 @@
 #'
 #' @section vetiver: `vetiver::vetiver_model(model, name)` butchers and
 #'   bundles the model (as it does for tidymodels workflows), describes it
-#'   ("A kernclass support vector machine (SMO) with 3 classes"), records
+#'   ("A kernclass model: Support vector machine (SMO) with 3 classes; kernel
+#'   rbf (gamma = 0.25)"), records
 #'   kernclass as the required package and stores an input prototype: for a
 #'   formula or data frame fit the zero-row data frame of the columns the
 #'   formula uses, with the classes they had (numbers, factors with their
@@ -100,20 +101,21 @@
 #' fit <- kernel_svm(Species ~ ., data = iris, probability = TRUE)
 #' if (requireNamespace("butcher", quietly = TRUE)) {
 #'   small <- butcher::butcher(fit)
-#'   c(before = length(serialize(fit, NULL)), after = length(serialize(small, NULL)))
-#'   identical(predict(small, iris, type = "prob"), predict(fit, iris, type = "prob"))
+#'   print(c(before = length(serialize(fit, NULL)), after = length(serialize(small, NULL))))
+#'   print(identical(predict(small, iris, type = "prob"), predict(fit, iris, type = "prob")))
 #' }
 #' if (requireNamespace("bundle", quietly = TRUE)) {
 #'   path <- tempfile(fileext = ".rds")
 #'   saveRDS(bundle::bundle(fit), path)
 #'   back <- bundle::unbundle(readRDS(path))  # in any R process
-#'   identical(predict(back, iris), predict(fit, iris))
+#'   print(identical(predict(back, iris), predict(fit, iris)))
+#'   unlink(path)
 #' }
 #' if (requireNamespace("vetiver", quietly = TRUE) &&
 #'     requireNamespace("pins", quietly = TRUE)) {
 #'   v <- vetiver::vetiver_model(fit, "iris-svm")
-#'   v
-#'   head(predict(v, iris[, 1:4]))
+#'   print(v)
+#'   print(head(predict(v, iris[, 1:4])))
 #'   board <- pins::board_temp()
 #'   vetiver::vetiver_pin_write(board, v)
 #'   v2 <- vetiver::vetiver_pin_read(board, "iris-svm")

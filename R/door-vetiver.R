@@ -8,8 +8,8 @@
 #' @exportS3Method vetiver::vetiver_create_description
 vetiver_create_description.kernclass <- function(model) {
   classes <- if (!is.null(model$counts)) sprintf(" with %d classes", length(model$levels))
-  paste0("A kernclass model: ", kc_method_label(model), ", ", kc_kernel_label(model$kernel),
-         " kernel", classes)
+  paste0("A kernclass model: ", kc_method_label(model), classes, "; kernel ",
+         kc_kernel_label(model$kernel))
 }
 
 #' @rdname kernclass-deploy
