@@ -112,7 +112,7 @@ kc_repr_functions.kc_exact <- function(repr, x) {
   cf <- stats::coef(x)
   terms <- if (inherits(x, "kernel_svm")) names(x$b) else names(x$pairs)
   if (is.null(terms)) terms <- "decision"  # the one-class SVM's single function
-  list(alpha = matrix(cf$alpha, nrow = nrow(x$x), dimnames = list(NULL, terms)),
+  list(alpha = matrix(cf$alpha, nrow = kc_nrow_fitted(x$x), dimnames = list(NULL, terms)),
        offset = unname(if (inherits(x, "kernel_svm")) x$b else cf$b), basis = "row")
 }
 
@@ -129,7 +129,7 @@ kc_repr_functions.kc_features <- function(repr, x) {
 kc_repr_functions.kc_cells <- function(repr, x) {
   pairs <- rownames(kc_ovo_pairs(x$levels))
   cf <- stats::coef(x)
-  list(alpha = matrix(cf$alpha, nrow = nrow(x$x), dimnames = list(NULL, pairs)),
+  list(alpha = matrix(cf$alpha, nrow = kc_nrow_fitted(x$x), dimnames = list(NULL, pairs)),
        offset = NA_real_, basis = "row", cells = as.integer(colSums(!is.na(as.matrix(cf$b)))))
 }
 

@@ -39,17 +39,18 @@
 #'     [kernel_parzen()] and [kernel_bayes()] on exact kernels predict from
 #'     every training row, and models on sparse rows, kernel values or a
 #'     kernel function from theirs: these keep `x`. Every model drops the
-#'     row names of `x` and the names of `y`, the per-row costs `C` of the
-#'     SVM and the cell of each row of [cells()]; the classes `y` stay
-#'     ([write_onnx()] reads the support vectors' classes from them). A
+#'     row names of `x`, the names of `y` and the per-row costs `C` of the
+#'     SVM; the classes `y` (4 bytes a row) stay, for `coef()`, broom's
+#'     `tidy()` and [write_onnx()] (the support vectors' classes), and so
+#'     does the cell of each row of a [cells()] model (`coef()`). A
 #'     [kernel_tune()] result drops its folds. Without the rows, `predict()`
 #'     needs `newdata`: without it, and in `fitted()`, `summary()`,
 #'     `augment()` ([kernclass-broom]) without `newdata`, and [conformal()],
 #'     [recalibrate()] and [venn_abers()] from the training rows (`cv`,
 #'     leave-one-out), reading them is an error of class
 #'     `"kernclass_butchered_error"`. From held-out rows `x`, `y` the
-#'     calibrations work as before, and so do `print()`, `nobs()` and, for
-#'     the SVM, `coef()`.
+#'     calibrations work as before, and so do `print()`, `nobs()`, `coef()`
+#'     and `tidy()`.
 #'   * `axe_fitted()`: a [kernel_tune()] result drops its best row's
 #'     out-of-fold predictions (`best_predictions`, which [conformal()] and
 #'     [calibration_curve()] read); models keep no fitted values.
@@ -152,7 +153,8 @@ axe_env.kernclass <- function(x, verbose = FALSE, ...) {
 #' @rdname kernclass-deploy
 #' @exportS3Method butcher::axe_data
 axe_data.kernclass <- function(x, verbose = FALSE, ...) {
-  disabled <- c("predict() without newdata", "fitted()", "summary()", "augment()", "plot()",
+  disabled <- c("predict() without newdata", "fitted()", "summary()", "glance()", "augment()",
+                "plot()",
                 "conformal(), recalibrate() and venn_abers() from the training rows")
   kc_axe(x, verbose, disabled, function(m) {
     if (kc_butcher_keeps_rows(m)) {
@@ -163,7 +165,6 @@ axe_data.kernclass <- function(x, verbose = FALSE, ...) {
     }
     names(m$y) <- NULL
     m$C <- NULL
-    if (!is.null(m$approx$cell)) m$approx$cell <- NULL
     m
   })
 }
