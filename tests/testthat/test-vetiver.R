@@ -98,7 +98,6 @@ test_that("models without columns need save_prototype = FALSE or a prototype", {
 test_that("the API handler answers with the model's predictions", {
   skip_vetiver()
   skip_if_not_installed("hardhat")
-  skip_if_not_installed("readr")
   d <- vetiver_data()
   m <- kernel_svm(Species ~ ., data = d$train, probability = TRUE)
   v <- vetiver::vetiver_model(m, "iris-svm")
