@@ -128,7 +128,7 @@ kc_repr_functions.kc_features <- function(repr, x) {
 kc_repr_functions.kc_cells <- function(repr, x) {
   pairs <- rownames(kc_ovo_pairs(x$levels))
   cf <- stats::coef(x)
-  list(alpha = matrix(cf$alpha, nrow = nrow(x$x), dimnames = list(NULL, pairs)),
+  list(alpha = matrix(cf$alpha, nrow = kc_nrow_fitted(x$x), dimnames = list(NULL, pairs)),
        offset = NA_real_, basis = "row", cells = as.integer(colSums(!is.na(as.matrix(cf$b)))))
 }
 

@@ -30,7 +30,7 @@ coef.kernel_svm <- function(object, ...) {
 
 #' @export
 kc_coef_exact.kernel_svm <- function(object) {
-  alpha <- matrix(0, nrow(object$x), ncol(object$coefs),
+  alpha <- matrix(0, kc_nrow_fitted(object$x), ncol(object$coefs),
                   dimnames = list(NULL, colnames(object$coefs)))
   alpha[object$index, ] <- object$coefs
   if (ncol(alpha) == 1L) list(alpha = alpha[, 1L], b = unname(object$b)) else

@@ -42,9 +42,14 @@ kc_oneclass_fractions <- function(object) {
 #' @export
 kc_print_exact.kernel_svm_oneclass <- function(x) {
   kc_print_exact.kernclass(x)  # not kernel_svm's: no classes, no cost
-  f <- kc_oneclass_fractions(x)
-  cat(sprintf("nu: %s\nSupport vectors: %d (%.1f%%); training outliers: %.1f%%\n",
-              format(x$nu), length(x$index), 100 * f[["support_vectors"]], 100 * f[["outliers"]]))
+  if (inherits(x$x, "kc_no_rows")) {
+    # butcher() removed the training rows the fractions are of
+    cat(sprintf("nu: %s\nSupport vectors: %d\n", format(x$nu), length(x$index)))
+  } else {
+    f <- kc_oneclass_fractions(x)
+    cat(sprintf("nu: %s\nSupport vectors: %d (%.1f%%); training outliers: %.1f%%\n",
+                format(x$nu), length(x$index), 100 * f[["support_vectors"]], 100 * f[["outliers"]]))
+  }
   if (!x$converged) cat("Warning: the solver did not converge (max_iter reached)\n")
   invisible(x)
 }

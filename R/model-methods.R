@@ -242,7 +242,7 @@ print.kernclass <- function(x, ...) {
 
 #' @export
 kc_print_exact.kernclass <- function(x) {
-  kc_print_head(kc_method_label(x), x$call, kc_kernel_label(x$kernel), nrow(x$x),
+  kc_print_head(kc_method_label(x), x$call, kc_kernel_label(x$kernel), kc_nrow_fitted(x$x),
                 kc_inputs_label(x$x), !is.null(x$scaling))
   if (!is.null(x$counts)) {  # the one-class SVM has none
     cat("Classes: ", paste0(x$levels, " (", x$counts, ")", collapse = ", "), "\n", sep = "")
@@ -374,7 +374,7 @@ NULL
 #' @export
 nobs.kernclass <- function(object, ...) {
   kc_check_dots(...)
-  nrow(object$x)  # the one-class SVM has no y
+  kc_nrow_fitted(object$x)  # the one-class SVM has no y
 }
 
 # Whether the model was fitted with a formula (the only fits whose terms

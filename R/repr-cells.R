@@ -490,7 +490,7 @@ kc_repr_coef.kc_cells <- function(repr, object) {
   lv <- object$levels
   pairs <- kc_ovo_pairs(lv)
   models <- object$approx$models
-  alpha <- matrix(0, nrow(object$x), nrow(pairs), dimnames = list(NULL, rownames(pairs)))
+  alpha <- matrix(0, kc_nrow_fitted(object$x), nrow(pairs), dimnames = list(NULL, rownames(pairs)))
   b <- matrix(NA_real_, length(models), nrow(pairs), dimnames = list(NULL, rownames(pairs)))
   for (j in seq_along(models)) {
     m <- models[[j]]

@@ -86,7 +86,7 @@ kc_fitters <- list(
     c("gamma", "degree"), path = "gamma",
     functions = function(x) {
       cf <- stats::coef(x)
-      list(alpha = matrix(cf$alpha, nrow = nrow(x$x), dimnames = list(NULL, names(x$pairs))),
+      list(alpha = matrix(cf$alpha, nrow = kc_nrow_fitted(x$x), dimnames = list(NULL, names(x$pairs))),
            offset = unname(cf$b))
     },
     tidy = function(x, fs) {
@@ -113,7 +113,7 @@ kc_fitters <- list(
     functions = function(x) {
       terms <- names(x$b)
       if (is.null(terms)) terms <- "decision"  # the one-class SVM's single function
-      list(alpha = matrix(stats::coef(x)$alpha, nrow = nrow(x$x), dimnames = list(NULL, terms)),
+      list(alpha = matrix(stats::coef(x)$alpha, nrow = kc_nrow_fitted(x$x), dimnames = list(NULL, terms)),
            offset = unname(x$b))
     },
     # cells: an offset per cell (coef()$b); `cells` how many cells fit each pair
