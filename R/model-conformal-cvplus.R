@@ -22,11 +22,20 @@ kc_cvplus_prob <- function(object, folds, for_what) {
   models <- lapply(seq_len(k), function(j) {
     out <- fold == j
     m <- do.call(def$fun, c(list(x = kc_rows(object$x, which(!out)), y = y[!out]), args))
-    m$call <- NULL  # what predict() needs; the call holds the fold's rows' names only
     prob[out, ] <<- kc_recalibrate_prob(rc, kc_predict_rows(m, kc_rows(object$x, which(out)), "prob"))
-    m
+    kc_fold_model_slim(m)
   })
   list(prob = prob, y = y, method = "cv+", fold = fold, models = models)
+}
+
+# A fold model as CV+ keeps it: what predict() of new rows needs. Its
+# training rows go where its scores do not read them (the SVM's expansion
+# is over its support vectors, an approximation's over its features); the
+# exact class-score and Bayes models sum over them and keep them.
+kc_fold_model_slim <- function(m) {
+  m$call <- NULL
+  if (inherits(m, "kernel_svm") || !kc_repr_exact_only(kc_repr(m))) m$x <- kc_rows(m$x, integer())
+  m
 }
 
 # The arguments that refit the model on some of its training rows (coded

@@ -125,10 +125,14 @@
 #'     (1 - K/n) / (K + 1))} (at least \eqn{1 - 2\alpha}{1 - 2 alpha} for
 #'     \eqn{K = n}{K = n}, the jackknife+), a finite-sample guarantee that
 #'     the `cv` form lacks; in practice coverage is near `level`. The model
-#'     keeps the \eqn{K}{K} fold models (`$conformal$models`), each about
-#'     \eqn{(K - 1)/K}{(K - 1)/K} the size of the model: the calibrated model
-#'     is about \eqn{K}{K} times as large, and `predict(type = "set")` or
-#'     `"pvalue"` costs \eqn{K + 1}{K + 1} predictions. Not for precomputed
+#'     keeps the \eqn{K}{K} fold models (`$conformal$models`), each with
+#'     what predicting new rows needs: for [kernel_means()],
+#'     [kernel_parzen()] and [kernel_bayes()] on exact kernels their
+#'     \eqn{(K - 1)/K}{(K - 1)/K} of the training rows, so the calibrated
+#'     model is about \eqn{K}{K} times as large; for [kernel_svm()] and the
+#'     approximations their support vectors or features, without the
+#'     training rows. `predict(type = "set")` or `"pvalue"` costs
+#'     \eqn{K + 1}{K + 1} predictions. Not for precomputed
 #'     or user kernels, models fitted with `weights`, or `mondrian = TRUE`.
 #'
 #'   The `cv` must be a cross-validation of the model's fitter with the

@@ -108,6 +108,29 @@ test_that("the fold models get the model's fitter and settings", {
   expect_identical(m[c("type", "ridge")], b[c("type", "ridge")])
 })
 
+test_that("an SVM's fold models are its refits by hand, kept without their training rows", {
+  d <- conf_sim(150, 9)
+  x_new <- conf_sim(30, 10)$x
+  svm <- kernel_svm(d$x, d$y, gamma = 0.4, cost = 2, probability = TRUE)
+  set.seed(11)
+  cf <- conformal(svm, method = "cv+", folds = 3)
+  # the same random numbers: the folds, then each fold's fit (Platt's folds) in turn
+  set.seed(11)
+  fold <- kernclass:::kc_cv_folds(d$y, 3L)
+  expect_identical(cf$conformal$fold, fold)
+  sc <- function(v) scale(v, svm$scaling$center, svm$scaling$scale)
+  for (k in 1:3) {
+    m <- kernel_svm(sc(d$x)[fold != k, ], d$y[fold != k], gamma = 0.4, cost = 2,
+                    probability = TRUE, scale = FALSE)
+    kept <- cf$conformal$models[[k]]
+    expect_identical(nrow(kept$x), 0L)
+    expect_identical(predict(kept, sc(x_new), type = "prob"), predict(m, sc(x_new), type = "prob"))
+  }
+  # an exact class-score model keeps its rows: its scores sum over them
+  cfm <- conformal(kernel_means(d$x, d$y), method = "cv+", folds = 3)
+  expect_identical(nrow(cfm$conformal$models[[1]]$x), 100L)
+})
+
 test_that("CV+ coverage over random splits is at least its finite-sample bound 1 - 2 alpha - ...", {
   d <- conf_sim(1200, 6)
   n <- 100
