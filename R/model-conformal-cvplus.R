@@ -34,6 +34,7 @@ kc_cvplus_prob <- function(object, folds, for_what) {
 # exact class-score and Bayes models sum over them and keep them.
 kc_fold_model_slim <- function(m) {
   m$call <- NULL
+  names(m$y) <- NULL  # the row names
   if (inherits(m, "kernel_svm") || !kc_repr_exact_only(kc_repr(m))) m$x <- kc_rows(m$x, integer())
   m
 }

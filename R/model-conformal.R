@@ -131,7 +131,9 @@
 #'     \eqn{(K - 1)/K}{(K - 1)/K} of the training rows, so the calibrated
 #'     model is about \eqn{K}{K} times as large; for [kernel_svm()] and the
 #'     approximations their support vectors or features, without the
-#'     training rows. `predict(type = "set")` or `"pvalue"` costs
+#'     training rows (for `kernel_svm(Species ~ ., data = iris, probability
+#'     = TRUE)`, 43 kB, five fold models add 92 kB; for [kernel_means()],
+#'     31 kB, they add 57 kB). `predict(type = "set")` or `"pvalue"` costs
 #'     \eqn{K + 1}{K + 1} predictions. Not for precomputed
 #'     or user kernels, models fitted with `weights`, or `mondrian = TRUE`.
 #'
