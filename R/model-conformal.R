@@ -165,8 +165,10 @@
 #'   operations for \eqn{G}{G} classes, no kernel values.
 #'
 #' @param object A fitted kernclass model with probabilities, or a
-#'   [kernel_tune()] result, or a [kernel_cv()] result (then `model` gives
-#'   the model).
+#'   [kernel_tune()] result (its refitted model, calibrated on its best
+#'   row's out-of-fold probabilities, or with `method = "cv+"` by its own
+#'   fold models of the chosen settings), or a [kernel_cv()] result (then
+#'   `model` gives the model).
 #' @param x,y Calibration rows and their classes, not used to fit the model
 #'   (split conformal); `x` as `newdata` of [predict.kernclass()] (its
 #'   errors name `x`).
@@ -308,6 +310,8 @@ kc_conformal_method <- function(method, x, cv, folds_missing, mondrian) {
 #' @rdname conformal
 #' @export
 conformal.kernel_tune <- function(object, ...) {
+  # CV+ refits the tuned model itself; else its best row's out-of-fold probabilities
+  if (identical(list(...)$method, "cv+")) return(conformal(object$model, ...))
   conformal(object$model, cv = object, ...)
 }
 

@@ -102,6 +102,13 @@ test_that("the fold models get the model's fitter and settings", {
   m <- conformal(ny, method = "cv+", folds = 3)$conformal$models[[3]]
   expect_identical(m$approx$spec$method, "nystrom")
   expect_identical(m$approx$spec$m, 25L)
+  # a kernel_tune() result: CV+ of its refitted model, at the chosen settings
+  set.seed(2)
+  tn <- kernel_tune(kernel_parzen, d$x, d$y, grid = list(gamma = c(0.1, 2)), folds = 3,
+                    metric = "logloss")
+  m <- conformal(tn, method = "cv+", folds = 3)
+  expect_identical(m$conformal$method, "cv+")
+  expect_identical(m$conformal$models[[1]]$kernel$gamma, tn$model$kernel$gamma)
   # kernel_bayes
   b <- kernel_bayes(d$x, d$y, ridge = 0.01)
   m <- conformal(b, method = "cv+", folds = 3)$conformal$models[[1]]
