@@ -245,11 +245,10 @@ conformal.kernclass <- function(object, x = NULL, y = NULL, cv = NULL,
   if (score == "raps") {
     kc_check_number(lambda, "lambda", lower = 0)
     kc_check_number(k_reg, "k_reg", lower = 0, whole = TRUE)
-  } else {
-    for (a in c("lambda", "k_reg")) if (!eval(call("missing", as.name(a)))) {
-      kc_abort(sprintf("`%s` is a setting of score = \"raps\"; score is \"%s\".", a, score),
-               arg = a)
-    }
+  } else if (!missing(lambda) || !missing(k_reg)) {
+    a <- if (!missing(lambda)) "lambda" else "k_reg"
+    kc_abort(sprintf("`%s` is a setting of score = \"raps\"; score is \"%s\".", a, score),
+             arg = a)
   }
   if (is.null(object$y)) {
     kc_abort("conformal() needs a classifier with classes; a one-class SVM has none.",
