@@ -22,7 +22,8 @@ kc_cvplus_prob <- function(object, folds, for_what) {
   models <- lapply(seq_len(k), function(j) {
     out <- fold == j
     m <- do.call(def$fun, c(list(x = kc_rows(object$x, which(!out)), y = y[!out]), args))
-    prob[out, ] <<- kc_recalibrate_prob(rc, kc_predict_rows(m, kc_rows(object$x, which(out)), "prob"))
+    p <- kc_predict_rows(m, kc_rows(object$x, which(out)), "prob")
+    prob[out, ] <<- kc_recalibrate_prob(rc, p)
     kc_fold_model_slim(m)
   })
   list(prob = prob, y = y, method = "cv+", fold = fold, models = models)

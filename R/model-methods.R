@@ -81,8 +81,8 @@ kc_method_label <- function(object) {
 #' # a probability model's class is its most probable class; the vote on request
 #' svm <- kernel_svm(Species ~ ., data = iris, probability = TRUE)
 #' table(prob = predict(svm), vote = predict(svm, rule = "vote"))
-predict.kernclass <- function(object, newdata, type = c("class", "decision", "prob", "set", "pvalue",
-                                                         "interval"),
+predict.kernclass <- function(object, newdata,
+                              type = c("class", "decision", "prob", "set", "pvalue", "interval"),
                               rule = NULL, level = 0.9, ...) {
   kc_check_dots(...)
   kc_check_foreign_type(type)
@@ -276,7 +276,9 @@ kc_print_calibrated <- function(x) {
     cat(sprintf("Conformal sets: score %s%s, from %d %s%s%s\n", cf$score,
                 if (cf$mondrian) ", per class" else "", length(cf$scores),
                 kc_heldout_label(cf$method),
-                if (!is.null(cf$models)) sprintf(", %d fold models kept", length(cf$models)) else "",
+                if (!is.null(cf$models)) {
+                  sprintf(", %d fold models kept", length(cf$models))
+                } else "",
                 if (!is.null(cf$recalibration)) {
                   sprintf(", scored through the %s recalibration", cf$recalibration)
                 } else ""))
