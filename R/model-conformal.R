@@ -14,15 +14,39 @@
 #' [random_fourier()], [cells()]) that gives probabilities.
 #'
 #' @section Scores: The nonconformity score of class \eqn{c} at \eqn{x} is
-#'   computed from the probabilities of `predict(type = "prob")`:
+#'   computed from the probabilities of `predict(type = "prob")`. With
+#'   \eqn{\rho_c(x) = \sum_{c'} p_{c'}(x) [p_{c'}(x) > p_c(x)]}{rho_c(x) =
+#'   sum_c' p_c'(x) [p_c'(x) > p_c(x)]}, the probability of the classes more
+#'   probable than \eqn{c}{c}, and \eqn{o_c(x) = 1 + \sum_{c'} [p_{c'}(x) >
+#'   p_c(x)]}{o_c(x) = 1 + sum_c' [p_c'(x) > p_c(x)]}, its rank (1 for the
+#'   most probable; tied classes share a rank):
 #'   * `score = "prob"`: \eqn{s(x, c) = 1 - p_c(x)}{s(x, c) = 1 - p_c(x)}
 #'     (the "least ambiguous" sets of Sadinle, Lei and Wasserman 2019);
 #'   * `score = "aps"`: the adaptive set score of Romano, Sesia and Candès
-#'     (2020), the total probability of the classes at least as probable as
-#'     \eqn{c}{c}: \eqn{s(x, c) = \sum_{c'} p_{c'}(x) [p_{c'}(x) > p_c(x)] +
-#'     p_c(x)}{s(x, c) = sum_c' p_c'(x) [p_c'(x) > p_c(x)] + p_c(x)} (without
-#'     the randomisation, so slightly conservative). Sets adapt to how hard
-#'     a row is.
+#'     (2020), \eqn{s(x, c) = \rho_c(x) + p_c(x)}{s(x, c) = rho_c(x) +
+#'     p_c(x)}, the total probability of the classes at least as probable as
+#'     \eqn{c}{c}. Sets adapt to how hard a row is;
+#'   * `score = "raps"`: the regularised adaptive score of Angelopoulos,
+#'     Bates, Malik and Jordan (2021), \eqn{s(x, c) = \rho_c(x) + p_c(x) +
+#'     \lambda (o_c(x) - k_{reg})^+}{s(x, c) = rho_c(x) + p_c(x) + lambda
+#'     max(o_c(x) - k_reg, 0)}: classes ranked past `k_reg` pay `lambda` per
+#'     rank, which keeps the sets of "aps" from growing with many unlikely
+#'     classes. `lambda` and `k_reg` are taken as given (the paper tunes
+#'     them on a further split of the calibration rows);
+#'   * `score = "topk"`: the rank \eqn{s(x, c) = o_c(x)}{s(x, c) = o_c(x)}, so
+#'     that every row's set is its \eqn{\hat k}{k} most probable classes for
+#'     one \eqn{\hat k}{k} (the "naive" top-k sets of the same paper, with
+#'     the conformal \eqn{\hat k}{k}); a row's classes tied at that rank are
+#'     all in it.
+#'
+#'   No score is randomised: "aps" and "raps" are the papers' scores with
+#'   the uniform \eqn{U}{U} set to 1 (the whole of \eqn{p_c(x)}{p_c(x)}
+#'   counted), which keeps the guarantee and makes the sets a little larger
+#'   than the randomised ones; no random numbers are drawn, so the sets and
+#'   p-values do not depend on the seed. The sums of "aps" and "raps" are
+#'   rounded to 12 decimals, so that equal sums of the same probabilities
+#'   (the least probable class's, 1 in every row) tie instead of differing
+#'   by rounding.
 #'
 #' @section The quantile rule: With the scores \eqn{s_1, \ldots, s_n}{s_1,
 #'   ..., s_n} of the \eqn{n} calibration rows at their true classes and
@@ -38,6 +62,25 @@
 #'   imbalanced classes. A set can be empty (no class is plausible enough at
 #'   a low `level`).
 #'
+#' @section P-values: `predict(type = "pvalue")` gives, for every new row
+#'   and class \eqn{c}{c}, the conformal p-value \eqn{p_c(x) = (\#\{i : s_i
+#'   \ge s(x, c)\} + 1) / (n + 1)}{p_c(x) = (#{i : s_i >= s(x, c)} + 1) / (n +
+#'   1)}, the share of the calibration scores (and the new row's own) at
+#'   least as large as the row's score of \eqn{c}{c} (Mondrian: among the
+#'   \eqn{n_c}{n_c} calibration rows of class \eqn{c}{c}; CV+: each
+#'   calibration score against the row's score by the fold model that left
+#'   that calibration row out). The set at `level` is exactly \eqn{\{c :
+#'   p_c(x) > 1 - \mathrm{level}\}}{{c : p_c(x) > 1 - level}}, for every
+#'   form, so a class's p-value is the largest \eqn{\alpha}{alpha} at which
+#'   it leaves the set. For the true class the p-value of split conformal
+#'   is valid, \eqn{P(p_y(x) \le \alpha) \le \alpha}{P(p_y(x) <= alpha) <=
+#'   alpha} for every \eqn{\alpha}{alpha} (and \eqn{\ge \alpha - 1/(n +
+#'   1)}{>= alpha - 1/(n + 1)} without ties). The p-value is the
+#'   deterministic (conservative) one: ties count against the new row,
+#'   without the smoothed form's uniform tie-break. Where \eqn{(n + 1)
+#'   \mathrm{level}}{(n + 1) level} is a whole number up to rounding (0.7 x
+#'   10), it is taken as that number.
+#'
 #' @section Where the scores come from:
 #'   * split conformal: `x` and `y`, rows not used to fit the model (the
 #'     guarantee above holds exactly);
@@ -48,10 +91,10 @@
 #'     refitted model): no data set aside. The calibration scores are those
 #'     of models fitted on \eqn{(K - 1)/K} of the data and new rows are
 #'     scored by the model fitted on all of it, a cross-conformal calibration
-#'     without the finite-sample guarantee of the split form (CV+, Romano et
-#'     al. 2020, would score each new row with every fold's model, `K`
-#'     predictions instead of one); the fold models are weaker than the full
-#'     model, so it tends to over-cover slightly;
+#'     without the finite-sample guarantee of the split form (`method =
+#'     "cv+"` below scores each new row with every fold's model and has
+#'     one); the fold models are weaker than the full model, so it tends to
+#'     over-cover slightly;
 #'   * leave-one-out: for [kernel_means()] and [kernel_parzen()] on exact
 #'     kernels with `threshold = "analytic"` and without `x`, `y` or `cv`,
 #'     the exact leave-one-out probabilities from one pass of kernel sums (as
@@ -61,6 +104,38 @@
 #'     [kernel_parzen()] with its default prior of the other rows); a scaled
 #'     model keeps its scaling statistics of all rows, and `gamma = "median"`
 #'     its gamma of all rows.
+#'
+#'   * CV+: `method = "cv+"` (with `folds`, default 5, and neither `x`,
+#'     `y` nor `cv`): the model is refitted on \eqn{K - 1}{K - 1} of
+#'     \eqn{K}{K} stratified folds of its training rows (drawn with
+#'     [sample()], so `set.seed()` reproduces them), \eqn{K}{K} times,
+#'     through its own fitter with its own settings (kernel and its
+#'     parameters, `cost`, `class.weights`, `threshold`, a given `prior`, the
+#'     approximation, `probability`, ...; the training rows as the model
+#'     keeps them, scaled by the model's scaling of all rows, and
+#'     `gamma = "median"` as the model's number); each training row is
+#'     scored by the fold model that left it out, and a new row by every
+#'     fold model: class \eqn{y}{y} is in the set where \eqn{\#\{i :
+#'     s(x, y; \hat\pi_{k(i)}) > s_i\} < (1 - \alpha)(n + 1)}{#{i : s(x, y;
+#'     model_k(i)) > s_i} < (1 - alpha)(n + 1)}, with \eqn{k(i)}{k(i)} the
+#'     fold of row \eqn{i}{i} (Barber et al. 2021, in the classification
+#'     form of Romano et al. 2020). For rows exchangeable with the training
+#'     rows, coverage is at least \eqn{1 - 2\alpha - \min\{2(1 - 1/K)/(n/K
+#'     + 1), (1 - K/n)/(K + 1)\}}{1 - 2 alpha - min(2 (1 - 1/K) / (n/K + 1),
+#'     (1 - K/n) / (K + 1))} (at least \eqn{1 - 2\alpha}{1 - 2 alpha} for
+#'     \eqn{K = n}{K = n}, the jackknife+), a finite-sample guarantee that
+#'     the `cv` form lacks; in practice coverage is near `level`. The model
+#'     keeps the \eqn{K}{K} fold models (`$conformal$models`), each with
+#'     what predicting new rows needs: for [kernel_means()],
+#'     [kernel_parzen()] and [kernel_bayes()] on exact kernels their
+#'     \eqn{(K - 1)/K}{(K - 1)/K} of the training rows, so the calibrated
+#'     model is about \eqn{K}{K} times as large; for [kernel_svm()] and the
+#'     approximations their support vectors or features, without the
+#'     training rows (for `kernel_svm(Species ~ ., data = iris, probability
+#'     = TRUE)`, 43 kB, five fold models add 92 kB; for [kernel_means()],
+#'     31 kB, they add 57 kB). `predict(type = "set")` or `"pvalue"` costs
+#'     \eqn{K + 1}{K + 1} predictions. Not for precomputed
+#'     or user kernels, models fitted with `weights`, or `mondrian = TRUE`.
 #'
 #'   The `cv` must be a cross-validation of the model's fitter with the
 #'   model's settings (`kernel`, `gamma`, `cost`, `prior`, `approx`, ... as
@@ -90,26 +165,40 @@
 #'   operations for \eqn{G}{G} classes, no kernel values.
 #'
 #' @param object A fitted kernclass model with probabilities, or a
-#'   [kernel_tune()] result, or a [kernel_cv()] result (then `model` gives
-#'   the model).
+#'   [kernel_tune()] result (its refitted model, calibrated on its best
+#'   row's out-of-fold probabilities, or with `method = "cv+"` by its own
+#'   fold models of the chosen settings), or a [kernel_cv()] result (then
+#'   `model` gives the model).
 #' @param x,y Calibration rows and their classes, not used to fit the model
 #'   (split conformal); `x` as `newdata` of [predict.kernclass()] (its
 #'   errors name `x`).
 #' @param cv A [kernel_cv()] result with out-of-fold probabilities, on the
 #'   model's training rows in their order.
-#' @param score `"prob"` or `"aps"`, see below.
+#' @param score `"prob"`, `"aps"`, `"raps"` or `"topk"`, see below.
 #' @param mondrian If `TRUE`, class-conditional (Mondrian) quantiles.
+#' @param lambda,k_reg For `score = "raps"`: the penalty per rank (a number
+#'   \eqn{\ge 0}{>= 0}) and the number of top classes not penalised (a whole
+#'   number \eqn{\ge 0}{>= 0}).
+#' @param method Where the calibration scores come from: `NULL` (default)
+#'   from the arguments given (`x` and `y`: `"split"`; `cv`: `"cv"`;
+#'   neither: `"loo"`), or one of those, or `"cv+"` (see below).
+#' @param folds For `method = "cv+"`: the number of folds \eqn{K}{K}, a whole
+#'   number from 2 to the number of training rows, or `"loo"` (the
+#'   jackknife+, \eqn{n}{n} fold models).
 #' @param model For a [kernel_cv()] result: the model fitted on all its rows.
 #' @param ... Arguments of `conformal.kernclass()`.
 #' @return The model with a `conformal` component (the calibration scores,
-#'   their classes, the method and score), so that
-#'   `predict(type = "set", level = )` works; every other prediction is
-#'   unchanged.
+#'   their classes, the method and score; for CV+ also each score's `fold`
+#'   and the fold `models`), so that `predict(type = "set", level = )` and
+#'   `predict(type = "pvalue")` work; every other prediction is unchanged.
 #' @seealso [predict.kernclass()], [kernclass_sets] for the sets returned,
 #'   [recalibrate()], [calibration_curve()].
 #' @references Vovk, Gammerman and Shafer (2005), Algorithmic Learning in a
 #'   Random World. Romano, Sesia and Candès (2020), Classification with valid
-#'   and adaptive coverage, NeurIPS.
+#'   and adaptive coverage, NeurIPS. Angelopoulos, Bates, Malik and Jordan
+#'   (2021), Uncertainty sets for image classifiers using conformal
+#'   prediction, ICLR. Barber, Candès, Ramdas and Tibshirani (2021),
+#'   Predictive inference with the jackknife+, Annals of Statistics.
 #' @export
 #' @examples
 #' set.seed(1)
@@ -128,20 +217,46 @@
 #' # leave-one-out of kernel_means, from one pass of kernel sums
 #' cf3 <- conformal(kernel_means(Species ~ ., data = iris, scale = FALSE), score = "aps")
 #' summary(predict(cf3, type = "set", level = 0.8), y = iris$Species)
+#'
+#' # p-values: the set at level 0.9 is the classes with p-value above 0.1
+#' p <- predict(cf, iris[i[116:120], ], type = "pvalue")
+#' p
+#' all(unclass(predict(cf, iris[i[116:120], ], type = "set", level = 0.9)) == (p > 0.1))
+#'
+#' # RAPS and top-k scores
+#' cf4 <- conformal(fit, iris[i[76:115], ], iris$Species[i[76:115]], score = "raps",
+#'                  lambda = 0.05, k_reg = 1)
+#' summary(predict(cf4, iris[i[116:150], ], type = "set", level = 0.9))
+#'
+#' # CV+: five fold models of the model's own fitter and settings
+#' cf5 <- conformal(kernel_parzen(Species ~ ., data = iris), method = "cv+", folds = 5)
+#' cf5
+#' summary(predict(cf5, iris, type = "set", level = 0.9), y = iris$Species)
 conformal <- function(object, ...) UseMethod("conformal")
 
 #' @rdname conformal
 #' @export
 conformal.kernclass <- function(object, x = NULL, y = NULL, cv = NULL,
-                                score = c("prob", "aps"), mondrian = FALSE, ...) {
+                                score = c("prob", "aps", "raps", "topk"), mondrian = FALSE,
+                                lambda = 0.01, k_reg = 1, method = NULL, folds = 5, ...) {
   kc_check_dots(...)
   score <- kc_match_arg(score, arg = "score")
   kc_check_flag(mondrian, "mondrian")
+  if (score == "raps") {
+    kc_check_number(lambda, "lambda", lower = 0)
+    kc_check_number(k_reg, "k_reg", lower = 0, whole = TRUE)
+  } else if (!missing(lambda) || !missing(k_reg)) {
+    a <- if (!missing(lambda)) "lambda" else "k_reg"
+    kc_abort(sprintf("`%s` is a setting of score = \"raps\"; score is \"%s\".", a, score),
+             arg = a)
+  }
   if (is.null(object$y)) {
     kc_abort("conformal() needs a classifier with classes; a one-class SVM has none.",
              arg = "object")
   }
-  held <- kc_heldout_prob(object, x, y, cv, for_what = "conformal()")
+  method <- kc_conformal_method(method, x, cv, missing(folds), mondrian)
+  held <- if (method == "cv+") kc_cvplus_prob(object, folds, "conformal()") else
+    kc_heldout_prob(object, x, y, cv, for_what = "conformal()")
   rc <- object$recalibration
   if (!is.null(rc) && rc$source != "split" && held$method != "split") {
     kc_warn(sprintf(paste0("The conformal scores come from the training rows, on which the ",
@@ -150,15 +265,52 @@ conformal.kernclass <- function(object, x = NULL, y = NULL, cv = NULL,
                            "one of recalibrate() and conformal() held-out rows `x`, `y`."),
                     kc_heldout_label(rc$source)), class = "calibration_reuse")
   }
-  s <- kc_conformal_scores(held$prob, score)[cbind(seq_along(held$y), as.integer(held$y))]
-  object$conformal <- list(method = held$method, score = score, mondrian = mondrian,
-                           scores = s, y = held$y, recalibration = rc$method)
+  cf <- list(method = held$method, score = score, mondrian = mondrian)
+  if (score == "raps") cf[c("lambda", "k_reg")] <- list(lambda, k_reg)
+  ok <- !is.na(rowSums(held$prob))  # CV+: a fold model may give NA where the model does not
+  yk <- held$y[ok]
+  s <- kc_conformal_scores(held$prob[ok, , drop = FALSE], cf)[cbind(seq_along(yk), as.integer(yk))]
+  cf <- c(cf, list(scores = s, y = yk, recalibration = rc$method))
+  if (method == "cv+") cf[c("fold", "models")] <- list(held$fold[ok], held$models)
+  object$conformal <- cf
   object
+}
+
+# The source of the calibration scores: `method` as given, checked against
+# the arguments, or as they imply it (rows `x` split, `cv` cross-validated,
+# neither leave-one-out).
+kc_conformal_method <- function(method, x, cv, folds_missing, mondrian) {
+  implied <- if (!is.null(x)) "split" else if (!is.null(cv)) "cv" else "loo"
+  if (is.null(method)) method <- implied else {
+    method <- kc_match_arg(method, c("split", "cv", "loo", "cv+"), arg = "method")
+    if (method == "cv+" && implied != "loo") {
+      kc_abort(sprintf(paste0("method = \"cv+\" refits the model on folds of its own training ",
+                              "rows; give no `%s`."), if (implied == "split") "x" else "cv"),
+               arg = "method")
+    }
+    if (method != "cv+" && method != implied) {
+      kc_abort(sprintf(paste0("method = \"%s\" needs %s; the arguments given make it \"%s\"."),
+                       method, switch(method, split = "calibration rows `x` and `y`",
+                                      cv = "`cv`, a kernel_cv() result",
+                                      loo = "neither `x` nor `cv`"), implied), arg = "method")
+    }
+  }
+  if (method != "cv+" && !folds_missing) {
+    kc_abort("`folds` is for method = \"cv+\", which refits the model on that many folds.",
+             arg = "folds")
+  }
+  if (method == "cv+" && mondrian) {
+    kc_abort(paste0("mondrian = TRUE is offered for the split, cv and leave-one-out forms; ",
+                    "the CV+ guarantee is stated for marginal coverage only."), arg = "mondrian")
+  }
+  method
 }
 
 #' @rdname conformal
 #' @export
 conformal.kernel_tune <- function(object, ...) {
+  # CV+ refits the tuned model itself; else its best row's out-of-fold probabilities
+  if (identical(list(...)$method, "cv+")) return(conformal(object$model, ...))
   conformal(object$model, cv = object, ...)
 }
 
@@ -343,150 +495,3 @@ kc_setting_differs <- function(object, a, v, args) {
     if (a %in% c("gamma", "degree", "coef0")) k[[a]] else object[[a]]))
 }
 
-# The n x G matrix of scores s(x, c) of every class from probabilities.
-kc_conformal_scores <- function(prob, score) {
-  if (score == "prob") return(1 - prob)
-  out <- prob
-  for (c in seq_len(ncol(prob))) out[, c] <- rowSums(prob * (prob > prob[, c])) + prob[, c]
-  out
-}
-
-# The ceiling((n + 1) level)-th smallest of the scores s (Inf past n).
-kc_conformal_quantile <- function(s, level) {
-  n <- length(s)
-  k <- ceiling((n + 1) * level)
-  if (k > n) Inf else sort(s, partial = k)[k]
-}
-
-# The logical matrix of sets of rows with probabilities `prob` at `level`.
-kc_conformal_sets <- function(object, prob, level) {
-  cf <- object$conformal
-  if (is.null(cf)) {
-    kc_abort(paste0("type = \"set\" needs a model calibrated by conformal(), e.g. ",
-                    "conformal(fit, x_cal, y_cal)."), arg = "type", class = "set_unavailable")
-  }
-  s <- kc_conformal_scores(prob, cf$score)
-  q <- if (cf$mondrian) {
-    vapply(seq_along(object$levels), function(c) {
-      kc_conformal_quantile(cf$scores[as.integer(cf$y) == c], level)
-    }, numeric(1))
-  } else {
-    rep(kc_conformal_quantile(cf$scores, level), length(object$levels))
-  }
-  s <= rep(q, each = nrow(s))
-}
-
-kc_check_level <- function(level) {
-  if (!is.numeric(level) || length(level) != 1L || is.na(level) || level <= 0 || level >= 1) {
-    kc_abort("`level` must be a number between 0 and 1, e.g. 0.9.", arg = "level")
-  }
-  invisible(level)
-}
-
-#' Conformal prediction sets
-#'
-#' What `predict(type = "set")` of a model calibrated by [conformal()]
-#' returns: a logical matrix with a row per predicted row and a column per
-#' class, `TRUE` where the class is in the row's set (`NA` rows where the row
-#' cannot be predicted), of class `"kernclass_sets"` with the attributes
-#' `level`, `score`, `mondrian` and `method`. `as.list()` gives the sets as
-#' character vectors (the list-column of `augment()`).
-#'
-#' @param x,object A `"kernclass_sets"` matrix.
-#' @param y Optional true classes of the rows, for the coverage.
-#' @param n The number of rows to print.
-#' @param ... Not used.
-#' @return `summary()`: an object of class `"summary.kernclass_sets"`, a
-#'   list with `level`, `n`, `size` (the mean set size), `sizes` (the share
-#'   of rows by set size), `empty`, `singleton`, and with `y` `coverage` (the
-#'   share of rows whose set holds their class) and `class_coverage` (per
-#'   class). `as.list()`: a list of character vectors.
-#' @name kernclass_sets
-#' @examples
-#' fit <- conformal(kernel_parzen(Species ~ ., data = iris[c(TRUE, FALSE), ]),
-#'                  iris[c(FALSE, TRUE), ], iris$Species[c(FALSE, TRUE)])
-#' s <- predict(fit, iris, type = "set", level = 0.8)
-#' s
-#' summary(s, iris$Species)
-#' as.list(s)[1:3]
-NULL
-
-kc_new_sets <- function(m, conformal, level) {
-  m <- unclass(m)
-  structure(m, level = level, score = conformal$score, mondrian = conformal$mondrian,
-            method = conformal$method, class = "kernclass_sets")
-}
-
-# napredict() of sets: NA rows in the place of rows na.exclude left out.
-kc_napredict_sets <- function(na, sets) {
-  a <- attributes(sets)
-  out <- stats::napredict(na, unclass(sets))
-  attributes(out) <- c(attributes(out)[c("dim", "dimnames")], a[setdiff(names(a), c("dim", "dimnames"))])
-  out
-}
-
-#' @rdname kernclass_sets
-#' @export
-as.list.kernclass_sets <- function(x, ...) {
-  kc_check_dots(...)
-  lv <- colnames(x)
-  m <- unclass(x)
-  lapply(seq_len(nrow(m)), function(i) if (anyNA(m[i, ])) NA_character_ else lv[m[i, ]])
-}
-
-kc_set_labels <- function(x) {
-  vapply(as.list(x), function(s) {
-    if (length(s) == 1L && is.na(s)) NA_character_ else paste0("{", paste(s, collapse = ", "), "}")
-  }, character(1))
-}
-
-#' @rdname kernclass_sets
-#' @export
-print.kernclass_sets <- function(x, n = 10, ...) {
-  kc_check_dots(...)
-  cat(sprintf("Conformal prediction sets at level %s (%s, score %s%s): %d rows\n",
-              format(attr(x, "level")), attr(x, "method"), attr(x, "score"),
-              if (isTRUE(attr(x, "mondrian"))) ", per class" else "", nrow(x)))
-  lab <- kc_set_labels(x)
-  names(lab) <- rownames(x)
-  print(utils::head(lab, n), quote = FALSE)
-  if (nrow(x) > n) cat(sprintf("... %d more rows\n", nrow(x) - n))
-  invisible(x)
-}
-
-#' @rdname kernclass_sets
-#' @export
-summary.kernclass_sets <- function(object, y = NULL, ...) {
-  kc_check_dots(...)
-  m <- unclass(object)
-  ok <- !is.na(rowSums(m))
-  size <- rowSums(m[ok, , drop = FALSE])
-  out <- list(level = attr(object, "level"), n = sum(ok), size = mean(size),
-              sizes = table(factor(size, levels = 0:ncol(m))) / sum(ok),
-              empty = mean(size == 0), singleton = mean(size == 1))
-  if (!is.null(y)) {
-    y <- kc_heldout_labels(y, colnames(m))
-    if (length(y) != nrow(m)) {
-      kc_abort(sprintf("`y` has %d values for %d sets.", length(y), nrow(m)), arg = "y")
-    }
-    keep <- ok & !is.na(y)
-    hit <- m[cbind(which(keep), as.integer(y[keep]))]
-    out$coverage <- mean(hit)
-    out$class_coverage <- tapply(hit, y[keep], mean)
-  }
-  structure(out, class = "summary.kernclass_sets")
-}
-
-#' @export
-print.summary.kernclass_sets <- function(x, ...) {
-  cat(sprintf("Conformal prediction sets at level %s, %d rows\n", format(x$level), x$n))
-  cat(sprintf("Mean set size: %.3f (empty %.1f%%, one class %.1f%%)\n", x$size,
-              100 * x$empty, 100 * x$singleton))
-  cat("Share of rows by set size:\n")
-  print(round(unclass(x$sizes), 4))
-  if (!is.null(x$coverage)) {
-    cat(sprintf("Coverage: %.2f%%\nCoverage per class:\n", 100 * x$coverage))
-    print(round(x$class_coverage, 4))
-  }
-  invisible(x)
-}

@@ -35,6 +35,9 @@ kc_method_label <- function(object) {
 #'   `"prob"`: a matrix of class probabilities with a column per level;
 #'   `"set"`: conformal prediction sets at `level`, for a model calibrated
 #'   by [conformal()] (a `"kernclass_sets"` logical matrix, see there);
+#'   `"pvalue"`: the conformal p-value of every class, a matrix with a
+#'   column per class, for a model calibrated by [conformal()] (the set at
+#'   `level` is the classes whose p-value exceeds `1 - level`; see there);
 #'   `"interval"`: the Venn-Abers intervals \eqn{[p_0, p_1]}{[p0, p1]} of
 #'   each class, for a model calibrated by [venn_abers()] (an array of rows
 #'   x classes x `c("lower", "upper")`). See
@@ -78,7 +81,8 @@ kc_method_label <- function(object) {
 #' # a probability model's class is its most probable class; the vote on request
 #' svm <- kernel_svm(Species ~ ., data = iris, probability = TRUE)
 #' table(prob = predict(svm), vote = predict(svm, rule = "vote"))
-predict.kernclass <- function(object, newdata, type = c("class", "decision", "prob", "set", "interval"),
+predict.kernclass <- function(object, newdata,
+                              type = c("class", "decision", "prob", "set", "pvalue", "interval"),
                               rule = NULL, level = 0.9, ...) {
   kc_check_dots(...)
   kc_check_foreign_type(type)
@@ -131,7 +135,7 @@ kc_predict_rows <- function(object, x, type = "class", rule = kc_default_rule(ob
                             level = 0.9) {
   ok <- kc_complete_rows(x)
   scores <- kc_scores(object, x[ok, , drop = FALSE],
-                      prob = type %in% c("prob", "set", "interval") || (type == "class" && rule == "prob"))
+                      prob = type %in% c("prob", "set", "pvalue", "interval") || (type == "class" && rule == "prob"))
   finite <- is.finite(rowSums(scores))
   if (!all(finite)) {
     # kernel values of points far outside the training data can overflow
@@ -159,8 +163,11 @@ kc_predict_rows <- function(object, x, type = "class", rule = kc_default_rule(ob
                    else kc_classify(object, scores)),
     decision = spread(kc_decision(object, scores)),
     prob = spread(kc_prob(object, scores)),
-    set = kc_new_sets(spread(kc_conformal_sets(object, kc_prob(object, scores), level)),
+    set = kc_new_sets(spread(kc_conformal_predict(object, kc_prob(object, scores),
+                                                  x[ok, , drop = FALSE], level, "set")),
                       object$conformal, level),
+    pvalue = spread(kc_conformal_predict(object, kc_prob(object, scores), x[ok, , drop = FALSE],
+                                         level, "pvalue")),
     interval = kc_venn_abers_interval(object, kc_posterior(object, scores), ok, rownames(x)))
 }
 
@@ -266,9 +273,12 @@ kc_print_calibrated <- function(x) {
                                 kc_heldout_label(rc$source)))
   cf <- x$conformal
   if (!is.null(cf)) {
-    cat(sprintf("Conformal sets: score %s%s, from %d %s%s\n", cf$score,
+    cat(sprintf("Conformal sets: score %s%s, from %d %s%s%s\n", cf$score,
                 if (cf$mondrian) ", per class" else "", length(cf$scores),
                 kc_heldout_label(cf$method),
+                if (!is.null(cf$models)) {
+                  sprintf(", %d fold models kept", length(cf$models))
+                } else "",
                 if (!is.null(cf$recalibration)) {
                   sprintf(", scored through the %s recalibration", cf$recalibration)
                 } else ""))
@@ -277,7 +287,7 @@ kc_print_calibrated <- function(x) {
 
 kc_heldout_label <- function(method) {
   switch(method, split = "calibration rows", cv = "out-of-fold rows",
-         loo = "leave-one-out rows")
+         loo = "leave-one-out rows", "cv+" = "out-of-fold rows of the fold models (CV+)")
 }
 
 #' Summarise a kernclass classifier

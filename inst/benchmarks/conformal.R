@@ -4,15 +4,20 @@
 #             of both rules on the same fits, and how often they disagree;
 #   coverage  conformal prediction sets of kernel_svm(probability = TRUE):
 #             split conformal (random 50% fit / 25% calibration / 25% test
-#             splits) and cross-validated calibration (kernel_cv() of the 75%
-#             fit rows, 5 folds, tested on the other 25%), at levels 0.8, 0.9
-#             and 0.95: mean coverage and mean set size over the splits;
+#             splits), cross-validated calibration (kernel_cv() of the 75%
+#             fit rows, 5 folds, tested on the other 25%) and CV+
+#             (conformal(method = "cv+", folds = 5) of the model fitted on
+#             the same 75%: five fold models, each test row scored by all),
+#             at levels 0.8, 0.9 and 0.95: mean coverage and mean set size
+#             over the splits, and the share of splits whose coverage fell
+#             below the level;
 #   cost      predict() of 20,000 rows as classes, probabilities and sets;
 #   diagram   the reliability diagram of kernel_svm(probability = TRUE)'s
 #             5-fold out-of-fold probabilities on Vehicle, written to
 #             man/figures/calibration-vehicle.png (README).
 #
 #   Rscript inst/benchmarks/conformal.R              (about 10 minutes on 2 cores)
+#   Rscript inst/benchmarks/conformal.R --only coverage --reps 20   (about 3 minutes)
 #   Rscript inst/benchmarks/conformal.R --reps 5     (fewer random splits)
 #   Rscript inst/benchmarks/conformal.R --only rule,coverage,cost
 #   Rscript inst/benchmarks/conformal.R --only coverage --coverage-data iris,Vowel
@@ -105,41 +110,45 @@ if ("rule" %in% only) {
 
 if ("coverage" %in% only) {
   levels_ <- c(0.8, 0.9, 0.95)
+  kinds <- c("split", "cv", "cv+")
   cat(sprintf("## Conformal prediction sets: coverage and mean set size over %d random splits\n\n", reps))
-  cat("kernel_svm(probability = TRUE) at its defaults, score 1 - p(y|x). Split: 50% fit, 25% calibration, 25% test; cross-validated: conformal(fit, cv = kernel_cv(..., folds = 5, metric = \"brier\")) on the 75% fit rows, tested on the other 25%.\n\n")
+  cat("kernel_svm(probability = TRUE) at its defaults, score 1 - p(y|x). Split: 50% fit, 25% calibration, 25% test; cross-validated: conformal(fit, cv = kernel_cv(..., folds = 5, metric = \"brier\")) on the 75% fit rows, tested on the other 25%; CV+: conformal(fit, method = \"cv+\", folds = 5) of the same model on the same 75% (its guarantee is 1 - 2 alpha less a small term, the split form's 1 - alpha). Coverage: the mean over the splits of the test rows' coverage (in brackets: the share of splits below the level); size: the mean set size.\n\n")
   cat("| data | calibration |", paste(sprintf("coverage %g | size %g", levels_, levels_), collapse = " | "), "|\n")
   cat("|:--|:--|", paste(rep("--:|--:", length(levels_)), collapse = "|"), "|\n")
   for (nm in strsplit(opt("coverage-data", "iris,Vehicle,Pima,Glass"), ",")[[1]]) {
     d <- datasets[[nm]]
     n <- length(d$y)
-    res <- list(split = NULL, cv = NULL)
+    res <- stats::setNames(vector("list", length(kinds)), kinds)
     set.seed(2)
     for (r in seq_len(reps)) {
       o <- sample(n)
       fit_rows <- o[1:floor(n / 2)]
       cal_rows <- o[(floor(n / 2) + 1):floor(3 * n / 4)]
       test <- o[(floor(3 * n / 4) + 1):n]
-      m <- kernel_svm(d$x[fit_rows, ], d$y[fit_rows], probability = TRUE)
-      cf <- conformal(m, d$x[cal_rows, ], d$y[cal_rows])
       both <- c(fit_rows, cal_rows)
       xb <- d$x[both, ]
       yb <- droplevels(d$y[both])
       if (!identical(levels(yb), levels(d$y))) next
+      m <- kernel_svm(d$x[fit_rows, ], d$y[fit_rows], probability = TRUE)
+      full <- kernel_svm(xb, yb, probability = TRUE)
       cv <- kernel_cv(kernel_svm, xb, yb, folds = 5, metric = "brier", probability = TRUE)
-      cf_cv <- conformal(kernel_svm(xb, yb, probability = TRUE), cv = cv)
-      for (kind in names(res)) {
-        model <- if (kind == "split") cf else cf_cv
+      models <- list(split = conformal(m, d$x[cal_rows, ], d$y[cal_rows]),
+                     cv = conformal(full, cv = cv),
+                     "cv+" = conformal(full, method = "cv+", folds = 5))
+      for (kind in kinds) {
         row <- unlist(lapply(levels_, function(l) {
-          s <- summary(predict(model, d$x[test, ], type = "set", level = l), y = d$y[test])
+          s <- summary(predict(models[[kind]], d$x[test, ], type = "set", level = l), y = d$y[test])
           c(s$coverage, s$size)
         }))
         res[[kind]] <- rbind(res[[kind]], row)
       }
     }
-    for (kind in names(res)) {
+    for (kind in kinds) {
+      cover <- res[[kind]][, c(TRUE, FALSE), drop = FALSE]
       v <- colMeans(res[[kind]])
+      below <- colMeans(cover < rep(levels_, each = nrow(cover)))
       cat(sprintf("| %s (%s, n = %d, %d classes) | %s | %s |\n", nm, source_of[[nm]], n,
-                  nlevels(d$y), kind, paste(sprintf("%.3f | %.2f", v[c(TRUE, FALSE)],
+                  nlevels(d$y), kind, paste(sprintf("%.3f (%.2f) | %.2f", v[c(TRUE, FALSE)], below,
                                                     v[c(FALSE, TRUE)]), collapse = " | ")))
     }
   }

@@ -12,18 +12,29 @@
 #     cvap      venn_abers(cv = ) of a 5-fold kernel_cv() of the fit and
 #               calibration rows together, the model refitted on them (cross)
 #   The table gives the mean over the splits and, in brackets, its standard
-#   error.
+#   error, and for ivap and cvap the mean width p1 - p0 of the Venn-Abers
+#   interval of the test rows' true class. All methods see the same splits.
+#   The figure (--figure, default vignettes/articles/figures/calibration-
+#   methods.png, the calibration article's) draws the reliability diagram of
+#   each method's test-row probabilities of one data set's first class
+#   (--figure-data, default Pima), pooled over the splits, 10 bins.
 #
 #   Rscript inst/benchmarks/venn-abers.R               (about a minute on 2 cores)
 #   Rscript inst/benchmarks/venn-abers.R --reps 5
+#   Rscript inst/benchmarks/venn-abers.R --data iris,Pima,Glass,Vehicle --figure none
 #   KERNCLASS_LIB=<lib> picks the library kernclass is loaded from.
 
 lib <- Sys.getenv("KERNCLASS_LIB")
 if (nzchar(lib)) .libPaths(c(lib, .libPaths()))
 suppressPackageStartupMessages(library(kernclass))
 args <- commandArgs(trailingOnly = TRUE)
-i <- match("--reps", args)
-reps <- if (is.na(i)) 20L else as.integer(args[i + 1L])
+opt <- function(name, default) {
+  i <- match(paste0("--", name), args)
+  if (is.na(i)) default else args[i + 1L]
+}
+reps <- as.integer(opt("reps", "20"))
+figure <- opt("figure", "vignettes/articles/figures/calibration-methods.png")
+figure_data <- opt("figure-data", "Pima")
 
 # mlbench's data sets, each named in its own data() call (tools/check-data.R
 # reads them); NULL without mlbench
@@ -65,6 +76,8 @@ datasets <- list(
   })
 )
 datasets <- Filter(Negate(is.null), datasets)
+wanted <- opt("data", NA)
+if (!is.na(wanted)) datasets <- datasets[intersect(strsplit(wanted, ",")[[1]], names(datasets))]
 
 scores <- function(p, y) {
   onehot <- matrix(0, length(y), nlevels(y))
@@ -84,42 +97,86 @@ split_rows <- function(y) {
   part
 }
 
+# the test rows' probabilities of each method on one split, and the
+# Venn-Abers intervals' width at the true class
 one_split <- function(d) {
   part <- split_rows(d$y)
   fr <- part == 1L; ca <- part == 2L; te <- part == 3L
   fit <- kernel_svm(d$x[fr, ], d$y[fr], probability = TRUE)
   xt <- d$x[te, ]; yt <- d$y[te]
-  out <- list(
-    svm = scores(predict(fit, xt, type = "prob"), yt),
-    platt = scores(predict(recalibrate(fit, d$x[ca, ], d$y[ca], method = "platt"), xt,
-                           type = "prob"), yt),
-    isotonic = scores(predict(recalibrate(fit, d$x[ca, ], d$y[ca], method = "isotonic"), xt,
-                              type = "prob"), yt),
-    ivap = scores(predict(venn_abers(fit, d$x[ca, ], d$y[ca]), xt, type = "prob"), yt))
+  va <- venn_abers(fit, d$x[ca, ], d$y[ca])
   both <- fr | ca
   cv <- kernel_cv(kernel_svm, d$x[both, ], d$y[both], folds = 5, metric = "logloss")
   full <- kernel_svm(d$x[both, ], d$y[both], probability = TRUE)
-  out$cvap <- scores(predict(venn_abers(full, cv = cv), xt, type = "prob"), yt)
-  out
+  cvap <- venn_abers(full, cv = cv)
+  width <- function(m) {
+    iv <- predict(m, xt, type = "interval")
+    k <- cbind(seq_along(yt), as.integer(yt))
+    mean(iv[, , "upper"][k] - iv[, , "lower"][k])
+  }
+  list(y = yt, width = c(ivap = width(va), cvap = width(cvap)),
+       prob = list(svm = predict(fit, xt, type = "prob"),
+                   platt = predict(recalibrate(fit, d$x[ca, ], d$y[ca], method = "platt"), xt,
+                                   type = "prob"),
+                   isotonic = predict(recalibrate(fit, d$x[ca, ], d$y[ca], method = "isotonic"), xt,
+                                      type = "prob"),
+                   ivap = predict(va, xt, type = "prob"),
+                   cvap = predict(cvap, xt, type = "prob")))
 }
 
 set.seed(20261207)
 t0 <- proc.time()
 rows <- list()
+pooled <- NULL
 for (nm in names(datasets)) {
   d <- datasets[[nm]]
   res <- replicate(reps, one_split(d), simplify = FALSE)
-  for (m in names(res[[1]])) {
-    v <- sapply(res, `[[`, m)
+  for (m in names(res[[1]]$prob)) {
+    v <- sapply(res, function(r) scores(r$prob[[m]], r$y))
+    w <- if (m %in% names(res[[1]]$width)) sapply(res, function(r) r$width[[m]])
     rows[[length(rows) + 1L]] <- data.frame(
       data = sprintf("%s (%d x %d, %d classes)", nm, nrow(d$x), ncol(d$x), nlevels(d$y)),
       method = m,
       logloss = sprintf("%.4f (%.4f)", mean(v["logloss", ]), sd(v["logloss", ]) / sqrt(reps)),
-      brier = sprintf("%.4f (%.4f)", mean(v["brier", ]), sd(v["brier", ]) / sqrt(reps)))
+      brier = sprintf("%.4f (%.4f)", mean(v["brier", ]), sd(v["brier", ]) / sqrt(reps)),
+      interval = if (is.null(w)) "" else sprintf("%.4f", mean(w)))
   }
+  if (nm == figure_data) pooled <- res
 }
 tab <- do.call(rbind, rows)
-cat(sprintf("kernel_svm(probability = TRUE), %d stratified splits 50/25/25; test-row means (s.e.)\n\n",
+cat(sprintf("kernel_svm(probability = TRUE), %d stratified splits 50/25/25; test-row means (s.e.); interval: mean Venn-Abers width p1 - p0 at the true class\n\n",
             reps))
-print(tab, row.names = FALSE, right = FALSE)
+cat("| data | method | log-loss | Brier | interval |\n|:--|:--|--:|--:|--:|\n")
+cat(sprintf("| %s | %s | %s | %s | %s |\n", tab$data, tab$method, tab$logloss, tab$brier,
+            tab$interval), sep = "")
 cat(sprintf("\n%.0f s of CPU\n", sum((proc.time() - t0)[c(1, 2)])))
+
+# the reliability diagrams of the methods on one data set, pooled over the
+# splits, overlaid: one line per method, the first class against the rest
+if (!identical(figure, "none") && !is.null(pooled)) {
+  y <- unlist(lapply(pooled, function(r) as.character(r$y)))
+  lv <- levels(pooled[[1]]$y)
+  y <- factor(y, lv)
+  methods <- names(pooled[[1]]$prob)
+  cols <- c(svm = "black", platt = "#1b9e77", isotonic = "#d95f02", ivap = "#7570b3",
+            cvap = "#e7298a")
+  dir.create(dirname(figure), showWarnings = FALSE, recursive = TRUE)
+  grDevices::png(figure, width = 640, height = 520, res = 96)
+  graphics::plot(c(0, 1), c(0, 1), type = "n", xlab = sprintf("Predicted probability of %s", lv[1]),
+                 ylab = "Observed frequency",
+                 main = sprintf("%s: kernel_svm's test-row probabilities, %d splits", figure_data, reps))
+  graphics::abline(0, 1, lty = 2, col = "grey50")
+  briers <- character()
+  for (m in methods) {
+    p <- do.call(rbind, lapply(pooled, function(r) r$prob[[m]]))
+    cal <- kernclass:::kc_calibration_table(p, y, 10)
+    cal <- cal[cal$class == lv[1], ]
+    graphics::lines(cal$predicted, cal$observed, type = "b", pch = 19, col = cols[[m]])
+    briers[m] <- sprintf("%s (Brier %.4f)", m, attr(kernclass:::kc_calibration_table(p, y, 10), "brier"))
+  }
+  graphics::legend("topleft", legend = briers[methods], col = cols[methods], lty = 1, pch = 19,
+                   bty = "n")
+  grDevices::dev.off()
+  cat(sprintf("figure: %s (%s, first class %s, %d test rows pooled)\n", figure, figure_data, lv[1],
+              length(y)))
+}

@@ -10,7 +10,8 @@ testthat::local_edition(3)
 # score (Inf past n); class c is in the set where its score is <= it.
 ref_scores <- function(p, score) {
   if (score == "prob") return(1 - p)
-  t(apply(p, 1, function(r) vapply(seq_along(r), function(c) sum(r[r > r[c]]) + r[c], 0)))
+  # rounded to 12 decimals as the package's, so that sums equal up to rounding tie
+  t(apply(p, 1, function(r) vapply(seq_along(r), function(c) round(sum(r[r > r[c]]) + r[c], 12), 0)))
 }
 ref_q <- function(s, level) {
   n <- length(s)
