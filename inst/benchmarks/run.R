@@ -18,8 +18,9 @@
 sections <- c("engine", "svm", "sums", "scale", "threshold", "prob", "sparse", "contention",
               "scaling", "tune", "gammas", "workers", "latency", "approx")
 
-bench_dir <- dirname(normalizePath(sub("^--file=", "", grep("^--file=", commandArgs(FALSE),
-                                                            value = TRUE)[1])))
+# this file's folder (Rscript), else (source() from the package root) inst/benchmarks
+script <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
+bench_dir <- if (length(script)) dirname(normalizePath(script[1])) else "inst/benchmarks"
 source(file.path(bench_dir, "common.R"))
 source(file.path(bench_dir, "peers.R"))
 defs <- lapply(stats::setNames(sections, sections), function(s) {
