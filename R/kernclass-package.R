@@ -22,6 +22,11 @@
 #' ([approximations]); the default `cachesize` of [kernel_svm()] takes at
 #' most a quarter of it.
 #'
+#' `kernclass.block_rows`: the rows of one block of the approximations'
+#' passes over the training rows (default 100000). A fixed number, so that
+#' the sums do not depend on threads or plan; fits past one block report
+#' their progress through progressr.
+#'
 #' @keywords internal
 #' @useDynLib kernclass, .registration = TRUE
 "_PACKAGE"

@@ -12,7 +12,7 @@
 #   features z(x), whose operations are in R/repr-approx.R) or "cells" (exact
 #   SVMs in cells of the data, R/repr-cells.R);
 # - code: the feature type of the C engine's maps (KC_FEATURES_* in
-#   src/kernclass.h; test-approx-table.R pins it), NA without a map;
+#   src/feature-map.h; test-approx-table.R pins it), NA without a map;
 # - fitters: the fitters that take it (NULL: all; others: a classed error);
 # - frequencies: whether the kernel needs its spectral draw (the kernel
 #   table's `frequencies`): a shift-invariant kernel;

@@ -32,7 +32,11 @@
 size_t kc_feature_work_size(const kc_feature_map *f)
 {
     size_t nb = KC_FEATURE_BLOCK;
-    size_t inner = f->type == KC_FEATURES_NYSTROM ? (size_t) f->m : (size_t) f->p;
+    size_t inner = 0;  /* the columns of a block's product: one switch case per type */
+    switch (f->type) {
+    case KC_FEATURES_NYSTROM: inner = (size_t) f->m; break;  /* k(rows, landmarks) */
+    case KC_FEATURES_FOURIER: inner = (size_t) f->p; break;  /* the rows themselves */
+    }
     return nb * inner + nb * (size_t) f->r;
 }
 
@@ -142,38 +146,52 @@ static double *triangular_blocks(const double *proj, int r)
     return t;
 }
 
+/* Nystrom features of the rows [i0, i0 + nb) of a: k(rows, landmarks) proj. */
+static void nystrom_block(const kc_feature_map *f, const kc_points *a, ptrdiff_t i0, int nb,
+                          double *out, double *work, int nthreads)
+{
+    int *map = (int *) R_alloc((size_t) nb, sizeof(int));
+    for (int i = 0; i < nb; i++) map[i] = (int) (i0 + i);
+    kc_points blk = kc_points_subset(a, map, nb);
+    kc_gram(&f->kernel, &blk, &f->landmarks, 0, work, nthreads);  /* nb x m */
+    if (!f->triangular) {
+        matmul(work, nb, f->m, f->projt, f->r, out, nthreads);
+        return;
+    }
+    const double *bt = f->projt;
+    for (int j0 = 0; j0 < f->r; j0 += KC_TRI_BLOCK) {
+        int j1 = j0 + KC_TRI_BLOCK < f->r ? j0 + KC_TRI_BLOCK : f->r, nc = j1 - j0;
+        /* the first j1 columns of work (column-major) are its nb x j1 prefix */
+        matmul(work, nb, j1, bt, nc, out + (size_t) j0 * nb, nthreads);
+        bt += (size_t) nc * j1;
+    }
+}
+
+/* Random Fourier features of the rows [i0, i0 + nb) of a (dense). */
+static void fourier_block(const kc_feature_map *f, const kc_points *a, ptrdiff_t i0, int nb,
+                          double *out, double *work, int nthreads)
+{
+    for (int c = 0; c < f->p; c++)
+        for (int i = 0; i < nb; i++)
+            work[i + (size_t) c * nb] = a->x[i0 + i + (ptrdiff_t) c * a->n];
+    matmul(work, nb, f->p, f->freqt, f->r, out, nthreads);
+    double s = sqrt(2.0 / f->r);
+    for (int j = 0; j < f->r; j++)
+        for (int i = 0; i < nb; i++) {
+            double *v = out + i + (size_t) j * nb;
+            *v = s * cos(*v + f->phase[j]);
+        }
+}
+
 /* Features of the rows [i0, i0 + nb) of a (nb <= KC_FEATURE_BLOCK) into out,
- * nb x r column-major; work holds kc_feature_work_size(f) doubles. */
+ * nb x r column-major; work holds kc_feature_work_size(f) doubles. A switch
+ * without a default: the compiler names a type left out (-Wswitch). */
 static void feature_block(const kc_feature_map *f, const kc_points *a, ptrdiff_t i0, int nb,
                           double *out, double *work, int nthreads)
 {
-    if (f->type == KC_FEATURES_NYSTROM) {
-        int *map = (int *) R_alloc((size_t) nb, sizeof(int));
-        for (int i = 0; i < nb; i++) map[i] = (int) (i0 + i);
-        kc_points blk = kc_points_subset(a, map, nb);
-        kc_gram(&f->kernel, &blk, &f->landmarks, 0, work, nthreads);  /* nb x m */
-        if (!f->triangular) {
-            matmul(work, nb, f->m, f->projt, f->r, out, nthreads);
-            return;
-        }
-        const double *bt = f->projt;
-        for (int j0 = 0; j0 < f->r; j0 += KC_TRI_BLOCK) {
-            int j1 = j0 + KC_TRI_BLOCK < f->r ? j0 + KC_TRI_BLOCK : f->r, nc = j1 - j0;
-            /* the first j1 columns of work (column-major) are its nb x j1 prefix */
-            matmul(work, nb, j1, bt, nc, out + (size_t) j0 * nb, nthreads);
-            bt += (size_t) nc * j1;
-        }
-    } else {
-        for (int c = 0; c < f->p; c++)
-            for (int i = 0; i < nb; i++)
-                work[i + (size_t) c * nb] = a->x[i0 + i + (ptrdiff_t) c * a->n];
-        matmul(work, nb, f->p, f->freqt, f->r, out, nthreads);
-        double s = sqrt(2.0 / f->r);
-        for (int j = 0; j < f->r; j++)
-            for (int i = 0; i < nb; i++) {
-                double *v = out + i + (size_t) j * nb;
-                *v = s * cos(*v + f->phase[j]);
-            }
+    switch (f->type) {
+    case KC_FEATURES_NYSTROM: nystrom_block(f, a, i0, nb, out, work, nthreads); break;
+    case KC_FEATURES_FOURIER: fourier_block(f, a, i0, nb, out, work, nthreads); break;
     }
 }
 
@@ -184,11 +202,14 @@ static void for_blocks(const kc_feature_map *f0, const kc_points *a, block_fn fn
                        int nthreads)
 {
     kc_feature_map map = *f0, *f = &map;
-    if (f->type == KC_FEATURES_NYSTROM) {
+    switch (f->type) {  /* the transposes the blocks multiply by */
+    case KC_FEATURES_NYSTROM:
         f->triangular = upper_triangular(f->proj, f->m, f->r);
         f->projt = f->triangular ? triangular_blocks(f->proj, f->r)
                                  : transposed(f->proj, f->m, f->r);
-    } else f->freqt = transposed(f->freq, f->p, f->r);
+        break;
+    case KC_FEATURES_FOURIER: f->freqt = transposed(f->freq, f->p, f->r); break;
+    }
     double *z = (double *) R_alloc((size_t) KC_FEATURE_BLOCK * f->r, sizeof(double));
     double *work = (double *) R_alloc(kc_feature_work_size(f), sizeof(double));
     for (ptrdiff_t i0 = 0; i0 < a->n; i0 += KC_FEATURE_BLOCK) {

@@ -200,7 +200,7 @@ SEXP ffi_enums(void)
     SET_VECTOR_ELT(out, 1, named_codes(smo_status, KC_SMO_STATUS_COUNT));
     SET_VECTOR_ELT(out, 2, named_codes(path_status, 2));
     SET_VECTOR_ELT(out, 3, named_codes(linear_status, 2));
-    SET_VECTOR_ELT(out, 4, named_codes(feature, 2));
+    SET_VECTOR_ELT(out, 4, named_codes(feature, (int) (sizeof feature / sizeof feature[0])));
     SET_VECTOR_ELT(out, 5, named_codes(error_kind, KC_ERROR_KIND_COUNT));
     UNPROTECT(1);
     return out;

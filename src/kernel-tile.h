@@ -1,5 +1,6 @@
 /* The tiles of the kernel engine as its workers use them: kernel.c's side
- * for kernel-sums.c (engine-internal; not for other modules). */
+ * for its workers, kernel-sums.c and kernel-groups.c (engine-internal; not
+ * for other modules). */
 #ifndef KERNCLASS_KERNEL_TILE_H
 #define KERNCLASS_KERNEL_TILE_H
 
@@ -8,6 +9,7 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
+#include "kernclass.h"
 #include "kernel.h"
 
 /* A tile buffer: the tile, then room for the squared norms of its rows. */
@@ -76,5 +78,53 @@ void kc_kernel_tile(const kc_kernel *k, int values,
                     const double *apack, double *work, double *tile);
 void kc_values_from_base(const kc_kernel *k, const double *base, double *out,
                          int na, int nb);
+
+/* Per-thread scratch space, allocated once on the calling thread. */
+typedef struct {
+    double *base;
+    size_t per_thread;
+} scratch;
+
+static inline scratch scratch_alloc(int nthreads, size_t doubles_per_thread)
+{
+    scratch s;
+    doubles_per_thread = round_aligned(doubles_per_thread);
+    s.per_thread = doubles_per_thread;
+    double total = (double) nthreads * (double) doubles_per_thread;
+    if (total * sizeof(double) > (double) PTRDIFF_MAX)
+        kc_error(KC_ERROR_SIZE, "kernclass: scratch space of %.0f doubles is too large", total);
+    s.base = kc_alloc_aligned((size_t) nthreads * doubles_per_thread);
+    return s;
+}
+
+static inline double *scratch_for(const scratch *s, int thread)
+{
+    return s->base + (size_t) thread * s->per_thread;
+}
+
+static inline int nblocks(ptrdiff_t n) { return (int) ((n + KC_TILE - 1) / KC_TILE); }
+static inline int block_len(ptrdiff_t n, int blk)
+{
+    ptrdiff_t rest = n - (ptrdiff_t) blk * KC_TILE;
+    return rest < KC_TILE ? (int) rest : KC_TILE;
+}
+
+/* Tasks run in chunks so that the calling thread can check for a user
+ * interrupt between them (never from inside a parallel region).  A chunk
+ * gives each thread about CHUNK_FLOPS of work (10 to 30 ms), in many tasks
+ * handed out as threads come free: on a machine shared with other programs
+ * a thread the scheduler sets aside delays the chunk's end by one task, and
+ * the chunk by a time slice at most, a small share of its work. */
+#define CHUNK_FLOPS 5e8
+#define TASKS_PER_THREAD 8
+/* Tiles of one row block a within-group task runs (kc_gram, kc_within_group_sums). */
+#define RUN_TILES 16
+
+static inline int tiles_per_chunk(double cost)
+{
+    double tile_flops = (double) KC_TILE * KC_TILE * cost;  /* cost: kc_pair_cost() */
+    double tiles = CHUNK_FLOPS / tile_flops;
+    return tiles < 1 ? 1 : (tiles > 4096 ? 4096 : (int) tiles);
+}
 
 #endif

@@ -2,7 +2,8 @@
  * one switch over kernels in C), the points as the tiles read them (norms,
  * packed panels, subsets) and the kernel values of square tiles
  * (kernel_tile, the one switch over data sources).  The workers built on
- * them (Gram matrix, kernel expansions, group sums) are in kernel-sums.c.
+ * them are in kernel-sums.c (Gram matrix, kernel expansions, kernel rows)
+ * and kernel-groups.c (group sums).
  *
  * A tile is a matrix product: both sets of rows are packed into panels
  * (MR rows of a, NR rows of b, interleaved feature by feature) so that the

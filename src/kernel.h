@@ -1,6 +1,7 @@
-/* The kernel engine (kernel.c: the kernel table and the tiles;
- * kernel-sums.c: the workers built on them): kernels, the sets of points
- * they join, and the Gram matrices, expansions and sums of kernel values. */
+/* The kernel engine (kernel.c: the kernel table and the tiles; kernel-sums.c
+ * and kernel-groups.c: the workers built on them): kernels, the sets of
+ * points they join, and the Gram matrices, expansions and sums of kernel
+ * values. */
 #ifndef KERNCLASS_KERNEL_H
 #define KERNCLASS_KERNEL_H
 
@@ -95,8 +96,9 @@ kc_points kc_prepare_points(const kc_kernel *k, const kc_points *a, int pack);
  * (dense rows copied, other sources re-indexed); R_alloc'd. */
 kc_points kc_points_subset(const kc_points *a, const int *map, int m);
 
-/* The workers (kernel-sums.c).  Each returns normally; interrupts are
- * checked between parallel chunks on the calling thread.  nthreads >= 1. */
+/* The workers (kernel-sums.c; the group sums kernel-groups.c).  Each
+ * returns normally; interrupts are checked between parallel chunks on the
+ * calling thread.  nthreads >= 1. */
 
 /* Rows of the kernel matrix of b with itself, as floats: out[r][t] =
  * k(b[rows[r]], b[t]) on nthreads threads (the caller's choice); work holds

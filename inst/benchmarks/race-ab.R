@@ -14,7 +14,7 @@ if (length(args) >= 2 && args[1] == "--worker") {
   suppressMessages(library(kernclass, lib.loc = args[2]))
   options(kernclass.threads = as.integer(args[4]))
   if (args[3] == "readme") {
-    src <- readLines(file.path(args[6], "run.R"))
+    src <- readLines(file.path(args[6], "common.R"))
     at <- grep("^make_data <- function", src)
     eval(parse(text = src[at:(at + 7L)]))
     dat <- make_data(2000, 20, 2007)

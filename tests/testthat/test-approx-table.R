@@ -1,6 +1,6 @@
 # The approximation table (R/table-approx.R): each row against its
 # constructor, the fitters, caret, and the C engine's feature types (enum
-# KC_FEATURES_* in src/kernclass.h, read here through the maps' entry
+# KC_FEATURES_* in src/feature-map.h, read here through the maps' entry
 # point: a code that names the other map computes other numbers, or is
 # refused). (About 1 s.)
 
