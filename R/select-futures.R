@@ -177,9 +177,10 @@ kc_relay <- function(out, cells) {
 NULL
 
 # The rule: the shared SVM paths of one call (a kernel setting's costs on
-# its folds, R/select-svm-path.R) run in this R session, all in one call into C
-# whose units (a class pair on a fold) run side by side on the engine's
-# threads, unless the plan has workers on other machines. Under the
+# its folds, R/select-svm-path.R) run in this R session, in calls into C of
+# a few kernel settings each (kc_path_split()) whose units (a class pair on
+# a fold) run side by side on the engine's threads, unless the plan has
+# workers on other machines. Under the
 # sequential plan, and where the workers are processes on this machine
 # (multisession, multicore, future.callr's callr, future.mirai's
 # mirai_multisession), the threads do the same units on the same cores
@@ -198,15 +199,16 @@ kc_paths_here <- function() inherits(future::plan(), kc_local_plans)
 # `units`, the units of work of each, kc_paths' `units`), split into one
 # list per task, in turn (round robin: neighbouring gammas cost alike).
 # Elsewhere one task per worker. Here (`others`, the number of the call's
-# other tasks, is 0) calls of at least twice as many units as the threads
-# run side by side, so that the threads stay about as busy as in one call
-# and the progress bar moves after each: one call where the settings have
-# fewer units (a fork and join of the threads around a share of one
-# thread's work costs more than it shows).
+# other tasks, is 0) several calls, so that the progress bar moves after
+# each: on one thread one per setting; on T threads each call ends waiting
+# for its last unit (about half a unit's time on each of the T - 1 others),
+# so U units go in at most 1 + U / (10 (T - 1)) calls, at most about 5% of
+# the time more than one call takes.
 kc_path_split <- function(ids, others = 0L, units = rep(1, length(ids))) {
   if (!length(ids)) return(list())
   if (others == 0L && kc_paths_here()) {
-    chunks <- floor(sum(units) / (2 * kc_paths_threads()))
+    threads <- kc_paths_threads()
+    chunks <- if (threads > 1L) 1 + floor(sum(units) / (10 * (threads - 1))) else length(ids)
   } else {
     workers <- future::nbrOfWorkers()
     chunks <- if (is.finite(workers)) workers else length(ids)

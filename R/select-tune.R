@@ -35,7 +35,8 @@
 #'   one for the whole grid. How to set up each: [kernclass-parallel].
 #'   Warnings from the units are passed on once each.
 #'   Progress is reported through progressr as one bar of folds x grid
-#'   rows steps, each unit of work advancing it by the folds and rows it
+#'   rows steps, each unit of work (a shared SVM path's call: its kernel
+#'   settings' costs on the folds) advancing it by the folds and rows it
 #'   covers when it ends (a race counts a dropped row's remaining folds
 #'   when it drops it): silent unless a handler is enabled
 #'   (`progressr::handlers(global = TRUE)` or `progressr::with_progress()`);
@@ -63,11 +64,15 @@
 #'   gives their decision values for every cost. The fits, classes and
 #'   decision values are those of fitting each fold on its own.
 #'
-#'   Run in the session (the sequential plan), all the kernel settings are
-#'   one call: each class pair of each kernel setting on each fold is a unit
-#'   of work (its costs one chain of warm starts), and the units run side by
-#'   side on the engine's threads (`options(kernclass.threads =)`), each on
-#'   one thread. The results are the same for any number of threads.
+#'   Run in the session (the sequential plan), each class pair of each
+#'   kernel setting on each fold is a unit of work (its costs one chain of
+#'   warm starts), and the units run side by side on the engine's threads
+#'   (`options(kernclass.threads =)`), each on one thread. The kernel
+#'   settings run in a few calls, the progress bar moving after each: on
+#'   one thread a call per setting; on \eqn{T} threads, whose call waits for
+#'   its last unit, at most \eqn{1 + U / (10 (T - 1))} calls of the
+#'   \eqn{U} units (about 5% of the time more than one call at most). The
+#'   results are the same for any number of threads and calls.
 #'
 #'   Memory: this takes \eqn{4 m^2 + 8 t m} bytes per thread fitting
 #'   (\eqn{m} the training rows of the largest class pair, \eqn{t} the rows

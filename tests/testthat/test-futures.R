@@ -19,23 +19,29 @@ test_that("a path task ships its plans' inputs once and gets them back as they w
   expect_identical(kc_unship(fold_task), fold_task)
 })
 
-test_that("the kernel settings' paths are one task here, a share per worker elsewhere", {
+test_that("the kernel settings' paths are a few calls here, a share per worker elsewhere", {
   skip_if_not_installed("future")
   old <- future::plan(future::sequential)
   on.exit(future::plan(old))
-  expect_identical(kc_path_split(integer()), list())
-  expect_identical(kc_path_split(c(2L, 5L, 7L)), list(c(2L, 5L, 7L)))
-  # beside other units (futures): a share per worker, one worker here
-  expect_identical(kc_path_split(c(2L, 5L, 7L), others = 3L), list(c(2L, 5L, 7L)))
-  # here: calls of at least twice as many units of work as threads, in turn
   old_t <- options(kernclass.threads = 1)
   on.exit(options(old_t), add = TRUE)
-  expect_identical(kc_path_split(1:5, units = rep(1, 5)), list(c(1L, 3L, 5L), c(2L, 4L)))
-  expect_identical(kc_path_split(1:3, units = rep(6, 3)), list(1L, 2L, 3L))
-  expect_identical(kc_path_split(1:3, units = c(1, 0, 0)), list(1:3))
-  future::plan(future::multicore, workers = 2)  # sequential on Windows: here all the same
-  expect_identical(kc_path_split(1:5), list(1:5))
+  expect_identical(kc_path_split(integer()), list())
+  # here on one thread: a call per setting
+  expect_identical(kc_path_split(c(2L, 5L, 7L)), list(2L, 5L, 7L))
+  # beside other units (futures): a share per worker, one worker here
+  expect_identical(kc_path_split(c(2L, 5L, 7L), others = 3L), list(c(2L, 5L, 7L)))
+  # on T threads: at most 1 + U / (10 (T - 1)) calls of the U units, in turn
+  if (kc_max_threads() >= 3L) {
+    options(kernclass.threads = 3)
+    expect_identical(kc_path_split(c(2L, 5L, 7L), units = rep(6, 3)), list(c(2L, 5L, 7L)))
+    expect_identical(kc_path_split(1:5, units = rep(10, 5)), list(c(1L, 4L), c(2L, 5L), 3L))
+    expect_identical(kc_path_split(1:2, units = c(100, 100)), list(1L, 2L))
+  }
+  options(kernclass.threads = 1)
+  future::plan(future::multicore, workers = 2)  # sequential on Windows
   if (future::nbrOfWorkers() == 2) {
+    # local workers: here, on as many threads
+    expect_identical(kc_path_split(1:5), list(1:5))
     expect_identical(kc_path_split(1:5, others = 1L), list(c(1L, 3L, 5L), c(2L, 4L)))
   }
 })
