@@ -201,14 +201,15 @@ kc_paths_here <- function() inherits(future::plan(), kc_local_plans)
 # Elsewhere one task per worker. Here (`others`, the number of the call's
 # other tasks, is 0) several calls, so that the progress bar moves after
 # each: on one thread one per setting; on T threads each call ends waiting
-# for its last unit (about half a unit's time on each of the T - 1 others),
-# so U units go in at most 1 + U / (10 (T - 1)) calls, at most about 5% of
-# the time more than one call takes.
+# for its last units (up to one unit's time with threads idle), so each
+# call gets at least 10 T units (10 rounds of the threads: about 5% more
+# time than one call, at most 10%), one call where the U units are fewer
+# than 20 T (a race's fold, a binary grid on many threads).
 kc_path_split <- function(ids, others = 0L, units = rep(1, length(ids))) {
   if (!length(ids)) return(list())
   if (others == 0L && kc_paths_here()) {
     threads <- kc_paths_threads()
-    chunks <- if (threads > 1L) 1 + floor(sum(units) / (10 * (threads - 1))) else length(ids)
+    chunks <- if (threads > 1L) floor(sum(units) / (10 * threads)) else length(ids)
   } else {
     workers <- future::nbrOfWorkers()
     chunks <- if (is.finite(workers)) workers else length(ids)

@@ -69,10 +69,12 @@
 #'   warm starts), and the units run side by side on the engine's threads
 #'   (`options(kernclass.threads =)`), each on one thread. The kernel
 #'   settings run in a few calls, the progress bar moving after each: on
-#'   one thread a call per setting; on \eqn{T} threads, whose call waits for
-#'   its last unit, at most \eqn{1 + U / (10 (T - 1))} calls of the
-#'   \eqn{U} units (about 5% of the time more than one call at most). The
-#'   results are the same for any number of threads and calls.
+#'   one thread a call per setting; on \eqn{T} threads, where each call
+#'   waits for its last units, calls of at least \eqn{10 T} units (about
+#'   5% more time than one call), so one call for fewer than \eqn{20 T}
+#'   units (a race's fold; a two-class grid of 10 kernel settings on 5
+#'   folds, 50 units, on more than 2 threads). The results are the same for
+#'   any number of threads and calls.
 #'
 #'   Memory: this takes \eqn{4 m^2 + 8 t m} bytes per thread fitting
 #'   (\eqn{m} the training rows of the largest class pair, \eqn{t} the rows

@@ -30,11 +30,11 @@ test_that("the kernel settings' paths are a few calls here, a share per worker e
   expect_identical(kc_path_split(c(2L, 5L, 7L)), list(2L, 5L, 7L))
   # beside other units (futures): a share per worker, one worker here
   expect_identical(kc_path_split(c(2L, 5L, 7L), others = 3L), list(c(2L, 5L, 7L)))
-  # on T threads: at most 1 + U / (10 (T - 1)) calls of the U units, in turn
+  # on T threads: calls of at least 10 T units, the settings in turn
   if (kc_max_threads() >= 3L) {
     options(kernclass.threads = 3)
-    expect_identical(kc_path_split(c(2L, 5L, 7L), units = rep(6, 3)), list(c(2L, 5L, 7L)))
-    expect_identical(kc_path_split(1:5, units = rep(10, 5)), list(c(1L, 4L), c(2L, 5L), 3L))
+    expect_identical(kc_path_split(c(2L, 5L, 7L), units = rep(15, 3)), list(c(2L, 5L, 7L)))
+    expect_identical(kc_path_split(1:5, units = rep(20, 5)), list(c(1L, 4L), c(2L, 5L), 3L))
     expect_identical(kc_path_split(1:2, units = c(100, 100)), list(1L, 2L))
   }
   options(kernclass.threads = 1)
