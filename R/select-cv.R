@@ -131,7 +131,7 @@ kernel_cv.default <- function(fit, x, y, folds = 5, ..., metric = "accuracy", we
   w <- kc_cv_weights(weights, fit, length(d$y))
   k <- kc_check_folds(folds, d$y)
   fold <- kc_cv_folds(d$y, k)
-  res <- kc_grid_cv(fit, d, w, fold, k, list(list()), args, metric)[[1L]]
+  res <- kc_grid_cv(kc_selection(fit, d, w, fold, k, list(list()), args, metric))[[1L]]
   kc_new_cv(res, d$y, fold, k, fitter, kc_call(match.call(), "kernel_cv"), metric,
             settings = kc_cv_settings(fit, args))
 }
@@ -283,8 +283,9 @@ kc_tune_frame <- function(mc, env) {
 
 # ---- the cross-validation engine ----------------------------------------------
 
-# Cross-validates the fitter for every argument list in `cells` (each joined
-# with `args`) on the same folds. The units of work (a fold of a cell; a fold
+# Cross-validates the selection problem `sel` (kc_selection(), R/select.R):
+# its fitter for every argument list in its `cells` (each joined with its
+# `args`) on its folds. The units of work (a fold of a cell; a fold
 # of all the costs of one kernel setting of kernel_svm, sharing kernel rows
 # and warm starts; a whole cell's exact leave-one-out) are futures:
 # future::plan() decides where they run, each with its own parallel-safe
@@ -299,30 +300,33 @@ kc_tune_frame <- function(mc, env) {
 # (kernel_tune()'s, over all its calls; NULL: one of this call's own, as
 # kernel_cv()'s). Each unit of work advances it, when it ends, by the folds
 # times the grid rows it covers.
-kc_grid_cv <- function(fit, d, w, fold, k, cells, args, metric, run_folds = NULL,
-                       inputs = new.env(parent = emptyenv()), progress = NULL) {
-  kc_check_metric_fit(metric, d$y)
-  needs <- kc_metrics[[metric]]$needs
+kc_grid_cv <- function(sel, run_folds = NULL, inputs = new.env(parent = emptyenv()),
+                       progress = NULL) {
+  d <- sel$d
+  k <- sel$k
+  cells <- sel$cells
+  needs <- sel$needs
+  kc_check_metric_fit(sel$metric, d$y)
   loo <- isTRUE(attr(k, "loo"))
   n <- length(d$y)
   tasks <- list()
   exact <- logical(length(cells))
-  if (loo && needs == "class" && is.null(w) && is.null(run_folds)) {
+  if (loo && needs == "class" && is.null(sel$w) && is.null(run_folds)) {
     for (i in seq_along(cells)) {
-      if (kc_loo_applies(fit, d$x, c(cells[[i]], args))) {
+      if (kc_loo_applies(sel$fit, d$x, c(cells[[i]], sel$args))) {
         exact[i] <- TRUE
         tasks[[length(tasks) + 1L]] <- list(kind = "exact", cells = i)
       }
     }
   }
   rest <- which(!exact)
-  groups <- kc_path_groups(fit, cells[rest], args, needs)
+  groups <- kc_path_groups(kc_selection_cells(sel, rest))
   runs <- if (is.null(run_folds)) seq_len(as.integer(k)) else run_folds
   # a group on all its folds at once where its path can (kc_paths' plan:
   # kernel_svm's costs, R/select-svm-path.R)
-  plan <- kc_fitter_path(fit)$plan
+  path <- kc_fitter_path(sel$fit)
   plans <- lapply(groups, function(g) {
-    if (!is.null(plan)) plan(fit, d, w, fold, runs, cells[rest[g]], args, needs, inputs)
+    if (!is.null(path$plan)) path$plan(kc_selection_cells(sel, rest[g]), runs, inputs)
   })
   shared <- !vapply(plans, is.null, logical(1))
   for (f in runs) {
@@ -330,14 +334,16 @@ kc_grid_cv <- function(fit, d, w, fold, k, cells, args, metric, run_folds = NULL
       tasks[[length(tasks) + 1L]] <- list(kind = "fold", fold = f, cells = rest[g])
     }
   }
-  # one task for all, run here (their class pairs side by side on the
-  # threads), or a share per worker of the plan: kc_path_split(), R/select-futures.R
+  # run here, a few calls (their class pairs side by side on the threads,
+  # progress between them), or a share per worker of the plan:
+  # kc_path_split(), R/select-futures.R
   path_task <- function(i) {
     members <- unlist(groups[i])
     list(kind = "path", folds = runs, cells = rest[members], plans = plans[i],
          groups = unname(split(seq_along(members), rep(seq_along(i), lengths(groups[i])))))
   }
-  tasks <- c(tasks, lapply(kc_path_split(which(shared), length(tasks)), path_task))
+  units <- vapply(plans[shared], function(p) path$units(p, runs), numeric(1))
+  tasks <- c(tasks, lapply(kc_path_split(which(shared), length(tasks), units), path_task))
   # each unit's steps: the folds times the grid rows it covers
   for (t in seq_along(tasks)) {
     tasks[[t]]$steps <- length(tasks[[t]]$cells) *
@@ -347,7 +353,7 @@ kc_grid_cv <- function(fit, d, w, fold, k, cells, args, metric, run_folds = NULL
   if (is.null(progress)) {
     progress <- progressr::progressor(steps = sum(vapply(tasks, `[[`, numeric(1), "steps")))
   }
-  run <- kc_task_runner(progress, fit, d, w, fold, cells, args, needs)
+  run <- kc_task_runner(progress, sel)
   # R/select-futures.R: here or futures, seeds or none; a race's next fold
   # runs on the same inputs
   out <- kc_run_tasks(tasks, run, keep = !is.null(run_folds) && max(runs) < as.integer(k))
@@ -374,22 +380,31 @@ kc_grid_cv <- function(fit, d, w, fold, k, cells, args, metric, run_folds = NULL
 }
 
 # The function each unit of work runs, its environment holding only what
-# the units need: a future ships a function's environment with it, and
-# kc_grid_cv()'s frame would send every kernel setting's inputs (all the
-# tasks, the plans, their scaled copies) to every worker with every chunk.
-kc_task_runner <- function(p, fit, d, w, fold, cells, args, needs) {
-  force(p); force(fit); force(d); force(w); force(fold); force(cells); force(args); force(needs)
+# the units need (p, the progressor; sel, the selection problem): a future
+# ships a function's environment with it, and kc_grid_cv()'s frame would
+# send every kernel setting's inputs (all the tasks, the plans, their scaled
+# copies) to every worker with every chunk.
+kc_task_runner <- function(p, sel) {
+  force(p)
+  force(sel)
   function(task) {
-    out <- kc_run_task(task, fit, d, w, fold, cells, args, needs)
+    out <- kc_run_task(task, sel)
     p(amount = task$steps)
     out
   }
 }
 
-# The fits of one fold for the cells `cells` (several only for a group of
-# kc_path_groups(): the same settings but for the path's parameter, fitted
-# by the path, R/select.R), predicting the rows `test`.
-kc_fold_fits <- function(fit, d, w, test, cells, args, needs) {
+# The fits of one fold for the cells of the selection problem `sel`
+# (several only for a group of kc_path_groups(): the same settings but for
+# the path's parameter, fitted by the path, R/select.R), predicting the
+# rows `test`.
+kc_fold_fits <- function(sel, test) {
+  d <- sel$d
+  w <- sel$w
+  fit <- sel$fit
+  cells <- sel$cells
+  args <- sel$args
+  needs <- sel$needs
   xtr <- kc_rows(d$x, -test)
   ytr <- d$y[-test]
   xte <- kc_rows(d$x, test)

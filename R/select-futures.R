@@ -43,18 +43,21 @@ kc_problems_lapply <- function(x, f) {
 # One unit of work (a fold of cells, an SVM path over its folds, a cell's
 # exact leave-one-out), with its warnings collected and an error returned
 # as a value, so that the caller reports each once and names the grid row.
-kc_run_task <- function(task, fit, d, w, fold, cells, args, needs) {
+# sel: the selection problem (kc_selection()), task$cells positions in its
+# cells.
+kc_run_task <- function(task, sel) {
   task <- kc_unship(task)
   warnings <- list()
-  rows <- switch(task$kind, exact = seq_along(d$y), path = which(fold %in% task$folds),
+  fold <- sel$fold
+  rows <- switch(task$kind, exact = seq_along(sel$d$y), path = which(fold %in% task$folds),
                  which(fold == task$fold))
+  own <- kc_selection_cells(sel, task$cells)
   result <- withCallingHandlers(
     tryCatch(switch(task$kind,
-      exact = list(list(predicted = as.character(kc_loo_exact(fit, d$x, d$y,
-                                                              c(cells[[task$cells]], args))))),
-      path = kc_fitter_path(fit)$plan_fits(task, fit, d, w, fold, cells[task$cells], args, needs,
-                                           rows),
-      kc_fold_fits(fit, d, w, rows, cells[task$cells], args, needs)
+      exact = list(list(predicted = as.character(kc_loo_exact(sel$fit, sel$d$x, sel$d$y,
+                                                              c(own$cells[[1L]], sel$args))))),
+      path = kc_fitter_path(sel$fit)$plan_fits(task, own, rows),
+      kc_fold_fits(own, rows)
     ), error = function(e) e),
     warning = function(wn) {
       wn$call <- NULL
@@ -174,9 +177,10 @@ kc_relay <- function(out, cells) {
 NULL
 
 # The rule: the shared SVM paths of one call (a kernel setting's costs on
-# its folds, R/select-svm-path.R) run in this R session, all in one call into C
-# whose units (a class pair on a fold) run side by side on the engine's
-# threads, unless the plan has workers on other machines. Under the
+# its folds, R/select-svm-path.R) run in this R session, in calls into C of
+# a few kernel settings each (kc_path_split()) whose units (a class pair on
+# a fold) run side by side on the engine's threads, unless the plan has
+# workers on other machines. Under the
 # sequential plan, and where the workers are processes on this machine
 # (multisession, multicore, future.callr's callr, future.mirai's
 # mirai_multisession), the threads do the same units on the same cores
@@ -191,29 +195,50 @@ kc_local_plans <- c("sequential", "multisession", "multicore", "callr", "mirai_m
 
 kc_paths_here <- function() inherits(future::plan(), kc_local_plans)
 
-# The path tasks' kernel settings (`ids`, positions of the shared plans),
-# split into one list per task: one task here, or one per worker (round
-# robin: neighbouring gammas cost alike); `others`, the number of the
-# call's other tasks.
-kc_path_split <- function(ids, others = 0L) {
+# The path tasks' kernel settings (`ids`, positions of the shared plans;
+# `units`, the units of work of each, kc_paths' `units`), split into one
+# list per task, in turn (round robin: neighbouring gammas cost alike).
+# Elsewhere one task per worker. Here (`others`, the number of the call's
+# other tasks, is 0) several calls, so that the progress bar moves after
+# each: on one thread one per setting; on T threads each call ends waiting
+# for its last units (up to one unit's time with threads idle), so each
+# call gets at least 10 T units (10 rounds of the threads: about 5% more
+# time than one call, at most 10%), one call where the U units are fewer
+# than 20 T (a race's fold, a binary grid on many threads).
+kc_path_split <- function(ids, others = 0L, units = rep(1, length(ids))) {
   if (!length(ids)) return(list())
-  if (others == 0L && kc_paths_here()) return(list(ids))
-  workers <- future::nbrOfWorkers()
-  chunks <- if (is.finite(workers)) min(length(ids), max(1L, workers)) else length(ids)
+  if (others == 0L && kc_paths_here()) {
+    threads <- kc_paths_threads()
+    chunks <- if (threads > 1L) floor(sum(units) / (10 * threads)) else length(ids)
+  } else {
+    workers <- future::nbrOfWorkers()
+    chunks <- if (is.finite(workers)) workers else length(ids)
+  }
+  chunks <- min(length(ids), max(1L, chunks))
   unname(split(ids, rep_len(seq_len(chunks), length(ids))))
 }
 
+# The threads the paths run on here: the engine's, under a plan of local
+# workers at least as many as the workers.
+kc_paths_threads <- function() {
+  workers <- future::nbrOfWorkers()
+  if (is.finite(workers) && workers > kc_threads()) {
+    as.integer(min(workers, kc_max_threads()))
+  } else {
+    kc_threads()
+  }
+}
+
 # Runs the tasks of one call with run(): the shared SVM paths here when
-# kc_paths_here(), the workers of a local plan then the engine's threads
-# (at least as many threads as workers); else futures: the paths'
+# kc_paths_here(), on kc_paths_threads(); else futures: the paths'
 # (kc_remote_paths(); `keep`: their inputs serve the next call too), or
 # future_lapply's, seeded.
 kc_run_tasks <- function(tasks, run, keep = FALSE) {
   paths <- all(vapply(tasks, function(t) t$kind == "path", logical(1)))
   if (paths && kc_paths_here()) {
-    workers <- future::nbrOfWorkers()
-    if (is.finite(workers) && workers > kc_threads()) {
-      old <- options(kernclass.threads = as.integer(min(workers, kc_max_threads())))
+    threads <- kc_paths_threads()
+    if (threads > kc_threads()) {
+      old <- options(kernclass.threads = threads)
       on.exit(options(old), add = TRUE)
     }
     return(lapply(tasks, run))
@@ -287,11 +312,17 @@ kc_kept_bytes <- 65536
 
 # A job: the unit's function with its environment's large values, and the
 # task's inputs (kc_ship()), each replaced by a reference (kc_kept_ref())
-# that carries the value too where it was not sent before or `whole`.
+# that carries the value too where it was not sent before or `whole`. A
+# selection problem's (kc_selection()) fields are referred to one by one:
+# a race's next fold has other cells, the same data.
 kc_remote_job <- function(run, task, keep, whole, used) {
   task <- kc_ship(task)
   env <- as.list(environment(run), all.names = TRUE)
-  ref <- function(v) kc_kept_ref(v, whole, used)
+  ref <- function(v) {
+    if (!inherits(v, "kc_selection")) return(kc_kept_ref(v, whole, used))
+    v[] <- lapply(v, ref)
+    v
+  }
   environment(run) <- list2env(lapply(env, ref), parent = parent.env(environment(run)))
   task$xs <- lapply(task$xs, ref)
   list(run = run, task = task, keep = keep)
@@ -321,6 +352,10 @@ kc_kept_fill <- function(job) {
   now <- list()
   absent <- FALSE
   value_of <- function(v) {
+    if (inherits(v, "kc_selection")) {
+      v[] <- lapply(v, value_of)
+      return(v)
+    }
     if (!inherits(v, "kc_kept_ref")) return(v)
     got <- if (length(v$value)) v$value[[1L]] else kc_kept$held[[v$token]]
     if (is.null(got)) absent <<- TRUE

@@ -114,18 +114,20 @@ kc_svm_bytes <- function(n, m = 0, t = 0, nx = 1L, nrun = 1L) {
         as.integer(nrun))
 }
 
-# What the shared path needs to run `cells` (one path group: the same
-# kernel setting, their costs) on the folds `runs`; NULL where it does not
-# apply. `inputs`: an environment that keeps, for the other kernel settings
-# of the same call (they differ in gamma) and a race's later folds, the
-# coded inputs, and per setting but gamma what the folds `runs` need
-# (kc_svm_shared_common()): made once, not once per gamma and fold.
-kc_svm_shared_plan <- function(fit, d, w, fold, runs, cells, args, needs,
-                               inputs = new.env(parent = emptyenv())) {
-  def <- kc_fitter_default(fit)
-  if (is.null(def) || needs == "prob") return(NULL)
+# What the shared path needs to run the cells of the selection problem
+# `sel` (kc_selection(); one path group: the same kernel setting, their
+# costs) on the folds `runs`; NULL where it does not apply. `inputs`: an
+# environment that keeps, for the other kernel settings of the same call
+# (they differ in gamma) and a race's later folds, the coded inputs, and
+# per setting but gamma what the folds `runs` need (kc_svm_shared_common()):
+# made once, not once per gamma and fold.
+kc_svm_shared_plan <- function(sel, runs, inputs = new.env(parent = emptyenv())) {
+  d <- sel$d
+  cells <- sel$cells
+  def <- kc_fitter_default(sel$fit)
+  if (is.null(def) || sel$needs == "prob") return(NULL)
   if (!is.matrix(d$x) && !is.data.frame(d$x)) return(NULL)  # sparse rows, kernel data
-  a <- c(cells[[1L]], args)
+  a <- c(cells[[1L]], sel$args)
   a$cost <- NULL
   if (!all(names(a) %in% kc_svm_shared_args)) return(NULL)
   arg <- function(nm) if (nm %in% names(a)) a[[nm]] else eval(formals(def$fun)[[nm]])
@@ -143,7 +145,7 @@ kc_svm_shared_plan <- function(fit, d, w, fold, runs, cells, args, needs,
   setting <- a[setdiff(names(a), "gamma")]
   at <- Position(function(e) identical(e$setting, setting), inputs$common)
   if (is.na(at)) {
-    common <- kc_svm_shared_common(arg, d, w, fold, runs, inputs)
+    common <- kc_svm_shared_common(arg, sel, runs, inputs)
     inputs$common[[length(inputs$common) + 1L]] <- list(setting = setting, common = common)
   } else {
     common <- inputs$common[[at]]$common
@@ -160,10 +162,13 @@ kc_svm_shared_plan <- function(fit, d, w, fold, runs, cells, args, needs,
 }
 
 # The plan's part for one setting of kernel_svm's arguments but gamma (arg:
-# its argument by name) on the folds `runs`: the checks, the bounds'
-# factors, the inputs scaled per fold (kept in `inputs`), the memory; NULL
-# where the shared path does not apply.
-kc_svm_shared_common <- function(arg, d, w, fold, runs, inputs) {
+# its argument by name) on the folds `runs` of the selection problem `sel`:
+# the checks, the bounds' factors, the inputs scaled per fold (kept in
+# `inputs`), the memory; NULL where the shared path does not apply.
+kc_svm_shared_common <- function(arg, sel, runs, inputs) {
+  d <- sel$d
+  w <- sel$w
+  fold <- sel$fold
   ok <- function(expr) tryCatch({ expr; TRUE }, error = function(e) FALSE)
   type <- tryCatch(kc_svm_type(arg("type")), error = function(e) "")
   kernel <- arg("kernel")
@@ -258,8 +263,15 @@ kc_svm_path_threads <- function(plans) {
   as.integer(max(1, min(kc_threads(), fits)))
 }
 
+# A plan's units of work on the folds `runs` (kc_paths' `units`): its class
+# pairs on each fold, each one chain of warm starts on one thread.
+kc_svm_path_units <- function(plan, runs) {
+  plan$nclass * (plan$nclass - 1) / 2 * length(runs)
+}
+
 # The C path's large buffers (src/svm-path.c, kc_svm_path_kept), kept by a
-# race from one fold to the next in `buffers` (NULL outside a race; in a
+# search from one call to the next (a race's folds, the shares of a grid's
+# kernel settings) in `buffers` (NULL outside a search; in a
 # future's process elsewhere the pointer is void: its calls allocate their
 # own): fresh buffers at every fold cost their page faults again (measured:
 # about a tenth of a race's C time on the benchmarks' synthetic grid, one
@@ -276,13 +288,16 @@ kc_svm_path_rounds <- function(run) {
   run()
 }
 
-# The held-out classes (and decision values) of every cell of the task on
-# the rows `rows` (the task's folds), per cell as kc_fold_fits() gives them:
-# the task's plans (each a group of cells, task$groups their positions in
-# `cells`) in one call, their class pairs side by side on the threads. A
-# group the solver could not finish (not separable with cost = Inf, not
-# finite) is refitted fold by fold (kc_fold_fits()), which reports it.
-kc_svm_shared_fits <- function(task, fit, d, w, fold, cells, args, needs, rows) {
+# The held-out classes (and decision values) of every cell of the task (the
+# cells of the selection problem `sel`) on the rows `rows` (the task's
+# folds), per cell as kc_fold_fits() gives them: the task's plans (each a
+# group of cells, task$groups their positions in the cells) in one call,
+# their class pairs side by side on the threads. A group the solver could
+# not finish (not separable with cost = Inf, not finite) is refitted fold by
+# fold (kc_fold_fits()), which reports it.
+kc_svm_shared_fits <- function(task, sel, rows) {
+  fold <- sel$fold
+  needs <- sel$needs
   ord <- lapply(task$plans, function(p) order(p$cost))
   plans <- Map(function(p, o) {
     p$cost <- p$cost[o]
@@ -290,14 +305,14 @@ kc_svm_shared_fits <- function(task, fit, d, w, fold, cells, args, needs, rows) 
   }, task$plans, ord)
   r <- .Call(ffi_svm_path, plans, as.integer(fold), as.integer(task$folds),
              kc_svm_path_threads(plans), kc_svm_kept$buffers)
-  out <- vector("list", length(cells))
+  out <- vector("list", length(sel$cells))
   for (g in seq_along(plans)) {
     at <- task$groups[[g]]
     out[at] <- if (all(r[[g]]$status %in% kc_c$smo_status[c("converged", "max_iter")])) {
       kc_svm_path_cells(r[[g]], plans[[g]], ord[[g]], task$folds, needs, rows)
     } else {
       # an error names its cell among the task's (kc_relay), not the group's
-      tryCatch(kc_svm_fold_fits(fit, d, w, fold, task$folds, cells[at], args, needs, rows),
+      tryCatch(kc_svm_fold_fits(kc_selection_cells(sel, at), task$folds, rows),
                error = function(e) {
                  if (!is.null(e$kc_cell)) e$kc_cell <- at[e$kc_cell]
                  stop(e)
@@ -335,14 +350,17 @@ kc_svm_path_cells <- function(r, p, ord, folds, needs, rows) {
   })
 }
 
-# The cells on each of `folds` by kc_fold_fits(), joined on `rows`.
-kc_svm_fold_fits <- function(fit, d, w, fold, folds, cells, args, needs, rows) {
+# The cells of the selection problem `sel` on each of `folds` by
+# kc_fold_fits(), joined on `rows`.
+kc_svm_fold_fits <- function(sel, folds, rows) {
+  cells <- sel$cells
+  needs <- sel$needs
   out <- lapply(cells, function(a) list(predicted = rep(NA_character_, length(rows)),
                                         decision = if (needs == "decision") rep(NA_real_, length(rows))))
   for (f in folds) {
-    test <- which(fold == f)
+    test <- which(sel$fold == f)
     at <- match(test, rows)
-    got <- kc_fold_fits(fit, d, w, test, cells, args, needs)
+    got <- kc_fold_fits(sel, test)
     for (j in seq_along(cells)) {
       out[[j]]$predicted[at] <- got[[j]]$predicted
       if (needs == "decision") out[[j]]$decision[at] <- got[[j]]$decision

@@ -7,6 +7,38 @@
 # units of work are select-cv.R's, the grid and its result select-tune.R's; the cost path's
 # own work select-svm-path.R's (and src/svm-path.c's).
 
+# ---- the selection problem ----------------------------------------------------
+
+# One call's selection problem: what kernel_tune()'s and kernel_cv()'s
+# searches, the shared paths and every unit of work read, handed whole.
+# Plain fields, no checks (the callers have made them):
+# - fit: the fitter, a function fit(x, y, ...);
+# - d: the data as kc_cv_data() gives them (x, whose rows can be subset;
+#   y, the classes; all_numeric);
+# - w: the observation weights, one per row (NULL: none);
+# - fold: the fold of each row (kc_cv_folds());
+# - k: the number of folds (kc_check_folds(): attribute loo);
+# - cells: the argument lists cross-validated (the grid rows; kernel_cv():
+#   one empty list);
+# - args: the arguments every cell's fit gets besides its own;
+# - metric: what the cells are judged by (a name of kc_metrics), and
+#   needs, what it reads of the out-of-fold predictions ("class", "prob",
+#   "decision").
+# What the fits share (a gamma's kernel sums, a cost path's warm starts and
+# kept rows) is not here: each path hands it to its fits as an argument.
+kc_selection <- function(fit, d, w, fold, k, cells, args, metric) {
+  structure(list(fit = fit, d = d, w = w, fold = fold, k = k, cells = cells, args = args,
+                 metric = metric, needs = kc_metrics[[metric]]$needs),
+            class = "kc_selection")
+}
+
+# The same problem on its cells `i` only (a race's rows still running, a
+# path group, a unit's cells).
+kc_selection_cells <- function(sel, i) {
+  sel$cells <- sel$cells[i]
+  sel
+}
+
 # ---- the searches ---------------------------------------------------------------
 
 # Columns of kc_searches (its names are kernel_tune()'s `search` choices):
@@ -17,8 +49,8 @@
 #   (kc_check_folds()) and loosen (whether screening loosens the solver);
 # - fallback: the search run instead where it does not apply, or where the
 #   fitter's row does not list it;
-# - run: function(fit, d, w, fold, k, cells, args, metric, progress) (progress:
-#   the progressor of folds x rows, kc_grid_cv()):
+# - run: function(sel, progress) (sel: the selection problem, kc_selection();
+#   progress: the progressor of folds x rows, kc_grid_cv()):
 #   list(res = kc_grid_cv()'s result for every cell, dropped = the fold
 #   after which each cell was dropped, NA where it ran every fold);
 # - text: function(x, screened) what print() and summary() say of the
@@ -28,10 +60,13 @@ kc_search_row <- function(screens, applies, fallback = NULL, run, text) {
   list(screens = screens, applies = applies, fallback = fallback, run = run, text = text)
 }
 
-# Every row on every fold, at the fit's tolerance or the screening one.
-kc_search_all <- function(fit, d, w, fold, k, cells, args, metric, progress = NULL) {
-  list(res = kc_grid_cv(fit, d, w, fold, k, cells, args, metric, progress = progress),
-       dropped = rep(NA_integer_, length(cells)))
+# Every row on every fold, at the fit's tolerance or the screening one (the
+# path's calls, a share of the kernel settings each, sharing its state).
+kc_search_all <- function(sel, progress = NULL) {
+  kc_path_rounds(sel, function() {
+    list(res = kc_grid_cv(sel, progress = progress),
+         dropped = rep(NA_integer_, length(sel$cells)))
+  })
 }
 
 kc_searches <- list(
@@ -131,27 +166,25 @@ kc_tune_search_text <- function(x) {
 # are dropped, their predictions never used. list(res, dropped): kc_grid_cv's
 # result for every row, and the fold after which each row was dropped (NA:
 # finished).
-kc_tune_race <- function(fit, d, w, fold, k, cells, args, metric, progress = NULL) {
+kc_tune_race <- function(sel, progress = NULL) {
   # the fitter's shared path keeps its state from one fold to the next
-  rounds <- kc_fitter_path(fit)$rounds
-  if (!is.null(rounds)) return(rounds(function() kc_race_folds(fit, d, w, fold, k, cells, args,
-                                                               metric, progress)))
-  kc_race_folds(fit, d, w, fold, k, cells, args, metric, progress)
+  kc_path_rounds(sel, function() kc_race_folds(sel, progress))
 }
 
 # progress: one progressor of k x rows steps (kc_tune_grid()); a dropped
 # row's folds not run count as done when it is dropped.
-kc_race_folds <- function(fit, d, w, fold, k, cells, args, metric, progress = NULL) {
-  K <- as.integer(k)
-  if (is.null(progress)) progress <- progressr::progressor(steps = K * length(cells))
-  larger <- kc_metrics[[metric]]$larger
+kc_race_folds <- function(sel, progress = NULL) {
+  K <- as.integer(sel$k)
+  fold <- sel$fold
+  if (is.null(progress)) progress <- progressr::progressor(steps = K * length(sel$cells))
+  larger <- kc_metrics[[sel$metric]]$larger
   res <- NULL
-  alive <- seq_along(cells)
-  dropped <- rep(NA_integer_, length(cells))
+  alive <- seq_along(sel$cells)
+  dropped <- rep(NA_integer_, length(sel$cells))
   inputs <- new.env(parent = emptyenv())
   for (f in seq_len(K)) {
-    out <- kc_grid_cv(fit, d, w, fold, k, cells[alive], args, metric, run_folds = f,
-                      inputs = inputs, progress = progress)
+    out <- kc_grid_cv(kc_selection_cells(sel, alive), run_folds = f, inputs = inputs,
+                      progress = progress)
     if (is.null(res)) {
       res <- out
     } else {
@@ -165,7 +198,8 @@ kc_race_folds <- function(fit, d, w, fold, k, cells, args, metric, progress = NU
     }
     if (f == K) break
     seen <- which(fold <= f)
-    v <- vapply(alive, function(i) kc_metric_value(metric, res[[i]], d$y, seen), numeric(1))
+    v <- vapply(alive, function(i) kc_metric_value(sel$metric, res[[i]], sel$d$y, seen),
+                numeric(1))
     if (!larger) v <- -v
     if (all(is.na(v))) next
     keep <- max(ceiling(length(alive) / 2), min(length(alive), 2L))
@@ -204,17 +238,21 @@ kc_default_grid <- function(fit, x, args) {
 # - fold_fits: function(cells, fit_cell, xte, needs): a group's fits on one
 #   fold (fit_cell(j, more) fits cell j with the extra arguments `more`) and
 #   their predictions of the held-out rows xte, per cell as kc_fold_fits();
-# - plan: NULL, or function(fit, d, w, fold, runs, cells, args, needs,
-#   inputs): the group on all the folds `runs` as one unit of work
-#   (kc_svm_shared_plan()), NULL where that does not apply;
-# - plan_fits: with a plan, function(task, fit, d, w, fold, cells, args,
-#   needs, rows): that unit run, where it runs (R/select-futures.R);
-# - rounds: NULL, or function(run): run() (a race's folds, one call of
-#   plan_fits each) with the path's state kept from one call to the next.
+# - plan: NULL, or function(sel, runs, inputs): the group (the cells of the
+#   selection problem sel, kc_selection()) on all the folds `runs` as one
+#   unit of work (kc_svm_shared_plan()), NULL where that does not apply;
+# - plan_fits: with a plan, function(task, sel, rows): that unit run (sel:
+#   on the task's cells), where it runs (R/select-futures.R);
+# - units: with a plan, function(plan, runs): the plan's units of work
+#   side by side on the threads on the folds `runs`, by which the plans
+#   run here are cut into calls (kc_path_split());
+# - rounds: NULL, or function(run): run() (a search's calls of plan_fits:
+#   a race's folds, the shares of a grid's settings) with the path's state
+#   kept from one call to the next.
 kc_path_row <- function(param, probabilities, fold_fits, plan = NULL, plan_fits = NULL,
-                        rounds = NULL) {
+                        units = NULL, rounds = NULL) {
   list(param = param, probabilities = probabilities, fold_fits = fold_fits, plan = plan,
-       plan_fits = plan_fits, rounds = rounds)
+       plan_fits = plan_fits, units = units, rounds = rounds)
 }
 
 kc_paths <- list(
@@ -223,6 +261,7 @@ kc_paths <- list(
                      fold_fits = function(...) kc_svm_path_fold_fits(...),
                      plan = function(...) kc_svm_shared_plan(...),
                      plan_fits = function(...) kc_svm_shared_fits(...),
+                     units = function(...) kc_svm_path_units(...),
                      rounds = function(...) kc_svm_path_rounds(...)),
   # the gammas of the others: their kernel sums from one pass (kc_gamma_store())
   gamma = kc_path_row("gamma", probabilities = TRUE,
@@ -235,14 +274,25 @@ kc_fitter_path <- function(fit) {
   if (!is.null(path)) kc_paths[[path]]
 }
 
+# run() with the state of the problem's path (its `rounds`) kept from one
+# of its calls to the next.
+kc_path_rounds <- function(sel, run) {
+  rounds <- kc_fitter_path(sel$fit)$rounds
+  if (is.null(rounds)) run() else rounds(run)
+}
+
 # Groups of cells (indices) that share work on a fold: cells of a fitter
 # with a path that differ in its parameter only, a positive number in each;
 # every other cell alone. Not approximate models (no kernel sums), nor,
-# where the path says so, cells with probabilities.
-kc_path_groups <- function(fit, cells, args, needs) {
+# where the path says so, cells with probabilities. sel: the selection
+# problem (kc_selection()).
+kc_path_groups <- function(sel) {
+  cells <- sel$cells
+  args <- sel$args
+  needs <- sel$needs
   single <- as.list(seq_along(cells))
-  def <- kc_fitter_default(fit)
-  path <- kc_fitter_path(fit)
+  def <- kc_fitter_default(sel$fit)
+  path <- kc_fitter_path(sel$fit)
   if (is.null(path) || length(cells) < 2L) return(single)
   prob <- !path$probabilities && !is.null(def$prob_arg)
   alone <- vapply(c(list(args), cells), function(a) {

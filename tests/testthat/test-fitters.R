@@ -104,7 +104,8 @@ test_that("the searches, the shared path and the default grid are what the row s
     if (!is.null(def$path)) {
       expect_identical(ns$kc_paths[[def$path]]$param, def$path, label = nm)
       cells <- lapply(c(0.5, 2), function(v) stats::setNames(list(v, 3), c(def$path, "degree")))
-      expect_identical(ns$kc_path_groups(get(nm), cells, list(), "class"), list(1:2), label = nm)
+      sel <- ns$kc_selection(get(nm), NULL, NULL, NULL, NULL, cells, list(), "accuracy")
+      expect_identical(ns$kc_path_groups(sel), list(1:2), label = nm)
     }
     # a default grid where the row has one, else a classed error
     if (is.null(def$default_grid)) {

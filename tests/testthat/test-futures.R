@@ -19,17 +19,29 @@ test_that("a path task ships its plans' inputs once and gets them back as they w
   expect_identical(kc_unship(fold_task), fold_task)
 })
 
-test_that("the kernel settings' paths are one task here, a share per worker elsewhere", {
+test_that("the kernel settings' paths are a few calls here, a share per worker elsewhere", {
   skip_if_not_installed("future")
   old <- future::plan(future::sequential)
   on.exit(future::plan(old))
+  old_t <- options(kernclass.threads = 1)
+  on.exit(options(old_t), add = TRUE)
   expect_identical(kc_path_split(integer()), list())
-  expect_identical(kc_path_split(c(2L, 5L, 7L)), list(c(2L, 5L, 7L)))
+  # here on one thread: a call per setting
+  expect_identical(kc_path_split(c(2L, 5L, 7L)), list(2L, 5L, 7L))
   # beside other units (futures): a share per worker, one worker here
   expect_identical(kc_path_split(c(2L, 5L, 7L), others = 3L), list(c(2L, 5L, 7L)))
-  future::plan(future::multicore, workers = 2)  # sequential on Windows: here all the same
-  expect_identical(kc_path_split(1:5), list(1:5))
+  # on T threads: calls of at least 10 T units, the settings in turn
+  if (kc_max_threads() >= 3L) {
+    options(kernclass.threads = 3)
+    expect_identical(kc_path_split(c(2L, 5L, 7L), units = rep(15, 3)), list(c(2L, 5L, 7L)))
+    expect_identical(kc_path_split(1:5, units = rep(20, 5)), list(c(1L, 4L), c(2L, 5L), 3L))
+    expect_identical(kc_path_split(1:2, units = c(100, 100)), list(1L, 2L))
+  }
+  options(kernclass.threads = 1)
+  future::plan(future::multicore, workers = 2)  # sequential on Windows
   if (future::nbrOfWorkers() == 2) {
+    # local workers: here, on as many threads
+    expect_identical(kc_path_split(1:5), list(1:5))
     expect_identical(kc_path_split(1:5, others = 1L), list(c(1L, 3L, 5L), c(2L, 4L)))
   }
 })
@@ -92,4 +104,28 @@ test_that("a worker keeps a job's large values, and one without them gets the jo
   expect_identical(out[[1]]$result, want(x2))
   expect_length(ls(kc_kept), 0L)
   expect_length(held(), 0L)
+})
+
+test_that("a selection problem goes to the workers field by field, its data once", {
+  on.exit(kc_kept_forget())
+  d <- list(x = matrix(runif(20000), 1000), y = factor(rep(c("a", "b"), 500)))  # 160 KB
+  sel <- kc_selection(kernel_svm, d, NULL, rep_len(1:4, 1000), 4L,
+                      list(list(cost = 1), list(cost = 2)), list(), "accuracy")
+  used <- new.env()
+  job <- kc_remote_job(kc_task_runner(function(...) NULL, sel), list(kind = "fold"),
+                       keep = TRUE, whole = FALSE, used = used)
+  shipped <- environment(job$run)$sel
+  expect_s3_class(shipped, "kc_selection")
+  expect_s3_class(shipped$d, "kc_kept_ref")  # the data by reference, the value with it
+  expect_length(shipped$d$value, 1L)
+  expect_identical(shipped[c("cells", "fold", "w")], sel[c("cells", "fold", "w")])
+  kc_kept$sent <- mget(ls(used), envir = used)
+  # a race's next fold (fewer cells): the data by their token alone
+  next_sel <- kc_selection_cells(sel, 2L)
+  job <- kc_remote_job(kc_task_runner(function(...) NULL, next_sel), list(kind = "fold"),
+                       keep = TRUE, whole = FALSE, used = new.env())
+  expect_length(environment(job$run)$sel$d$value, 0L)
+  # a worker that kept them puts the problem back as it was
+  kc_kept$held <- kc_kept$sent
+  expect_identical(environment(kc_kept_fill(job)$run)$sel, next_sel)
 })

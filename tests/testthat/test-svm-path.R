@@ -24,15 +24,16 @@ path_both <- function(dat, args, w = NULL, metric = "accuracy", run_folds = NULL
   set.seed(3)
   fold <- ns$kc_cv_folds(d$y, kk)
   cells <- lapply(costs, function(cc) list(cost = cc, gamma = gamma))
-  needs <- ns$kc_metrics[[metric]]$needs
+  sel <- ns$kc_selection(kernel_svm, d, w, fold, kk, cells, args, metric)
+  needs <- sel$needs
   runs <- if (is.null(run_folds)) seq_len(k) else run_folds
-  plan <- ns$kc_svm_shared_plan(kernel_svm, d, w, fold, runs, cells, args, needs)
-  new <- ns$kc_grid_cv(kernel_svm, d, w, fold, kk, cells, args, metric, run_folds = run_folds)
+  plan <- ns$kc_svm_shared_plan(sel, runs)
+  new <- ns$kc_grid_cv(sel, run_folds = run_folds)
   old <- lapply(cells, function(cl) list(predicted = rep(NA_character_, length(d$y)),
                                          decision = rep(NA_real_, length(d$y))))
   for (f in runs) {
     te <- which(fold == f)
-    got <- ns$kc_fold_fits(kernel_svm, d, w, te, cells, args, needs)
+    got <- ns$kc_fold_fits(sel, te)
     for (j in seq_along(cells)) {
       old[[j]]$predicted[te] <- got[[j]]$predicted
       if (needs == "decision") old[[j]]$decision[te] <- got[[j]]$decision
@@ -139,8 +140,9 @@ test_that("more than two classes: the fold runs' kernels once per fold run, as p
     dat <- path_data(n = 150, classes = classes, seed = 70)
     d <- ns$kc_cv_data(dat$x, dat$y)
     fold <- rep_len(1:5, 150)
-    ns$kc_svm_shared_plan(kernel_svm, d, NULL, fold, runs, list(list(cost = 1, gamma = 0.5)),
-                          list(scale = scale), "class")
+    ns$kc_svm_shared_plan(ns$kc_selection(kernel_svm, d, NULL, fold, 5L,
+                                          list(list(cost = 1, gamma = 0.5)),
+                                          list(scale = scale), "accuracy"), runs)
   }
   p3 <- plan_of(3, TRUE)
   expect_identical(p3$fold_kernel, 2L)
@@ -199,8 +201,9 @@ test_that("kernel_tune and kernel_cv give the same results through the shared pa
     old <- options(kernclass.tune.store_mb = 0.01)
     on.exit(options(old))
     d <- ns$kc_cv_data(dat$x, dat$y)
-    ns$kc_svm_shared_plan(kernel_svm, d, NULL, rep_len(1:4, 120), 1:4,
-                          list(list(cost = 1, gamma = 1)), list(), "class")
+    ns$kc_svm_shared_plan(ns$kc_selection(kernel_svm, d, NULL, rep_len(1:4, 120), 4L,
+                                          list(list(cost = 1, gamma = 1)), list(), "accuracy"),
+                          1:4)
   }))
   shared <- run(512)
   per_fold <- run(0.01)
@@ -217,13 +220,39 @@ test_that("kernel_tune and kernel_cv give the same results through the shared pa
   expect_identical(a$predicted, b$predicted)
 })
 
+test_that("the kernel settings give the same fits in one call of the path as in several", {
+  # (kernel_tune() runs them here in calls of a few settings, the progress
+  # bar moving between them)
+  dat <- path_data(n = 120, classes = 3, seed = 5)
+  d <- ns$kc_cv_data(dat$x, dat$y)
+  fold <- rep_len(1:4, 120)
+  grid <- expand.grid(cost = c(0.1, 1, 10), gamma = c(0.1, 0.3, 1))
+  cells <- lapply(seq_len(nrow(grid)), function(i) ns$kc_grid_row(grid, i))
+  for (scale in c(FALSE, TRUE)) {
+    sel <- ns$kc_selection(kernel_svm, d, NULL, fold, 4L, cells, list(scale = scale), "accuracy")
+    sel$needs <- "decision"  # every pair's decision values compared too
+    groups <- ns$kc_path_groups(sel)
+    expect_length(groups, 3L)
+    plans <- lapply(groups, function(g) ns$kc_svm_shared_plan(ns$kc_selection_cells(sel, g), 1:4))
+    fits <- function(i) {
+      members <- unlist(groups[i])
+      task <- list(folds = 1:4, plans = plans[i],
+                   groups = unname(split(seq_along(members), rep(seq_along(i), lengths(groups[i])))))
+      ns$kc_svm_shared_fits(task, ns$kc_selection_cells(sel, members), seq_len(120))
+    }
+    expect_identical(unlist(lapply(seq_along(groups), fits), recursive = FALSE),
+                     fits(seq_along(groups)))
+  }
+})
+
 test_that("the shared path does not apply where it would not reproduce the fits", {
   dat <- path_data(n = 80, seed = 2)
   d <- ns$kc_cv_data(dat$x, dat$y)
   fold <- rep_len(1:4, 80)
   cells <- list(list(cost = 1), list(cost = 10))
   plan <- function(args, needs = "class", dd = d, w = NULL) {
-    ns$kc_svm_shared_plan(kernel_svm, dd, w, fold, 1:4, cells, args, needs)
+    metric <- c(class = "accuracy", prob = "logloss", decision = "auc")[[needs]]
+    ns$kc_svm_shared_plan(ns$kc_selection(kernel_svm, dd, w, fold, 4L, cells, args, metric), 1:4)
   }
   expect_false(is.null(plan(list())))
   expect_null(plan(list(kernel = "linear")))

@@ -304,6 +304,32 @@ test_that("kernel_cv and kernel_tune report one progress bar of folds x grid row
   }
 })
 
+test_that("an exhaustive or screened SVM grid moves its progress bar through the search", {
+  skip_if_not_installed("progressr")
+  # a handler as progressr's bars are made, counting the updates it draws
+  counted <- function(expr) {
+    steps <- numeric()
+    h <- progressr::make_progression_handler("count", enable = TRUE, reporter = list(
+      update = function(config, state, progression, ...) {
+        if (progression$amount > 0) steps[length(steps) + 1L] <<- progression$amount
+      }))
+    progressr::with_progress(expr, handlers = h, enable = TRUE)
+    steps
+  }
+  # on one thread, each gamma's costs on the folds (a class pair on each
+  # of 4 folds: 4 units of work) is one call of the cost path, and the bar
+  # moves after each: 4 times by its 3 costs x 4 folds, not once at the end
+  old <- options(kernclass.threads = 1)
+  on.exit(options(old))
+  d <- metric_data()
+  grid <- list(cost = c(0.1, 1, 10), gamma = c(0.05, 0.2, 0.5, 1))
+  for (search in c("exhaustive", "screen")) {
+    set.seed(3)
+    steps <- counted(kernel_tune(kernel_svm, d$x, d$y, grid = grid, folds = 4, search = search))
+    expect_identical(steps, rep(3 * 4, 4), label = search)
+  }
+})
+
 test_that("log-loss and Brier turn on kernel_svm's probability model unless it is given", {
   d <- metric_data(classes = 3)
   for (metric in c("logloss", "brier")) {
