@@ -137,8 +137,9 @@ code_packages <- function(code) {
 # random numbers left as they were: "ran", or the error's message.
 run_pasted <- function(code, env) {
   seed <- get0(".Random.seed", envir = globalenv(), inherits = FALSE)
-  on.exit(if (is.null(seed)) rm(list = ".Random.seed", envir = globalenv()) else
-    assign(".Random.seed", seed, envir = globalenv()))
+  on.exit(if (!is.null(seed)) assign(".Random.seed", seed, envir = globalenv()) else
+    if (exists(".Random.seed", envir = globalenv(), inherits = FALSE))
+      rm(list = ".Random.seed", envir = globalenv()))
   grDevices::pdf(NULL)
   dev <- grDevices::dev.cur()
   on.exit(if (dev %in% grDevices::dev.list()) grDevices::dev.off(dev), add = TRUE)
