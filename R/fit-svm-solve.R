@@ -136,3 +136,26 @@ kc_repr_svm_platt.kc_exact <- function(r, fits, pairs, C, control) {
   fold <- if (is.null(done)) kc_platt_folds(rows) else done$fold
   kc_svm_platt(r$x, r$y, rows, pairs[, "first"], C, control, fold = fold)
 }
+
+# ---- the one solve entry -------------------------------------------------------
+
+# Every SVM solve goes through one .Call (src/ffi-svm.c): `problems` a
+# named list of one kind ("binary": one binary problem, optionally warm-
+# started and with held-out rows; "pairs": the class pairs of one fit,
+# optionally with Platt's folds; "path": the costs of kernel settings over
+# the folds of a cross-validation), `options` a named list that C reads by
+# name. Which store holds the kernel rows is the C planner's
+# (src/svm-plan.c); kc_svm_plan() shows its plan without solving.
+kc_svm_solve <- function(problems, options) .Call(ffi_svm_solve, problems, options)
+
+kc_svm_plan <- function(problems, options) .Call(ffi_svm_plan, problems, options)
+
+# The options of a binary or pairs solve from kernel_svm()'s control:
+# budget, the bytes the pairs' shared blocks may take (kc_svm_budget());
+# keep, those a cost path may still keep a store in (NULL: no path).
+kc_svm_options <- function(control, budget = NULL, keep = NULL) {
+  list(kernel = kc_kernel_code(control$kernel), type = control$type,
+       tolerance = control$tolerance, max_iter = control$max_iter,
+       cachesize = control$cachesize, shrinking = control$shrinking, threads = kc_threads(),
+       budget = budget, keep = keep)
+}

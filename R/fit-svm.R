@@ -513,12 +513,16 @@ kc_obs_weights <- function(weights, n) {
 }
 
 # One binary SVM on the training rows `rows`, class `positive` as +1 (NULL:
-# the one-class problem, every row +1). The nu types start from LIBSVM's
-# feasible point and nu-SVC's solution is scaled by 1/r, as LIBSVM's. path
-# (C-classification): kernel_tune()'s state for the costs of one kernel
-# setting (R/select-svm-path.R), whose fits warm-start from the last and share its
-# kernel rows; NULL alone.
-kc_svm_binary <- function(x, y, rows, positive, C, control, label = "", path = NULL) {
+# the one-class problem, every row +1), through the one solve entry
+# (kc_svm_solve). The nu types start from LIBSVM's feasible point and
+# nu-SVC's solution is scaled by 1/r, as LIBSVM's. path (C-classification):
+# kernel_tune()'s state for the costs of one kernel setting
+# (R/select-svm-path.R), whose fits warm-start from the last and share its
+# kernel rows; NULL alone. test: rows of x held out (Platt's folds), whose
+# decision values the solve gives where the problem is of the class pairs'
+# kind (r$decision; else NULL).
+kc_svm_binary <- function(x, y, rows, positive, C, control, label = "", path = NULL,
+                          test = NULL) {
   rows <- rows[C[rows] > 0]  # observations of weight 0 take no part
   yb <- if (is.null(positive)) rep(1L, length(rows)) else
     ifelse(as.integer(y[rows]) == positive, 1L, -1L)
@@ -546,26 +550,16 @@ kc_svm_binary <- function(x, y, rows, positive, C, control, label = "", path = N
   start <- switch(control$type,
     "nu-classification" = list(alpha0 = kc_svm_start(Cb, yb, control$nu * sum(Cb) / 2)),
     "one-classification" = list(alpha0 = kc_svm_start(Cb, yb, control$nu * sum(Cb))),
-    kc_svm_path_start(path, key, rows, Cb, yb))
-  # C- and nu-SVC on dense or sparse rows whose kernel the cache (or a path's
-  # store) would hold whole: every row computed at once, in tiles, and read
-  # without cache bookkeeping (25-40% less CPU at n = 2,000-5,000; nu-SVC,
-  # n = 5,000, 3 classes: 0.28 s against 0.35 s). The same model bit for bit
-  # as the cache's, whichever holds the rows (src/smo.c: the same float
-  # kernel values, the gradient of shrunk variables rebuilt from them alike).
-  # The one-class SVM asks for few rows (n = 5,000, nu = 0.1: the whole
-  # kernel took 0.07 s, the cache 0.025 s): it keeps the cache.
-  if (control$type != "one-classification" && (is.matrix(xb) || inherits(xb, "kc_csr")) &&
-      (isTRUE(start$store) || (is.null(path) && is.null(start$store) &&
-                               kc_svm_bytes(nrow(xb))[1L] <= control$cachesize * 2^20))) {
-    start$store <- "whole"
-  }
-  r <- .Call(ffi_smo, xb, yb, Cb, kc_kernel_code(control$kernel),
-             control$tolerance, control$max_iter, control$cachesize, control$shrinking,
-             kc_threads(), if (control$type == "C-classification") -1 else 0, start$alpha0,
-             if (nu_svc) 2L else 1L, start$store)
-  kc_svm_path_keep(path, key, rows, Cb, r$alpha, r$store)
-  r$store <- NULL
+    kc_svm_path_start(path, key, rows))
+  # the store (the whole kernel, a cache, a path's kept rows) is the
+  # planner's (src/svm-plan.c); every store gives the same model
+  moved <- !is.null(centre) || !is.null(centred)
+  r <- kc_svm_solve(list(kind = "binary", x = xb, y = yb, C = Cb, alpha0 = start$alpha0,
+                         warm = start$warm, store = start$store,
+                         test = if (!is.null(test) && !moved) x[test, , drop = FALSE]),
+                    kc_svm_options(control, keep = start$keep))
+  kc_svm_path_keep(path, key, rows, Cb, r)
+  r$store <- r$plan <- r$bytes <- NULL
   r$at_bound <- sum(r$alpha >= Cb)
   # r = 0: w = 0 (the classes' reduced convex hulls overlap), no margin, and
   # 1/r infinite. The float kernel cache gives the gradients, hence r, to
@@ -615,34 +609,33 @@ kc_svm_binary_check <- function(r, rows, label, control) {
   r
 }
 
-# The class pairs of a multi-class C-SVC on dense rows with a shift-invariant
-# kernel (which kc_svm_binary neither centres nor moves), each of which the
-# solver would solve with all its kernel rows kept: in one call, side by
-# side on the threads, on each class's kernel with itself computed once where
-# the SVM's budget holds them (kc_svm_budget(), src/svm-pairs.c); the same
-# solutions as kc_svm_binary's. NULL where the pairs are not of that kind.
+# The class pairs of a multi-class fit in one call of the solve entry
+# (kc_svm_solve), side by side on the threads, on each class's kernel with
+# itself computed once where the SVM's budget holds them (kc_svm_budget(),
+# src/svm-pairs.c): where the planner (src/svm-plan.c) gives them one store
+# (C-SVC on dense rows with a shift-invariant kernel, which kc_svm_binary
+# neither centres nor moves, and a cachesize that holds the largest pair's
+# kernel); the same solutions as kc_svm_binary's. NULL where it does not.
 # With control$probability, Platt's folds (drawn as kc_svm_platt draws them)
 # are solved in the same call from sub-blocks of each pair's kernel block:
 # the fits carry attr "platt", list(fold, ab = the 2 x pairs A and B, or NULL
 # where a fold's solution was not finite or unbounded: kc_svm_platt() then
 # refits those folds alone, to give its error).
 kc_svm_pairs <- function(x, y, problems, pairs, C, control) {
-  if (control$type != "C-classification" || !is.matrix(x) ||
-      kc_kernel_info(control$kernel)$shift != "invariant") return(NULL)
   probs <- lapply(seq_len(nrow(pairs)), function(m) {
     rows <- problems[[m]][C[problems[[m]]] > 0]
     list(rows = rows, y = ifelse(as.integer(y[rows]) == pairs[m, "first"], 1L, -1L),
          C = C[rows])
   })
-  m <- vapply(probs, function(p) length(p$rows), numeric(1))
-  if (any(kc_svm_bytes(max(m))[1L] > control$cachesize * 2^20)) return(NULL)
+  problem <- list(kind = "pairs", x = x, pairs = probs)
+  options <- kc_svm_options(control, budget = kc_svm_budget())
+  if (kc_svm_plan(problem, options)$store != "pairs") return(NULL)
   platt <- isTRUE(control$probability)
   if (platt) {
     fold <- kc_platt_folds(lapply(probs, `[[`, "rows"))
-    for (m in seq_along(probs)) probs[[m]]$fold <- fold[[m]]
+    for (m in seq_along(probs)) problem$pairs[[m]]$fold <- fold[[m]]
   }
-  out <- .Call(ffi_svm_pairs, x, probs, kc_kernel_code(control$kernel), control$tolerance,
-               control$max_iter, control$shrinking, kc_threads(), kc_svm_budget())
+  out <- kc_svm_solve(problem, options)
   fits <- lapply(seq_along(probs), function(m) {
     r <- out$fits[[m]]
     r$at_bound <- sum(r$alpha >= probs[[m]]$C)
@@ -687,7 +680,11 @@ kc_platt_folds <- function(rows, folds = 5L) {
 # A and B. The folds of every pair are drawn first (or given: fold), in pair
 # order; the pair-fold fits are independent problems (kc_problems_lapply).
 # nu-SVC on a fold takes at most the largest nu the fold allows. (The pairs
-# of kc_svm_pairs() solve their folds there, on their kernel blocks.)
+# of kc_svm_pairs() solve their folds there, on their kernel blocks.) A
+# fold's decision values are the solve's where it gives them (problems of
+# the pairs' kind: float kernel values summed as the pairs sum them, so
+# that the sigmoids do not depend on which store solved the pairs, hence
+# on cachesize); else in double (kc_expand).
 kc_svm_platt <- function(x, y, rows, positive, C, control, folds = 5L,
                          fold = kc_platt_folds(rows, folds)) {
   force(fold)  # drawn before any fit
@@ -706,7 +703,8 @@ kc_svm_platt <- function(x, y, rows, positive, C, control, folds = 5L,
     if (control$type == "nu-classification") {
       fc$nu <- min(control$nu, kc_svm_nu_max(sum(C[train][ytrain]), sum(C[train][!ytrain])))
     }
-    r <- kc_svm_binary(x, y, train, positive[m], C, fc)
+    r <- kc_svm_binary(x, y, train, positive[m], C, fc, test = rows[[m]][test])
+    if (!is.null(r$decision)) return(r$decision)
     sv <- r$rows[r$alpha > 0]
     coefs <- as.matrix(r$alpha[r$alpha > 0] * ifelse(as.integer(y[sv]) == positive[m], 1, -1))
     drop(kc_expand(x[rows[[m]][test], , drop = FALSE], x[sv, , drop = FALSE], coefs,
