@@ -125,7 +125,8 @@ static void held_out_decision(const kc_kernel *k, const kc_points *a, const int 
  * fields; store, the kept store (a path's, else NULL); decision, test's
  * decision values where the problem is of the pairs' kind
  * (kc_svm_pairs_kind), else NULL; plan, the store's name; bytes, those of
- * a new store (0: none, or the path's kept one). */
+ * a new store (0: none, or the path's kept one); start, the warm start
+ * (NULL without warm). */
 static SEXP solve_binary(SEXP pr, SEXP options)
 {
     kc_kernel k = kc_kernel_from(kc_list_need(options, "kernel"));
@@ -145,7 +146,8 @@ static SEXP solve_binary(SEXP pr, SEXP options)
         if (ISNAN(cc[i]) || cc[i] < 0) kc_internal("C must be >= 0");
     }
     opt.cache_mb = cache_from(options);
-    SEXP alpha0 = kc_list_elt(pr, "alpha0"), warm = kc_list_elt(pr, "warm");
+    SEXP alpha0 = kc_list_elt(pr, "alpha0"), warm = kc_list_elt(pr, "warm"), start = R_NilValue;
+    int nprot = 0;
     if (!isNull(alpha0) && !isNull(warm)) kc_internal("give alpha0 or warm, not both");
     if (!isNull(alpha0)) {
         if (!isReal(alpha0) || XLENGTH(alpha0) != a.n)
@@ -157,9 +159,10 @@ static SEXP solve_binary(SEXP pr, SEXP options)
             a.n > INT_MAX)
             kc_internal("warm's alpha and C must be double vectors, one per row");
         for (R_xlen_t i = 0; i < a.n; i++) if (!(cc[i] > 0)) kc_internal("C must be > 0");
-        double *a0 = (double *) R_alloc((size_t) a.n + 1, sizeof(double));
-        kc_svm_warm_start(REAL(prev), REAL(Cprev), cc, yy, (int) a.n, a0);
-        opt.alpha0 = a0;
+        start = PROTECT(allocVector(REALSXP, a.n));
+        nprot++;
+        kc_svm_warm_start(REAL(prev), REAL(Cprev), cc, yy, (int) a.n, REAL(start));
+        opt.alpha0 = REAL(start);
     }
     if (opt.alpha0)
         for (R_xlen_t i = 0; i < a.n; i++)
@@ -173,7 +176,6 @@ static SEXP solve_binary(SEXP pr, SEXP options)
     }
     kc_svm_binary_plan plan = binary_plan(pr, options, &a);
     SEXP store = kc_list_elt(pr, "store");
-    int nprot = 0;
     double need = kc_svm_store_bytes((double) a.n);
     if (plan.fresh) {
         /* a new store: only its flags need clearing */
@@ -203,7 +205,8 @@ static SEXP solve_binary(SEXP pr, SEXP options)
     }
 
     const char *names[] = {"alpha", "rho", "objective", "iterations", "status", "gap",
-                           "rows_computed", "r", "store", "decision", "plan", "bytes", ""};
+                           "rows_computed", "r", "store", "decision", "plan", "bytes", "start",
+                           ""};
     SEXP out = PROTECT(mkNamed(VECSXP, names));
     SET_VECTOR_ELT(out, 0, alpha);
     SET_VECTOR_ELT(out, 1, ScalarReal(res.rho));
@@ -217,6 +220,7 @@ static SEXP solve_binary(SEXP pr, SEXP options)
     SET_VECTOR_ELT(out, 9, dec);
     SET_VECTOR_ELT(out, 10, mkString(kc_svm_store_name(plan.store)));
     SET_VECTOR_ELT(out, 11, ScalarReal(plan.bytes));
+    SET_VECTOR_ELT(out, 12, start);
     UNPROTECT(2 + nprot);
     return out;
 }
@@ -321,6 +325,26 @@ static SEXP solve_pairs(SEXP pr, SEXP options)
     return ans;
 }
 
+/* The threads a path's plans run on side by side (kc_svm_plan_path_threads):
+ * from each plan's bytes (once, per thread and of its inputs; 0 where not
+ * given), options$budget and options$threads. */
+static int path_threads(SEXP plans, SEXP options)
+{
+    int nt = kc_threads_from(kc_list_need(options, "threads"));
+    double budget = number_from(options, "budget");
+    if (ISNAN(budget)) kc_internal("budget must be a number");
+    if (!isNewList(plans) || XLENGTH(plans) < 1 || XLENGTH(plans) > INT_MAX)
+        kc_internal("plans must be a list of one or more plans");
+    int np = (int) XLENGTH(plans);
+    double *bytes = (double *) R_alloc(3 * (size_t) np, sizeof(double));
+    for (int j = 0; j < np; j++) {
+        SEXP b = kc_list_elt(VECTOR_ELT(plans, j), "bytes");
+        if (!isNull(b) && (!isReal(b) || XLENGTH(b) != 3)) kc_internal("bytes must be 3 numbers");
+        for (int q = 0; q < 3; q++) bytes[q * np + j] = isNull(b) ? 0 : REAL(b)[q];
+    }
+    return kc_svm_plan_path_threads(bytes, bytes + np, bytes + 2 * np, np, budget, nt);
+}
+
 /* The costs of kernel settings over the folds run (1-based) of a
  * cross-validation, in one call (kc_svm_path).  plans: one list per kernel
  * setting (R/select-svm-path.R) of x (a list of dense double matrices of all n
@@ -336,9 +360,7 @@ static SEXP solve_path(SEXP pr, SEXP options)
 {
     SEXP plans = kc_list_need(pr, "plans"), fold = kc_list_need(pr, "fold"),
          run = kc_list_need(pr, "run"), kept = kc_list_elt(pr, "kept");
-    int nt = kc_threads_from(kc_list_need(options, "threads"));
-    double budget = number_from(options, "budget");
-    if (ISNAN(budget)) kc_internal("budget must be a number");
+    int nt = path_threads(plans, options);
     R_xlen_t nrun = XLENGTH(run);
     if (!isNewList(plans) || XLENGTH(plans) < 1 || XLENGTH(plans) > INT_MAX || nrun < 1)
         kc_internal("plans must be a list of one or more plans, run not empty");
@@ -347,17 +369,12 @@ static SEXP solve_path(SEXP pr, SEXP options)
     kc_kernel *ks = (kc_kernel *) R_alloc(njobs, sizeof(kc_kernel));
     SEXP out = PROTECT(allocVector(VECSXP, njobs));
     const int *ff = NULL, *rr = NULL;
-    /* each plan's bytes once, per thread and of its inputs (0 where not given) */
-    double *bytes = (double *) R_alloc(3 * (size_t) njobs, sizeof(double));
     R_xlen_t n = -1;
     for (int j = 0; j < njobs; j++) {
         SEXP plan = VECTOR_ELT(plans, j);
         SEXP x = kc_list_need(plan, "x"), y = kc_list_need(plan, "y"), nclass = kc_list_need(plan, "nclass"),
              cost = kc_list_need(plan, "cost"), w = kc_list_need(plan, "w"), cw = kc_list_need(plan, "cw");
         ks[j] = kc_kernel_from(kc_list_need(plan, "spec"));
-        SEXP b = kc_list_elt(plan, "bytes");
-        if (!isNull(b) && (!isReal(b) || XLENGTH(b) != 3)) kc_internal("bytes must be 3 numbers");
-        for (int q = 0; q < 3; q++) bytes[q * njobs + j] = isNull(b) ? 0 : REAL(b)[q];
         if (!isNewList(x) || (XLENGTH(x) != 1 && XLENGTH(x) != nrun))
             kc_internal("x must be a list of one double matrix or one per fold run");
         int nx = (int) XLENGTH(x);
@@ -418,7 +435,6 @@ static SEXP solve_path(SEXP pr, SEXP options)
             .decision = REAL(VECTOR_ELT(res, 0)), .rho = REAL(VECTOR_ELT(res, 1)),
             .iterations = REAL(VECTOR_ELT(res, 2)), .status = INTEGER(VECTOR_ELT(res, 3))};
     }
-    nt = kc_svm_plan_path_threads(bytes, bytes + njobs, bytes + 2 * njobs, njobs, budget, nt);
     kc_svm_path(jobs, njobs, ff, rr, (int) nrun, nt,
                 TYPEOF(kept) == EXTPTRSXP ? (kc_svm_path_kept *) R_ExternalPtrAddr(kept) : NULL);
     UNPROTECT(1);
@@ -426,7 +442,7 @@ static SEXP solve_path(SEXP pr, SEXP options)
 }
 
 /* The path's buffers kept across calls (kc_svm_path_kept): an external
- * pointer that ffi_svm_path takes, freed by ffi_svm_path_kept_free or, if
+ * pointer that the path solve takes, freed by ffi_svm_path_kept_free or, if
  * that is never called, when R collects it.  A copy in another process
  * (a future's) points to nothing: that call allocates its own. */
 static void kept_free(SEXP ptr)
@@ -475,13 +491,21 @@ SEXP ffi_svm_solve(SEXP problems, SEXP options)
 
 /* The plan the solve would follow, for R: binary and pairs problems as
  * ffi_svm_solve takes them (list(store = its name, bytes = the store's
- * bytes where new)); for the cost path, from its sizes before its plans
- * are made (problems: kind = "path", n, nclass, m the largest pair's
+ * bytes where new)); a cost path as it takes it, list(threads = those its
+ * plans run on side by side); and for the cost path from its sizes, before
+ * its plans are made (problems: kind = "path", n, nclass, m the largest pair's
  * training rows, t the largest fold, trained, nx, nrun, inputs; options:
  * budget), list(fits, fold_kernel, bytes = c(once, thread, inputs)). */
 SEXP ffi_svm_plan(SEXP problems, SEXP options)
 {
     const char *kind = kind_of(problems);
+    if (!strcmp(kind, "path") && !isNull(kc_list_elt(problems, "plans"))) {
+        const char *names[] = {"threads", ""};
+        SEXP out = PROTECT(mkNamed(VECSXP, names));
+        SET_VECTOR_ELT(out, 0, ScalarInteger(path_threads(kc_list_need(problems, "plans"), options)));
+        UNPROTECT(1);
+        return out;
+    }
     if (!strcmp(kind, "path")) {
         double v[6];
         const char *num[] = {"n", "m", "t", "trained", "inputs", "budget"};
