@@ -1,4 +1,4 @@
-# A multi-class C-SVC's class pairs in one call (kc_svm_pairs in R/fit-svm.R,
+# A multi-class C-SVC's class pairs in one call (kc_svm_pairs in R/fit-svm-solve.R,
 # src/svm-pairs.c): side by side on the threads, on each class's float
 # kernel with itself, computed once, where the memory budget holds them,
 # else each pair on its own block. Every way must give today's per-pair fits (kc_svm_binary, one
