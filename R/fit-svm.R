@@ -123,7 +123,10 @@
 #'   values then come from the single-precision kernel values the solver
 #'   keeps (each the double value rounded to float, as the fit itself
 #'   uses them), so the sigmoids differ from those of double values by that
-#'   rounding only. The
+#'   rounding only. Pairs solved one by one because `cachesize` cannot hold
+#'   the largest pair's kernel take their folds' decision values the same
+#'   way, so the model does not depend on `cachesize` (nor on the memory
+#'   limit that sets its default). The
 #'   rest: under a [future::plan()] with workers
 #'   (`future::plan("multisession")`, a cluster) they run side by side as
 #'   futures, each worker's engine on one thread; under the default

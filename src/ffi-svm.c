@@ -249,8 +249,8 @@ static kc_svm_store pairs_plan(SEXP pr, SEXP options, const kc_kernel *k, kc_poi
  * optionally fold (Platt's folds, integers in 1..nfolds); options$budget
  * the bytes the kernel store may take.  Returns NULL where the planner
  * gives the pairs apart (each then solved as a binary problem), else
- * list(fits = per pair the binary fields but store, decision and plan,
- * with folds also dec and fold_bad (kc_svm_pair), shared = whether the
+ * list(fits = per pair its solution's fields (alpha to r, as a binary
+ * solve's), with folds also dec and fold_bad (kc_svm_pair), shared = whether the
  * classes' kernel blocks were shared, batches = in how many batches of
  * pairs: 1 all at once, more through the cache of class blocks). */
 static SEXP solve_pairs(SEXP pr, SEXP options)
