@@ -372,8 +372,9 @@ static SEXP solve_path(SEXP pr, SEXP options)
     R_xlen_t n = -1;
     for (int j = 0; j < njobs; j++) {
         SEXP plan = VECTOR_ELT(plans, j);
-        SEXP x = kc_list_need(plan, "x"), y = kc_list_need(plan, "y"), nclass = kc_list_need(plan, "nclass"),
-             cost = kc_list_need(plan, "cost"), w = kc_list_need(plan, "w"), cw = kc_list_need(plan, "cw");
+        SEXP x = kc_list_need(plan, "x"), y = kc_list_need(plan, "y"),
+             nclass = kc_list_need(plan, "nclass"), cost = kc_list_need(plan, "cost"),
+             w = kc_list_need(plan, "w"), cw = kc_list_need(plan, "cw");
         ks[j] = kc_kernel_from(kc_list_need(plan, "spec"));
         if (!isNewList(x) || (XLENGTH(x) != 1 && XLENGTH(x) != nrun))
             kc_internal("x must be a list of one double matrix or one per fold run");
@@ -409,7 +410,8 @@ static SEXP solve_path(SEXP pr, SEXP options)
             kc_internal("cw must be a double nclass x length(run) matrix");
         for (R_xlen_t i = 0; i < XLENGTH(cw); i++)
             if (!(REAL(cw)[i] >= 0) || !R_FINITE(REAL(cw)[i])) kc_internal("cw must be finite and >= 0");
-        double eps = asReal(kc_list_need(plan, "tolerance")), it = asReal(kc_list_need(plan, "max_iter"));
+        double eps = asReal(kc_list_need(plan, "tolerance")),
+               it = asReal(kc_list_need(plan, "max_iter"));
         if (!R_FINITE(eps) || eps <= 0) kc_internal("tolerance must be > 0");
         if (ISNAN(it) || it < 1) kc_internal("max_iter must be >= 1");
         int shr = asLogical(kc_list_need(plan, "shrinking"));
@@ -502,7 +504,8 @@ SEXP ffi_svm_plan(SEXP problems, SEXP options)
     if (!strcmp(kind, "path") && !isNull(kc_list_elt(problems, "plans"))) {
         const char *names[] = {"threads", ""};
         SEXP out = PROTECT(mkNamed(VECSXP, names));
-        SET_VECTOR_ELT(out, 0, ScalarInteger(path_threads(kc_list_need(problems, "plans"), options)));
+        int nt = path_threads(kc_list_need(problems, "plans"), options);
+        SET_VECTOR_ELT(out, 0, ScalarInteger(nt));
         UNPROTECT(1);
         return out;
     }
@@ -513,9 +516,11 @@ SEXP ffi_svm_plan(SEXP problems, SEXP options)
             v[q] = number_from(q < 5 ? problems : options, num[q]);
             if (!(v[q] >= 0)) kc_internal("%s must be a number >= 0", num[q]);
         }
-        int L = asInteger(kc_list_need(problems, "nclass")), nx = asInteger(kc_list_need(problems, "nx")),
+        int L = asInteger(kc_list_need(problems, "nclass")),
+            nx = asInteger(kc_list_need(problems, "nx")),
             nrun = asInteger(kc_list_need(problems, "nrun"));
-        if (L == NA_INTEGER || L < 2 || nx == NA_INTEGER || nx < 1 || nrun == NA_INTEGER || nrun < 1)
+        if (L == NA_INTEGER || L < 2 || nx == NA_INTEGER || nx < 1 || nrun == NA_INTEGER ||
+            nrun < 1)
             kc_internal("nclass must be an integer >= 2, nx and nrun integers >= 1");
         kc_svm_path_plan p = kc_svm_plan_path(v[0], L, v[1], v[2], v[3], nx, nrun, v[4], v[5]);
         const char *names[] = {"fits", "fold_kernel", "bytes", ""};

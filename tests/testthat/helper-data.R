@@ -52,7 +52,8 @@ path_solve <- function(plans, fold, run, threads, kept = NULL, budget = Inf) {
         list(threads = threads, budget = budget))
 }
 
-# One plan of the shared SVM path as the solve entry (ffi_svm_solve) takes it (kc_svm_shared_plan's fields).
+# One plan of the shared SVM path as the solve entry (ffi_svm_solve, kind
+# "path") takes it (kc_svm_shared_plan's fields).
 path_plan <- function(x, y, nclass, cost, w, cw, spec, tolerance = 1e-3, max_iter = 1e7,
                       shrinking = TRUE) {
   list(x = x, y = y, nclass = nclass, cost = cost, w = w, cw = cw, spec = spec,
