@@ -32,7 +32,8 @@ kc_memory_available <- function() {
 
 # The bytes the exact SVM may keep for speed alone: a quarter of the memory
 # available (kc_memory_limit()). Its one reader: the default cachesize
-# (R/fit-svm.R) and the class pairs' shared kernel blocks (kc_svm_pairs()).
+# (R/fit-svm.R) and the class pairs' shared kernel blocks (kc_svm_pairs(),
+# R/fit-svm-solve.R; the store chosen by the solve's planner, src/svm-plan.c).
 # Whichever store the budget gives, the model is the same (src/smo.c).
 kc_svm_budget <- function() kc_memory_limit() / 4
 

@@ -1,6 +1,6 @@
 # Whether the SVM's float row cache can tell the training points apart,
 # and, for kernel values from the user, the centring that makes it so:
-# the check kc_svm_binary() makes before the solver runs (R/fit-svm.R).
+# the check kc_svm_binary() makes before the solver runs (R/fit-svm-solve.R).
 
 # The float cache rounds a kernel value K to about |K| 2^-24, and the
 # solver's steps rest on K_ii + K_jj - 2 K_ij. Where that (in double, over

@@ -1,8 +1,10 @@
 # kernel_svm()'s fit after its arguments are checked (R/fit-svm.R), written
 # once over the representation layer (R/repr.R), and the exact kernel's
-# operations: SMO on the kernel's tiles (kc_svm_binary() and the pairs side
-# by side, R/fit-svm.R). The features' operations are in R/repr-approx.R; cells fit an
-# exact SVM per cell (R/repr-cells.R).
+# operations: SMO on the kernel's tiles (kc_svm_binary() and the class
+# pairs side by side, kc_svm_pairs()), every solve through the one solve
+# entry (kc_svm_solve(), src/ffi-svm.c). Platt's sigmoids: R/fit-svm-platt.R.
+# The features' operations are in R/repr-approx.R; cells fit an exact SVM
+# per cell (R/repr-cells.R).
 
 # kernel_svm() on a representation (R/repr.R): C the per-row bounds (0:
 # left out), control the solver's settings (kernel, type, cost, nu,
@@ -126,4 +128,183 @@ kc_repr_svm_platt.kc_exact <- function(r, fits, pairs, C, control) {
   rows <- lapply(fits, `[[`, "rows")
   fold <- if (is.null(done)) kc_platt_folds(rows) else done$fold
   kc_svm_platt(r$x, r$y, rows, pairs[, "first"], C, control, fold = fold)
+}
+
+# ---- the exact kernel's binary problems and class pairs ----------------------
+
+# One binary SVM on the training rows `rows`, class `positive` as +1 (NULL:
+# the one-class problem, every row +1), through the one solve entry
+# (kc_svm_solve). The nu types start from LIBSVM's feasible point and
+# nu-SVC's solution is scaled by 1/r, as LIBSVM's. path (C-classification):
+# kernel_tune()'s state for the costs of one kernel setting
+# (R/select-svm-path.R), whose fits warm-start from the last and share its
+# kernel rows; NULL alone. test: rows of x held out (Platt's folds), whose
+# decision values the solve gives where the problem is of the class pairs'
+# kind (r$decision; else NULL).
+kc_svm_binary <- function(x, y, rows, positive, C, control, label = "", path = NULL,
+                          test = NULL) {
+  rows <- rows[C[rows] > 0]  # observations of weight 0 take no part
+  yb <- if (is.null(positive)) rep(1L, length(rows)) else
+    ifelse(as.integer(y[rows]) == positive, 1L, -1L)
+  Cb <- C[rows]
+  xb <- x[rows, , drop = FALSE]
+  # The linear kernel's dual is the same for data moved by any c (y'a = 0),
+  # but the float kernel cache is not: far from the origin x'y swamps the
+  # differences that define the margin. There the data are centred, and
+  # rho moved back by c'w. Data centred already (scale = TRUE) never are.
+  # (The one-class dual has no y'a = 0: it is not moved; sparse rows never
+  # are: they would fill.)
+  centre <- NULL
+  if (kc_kernel_info(control$kernel)$shift == "dual" && !is.null(positive) && is.matrix(xb)) {
+    m <- colMeans(xb)
+    spread <- sqrt(mean(rowSums(sweep(xb, 2L, m)^2)))
+    if (sqrt(sum(m^2)) > spread) {
+      centre <- m
+      xb <- sweep(xb, 2L, m)
+    }
+  }
+  centred <- kc_svm_precision(xb, control$kernel, label, one = is.null(positive))
+  if (!is.null(centred)) xb <- centred$x
+  nu_svc <- control$type == "nu-classification"
+  key <- paste0("pair ", label)
+  start <- switch(control$type,
+    "nu-classification" = list(alpha0 = kc_svm_start(Cb, yb, control$nu * sum(Cb) / 2)),
+    "one-classification" = list(alpha0 = kc_svm_start(Cb, yb, control$nu * sum(Cb))),
+    kc_svm_path_start(path, key, rows))
+  # the store (the whole kernel, a cache, a path's kept rows) is the
+  # planner's (src/svm-plan.c); every store gives the same model
+  moved <- !is.null(centre) || !is.null(centred)
+  r <- kc_svm_solve(list(kind = "binary", x = xb, y = yb, C = Cb, alpha0 = start$alpha0,
+                         warm = start$warm, store = start$store,
+                         test = if (!is.null(test) && !moved) x[test, , drop = FALSE]),
+                    kc_svm_options(control, keep = start$keep))
+  kc_svm_path_keep(path, key, rows, Cb, r)
+  r$store <- r$plan <- r$bytes <- NULL
+  r$at_bound <- sum(r$alpha >= Cb)
+  # r = 0: w = 0 (the classes' reduced convex hulls overlap), no margin, and
+  # 1/r infinite. The float kernel cache gives the gradients, hence r, to
+  # about 2^-24 sum(a) max k(x, x): an r within 100 times that is taken as 0.
+  if (nu_svc && !(r$r > 100 * 2^-24 * sum(start$alpha0) *
+                  max(abs(kc_kernel_diag(xb, control$kernel))))) {
+    kc_abort(sprintf(paste0("`nu` = %s is too small for classes %s: their reduced convex hulls ",
+                            "overlap in the %s kernel's feature space, so the nu-SVM has no ",
+                            "margin (r = 0 at the precision of the kernel cache). Use a larger ",
+                            "`nu`."),
+                     format(control$nu), label, control$kernel$name),
+             arg = "nu", class = "nu_infeasible")
+  }
+  if (nu_svc) {
+    r$alpha <- r$alpha / r$r
+    r$rho <- r$rho / r$r
+    r$objective <- r$objective / r$r^2
+  }
+  if (!is.null(centre)) r$rho <- r$rho + sum(centre * colSums(r$alpha * yb * xb))
+  if (!is.null(centred$c)) {  # the one-class problem moved by a constant
+    r$rho <- r$rho + centred$c * sum(r$alpha)
+    r$objective <- r$objective + centred$c * sum(r$alpha)^2 / 2
+  } else if (!is.null(centred)) {
+    r$rho <- r$rho + sum(r$alpha * yb * centred$u)
+  }
+  kc_svm_binary_check(r, rows, label, control)
+}
+
+# What every binary fit checks of its solution r (on the training rows
+# `rows`), then r with its rows.
+kc_svm_binary_check <- function(r, rows, label, control) {
+  if (!is.finite(r$rho) || !is.finite(r$objective) || !all(is.finite(r$alpha))) {
+    # never NaN or Inf from a model that says it converged
+    kc_abort(sprintf(paste0("The SVM's solution%s is not finite numbers on this data (the ",
+                            "%s kernel's values lose their precision). Scale the inputs ",
+                            "(scale = TRUE) or use a smaller `degree` or `gamma`."),
+                     if (nzchar(label)) paste0(" for classes ", label) else "",
+                     control$kernel$name), arg = "x", class = "not_finite")
+  }
+  if (r$status == kc_c$smo_status[["unbounded"]]) {
+    kc_abort(sprintf(paste0("With cost = Inf (hard margin) the classes %s are not separable in ",
+                            "the feature space of the %s kernel (or only with a margin below ",
+                            "1e-4 of the data's radius there). Use a finite `cost`."),
+                     label, control$kernel$name), arg = "cost", class = "not_separable")
+  }
+  r$rows <- rows
+  r
+}
+
+# The class pairs of a multi-class fit in one call of the solve entry
+# (kc_svm_solve), side by side on the threads, on each class's kernel with
+# itself computed once where the SVM's budget holds them (kc_svm_budget(),
+# src/svm-pairs.c): where the planner (src/svm-plan.c) gives them one store
+# (C-SVC on dense rows with a shift-invariant kernel, which kc_svm_binary
+# neither centres nor moves, and a cachesize that holds the largest pair's
+# kernel); the same solutions as kc_svm_binary's. NULL where it does not.
+# With control$probability, Platt's folds (drawn as kc_svm_platt draws them)
+# are solved in the same call from sub-blocks of each pair's kernel block:
+# the fits carry attr "platt", list(fold, ab = the 2 x pairs A and B, or NULL
+# where a fold's solution was not finite or unbounded: kc_svm_platt() then
+# refits those folds alone, to give its error).
+kc_svm_pairs <- function(x, y, problems, pairs, C, control) {
+  probs <- lapply(seq_len(nrow(pairs)), function(m) {
+    rows <- problems[[m]][C[problems[[m]]] > 0]
+    list(rows = rows, y = ifelse(as.integer(y[rows]) == pairs[m, "first"], 1L, -1L),
+         C = C[rows])
+  })
+  problem <- list(kind = "pairs", x = x, pairs = probs)
+  options <- kc_svm_options(control, budget = kc_svm_budget())
+  if (kc_svm_plan(problem, options)$store != "pairs") return(NULL)
+  platt <- isTRUE(control$probability)
+  if (platt) {
+    fold <- kc_platt_folds(lapply(probs, `[[`, "rows"))
+    for (m in seq_along(probs)) problem$pairs[[m]]$fold <- fold[[m]]
+  }
+  out <- kc_svm_solve(problem, options)
+  fits <- lapply(seq_along(probs), function(m) {
+    r <- out$fits[[m]]
+    r$at_bound <- sum(r$alpha >= probs[[m]]$C)
+    r$dec <- r$fold_bad <- NULL
+    kc_svm_binary_check(r, probs[[m]]$rows, rownames(pairs)[m], control)
+  })
+  if (platt) {
+    bad <- any(vapply(out$fits, `[[`, logical(1), "fold_bad"))
+    attr(fits, "platt") <- list(fold = fold, ab = if (!bad) vapply(seq_along(probs), function(m) {
+      kc_platt_fit(out$fits[[m]]$dec, probs[[m]]$y > 0)
+    }, numeric(2)))
+  }
+  fits
+}
+
+# LIBSVM's feasible start for the nu types: within each class (y), a_i up
+# to its bound in row order until the class's a sum to `total`.
+kc_svm_start <- function(bound, y, total) {
+  a <- numeric(length(bound))
+  for (s in unique(y)) {
+    left <- total
+    for (i in which(y == s)) {
+      if (left <= 0) break
+      a[i] <- min(bound[i], left)
+      left <- left - a[i]
+    }
+  }
+  a
+}
+
+# ---- the one solve entry -------------------------------------------------------
+
+# Every SVM solve goes through one .Call (src/ffi-svm.c): `problems` a
+# named list of one kind ("binary": one binary problem, optionally warm-
+# started and with held-out rows; "pairs": the class pairs of one fit,
+# optionally with Platt's folds; "path": the costs of kernel settings over
+# the folds of a cross-validation), `options` a named list that C reads by
+# name. Which store holds the kernel rows is the C planner's
+# (src/svm-plan.c); kc_svm_plan() shows its plan without solving.
+kc_svm_solve <- function(problems, options) .Call(ffi_svm_solve, problems, options)
+
+kc_svm_plan <- function(problems, options) .Call(ffi_svm_plan, problems, options)
+
+# The options of a binary or pairs solve from kernel_svm()'s control:
+# budget, the bytes the pairs' shared blocks may take (kc_svm_budget());
+# keep, those a cost path may still keep a store in (NULL: no path).
+kc_svm_options <- function(control, budget = NULL, keep = NULL) {
+  list(kernel = kc_kernel_code(control$kernel), type = control$type,
+       tolerance = control$tolerance, max_iter = control$max_iter,
+       cachesize = control$cachesize, shrinking = control$shrinking, threads = kc_threads(),
+       budget = budget, keep = keep)
 }

@@ -17,30 +17,28 @@ kc_svm_path_new <- function() {
   path
 }
 
-# The warm start and the store for one binary problem of a path (rows: the
-# problem's training rows, Cb their bounds, yb their +1 / -1); NULLs outside
-# a path. The start is the C engine's (kc_svm_warm_start, src/svm-path.c),
-# the rule the shared path uses: the last solution moved into the new box.
-kc_svm_path_start <- function(path, key, rows, Cb, yb) {
+# The warm start, the store and the budget for one binary problem of a
+# path (rows: the problem's training rows): the problem's warm, store and
+# the solve's keep option (kc_svm_options()); NULLs outside a path. The
+# start is the C engine's (kc_svm_warm_start, src/svm-path.c), the rule the
+# shared path uses: the last solution moved into the new box. Whether a new
+# store fits the budget left is the planner's (src/svm-plan.c).
+kc_svm_path_start <- function(path, key, rows) {
   if (is.null(path)) return(list())
   prev <- path[[key]]
   if (!is.null(prev) && identical(prev$rows, rows)) {
-    alpha0 <- .Call(ffi_svm_warm_start, as.double(prev$alpha), as.double(prev$C),
-                    as.double(Cb), as.integer(yb))
-    return(list(alpha0 = alpha0, store = prev$store))
+    return(list(warm = list(alpha = prev$alpha, C = prev$C), store = prev$store,
+                keep = path$budget))
   }
-  bytes <- kc_svm_bytes(length(rows))[1L]
-  store <- NULL
-  if (bytes <= path$budget) {
-    store <- TRUE  # the solver allocates it
-    path$budget <- path$budget - bytes
-  }
-  list(alpha0 = NULL, store = store)
+  list(keep = path$budget)
 }
 
-kc_svm_path_keep <- function(path, key, rows, Cb, alpha, store) {
-  if (!is.null(path)) assign(key, list(rows = rows, C = Cb, alpha = alpha, store = store),
-                             envir = path)
+# After the solve r: its solution, and its store (a new one takes its bytes
+# off the budget).
+kc_svm_path_keep <- function(path, key, rows, Cb, r) {
+  if (is.null(path)) return(invisible())
+  path$budget <- path$budget - r$bytes
+  assign(key, list(rows = rows, C = Cb, alpha = r$alpha, store = r$store), envir = path)
 }
 
 # The cost path's fits of one fold (kc_paths' fold_fits): the cells' costs
@@ -103,16 +101,6 @@ kc_path_predict <- function(models, xte, needs) {
 # kernel_svm()'s arguments the shared path reproduces.
 kc_svm_shared_args <- c("kernel", "gamma", "degree", "coef0", "cost", "class.weights", "scale",
                         "probability", "tolerance", "max_iter", "cachesize", "shrinking", "type")
-
-# The bytes of the SVM's memory for n points: c(store, once, thread), the
-# solver's kept row store, and the shared path's: kept once (the kernel of
-# all n points where one serves every fold, with nx input matrices for nrun
-# folds) and per thread fitting (for a largest pair block of m rows and
-# folds of at most t rows); their home: src/svm-path.c.
-kc_svm_bytes <- function(n, m = 0, t = 0, nx = 1L, nrun = 1L) {
-  .Call(ffi_svm_bytes, as.double(n), as.double(m), as.double(t), as.integer(nx),
-        as.integer(nrun))
-}
 
 # What the shared path needs to run the cells of the selection problem
 # `sel` (kc_selection(); one path group: the same kernel setting, their
@@ -214,28 +202,13 @@ kc_svm_shared_common <- function(arg, sel, runs, inputs) {
   }
   design <- inputs$design
   copies <- if (scale) length(runs) else 1
-  bytes <- kc_svm_bytes(n, largest, held_out, nx = copies, nrun = length(runs))
-  inputs_bytes <- 8 * copies * length(design$x)
-  if (sum(bytes[2:3]) + inputs_bytes > kc_tune_budget()) return(NULL)
-  # more than two classes on the folds' own inputs (scaled per fold, or one
-  # fold run): the held-out rows' kernel with the training rows once per fold run,
-  # each class pair's decision values read from it (the same values, 1 / (L - 1)
-  # of the work of each pair's own), and the training rows' kernel with
-  # themselves, each pair's block copied from it (each value computed once,
-  # not in each of the L - 1 pairs of a class), where the budget holds them
-  # (doubles, floats): fold_kernel 2, or 1 the held-out one alone, 0 neither
-  fold_kernel <- 0L
-  if (L > 2L && (copies > 1 || length(runs) == 1L)) {
-    trained <- n - min(tabulate(fold, max(fold))[runs])
-    for (mode in 2:1) {
-      once <- 8 * held_out * trained + if (mode == 2L) 4 * trained^2 else 0
-      if (once + bytes[3L] + inputs_bytes <= kc_tune_budget()) {
-        fold_kernel <- mode
-        bytes[2L] <- once
-        break
-      }
-    }
-  }
+  # the kernel, a pair's block and the inputs' copies within the budget,
+  # and the folds' kernels where it holds them: the planner's (src/svm-plan.c)
+  plan <- kc_svm_plan(list(kind = "path", n = n, nclass = L, m = largest, t = held_out,
+                           trained = n - min(tabulate(fold, max(fold))[runs]), nx = copies,
+                           nrun = length(runs), inputs = 8 * copies * length(design$x)),
+                      list(budget = kc_tune_budget()))
+  if (!plan$fits) return(NULL)
   # (a constant column warns: the folds then run one by one, and warn)
   # (the scaled copies are the folds' `runs`: kept until the folds change)
   key <- if (scale) "scaled" else "unscaled"
@@ -249,18 +222,7 @@ kc_svm_shared_common <- function(arg, sel, runs, inputs) {
   if (isFALSE(x)) return(NULL)
   list(x = x, kernel = kernel, nclass = L, w = as.double(wt), cw = cw,
        tolerance = as.numeric(tolerance), max_iter = as.numeric(max_iter),
-       shrinking = arg("shrinking"), fold_kernel = fold_kernel,
-       bytes = c(once = bytes[[2L]], thread = bytes[[3L]], inputs = inputs_bytes))
-}
-
-# The threads that run the class pairs of `plans` side by side: the
-# engine's, as many as the budget holds a fit's memory for (at least one:
-# each plan alone is within it).
-kc_svm_path_threads <- function(plans) {
-  b <- vapply(plans, `[[`, numeric(3), "bytes")
-  fits <- floor((kc_tune_budget() - max(b["once", ]) - max(b["inputs", ])) /
-                  max(b["thread", ]))
-  as.integer(max(1, min(kc_threads(), fits)))
+       shrinking = arg("shrinking"), fold_kernel = plan$fold_kernel, bytes = plan$bytes)
 }
 
 # A plan's units of work on the folds `runs` (kc_paths' `units`): its class
@@ -303,8 +265,11 @@ kc_svm_shared_fits <- function(task, sel, rows) {
     p$cost <- p$cost[o]
     p
   }, task$plans, ord)
-  r <- .Call(ffi_svm_path, plans, as.integer(fold), as.integer(task$folds),
-             kc_svm_path_threads(plans), kc_svm_kept$buffers)
+  # the pairs side by side on the engine's threads, as many as the budget
+  # holds a fit's memory for (the planner's)
+  r <- kc_svm_solve(list(kind = "path", plans = plans, fold = as.integer(fold),
+                         run = as.integer(task$folds), kept = kc_svm_kept$buffers),
+                    list(threads = kc_threads(), budget = kc_tune_budget()))
   out <- vector("list", length(sel$cells))
   for (g in seq_along(plans)) {
     at <- task$groups[[g]]

@@ -13,6 +13,7 @@
 #include "feature-map.h"
 #include "linear.h"
 #include "ffi.h"
+#include "ffi-entry.h"
 
 /* A feature map from R (kc_feature_map() in R/repr-approx.R): list(type (1
  * Nystrom, 2 Fourier), landmarks, proj (m x r), freq (p x r), phase (r)),

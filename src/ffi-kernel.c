@@ -6,6 +6,7 @@
 #include "kernel.h"
 #include "isa.h"
 #include "ffi.h"
+#include "ffi-entry.h"
 
 SEXP ffi_kernel_matrix(SEXP x, SEXP y, SEXP spec, SEXP threads)
 {

@@ -14,6 +14,7 @@
 #include "feature-map.h"
 #include "linear.h"
 #include "ffi.h"
+#include "ffi-entry.h"
 
 /* threshold_search(score, y): score a finite double vector, y an integer
  * vector of +1 / -1 of the same length.  Returns c(b, split, consistency, sign). */

@@ -1,5 +1,12 @@
-/* .Call entry points of the SVM solver (smo.h) and the shared cost path
- * (svm-path.h), and the SVM's memory sizes.  The style and the shared
+/* The SVM's one solve entry (ffi_svm_solve) and its planner's (ffi_svm_plan):
+ * the problems, a named list of one kind (kind = "binary": one binary
+ * problem, optionally warm-started, with a kept store and held-out points;
+ * "pairs": the class pairs of one fit, optionally with Platt's folds;
+ * "path": the costs of kernel settings over the folds of a
+ * cross-validation), and the options, a named list read by name
+ * (kc_list_need).  The store each problem's kernel rows live in is the
+ * planner's choice (svm-plan.c), from the sizes, cachesize and the budget
+ * R gives (kc_svm_budget() or kc_tune_budget()).  The style and the shared
  * unpacking: ffi.c. */
 #include <limits.h>
 #include <stdlib.h>
@@ -10,22 +17,122 @@
 #include "smo.h"
 #include "svm-path.h"
 #include "svm-pairs.h"
+#include "svm-plan.h"
 #include "ffi.h"
+#include "ffi-entry.h"
 
-/* SVM dual by SMO: y in {-1, +1}, C the per-point upper bounds (> 0 or Inf);
- * linear the linear term, alpha0 NULL or a start within the bounds (the nu
- * problems' feasible start, or a warm start), nsets 1 or 2 (kc_smo_options,
- * smo.h).  store: NULL, TRUE (a new one), "whole" (a new one, every row
- * computed first: the solver then reads it directly) or a raw vector of
- * n * n * 4 + n bytes, kernel rows and their flags that the solver fills in
- * place and the caller keeps for the next solve on the same x and kernel
- * (returned as `store`). */
-SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
-             SEXP cachesize, SEXP shrinking, SEXP threads, SEXP linear, SEXP alpha0,
-             SEXP nsets, SEXP store)
+static kc_svm_type type_from(SEXP options)
 {
-    kc_kernel k = kc_kernel_from(spec);
-    int nt = kc_threads_from(threads);
+    SEXP t = kc_list_need(options, "type");
+    if (!isString(t) || XLENGTH(t) != 1) kc_internal("type must be one string");
+    const char *s = CHAR(STRING_ELT(t, 0));
+    if (!strcmp(s, "C-classification")) return KC_SVM_C;
+    if (!strcmp(s, "nu-classification")) return KC_SVM_NU;
+    if (!strcmp(s, "one-classification")) return KC_SVM_ONE;
+    kc_internal("type must be an SVM type");
+}
+
+static double number_from(SEXP options, const char *name)
+{
+    SEXP v = kc_list_need(options, name);
+    if (!isNumeric(v) || XLENGTH(v) != 1) kc_internal("%s must be one number", name);
+    return asReal(v);
+}
+
+/* The solver's settings that every kind reads from the options: the
+ * linear term and index sets of the type (C-SVC: -1, one set; nu-SVC: 0,
+ * two sets, pairs within a class; one-class: 0, one set), tolerance,
+ * max_iter, shrinking and threads. */
+static kc_smo_options solver_from(SEXP options, kc_svm_type type)
+{
+    double eps = number_from(options, "tolerance"), it = number_from(options, "max_iter");
+    if (!R_FINITE(eps) || eps <= 0) kc_internal("tolerance must be > 0");
+    if (ISNAN(it) || it < 1) kc_internal("max_iter must be >= 1");
+    int shr = asLogical(kc_list_need(options, "shrinking"));
+    if (shr == NA_LOGICAL) kc_internal("shrinking must be TRUE or FALSE");
+    return (kc_smo_options) {.linear = type == KC_SVM_C ? -1.0 : 0.0, .alpha0 = NULL,
+                             .nsets = type == KC_SVM_NU ? 2 : 1, .eps = eps,
+                             .max_iter = it >= (double) LONG_MAX ? LONG_MAX : (long) it,
+                             .shrinking = shr,
+                             .nthreads = kc_threads_from(kc_list_need(options, "threads")),
+                             .cache_mb = 1.0};
+}
+
+static double cache_from(SEXP options)
+{
+    double mb = number_from(options, "cachesize");
+    if (!R_FINITE(mb) || mb <= 0) kc_internal("cachesize must be > 0");
+    return mb;
+}
+
+/* A binary problem's plan: keep (options) the bytes a path may still
+ * keep a store in, NULL outside a path. */
+static kc_svm_binary_plan binary_plan(SEXP pr, SEXP options, const kc_points *a)
+{
+    SEXP keep = kc_list_elt(options, "keep");
+    if (!isNull(keep) && (!isNumeric(keep) || XLENGTH(keep) != 1 || ISNAN(asReal(keep))))
+        kc_internal("keep must be NULL or one number");
+    return kc_svm_plan_binary((double) a->n, a->src, type_from(options), cache_from(options),
+                              !isNull(kc_list_elt(pr, "store")), !isNull(keep),
+                              isNull(keep) ? 0 : asReal(keep));
+}
+
+/* The held-out points' decision values of a solution alpha on the points
+ * a (classes y): the support vectors' coefficients alpha y summed in
+ * double, in the points' order, over the float kernel values (each the
+ * double value rounded, as the solver's rows hold them), minus rho: as the
+ * class pairs' Platt folds sum them (svm-pairs.c), so that a fold's
+ * decision values are the same on whichever store its pair was solved. */
+static void held_out_decision(const kc_kernel *k, const kc_points *a, const int *y,
+                              const double *alpha, double rho, const kc_points *test,
+                              int nthreads, double *dec)
+{
+    int *sv = (int *) R_alloc((size_t) a->n + 1, sizeof(int));
+    double *coef = (double *) R_alloc((size_t) a->n + 1, sizeof(double));
+    int nsv = 0;
+    for (ptrdiff_t i = 0; i < a->n; i++)
+        if (alpha[i] > 0) {
+            coef[nsv] = alpha[i] * y[i];
+            sv[nsv++] = (int) i;
+        }
+    if (!nsv) {
+        for (ptrdiff_t i = 0; i < test->n; i++) dec[i] = -rho;
+        return;
+    }
+    kc_points b = kc_points_subset(a, sv, nsv);
+    enum { CHUNK = 256 };  /* held-out rows at a time: CHUNK x nsv floats */
+    float *K = (float *) R_alloc((size_t) CHUNK * nsv, sizeof(float));
+    int *at = (int *) R_alloc(CHUNK, sizeof(int));
+    for (ptrdiff_t t0 = 0; t0 < test->n; t0 += CHUNK) {
+        int cn = test->n - t0 < CHUNK ? (int) (test->n - t0) : CHUNK;
+        for (int i = 0; i < cn; i++) at[i] = (int) (t0 + i);
+        kc_points t = kc_points_subset(test, at, cn);
+        kc_gram_float(k, &t, &b, 0, K, nthreads);
+        for (int i = 0; i < cn; i++) {
+            double s = 0;
+            for (int j = 0; j < nsv; j++) s += coef[j] * K[i + (size_t) j * cn];
+            dec[t0 + i] = s - rho;
+        }
+    }
+}
+
+/* One binary problem: x (points), y (+1 / -1), C (the bounds, >= 0 or
+ * Inf); optionally alpha0 (a start within the bounds: the nu problems'
+ * feasible one), warm = list(alpha, C) (a path's last solution in its
+ * bounds, moved into C: kc_svm_warm_start), store (the raw store of the
+ * path's last cost, n * n * 4 + n bytes that the solver fills in place)
+ * and test (points held out, of x's source).  Returns the solution's
+ * fields; store, the kept store (a path's, else NULL); decision, test's
+ * decision values where the problem is of the pairs' kind
+ * (kc_svm_pairs_kind), else NULL; plan, the store's name; bytes, those of
+ * a new store (0: none, or the path's kept one); start, the warm start
+ * (NULL without warm). */
+static SEXP solve_binary(SEXP pr, SEXP options)
+{
+    kc_kernel k = kc_kernel_from(kc_list_need(options, "kernel"));
+    kc_svm_type type = type_from(options);
+    kc_smo_options opt = solver_from(options, type);
+    SEXP x = kc_list_need(pr, "x"), y = kc_list_need(pr, "y"), C = kc_list_need(pr, "C");
     kc_points a = kc_points_from(x, "x");
     kc_check_pair(&k, &a, &a, "x", "x");
     if (!isInteger(y) || XLENGTH(y) != a.n)
@@ -38,57 +145,68 @@ SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
         if (yy[i] != 1 && yy[i] != -1) kc_internal("y must be -1 or +1");
         if (ISNAN(cc[i]) || cc[i] < 0) kc_internal("C must be >= 0");
     }
-    double eps = asReal(tolerance), mb = asReal(cachesize), it = asReal(max_iter);
-    if (!R_FINITE(eps) || eps <= 0) kc_internal("tolerance must be > 0");
-    if (!R_FINITE(mb) || mb <= 0) kc_internal("cachesize must be > 0");
-    if (ISNAN(it) || it < 1) kc_internal("max_iter must be >= 1");
-    int shr = asLogical(shrinking);
-    if (shr == NA_LOGICAL) kc_internal("shrinking must be TRUE or FALSE");
-    double p = asReal(linear);
-    if (!R_FINITE(p)) kc_internal("linear must be finite");
-    const double *a0 = NULL;
+    opt.cache_mb = cache_from(options);
+    SEXP alpha0 = kc_list_elt(pr, "alpha0"), warm = kc_list_elt(pr, "warm"), start = R_NilValue;
+    int nprot = 0;
+    if (!isNull(alpha0) && !isNull(warm)) kc_internal("give alpha0 or warm, not both");
     if (!isNull(alpha0)) {
         if (!isReal(alpha0) || XLENGTH(alpha0) != a.n)
             kc_internal("alpha0 must be NULL or a double vector, one per row");
-        a0 = REAL(alpha0);
-        for (R_xlen_t i = 0; i < a.n; i++)
-            if (!(a0[i] >= 0 && a0[i] <= cc[i]) || !R_FINITE(a0[i]))
-                kc_internal("alpha0 must lie within [0, C]");
+        opt.alpha0 = REAL(alpha0);
+    } else if (!isNull(warm)) {
+        SEXP prev = kc_list_need(warm, "alpha"), Cprev = kc_list_need(warm, "C");
+        if (!isReal(prev) || !isReal(Cprev) || XLENGTH(prev) != a.n || XLENGTH(Cprev) != a.n ||
+            a.n > INT_MAX)
+            kc_internal("warm's alpha and C must be double vectors, one per row");
+        for (R_xlen_t i = 0; i < a.n; i++) if (!(cc[i] > 0)) kc_internal("C must be > 0");
+        start = PROTECT(allocVector(REALSXP, a.n));
+        nprot++;
+        kc_svm_warm_start(REAL(prev), REAL(Cprev), cc, yy, (int) a.n, REAL(start));
+        opt.alpha0 = REAL(start);
     }
-    if (!isInteger(nsets) || XLENGTH(nsets) != 1 ||
-        (INTEGER(nsets)[0] != 1 && INTEGER(nsets)[0] != 2))
-        kc_internal("nsets must be 1L or 2L");
-    float *rows = NULL;
-    unsigned char *filled = NULL;
-    int nprot = 0;
+    if (opt.alpha0)
+        for (R_xlen_t i = 0; i < a.n; i++)
+            if (!(opt.alpha0[i] >= 0 && opt.alpha0[i] <= cc[i]) || !R_FINITE(opt.alpha0[i]))
+                kc_internal("alpha0 must lie within [0, C]");
+    SEXP test = kc_list_elt(pr, "test");
+    kc_points tp = {0};
+    if (!isNull(test)) {
+        tp = kc_points_from(test, "test");
+        kc_check_pair(&k, &tp, &a, "test", "x");
+    }
+    kc_svm_binary_plan plan = binary_plan(pr, options, &a);
+    SEXP store = kc_list_elt(pr, "store");
     double need = kc_svm_store_bytes((double) a.n);
-    int whole = isString(store) && XLENGTH(store) == 1 && !strcmp(CHAR(STRING_ELT(store, 0)), "whole");
-    if (whole || (isLogical(store) && XLENGTH(store) == 1 && LOGICAL(store)[0] == TRUE)) {
-        /* a new store, returned: only its flags need clearing */
+    if (plan.fresh) {
+        /* a new store: only its flags need clearing */
         if (need > (double) R_XLEN_T_MAX) kc_internal("the store is too large");
         store = PROTECT(allocVector(RAWSXP, (R_xlen_t) need));
         nprot++;
         memset(RAW(store) + (size_t) a.n * a.n * sizeof(float), 0, (size_t) a.n);
         kc_advise_huge_pages(RAW(store), (size_t) need);
     }
-    if (!isNull(store)) {
+    if (plan.store == KC_STORE_KEPT || plan.store == KC_STORE_WHOLE) {
         if (TYPEOF(store) != RAWSXP || (double) XLENGTH(store) != need)
-            kc_internal("store must be NULL, TRUE, \"whole\" or raw(n * n * 4 + n)");
+            kc_internal("store must be NULL or raw(n * n * 4 + n)");
         /* the rows first: RAW() is aligned for any type */
-        rows = (float *) (void *) RAW(store);
-        filled = RAW(store) + (size_t) a.n * a.n * sizeof(float);
+        opt.store = (float *) (void *) RAW(store);
+        opt.filled = RAW(store) + (size_t) a.n * a.n * sizeof(float);
+        opt.whole = plan.whole;
     }
     SEXP alpha = PROTECT(allocVector(REALSXP, a.n));
-    kc_smo_options opt = {.linear = p, .alpha0 = a0, .nsets = INTEGER(nsets)[0], .eps = eps,
-                          .max_iter = it >= (double) LONG_MAX ? LONG_MAX : (long) it,
-                          .shrinking = shr, .nthreads = nt, .cache_mb = mb, .store = rows,
-                          .filled = filled, .whole = whole};
     kc_smo_result res;
     res.alpha = REAL(alpha);
     kc_smo(&k, &a, yy, cc, &opt, &res);
+    SEXP dec = R_NilValue;
+    if (!isNull(test) && kc_svm_pairs_kind(type, &a, &k)) {
+        dec = PROTECT(allocVector(REALSXP, tp.n));
+        nprot++;
+        held_out_decision(&k, &a, yy, REAL(alpha), res.rho, &tp, opt.nthreads, REAL(dec));
+    }
 
     const char *names[] = {"alpha", "rho", "objective", "iterations", "status", "gap",
-                           "rows_computed", "r", "store", ""};
+                           "rows_computed", "r", "store", "decision", "plan", "bytes", "start",
+                           ""};
     SEXP out = PROTECT(mkNamed(VECSXP, names));
     SET_VECTOR_ELT(out, 0, alpha);
     SET_VECTOR_ELT(out, 1, ScalarReal(res.rho));
@@ -98,9 +216,133 @@ SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
     SET_VECTOR_ELT(out, 5, ScalarReal(res.gap));
     SET_VECTOR_ELT(out, 6, ScalarReal((double) res.rows_computed));
     SET_VECTOR_ELT(out, 7, ScalarReal(res.r));
-    SET_VECTOR_ELT(out, 8, store);
+    SET_VECTOR_ELT(out, 8, plan.store == KC_STORE_KEPT ? store : R_NilValue);
+    SET_VECTOR_ELT(out, 9, dec);
+    SET_VECTOR_ELT(out, 10, mkString(kc_svm_store_name(plan.store)));
+    SET_VECTOR_ELT(out, 11, ScalarReal(plan.bytes));
+    SET_VECTOR_ELT(out, 12, start);
     UNPROTECT(2 + nprot);
     return out;
+}
+
+/* The class pairs' plan (kc_svm_plan_pairs): apart unless their points
+ * are a dense double matrix; a, their points, and the largest pair's rows. */
+static kc_svm_store pairs_plan(SEXP pr, SEXP options, const kc_kernel *k, kc_points *a)
+{
+    SEXP x = kc_list_need(pr, "x"), problems = kc_list_need(pr, "pairs");
+    if (!isNewList(problems) || XLENGTH(problems) < 1 || XLENGTH(problems) > INT_MAX)
+        kc_internal("pairs must be a list of one or more pairs");
+    if (!isReal(x) || !isMatrix(x)) return KC_STORE_APART;
+    *a = kc_points_from(x, "x");
+    kc_check_pair(k, a, a, "x", "x");
+    double mmax = 0;
+    for (R_xlen_t u = 0; u < XLENGTH(problems); u++) {
+        double m = (double) XLENGTH(kc_list_need(VECTOR_ELT(problems, u), "rows"));
+        if (m > mmax) mmax = m;
+    }
+    return kc_svm_plan_pairs(type_from(options), a, k, mmax, cache_from(options));
+}
+
+/* The class pairs of one multi-class C-SVC fit on one shared kernel
+ * (kc_svm_pairs): x the dense points of the fit, pairs one list per pair
+ * of rows (1-based, increasing), y (+1 / -1), C (> 0 or Inf) and
+ * optionally fold (Platt's folds, integers in 1..nfolds); options$budget
+ * the bytes the kernel store may take.  Returns NULL where the planner
+ * gives the pairs apart (each then solved as a binary problem), else
+ * list(fits = per pair its solution's fields (alpha to r, as a binary
+ * solve's), with folds also dec and fold_bad (kc_svm_pair), shared = whether the
+ * classes' kernel blocks were shared, batches = in how many batches of
+ * pairs: 1 all at once, more through the cache of class blocks). */
+static SEXP solve_pairs(SEXP pr, SEXP options)
+{
+    kc_kernel k = kc_kernel_from(kc_list_need(options, "kernel"));
+    kc_svm_type type = type_from(options);
+    kc_smo_options opt = solver_from(options, type);
+    double bud = number_from(options, "budget");
+    if (ISNAN(bud) || bud < 0) kc_internal("budget must be >= 0");
+    kc_points a;
+    if (pairs_plan(pr, options, &k, &a) != KC_STORE_PAIRS) return R_NilValue;
+    SEXP problems = kc_list_need(pr, "pairs");
+    int np = (int) XLENGTH(problems), nt = opt.nthreads;
+    kc_svm_pair *pairs = (kc_svm_pair *) R_alloc((size_t) np, sizeof(kc_svm_pair));
+    const char *names[] = {"alpha", "rho", "objective", "iterations", "status", "gap",
+                           "rows_computed", "r", "dec", "fold_bad", ""};
+    SEXP fits = PROTECT(allocVector(VECSXP, np));
+    for (int u = 0; u < np; u++) {
+        SEXP pp = VECTOR_ELT(problems, u);
+        SEXP rows = kc_list_elt(pp, "rows"), y = kc_list_elt(pp, "y"), C = kc_list_elt(pp, "C");
+        R_xlen_t m = XLENGTH(rows);
+        if (m < 2) kc_internal("a pair needs at least 2 rows");
+        const int *rr = kc_index_from(rows, m, a.n, "rows");
+        for (R_xlen_t i = 1; i < m; i++)
+            if (rr[i] <= rr[i - 1]) kc_internal("rows must be increasing");
+        if (!isInteger(y) || XLENGTH(y) != m) kc_internal("y must be an integer vector, one per row");
+        if (!isReal(C) || XLENGTH(C) != m) kc_internal("C must be a double vector, one per row");
+        for (R_xlen_t i = 0; i < m; i++) {
+            if (INTEGER(y)[i] != 1 && INTEGER(y)[i] != -1) kc_internal("y must be -1 or +1");
+            if (!(REAL(C)[i] > 0)) kc_internal("C must be > 0");
+        }
+        SEXP out = mkNamed(VECSXP, names);
+        SET_VECTOR_ELT(fits, u, out);
+        SET_VECTOR_ELT(out, 0, allocVector(REALSXP, m));
+        pairs[u] = (kc_svm_pair) {.m = (int) m, .rows = rr, .y = INTEGER(y), .C = REAL(C),
+                                  .alpha = REAL(VECTOR_ELT(out, 0))};
+        SEXP fold = kc_list_elt(pp, "fold");
+        if (!isNull(fold)) {
+            if (!isInteger(fold) || XLENGTH(fold) != m) kc_internal("fold must be integers, one per row");
+            int nf = 0;
+            for (R_xlen_t i = 0; i < m; i++) {
+                int f = INTEGER(fold)[i];
+                if (f == NA_INTEGER || f < 1) kc_internal("fold must be >= 1");
+                if (f > nf) nf = f;
+            }
+            SET_VECTOR_ELT(out, 8, allocVector(REALSXP, m));
+            pairs[u].fold = INTEGER(fold);
+            pairs[u].nfolds = nf;
+            pairs[u].dec = REAL(VECTOR_ELT(out, 8));
+        }
+    }
+    opt.whole = 1;
+    int shared = kc_svm_pairs(&k, &a, pairs, np, &opt, bud, nt);
+    for (int u = 0; u < np; u++) {
+        SEXP out = VECTOR_ELT(fits, u);
+        kc_smo_result *res = &pairs[u].res;
+        SET_VECTOR_ELT(out, 1, ScalarReal(res->rho));
+        SET_VECTOR_ELT(out, 2, ScalarReal(res->objective));
+        SET_VECTOR_ELT(out, 3, ScalarReal((double) res->iterations));
+        SET_VECTOR_ELT(out, 4, ScalarInteger(res->status));
+        SET_VECTOR_ELT(out, 5, ScalarReal(res->gap));
+        SET_VECTOR_ELT(out, 6, ScalarReal((double) res->rows_computed));
+        SET_VECTOR_ELT(out, 7, ScalarReal(res->r));
+        if (pairs[u].fold) SET_VECTOR_ELT(out, 9, ScalarLogical(pairs[u].fold_bad));
+    }
+    const char *top[] = {"fits", "shared", "batches", ""};
+    SEXP ans = PROTECT(mkNamed(VECSXP, top));
+    SET_VECTOR_ELT(ans, 0, fits);
+    SET_VECTOR_ELT(ans, 1, ScalarLogical(shared > 0));
+    SET_VECTOR_ELT(ans, 2, ScalarInteger(shared));
+    UNPROTECT(2);
+    return ans;
+}
+
+/* The threads a path's plans run on side by side (kc_svm_plan_path_threads):
+ * from each plan's bytes (once, per thread and of its inputs; 0 where not
+ * given), options$budget and options$threads. */
+static int path_threads(SEXP plans, SEXP options)
+{
+    int nt = kc_threads_from(kc_list_need(options, "threads"));
+    double budget = number_from(options, "budget");
+    if (ISNAN(budget)) kc_internal("budget must be a number");
+    if (!isNewList(plans) || XLENGTH(plans) < 1 || XLENGTH(plans) > INT_MAX)
+        kc_internal("plans must be a list of one or more plans");
+    int np = (int) XLENGTH(plans);
+    double *bytes = (double *) R_alloc(3 * (size_t) np, sizeof(double));
+    for (int j = 0; j < np; j++) {
+        SEXP b = kc_list_elt(VECTOR_ELT(plans, j), "bytes");
+        if (!isNull(b) && (!isReal(b) || XLENGTH(b) != 3)) kc_internal("bytes must be 3 numbers");
+        for (int q = 0; q < 3; q++) bytes[q * np + j] = isNull(b) ? 0 : REAL(b)[q];
+    }
+    return kc_svm_plan_path_threads(bytes, bytes + np, bytes + 2 * np, np, budget, nt);
 }
 
 /* The costs of kernel settings over the folds run (1-based) of a
@@ -109,12 +351,16 @@ SEXP ffi_smo(SEXP x, SEXP y, SEXP C, SEXP spec, SEXP tolerance, SEXP max_iter,
  * points: one, or one per fold of run, scaled as its training rows scale
  * them), y (their classes 1..nclass), nclass, cost (increasing), w (the n
  * weights), cw (the nclass x length(run) class weights), spec, tolerance,
- * max_iter and shrinking; fold: the n points' folds 1..nfold; kept: NULL,
- * or ffi_svm_path_kept's buffers.  Returns per plan list(decision = n x
- * pairs x costs, rho, iterations, status = length(run) x pairs x costs). */
-SEXP ffi_svm_path(SEXP plans, SEXP fold, SEXP run, SEXP threads, SEXP kept)
+ * max_iter, shrinking, and optionally fold_kernel and bytes (ffi_svm_plan's,
+ * which with options$budget set the threads side by side); fold: the n
+ * points' folds 1..nfold; kept: NULL, or ffi_svm_path_kept's buffers.
+ * Returns per plan list(decision = n x pairs x costs, rho, iterations,
+ * status = length(run) x pairs x costs). */
+static SEXP solve_path(SEXP pr, SEXP options)
 {
-    int nt = kc_threads_from(threads);
+    SEXP plans = kc_list_need(pr, "plans"), fold = kc_list_need(pr, "fold"),
+         run = kc_list_need(pr, "run"), kept = kc_list_elt(pr, "kept");
+    int nt = path_threads(plans, options);
     R_xlen_t nrun = XLENGTH(run);
     if (!isNewList(plans) || XLENGTH(plans) < 1 || XLENGTH(plans) > INT_MAX || nrun < 1)
         kc_internal("plans must be a list of one or more plans, run not empty");
@@ -126,9 +372,10 @@ SEXP ffi_svm_path(SEXP plans, SEXP fold, SEXP run, SEXP threads, SEXP kept)
     R_xlen_t n = -1;
     for (int j = 0; j < njobs; j++) {
         SEXP plan = VECTOR_ELT(plans, j);
-        SEXP x = kc_list_elt(plan, "x"), y = kc_list_elt(plan, "y"), nclass = kc_list_elt(plan, "nclass"),
-             cost = kc_list_elt(plan, "cost"), w = kc_list_elt(plan, "w"), cw = kc_list_elt(plan, "cw");
-        ks[j] = kc_kernel_from(kc_list_elt(plan, "spec"));
+        SEXP x = kc_list_need(plan, "x"), y = kc_list_need(plan, "y"),
+             nclass = kc_list_need(plan, "nclass"), cost = kc_list_need(plan, "cost"),
+             w = kc_list_need(plan, "w"), cw = kc_list_need(plan, "cw");
+        ks[j] = kc_kernel_from(kc_list_need(plan, "spec"));
         if (!isNewList(x) || (XLENGTH(x) != 1 && XLENGTH(x) != nrun))
             kc_internal("x must be a list of one double matrix or one per fold run");
         int nx = (int) XLENGTH(x);
@@ -163,10 +410,11 @@ SEXP ffi_svm_path(SEXP plans, SEXP fold, SEXP run, SEXP threads, SEXP kept)
             kc_internal("cw must be a double nclass x length(run) matrix");
         for (R_xlen_t i = 0; i < XLENGTH(cw); i++)
             if (!(REAL(cw)[i] >= 0) || !R_FINITE(REAL(cw)[i])) kc_internal("cw must be finite and >= 0");
-        double eps = asReal(kc_list_elt(plan, "tolerance")), it = asReal(kc_list_elt(plan, "max_iter"));
+        double eps = asReal(kc_list_need(plan, "tolerance")),
+               it = asReal(kc_list_need(plan, "max_iter"));
         if (!R_FINITE(eps) || eps <= 0) kc_internal("tolerance must be > 0");
         if (ISNAN(it) || it < 1) kc_internal("max_iter must be >= 1");
-        int shr = asLogical(kc_list_elt(plan, "shrinking"));
+        int shr = asLogical(kc_list_need(plan, "shrinking"));
         if (shr == NA_LOGICAL) kc_internal("shrinking must be TRUE or FALSE");
         double len = (double) n * npairs * ncost, fits = (double) nrun * npairs * ncost;
         if (len > (double) R_XLEN_T_MAX || fits > (double) R_XLEN_T_MAX)
@@ -196,7 +444,7 @@ SEXP ffi_svm_path(SEXP plans, SEXP fold, SEXP run, SEXP threads, SEXP kept)
 }
 
 /* The path's buffers kept across calls (kc_svm_path_kept): an external
- * pointer that ffi_svm_path takes, freed by ffi_svm_path_kept_free or, if
+ * pointer that the path solve takes, freed by ffi_svm_path_kept_free or, if
  * that is never called, when R collects it.  A copy in another process
  * (a future's) points to nothing: that call allocates its own. */
 static void kept_free(SEXP ptr)
@@ -225,132 +473,90 @@ SEXP ffi_svm_path_kept_free(SEXP ptr)
     return R_NilValue;
 }
 
-/* The warm start of a path's next cost (kc_svm_warm_start): the last
- * solution alpha in its bounds Cprev moved into the bounds C, for the
- * classes y (+1 / -1); R's per-fold path (kc_svm_path_start). */
-SEXP ffi_svm_warm_start(SEXP alpha, SEXP Cprev, SEXP C, SEXP y)
+
+static const char *kind_of(SEXP problems)
 {
-    R_xlen_t m = XLENGTH(alpha);
-    if (!isReal(alpha) || !isReal(Cprev) || !isReal(C) || !isInteger(y) || m > INT_MAX ||
-        XLENGTH(Cprev) != m || XLENGTH(C) != m || XLENGTH(y) != m)
-        kc_internal("alpha, Cprev and C must be double and y integer vectors of one length");
-    const int *yy = INTEGER(y);
-    const double *cc = REAL(C);
-    for (R_xlen_t t = 0; t < m; t++) {
-        if (yy[t] != 1 && yy[t] != -1) kc_internal("y must be +1 or -1");
-        if (!(cc[t] > 0)) kc_internal("C must be > 0");
-    }
-    SEXP out = PROTECT(allocVector(REALSXP, m));
-    kc_svm_warm_start(REAL(alpha), REAL(Cprev), cc, yy, (int) m, REAL(out));
-    UNPROTECT(1);
-    return out;
+    SEXP kind = kc_list_need(problems, "kind");
+    if (!isString(kind) || XLENGTH(kind) != 1) kc_internal("kind must be one string");
+    return CHAR(STRING_ELT(kind, 0));
 }
 
-/* The bytes of the SVM's memory for n points: c(the solver's kept row
- * store; the shared path's kept once and per thread fitting, for a largest
- * pair block of m rows, folds of at most t rows and nx input matrices for
- * nrun folds) (kc_svm_store_bytes, kc_svm_path_bytes_*). */
-SEXP ffi_svm_bytes(SEXP n, SEXP m, SEXP t, SEXP nx, SEXP nrun)
+SEXP ffi_svm_solve(SEXP problems, SEXP options)
 {
-    double nn = asReal(n), mm = asReal(m), tt = asReal(t);
-    int nxx = asInteger(nx), nr = asInteger(nrun);
-    if (!(nn >= 0) || !(mm >= 0) || !(tt >= 0) || !R_FINITE(nn) || !R_FINITE(mm) ||
-        !R_FINITE(tt) || nxx == NA_INTEGER || nxx < 1 || nr == NA_INTEGER || nr < 1)
-        kc_internal("n, m and t must be numbers >= 0, nx and nrun integers >= 1");
-    SEXP out = PROTECT(allocVector(REALSXP, 3));
-    REAL(out)[0] = kc_svm_store_bytes(nn);
-    REAL(out)[1] = kc_svm_path_bytes_once(nn, nxx, nr);
-    REAL(out)[2] = kc_svm_path_bytes_thread(mm, tt);
-    UNPROTECT(1);
-    return out;
+    const char *kind = kind_of(problems);
+    if (!isNewList(options)) kc_internal("options must be a named list");
+    if (!strcmp(kind, "binary")) return solve_binary(problems, options);
+    if (!strcmp(kind, "pairs")) return solve_pairs(problems, options);
+    if (!strcmp(kind, "path")) return solve_path(problems, options);
+    kc_internal("kind must be \"binary\", \"pairs\" or \"path\"");
 }
 
-/* The class pairs of one multi-class C-SVC fit on one shared kernel
- * (kc_svm_pairs): x the dense points of the fit, problems one list per
- * pair of rows (1-based, increasing), y (+1 / -1), C (> 0 or Inf) and
- * optionally fold (Platt's folds, integers in 1..nfolds); budget the bytes
- * the kernel store may take.  Returns list(fits = per pair the fields
- * ffi_smo returns but the store, with folds also dec and fold_bad
- * (kc_svm_pair), shared = whether the classes' kernel blocks were shared,
- * batches = in how many batches of pairs: 1 all at once, more through the
- * cache of class blocks). */
-SEXP ffi_svm_pairs(SEXP x, SEXP problems, SEXP spec, SEXP tolerance, SEXP max_iter,
-                   SEXP shrinking, SEXP threads, SEXP budget)
+/* The plan the solve would follow, for R: binary and pairs problems as
+ * ffi_svm_solve takes them (list(store = its name, bytes = the store's
+ * bytes where new)); a cost path as it takes it, list(threads = those its
+ * plans run on side by side); and for the cost path from its sizes, before
+ * its plans are made (problems: kind = "path", n, nclass, m the largest pair's
+ * training rows, t the largest fold, trained, nx, nrun, inputs; options:
+ * budget), list(fits, fold_kernel, bytes = c(once, thread, inputs)). */
+SEXP ffi_svm_plan(SEXP problems, SEXP options)
 {
-    kc_kernel k = kc_kernel_from(spec);
-    int nt = kc_threads_from(threads);
-    if (!isReal(x) || !isMatrix(x)) kc_internal("x must be a dense double matrix");
-    kc_points a = kc_points_from(x, "x");
-    kc_check_pair(&k, &a, &a, "x", "x");
-    if (!isNewList(problems) || XLENGTH(problems) < 1 || XLENGTH(problems) > INT_MAX)
-        kc_internal("problems must be a list of one or more pairs");
-    double eps = asReal(tolerance), it = asReal(max_iter), bud = asReal(budget);
-    if (!R_FINITE(eps) || eps <= 0) kc_internal("tolerance must be > 0");
-    if (ISNAN(it) || it < 1) kc_internal("max_iter must be >= 1");
-    if (ISNAN(bud) || bud < 0) kc_internal("budget must be >= 0");
-    int shr = asLogical(shrinking);
-    if (shr == NA_LOGICAL) kc_internal("shrinking must be TRUE or FALSE");
-    int np = (int) XLENGTH(problems);
-    kc_svm_pair *pairs = (kc_svm_pair *) R_alloc((size_t) np, sizeof(kc_svm_pair));
-    const char *names[] = {"alpha", "rho", "objective", "iterations", "status", "gap",
-                           "rows_computed", "r", "dec", "fold_bad", ""};
-    SEXP fits = PROTECT(allocVector(VECSXP, np));
-    for (int u = 0; u < np; u++) {
-        SEXP pr = VECTOR_ELT(problems, u);
-        SEXP rows = kc_list_elt(pr, "rows"), y = kc_list_elt(pr, "y"), C = kc_list_elt(pr, "C");
-        R_xlen_t m = XLENGTH(rows);
-        if (m < 2) kc_internal("a pair needs at least 2 rows");
-        const int *rr = kc_index_from(rows, m, a.n, "rows");
-        for (R_xlen_t i = 1; i < m; i++)
-            if (rr[i] <= rr[i - 1]) kc_internal("rows must be increasing");
-        if (!isInteger(y) || XLENGTH(y) != m) kc_internal("y must be an integer vector, one per row");
-        if (!isReal(C) || XLENGTH(C) != m) kc_internal("C must be a double vector, one per row");
-        for (R_xlen_t i = 0; i < m; i++) {
-            if (INTEGER(y)[i] != 1 && INTEGER(y)[i] != -1) kc_internal("y must be -1 or +1");
-            if (!(REAL(C)[i] > 0)) kc_internal("C must be > 0");
-        }
-        SEXP out = mkNamed(VECSXP, names);
-        SET_VECTOR_ELT(fits, u, out);
-        SET_VECTOR_ELT(out, 0, allocVector(REALSXP, m));
-        pairs[u] = (kc_svm_pair) {.m = (int) m, .rows = rr, .y = INTEGER(y), .C = REAL(C),
-                                  .alpha = REAL(VECTOR_ELT(out, 0))};
-        SEXP fold = kc_list_elt(pr, "fold");
-        if (!isNull(fold)) {
-            if (!isInteger(fold) || XLENGTH(fold) != m) kc_internal("fold must be integers, one per row");
-            int nf = 0;
-            for (R_xlen_t i = 0; i < m; i++) {
-                int f = INTEGER(fold)[i];
-                if (f == NA_INTEGER || f < 1) kc_internal("fold must be >= 1");
-                if (f > nf) nf = f;
-            }
-            SET_VECTOR_ELT(out, 8, allocVector(REALSXP, m));
-            pairs[u].fold = INTEGER(fold);
-            pairs[u].nfolds = nf;
-            pairs[u].dec = REAL(VECTOR_ELT(out, 8));
-        }
+    const char *kind = kind_of(problems);
+    if (!strcmp(kind, "path") && !isNull(kc_list_elt(problems, "plans"))) {
+        const char *names[] = {"threads", ""};
+        SEXP out = PROTECT(mkNamed(VECSXP, names));
+        int nt = path_threads(kc_list_need(problems, "plans"), options);
+        SET_VECTOR_ELT(out, 0, ScalarInteger(nt));
+        UNPROTECT(1);
+        return out;
     }
-    kc_smo_options opt = {.linear = -1.0, .alpha0 = NULL, .nsets = 1, .eps = eps,
-                          .max_iter = it >= (double) LONG_MAX ? LONG_MAX : (long) it,
-                          .shrinking = shr, .nthreads = nt, .cache_mb = 1.0, .store = NULL,
-                          .filled = NULL, .whole = 1};
-    int shared = kc_svm_pairs(&k, &a, pairs, np, &opt, bud, nt);
-    for (int u = 0; u < np; u++) {
-        SEXP out = VECTOR_ELT(fits, u);
-        kc_smo_result *res = &pairs[u].res;
-        SET_VECTOR_ELT(out, 1, ScalarReal(res->rho));
-        SET_VECTOR_ELT(out, 2, ScalarReal(res->objective));
-        SET_VECTOR_ELT(out, 3, ScalarReal((double) res->iterations));
-        SET_VECTOR_ELT(out, 4, ScalarInteger(res->status));
-        SET_VECTOR_ELT(out, 5, ScalarReal(res->gap));
-        SET_VECTOR_ELT(out, 6, ScalarReal((double) res->rows_computed));
-        SET_VECTOR_ELT(out, 7, ScalarReal(res->r));
-        if (pairs[u].fold) SET_VECTOR_ELT(out, 9, ScalarLogical(pairs[u].fold_bad));
+    if (!strcmp(kind, "path")) {
+        double v[6];
+        const char *num[] = {"n", "m", "t", "trained", "inputs", "budget"};
+        for (int q = 0; q < 6; q++) {
+            v[q] = number_from(q < 5 ? problems : options, num[q]);
+            if (!(v[q] >= 0)) kc_internal("%s must be a number >= 0", num[q]);
+        }
+        int L = asInteger(kc_list_need(problems, "nclass")),
+            nx = asInteger(kc_list_need(problems, "nx")),
+            nrun = asInteger(kc_list_need(problems, "nrun"));
+        if (L == NA_INTEGER || L < 2 || nx == NA_INTEGER || nx < 1 || nrun == NA_INTEGER ||
+            nrun < 1)
+            kc_internal("nclass must be an integer >= 2, nx and nrun integers >= 1");
+        kc_svm_path_plan p = kc_svm_plan_path(v[0], L, v[1], v[2], v[3], nx, nrun, v[4], v[5]);
+        const char *names[] = {"fits", "fold_kernel", "bytes", ""};
+        SEXP out = PROTECT(mkNamed(VECSXP, names));
+        SET_VECTOR_ELT(out, 0, ScalarLogical(p.fits));
+        SET_VECTOR_ELT(out, 1, ScalarInteger(p.fold_kernel));
+        SEXP b = allocVector(REALSXP, 3);
+        SET_VECTOR_ELT(out, 2, b);
+        REAL(b)[0] = p.once;
+        REAL(b)[1] = p.thread;
+        REAL(b)[2] = p.inputs;
+        const char *bn[] = {"once", "thread", "inputs"};
+        SEXP nm = PROTECT(allocVector(STRSXP, 3));
+        for (int q = 0; q < 3; q++) SET_STRING_ELT(nm, q, mkChar(bn[q]));
+        setAttrib(b, R_NamesSymbol, nm);
+        UNPROTECT(2);
+        return out;
     }
-    const char *top[] = {"fits", "shared", "batches", ""};
-    SEXP ans = PROTECT(mkNamed(VECSXP, top));
-    SET_VECTOR_ELT(ans, 0, fits);
-    SET_VECTOR_ELT(ans, 1, ScalarLogical(shared > 0));
-    SET_VECTOR_ELT(ans, 2, ScalarInteger(shared));
-    UNPROTECT(2);
-    return ans;
+    kc_kernel k = kc_kernel_from(kc_list_need(options, "kernel"));
+    kc_svm_store store;
+    double bytes = 0;
+    if (!strcmp(kind, "binary")) {
+        kc_points a = kc_points_from(kc_list_need(problems, "x"), "x");
+        kc_svm_binary_plan p = binary_plan(problems, options, &a);
+        store = p.store;
+        bytes = p.bytes;
+    } else if (!strcmp(kind, "pairs")) {
+        kc_points a;
+        store = pairs_plan(problems, options, &k, &a);
+    } else {
+        kc_internal("kind must be \"binary\", \"pairs\" or \"path\"");
+    }
+    const char *names[] = {"store", "bytes", ""};
+    SEXP out = PROTECT(mkNamed(VECSXP, names));
+    SET_VECTOR_ELT(out, 0, mkString(kc_svm_store_name(store)));
+    SET_VECTOR_ELT(out, 1, ScalarReal(bytes));
+    UNPROTECT(1);
+    return out;
 }

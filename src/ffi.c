@@ -24,6 +24,19 @@ SEXP kc_list_elt(SEXP x, const char *name)
     return R_NilValue;
 }
 
+/* The element of list x named name, which must be there (a named list of
+ * problems or options read by name, never by position). */
+SEXP kc_list_need(SEXP x, const char *name)
+{
+    if (!isNewList(x)) kc_internal("a named list is needed where `%s` is read", name);
+    SEXP nm = getAttrib(x, R_NamesSymbol);
+    if (isString(nm))
+        for (R_xlen_t i = 0; i < XLENGTH(x); i++)
+            if (!strcmp(CHAR(STRING_ELT(nm, i)), name)) return VECTOR_ELT(x, i);
+    kc_internal("the list has no element `%s`", name);
+    return R_NilValue;  /* not reached */
+}
+
 /* 1-based indices in 1..limit from R into 0-based C ints (R_alloc'd). */
 const int *kc_index_from(SEXP v, R_xlen_t n, R_xlen_t limit, const char *what)
 {

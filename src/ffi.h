@@ -9,6 +9,8 @@
 
 /* The element of list x named name, or R_NilValue. */
 SEXP kc_list_elt(SEXP x, const char *name);
+/* The same where it must be there: an internal error names it otherwise. */
+SEXP kc_list_need(SEXP x, const char *name);
 /* 1-based indices in 1..limit from R into 0-based C ints (R_alloc'd). */
 const int *kc_index_from(SEXP v, R_xlen_t n, R_xlen_t limit, const char *what);
 /* The points of a dense double matrix or of a source (R/input-sources.R). */

@@ -1,5 +1,5 @@
 /* The class pairs of one multi-class C-SVC fit (kernel_svm's one-vs-one
- * problems, R/fit-svm.R) in one call.
+ * problems, R/fit-svm-solve.R) in one call.
  *
  * A class's rows against its own class are in every pair that holds the
  * class (L - 1 of them), and each pair alone computes them again.  Here,

@@ -26,7 +26,7 @@ typedef struct {
 } kc_svm_pair;
 
 /* Solves the pairs on up to nthreads threads, each as the solver solves it
- * alone with every row of its kernel kept (ffi_smo's store = "whole"): the
+ * alone with every row of its kernel kept (the planner's "whole" store): the
  * same iterates, support vectors and rho.  opt gives eps, max_iter and
  * shrinking.  Where budget (bytes) holds each class's float kernel with
  * itself and a pair block per thread, those are computed once and every

@@ -53,7 +53,7 @@
 #include "svm-path.h"
 
 /* The bytes of a kept row store of the solver for n points (n x n floats
- * and n flags): its one home; ffi_smo allocates it, R budgets it. */
+ * and n flags): its one home; the planner (svm-plan.c) budgets it. */
 double kc_svm_store_bytes(double n)
 {
     return n * n * (double) sizeof(float) + n;

@@ -36,36 +36,46 @@ cases <- list(
                                     .Call(kernclass:::ffi_kernel_expansion, many, x,
                                           cbind(y2 == "neg", y2 == "pos") + 0,
                                           c(2, 0.5, 2, 1, 2, 2, 2, 1), 2L))),
-  ffi_smo = quote(list(predict(kernel_svm(x, y3, kernel = "rbf", cost = 10), new,
-                               type = "decision"),
-                       predict(kernel_svm(x, y3, type = "nu-classification", nu = 0.5), new),
-                       predict(kernel_svm(x, type = "one-classification", nu = 0.3), new,
-                               type = "decision"))),
+  # the SVM's one solve entry (ffi_svm_solve): binary problems (two classes
+  # on a whole store; nu-SVC; the one-class SVM on the cache)
+  "ffi_svm_solve binary" = quote(list(predict(kernel_svm(x, y2, kernel = "rbf", cost = 10), new,
+                                              type = "decision"),
+                                      predict(kernel_svm(x, y3, type = "nu-classification",
+                                                         nu = 0.5), new),
+                                      predict(kernel_svm(x, type = "one-classification",
+                                                         nu = 0.3), new, type = "decision"))),
   # (directly: through kernel_tune() its R code took 85 s under torture)
-  # two kernel settings in one call, their pairs side by side on two threads
-  ffi_svm_path = quote(.Call(kernclass:::ffi_svm_path,
-                             lapply(c(1, 0.5), function(g) {
-                               list(x = list(x), y = as.integer(y3), nclass = 3L,
-                                    cost = c(1, 10), w = rep(1, 16), cw = matrix(1, 3, 2),
-                                    spec = c(3, g, 3, 0), tolerance = 1e-3, max_iter = 100,
-                                    shrinking = TRUE)
-                             }),
-                             rep(1:2, each = 8), 1:2, 2L, NULL)),
+  # a cost path: two kernel settings in one call, their pairs side by side
+  # on two threads
+  "ffi_svm_solve path" = quote(kernclass:::kc_svm_solve(
+    list(kind = "path", plans = lapply(c(1, 0.5), function(g) {
+      list(x = list(x), y = as.integer(y3), nclass = 3L, cost = c(1, 10), w = rep(1, 16),
+           cw = matrix(1, 3, 2), spec = c(3, g, 3, 0), tolerance = 1e-3, max_iter = 100,
+           shrinking = TRUE)
+    }), fold = rep(1:2, each = 8), run = 1:2),
+    list(threads = 2L, budget = Inf))),
   # three classes' pairs side by side on two threads: on one shared kernel,
   # and past a budget of 0 each on its own block
-  ffi_svm_pairs = quote(list(predict(kernel_svm(x, y3, kernel = "laplacian", cost = 10), new,
-                                     type = "decision"),
-                             .Call(kernclass:::ffi_svm_pairs, x,
-                                   lapply(list(1:2, c(1L, 3L), 2:3), function(p) {
-                                     rows <- which(as.integer(y3) %in% p)
-                                     list(rows = rows, C = rep(1, length(rows)),
-                                          y = ifelse(as.integer(y3[rows]) == p[1], 1L, -1L))
-                                   }), c(3, 1, 3, 0), 1e-3, 100, TRUE, 2L, 0))),
-  ffi_svm_bytes = quote(kernclass:::kc_svm_bytes(16, 10, 4, nx = 1, nrun = 3)),
-  # the per-fold cost path's warm start (kc_svm_path_start; directly, as ffi_svm_path)
-  ffi_svm_warm_start = quote(.Call(kernclass:::ffi_svm_warm_start, c(1, 0.5, 1, 0, 0.2, 1),
-                                   rep(1, 6), c(2, 2, 2, 2, 2, Inf),
-                                   rep(c(1L, -1L), 3))),
+  "ffi_svm_solve pairs" = quote(list(predict(kernel_svm(x, y3, kernel = "laplacian", cost = 10),
+                                             new, type = "decision"),
+                                     kernclass:::kc_svm_solve(
+    list(kind = "pairs", x = x, pairs = lapply(list(1:2, c(1L, 3L), 2:3), function(p) {
+      rows <- which(as.integer(y3) %in% p)
+      list(rows = rows, C = rep(1, length(rows)),
+           y = ifelse(as.integer(y3[rows]) == p[1], 1L, -1L))
+    })),
+    list(kernel = c(3, 1, 3, 0), type = "C-classification", tolerance = 1e-3, max_iter = 100,
+         cachesize = 1, shrinking = TRUE, threads = 2L, budget = 0)))),
+  # the per-fold cost path's warm start and kept store, and Platt's
+  # held-out decision values (directly, as the path)
+  "ffi_svm_solve warm" = quote(kernclass:::kc_svm_solve(
+    list(kind = "binary", x = x[1:6, ], y = rep(c(1L, -1L), 3), C = c(2, 2, 2, 2, 2, Inf),
+         warm = list(alpha = c(1, 0.5, 1, 0, 0.2, 1), C = rep(1, 6)), test = new),
+    list(kernel = c(3, 1, 3, 0), type = "C-classification", tolerance = 1e-3, max_iter = 100,
+         cachesize = 1, shrinking = TRUE, threads = 1L, keep = Inf))),
+  ffi_svm_plan = quote(kernclass:::kc_svm_plan(
+    list(kind = "path", n = 16, nclass = 3L, m = 10, t = 4, trained = 12, nx = 3L, nrun = 3L,
+         inputs = 384), list(budget = 1e4))),
   ffi_threshold_search = quote(list(threshold_search(x[, 1], y2),
                                     predict(kernel_bayes(x, y2, type = 3), new,
                                             type = "decision"))),
@@ -77,7 +87,7 @@ cases <- list(
   }),
   ffi_threads = quote(kernclass:::kc_max_threads()),
   # a model with Platt's sigmoids fitted before (its folds' fits, 39 s under
-  # torture, reach ffi_smo, which the fits above torture)
+  # torture, reach ffi_svm_solve, which the fits above torture)
   ffi_pairwise_coupling = quote(predict(platt, new, type = "prob")),
   ffi_column_moments = quote(kernel_means(x, y3, scale = TRUE)$scaling),
   ffi_scale_columns = quote(predict(kernel_means(x, y3, scale = TRUE), new)),
@@ -120,17 +130,28 @@ bad <- list(
   quote(.Call(kernclass:::ffi_within_sums, x, rep(9L, 16), 2L, c(3, 1, 3, 0), 1L)),
   quote(.Call(kernclass:::ffi_within_sums, x, rep(1:2, 8), 2L, c(3, 1, 3, 0, 4, 1, 3, 0), 1L)),
   quote(.Call(kernclass:::ffi_loo_sums, x, rep(9L, 16), 2L, c(3, 1, 3, 0), 1L)),
-  quote(.Call(kernclass:::ffi_smo, x, rep(1L, 15), rep(1, 16), c(3, 1, 3, 0),
-              1e-3, 100, 1, TRUE, 1L, -1, NULL, 1L, NULL)),
-  quote(.Call(kernclass:::ffi_svm_path, list(list(x = x, y = rep(1L, 16), nclass = 2L, cost = 1,
-                                                 w = rep(1, 16), cw = matrix(1, 2, 1),
-                                                 spec = c(3, 1, 3, 0), tolerance = 1e-3,
-                                                 max_iter = 100, shrinking = TRUE)),
-              rep(1L, 16), 1L, 1L, NULL)),
-  quote(.Call(kernclass:::ffi_svm_pairs, x, list(list(rows = 1:2, y = c(1L, 2L), C = c(1, 1))),
-              c(3, 1, 3, 0), 1e-3, 100, TRUE, 1L, Inf)),
-  quote(.Call(kernclass:::ffi_svm_bytes, -1, 0, 0, 1L, 1L)),
-  quote(.Call(kernclass:::ffi_svm_warm_start, c(1, 0), c(1, 1), c(2, 2), c(1L, 0L))),
+  quote(.Call(kernclass:::ffi_svm_solve, list(kind = "binary", x = x, y = rep(1L, 15),
+                                              C = rep(1, 16)),
+              list(kernel = c(3, 1, 3, 0), type = "C-classification", tolerance = 1e-3,
+                   max_iter = 100, cachesize = 1, shrinking = TRUE, threads = 1L))),
+  quote(.Call(kernclass:::ffi_svm_solve,
+              list(kind = "path", plans = list(list(x = x, y = rep(1L, 16), nclass = 2L, cost = 1,
+                                                    w = rep(1, 16), cw = matrix(1, 2, 1),
+                                                    spec = c(3, 1, 3, 0), tolerance = 1e-3,
+                                                    max_iter = 100, shrinking = TRUE)),
+                   fold = rep(1L, 16), run = 1L),
+              list(threads = 1L, budget = Inf))),
+  quote(.Call(kernclass:::ffi_svm_solve,
+              list(kind = "pairs", x = x,
+                   pairs = list(list(rows = 1:2, y = c(1L, 2L), C = c(1, 1)))),
+              list(kernel = c(3, 1, 3, 0), type = "C-classification", tolerance = 1e-3,
+                   max_iter = 100, cachesize = 1, shrinking = TRUE, threads = 1L, budget = Inf))),
+  quote(.Call(kernclass:::ffi_svm_plan, list(kind = "path", n = -1), list())),
+  quote(.Call(kernclass:::ffi_svm_solve,
+              list(kind = "binary", x = x[1:2, ], y = c(1L, 0L), C = c(2, 2),
+                   warm = list(alpha = c(1, 0), C = c(1, 1))),
+              list(kernel = c(3, 1, 3, 0), type = "C-classification", tolerance = 1e-3,
+                   max_iter = 100, cachesize = 1, shrinking = TRUE, threads = 1L))),
   quote(.Call(kernclass:::ffi_threshold_search, c(1, 2), 1L)),
   quote(.Call(kernclass:::ffi_pairwise_coupling, matrix(2, 2, 3), 3L, 1L)),
   quote(.Call(kernclass:::ffi_feature_sums, x, rep(1L, 16), 1L, list(type = 3L), c(3, 1, 3, 0), 1L)),

@@ -16,16 +16,23 @@ try(.Call(kernclass:::ffi_kernel_matrix, x, NULL, c(9, 1, 3, 0), 2L))
 try(.Call(kernclass:::ffi_kernel_matrix, "a", NULL, c(3, 1, 3, 0), 2L))
 # the SMO solver: small cache (batches of one row), shrinking, hard margin, errors
 yb <- ifelse(y == "a", 1L, -1L)
+# one binary problem through the solve entry: keep NULL (alone: the whole
+# kernel where cachesize holds it, else the cache), 0 (a path without room
+# for a store: the cache) or Inf (a new kept store)
+smo <- function(yy, C, spec, mb = 1, type = "C-classification", keep = NULL, ...) {
+  .Call(kernclass:::ffi_svm_solve, list(kind = "binary", x = x, y = yy, C = C, ...),
+        list(kernel = spec, type = type, tolerance = 1e-3, max_iter = 1e5, cachesize = mb,
+             shrinking = TRUE, threads = 2L, keep = keep))
+}
 for (k in c(1, 3, 4)) {
   for (mb in c(0.5, 100)) {
-    r <- .Call(kernclass:::ffi_smo, x, yb, rep(1, 300), c(k, 0.2, 3, 0), 1e-3, 1e5, mb, TRUE, 2L,
-               -1, NULL, 1L, NULL)
+    r <- smo(yb, rep(1, 300), c(k, 0.2, 3, 0), mb, keep = 0)
+    r <- smo(yb, rep(1, 300), c(k, 0.2, 3, 0), mb, test = x[1:20, ])
   }
   # a kept store (a path of costs): a new one, then the next cost warm-started on it
-  r <- .Call(kernclass:::ffi_smo, x, yb, rep(1, 300), c(k, 0.2, 3, 0), 1e-3, 1e5, 1, TRUE, 2L,
-             -1, NULL, 1L, TRUE)
-  r <- .Call(kernclass:::ffi_smo, x, yb, rep(10, 300), c(k, 0.2, 3, 0), 1e-3, 1e5, 1, TRUE, 2L,
-             -1, r$alpha, 1L, r$store)
+  r <- smo(yb, rep(1, 300), c(k, 0.2, 3, 0), keep = Inf)
+  r <- smo(yb, rep(10, 300), c(k, 0.2, 3, 0), keep = Inf, store = r$store,
+           warm = list(alpha = r$alpha, C = rep(1, 300)))
   # the nu types: a feasible start, two sets (classes that leave a margin)
   z <- x[, 1] + x[, 2]
   kn <- c("linear", "", "rbf", "laplace")[k]
@@ -34,13 +41,10 @@ for (k in c(1, 3, 4)) {
   f <- kernel_svm(x, kernel = kn, gamma = 0.2, type = "one-classification", nu = 0.3,
                   cachesize = 0.5)
 }
-try(.Call(kernclass:::ffi_smo, x, yb, rep(1, 300), c(3, 1, 3, 0), 1e-3, 10, 1, TRUE, 2L, 0,
-          rep(2, 300), 2L, NULL))
-r <- .Call(kernclass:::ffi_smo, x, yb, rep(Inf, 300), c(1, 1, 3, 0), 1e-3, 1e5, 100, TRUE, 2L,
-           -1, NULL, 1L, NULL)
+try(smo(yb, rep(1, 300), c(3, 1, 3, 0), type = "nu-classification", alpha0 = rep(2, 300)))
+r <- smo(yb, rep(Inf, 300), c(1, 1, 3, 0), 100)
 f <- kernel_svm(x, y, probability = TRUE)
 p <- predict(f, x[1:10, ], type = "prob")
-try(.Call(kernclass:::ffi_smo, x, yb[-1], rep(1, 300), c(3, 1, 3, 0), 1e-3, 10, 1, TRUE, 2L,
-          -1, NULL, 1L, NULL))
+try(smo(yb[-1], rep(1, 300), c(3, 1, 3, 0)))
 r <- threshold_search(rnorm(1000), sample(c(-1, 1), 1000, TRUE))
 f <- kernel_bayes(x, y, type = 3)

@@ -18,7 +18,42 @@ two_class <- function(n = 120, p = 3, seed = 1) {
   list(x = x, y = y)
 }
 
-# One plan of the shared SVM path as its entry point (ffi_svm_path) takes it (kc_svm_shared_plan's fields).
+# One binary problem through the SVM's solve entry (ffi_svm_solve), on the
+# store `plan` asks for: "whole" (every row first, where cachesize holds
+# them), "cache" (an LRU cache of cachesize MB: a path with no budget left
+# for a store) or "kept" (a new store kept for a path's next cost; `store`:
+# one kept from the last).
+smo_solve <- function(x, y, C, spec, plan = "whole", cachesize = 100, threads = 1L,
+                      shrinking = TRUE, type = "C-classification", alpha0 = NULL,
+                      tolerance = 1e-3, max_iter = 1e6, store = NULL, warm = NULL,
+                      test = NULL) {
+  keep <- switch(plan, whole = NULL, cache = 0, kept = Inf)
+  .Call(asNamespace("kernclass")$ffi_svm_solve,
+        list(kind = "binary", x = x, y = y, C = C, alpha0 = alpha0, warm = warm, store = store,
+             test = test),
+        list(kernel = spec, type = type, tolerance = tolerance, max_iter = max_iter,
+             cachesize = cachesize, shrinking = shrinking, threads = threads, keep = keep))
+}
+
+# The SVM's solve entry on the class pairs of one fit (ffi_svm_solve, kind
+# "pairs"), with a cachesize that holds every pair.
+pairs_solve <- function(x, problems, spec, threads, budget, tolerance = 1e-3, max_iter = 1e7) {
+  .Call(asNamespace("kernclass")$ffi_svm_solve, list(kind = "pairs", x = x, pairs = problems),
+        list(kernel = spec, type = "C-classification", tolerance = tolerance,
+             max_iter = max_iter, cachesize = 1e6, shrinking = TRUE, threads = threads,
+             budget = budget))
+}
+
+# The SVM's solve entry on a shared cost path (ffi_svm_solve, kind "path"):
+# the plans' pairs on up to `threads` threads.
+path_solve <- function(plans, fold, run, threads, kept = NULL, budget = Inf) {
+  .Call(asNamespace("kernclass")$ffi_svm_solve,
+        list(kind = "path", plans = plans, fold = fold, run = run, kept = kept),
+        list(threads = threads, budget = budget))
+}
+
+# One plan of the shared SVM path as the solve entry (ffi_svm_solve, kind
+# "path") takes it (kc_svm_shared_plan's fields).
 path_plan <- function(x, y, nclass, cost, w, cw, spec, tolerance = 1e-3, max_iter = 1e7,
                       shrinking = TRUE) {
   list(x = x, y = y, nclass = nclass, cost = cost, w = w, cw = cw, spec = spec,

@@ -54,7 +54,7 @@ test_that("the solvers' status codes mean what their names say", {
   y <- c(1L, -1L, 1L, -1L)
   rbf <- c(3, 1, 3, 0)
   smo <- function(C, max_iter, xx = x, yy = y) {
-    .Call(ns$ffi_smo, xx, yy, C, rbf, 1e-3, max_iter, 1, TRUE, 1L, -1, NULL, 1L, NULL)$status
+    smo_solve(xx, yy, C, rbf, "cache", cachesize = 1, max_iter = max_iter)$status
   }
   expect_identical(smo(rep(1, 4), 1e4), codes$smo_status[["converged"]])
   expect_identical(smo(rep(1, 4), 1), codes$smo_status[["max_iter"]])
@@ -65,7 +65,7 @@ test_that("the solvers' status codes mean what their names say", {
   # the shared path: fold 2 trains on rows of one class only
   plan <- path_plan(list(cbind(c(0, 1, 2, 3, 4, 5), 0)), c(1L, 2L, 1L, 1L, 1L, 1L), 2L, 1,
                     rep(1, 6), matrix(1, 2, 2), rbf)
-  path <- .Call(ns$ffi_svm_path, list(plan), c(1L, 1L, 2L, 2L, 2L, 2L), 1:2, 1L, NULL)[[1]]
+  path <- path_solve(list(plan), c(1L, 1L, 2L, 2L, 2L, 2L), 1:2, 1L)[[1]]
   expect_identical(path$status, c(codes$path_status[["empty"]], codes$smo_status[["converged"]]))
 
   store <- .Call(ns$ffi_feature_store, x, list(type = codes$feature[["nystrom"]], landmarks = x,

@@ -28,15 +28,29 @@ nystrom_map <- list(type = 1L, landmarks = x[1:3, ], proj = diag(3)[, 1:2])
 fourier_map <- list(type = 2L, freq = matrix(c(1, -2, 0.5, 1, 2, 0, -1, 3), 2, 4),
                     phase = c(0.1, 2, 4, 6))
 store <- .Call(ns$ffi_feature_store, x, nystrom_map, rbf, 1L)
-# two class pairs of three classes (ffi_svm_pairs)
+# two class pairs of three classes (ffi_svm_solve's kind "pairs")
 pair_problems <- list(list(rows = 1:4, y = c(1L, -1L, 1L, -1L), C = rep(1, 4)),
                       list(rows = c(1L, 3L, 5L, 6L), y = c(1L, 1L, -1L, -1L), C = rep(2, 4)))
+# the SVM solve entry's problems and options (read by name)
+binary <- function(x, ...) list(kind = "binary", x = x, y = y, C = rep(1, 6), ...)
+svm_options <- function(spec = rbf, ...) {
+  list(kernel = spec, type = "C-classification", tolerance = 1e-3, max_iter = 1e4, cachesize = 1,
+       shrinking = TRUE, threads = 1L, ...)
+}
+path_problem <- function(plans, kept = NULL) {
+  list(kind = "path", plans = plans, fold = rep(1:2, 3), run = 1:2, kept = kept)
+}
 calls <- list(
   ffi_kernel_matrix = list(x, x[1:4, ], rbf, 1L),
   ffi_kernel_expansion = list(x, x, cbind(y == 1, y == -1) + 0, rbf, 1L),
   ffi_within_sums = list(x, rep(1:2, 3), 2L, rbf, 1L),
   ffi_loo_sums = list(x, rep(1:2, 3), 2L, rbf, 1L),
-  ffi_smo = list(x, y, rep(1, 6), rbf, 1e-3, 1e4, 1, TRUE, 1L, -1, rep(0.5, 6), 1L, TRUE),
+  # a start, a new store kept for a path's next cost, held-out decision values
+  ffi_svm_solve = list(binary(x, alpha0 = rep(0.5, 6), test = x[1:3, ]), svm_options(keep = Inf)),
+  # a path's warm start, on the LRU cache (no budget left for a store)
+  ffi_svm_solve = list(binary(x, warm = list(alpha = c(1, 0.5, 1, 0, 0.2, 1), C = rep(0.5, 6))),
+                       svm_options(keep = 0)),
+  ffi_svm_solve = list(binary(x), svm_options(type = "nu-classification")),
   ffi_threshold_search = list(x[, 1], y),
   ffi_kernel_table = list(),
   ffi_pairwise_coupling = list(matrix(c(0.2, 0.9, 0.5, 0.7, 0.1, 1), 2, 3), 3L, 1L),
@@ -55,20 +69,25 @@ calls <- list(
                          0.1, 100, TRUE, 2L),
   ffi_kmeanspp = list(x, rbf, 3L, 1L),
   ffi_triangular_inverse = list(matrix(c(2, 0, 1, 3), 2, 2), 1L),
-  ffi_svm_path = list(list(path_plan(list(x, x * 2), rep(1:2, 3), 2L, c(1, 10), rep(1, 6),
-                                     matrix(1, 2, 2), rbf, 1e-3, 1e4),
-                           path_plan(list(x), rep(1:2, 3), 2L, 1, rep(1, 6), matrix(1, 2, 2),
-                                     rbf, 1e-3, 1e4)),
-                      rep(1:2, 3), 1:2, 2L, NULL),
+  ffi_svm_solve = list(path_problem(list(path_plan(list(x, x * 2), rep(1:2, 3), 2L, c(1, 10),
+                                                   rep(1, 6), matrix(1, 2, 2), rbf, 1e-3, 1e4),
+                                         path_plan(list(x), rep(1:2, 3), 2L, 1, rep(1, 6),
+                                                   matrix(1, 2, 2), rbf, 1e-3, 1e4))),
+                       list(threads = 2L, budget = Inf)),
   # its buffers kept across calls, as a race keeps them
-  ffi_svm_path = list(list(path_plan(list(x, x * 2), rep(1:2, 3), 2L, c(1, 10), rep(1, 6),
-                                     matrix(1, 2, 2), rbf, 1e-3, 1e4)),
-                      rep(1:2, 3), 1:2, 2L, .Call(ns$ffi_svm_path_kept)),
+  ffi_svm_solve = list(path_problem(list(path_plan(list(x, x * 2), rep(1:2, 3), 2L, c(1, 10),
+                                                   rep(1, 6), matrix(1, 2, 2), rbf, 1e-3, 1e4)),
+                                    .Call(ns$ffi_svm_path_kept)),
+                       list(threads = 2L, budget = Inf)),
   # the shared kernel, and past a budget of 0 each pair on its own block
-  ffi_svm_pairs = list(x, pair_problems, rbf, 1e-3, 1e4, TRUE, 2L, Inf),
-  ffi_svm_pairs = list(x, pair_problems, rbf, 1e-3, 1e4, TRUE, 2L, 0),
-  ffi_svm_bytes = list(6, 4, 2, 1L, 3L),
-  ffi_svm_warm_start = list(c(1, 0.5, 1, 0, 0.2, 1), rep(1, 6), c(2, 2, 2, 2, 2, Inf), y),
+  ffi_svm_solve = list(list(kind = "pairs", x = x, pairs = pair_problems),
+                       svm_options(threads = 2L, budget = Inf)),
+  ffi_svm_solve = list(list(kind = "pairs", x = x, pairs = pair_problems),
+                       svm_options(threads = 2L, budget = 0)),
+  ffi_svm_plan = list(list(kind = "path", n = 6, nclass = 3L, m = 4, t = 2, trained = 4, nx = 2L,
+                           nrun = 3L, inputs = 96), list(budget = 1e4)),
+  ffi_svm_plan = list(list(kind = "pairs", x = x, pairs = pair_problems), svm_options()),
+  ffi_svm_plan = list(binary(x), svm_options()),
   ffi_enums = list()
 )
 
@@ -93,10 +112,10 @@ tortured_user$tile <- local({
 })
 identity <- c(1, 1, 1, 0)
 sources <- list(
-  sparse_smo = list("ffi_smo", sparse, y, rep(1, 6), rbf, 1e-3, 1e4, 1, TRUE, 1L, -1, NULL, 1L, NULL),
+  sparse_smo = list("ffi_svm_solve", binary(sparse, test = sparse), svm_options(keep = 0)),
   sparse_diag = list("ffi_kernel_diag", sparse, c(2, 0.5, 2, 1)),
-  given_smo = list("ffi_smo", given, y, rep(1, 6), identity, 1e-3, 1e4, 1, TRUE, 1L, -1, NULL, 1L, NULL),
-  user_smo = list("ffi_smo", tortured_user, y, rep(1, 6), identity, 1e-3, 1e4, 1, TRUE, 1L, -1, NULL, 1L, NULL),
+  given_smo = list("ffi_svm_solve", binary(given), svm_options(identity)),
+  user_smo = list("ffi_svm_solve", binary(tortured_user), svm_options(identity)),
   user_sums = list("ffi_within_sums", tortured_user, rep(1:2, 3), 2L, identity, 1L),
   user_diag = list("ffi_kernel_diag", tortured_user, identity))
 
@@ -131,14 +150,13 @@ test_that("the sparse, precomputed and callback sources give the same results un
     expect_equal(do.call(torture, args), expected, tolerance = 1e-12, label = nm)
   }
   # the same models as from the dense rows
-  dense <- .Call(ns$ffi_smo, x, y, rep(1, 6), rbf, 1e-3, 1e4, 1, TRUE, 1L, -1, NULL, 1L, NULL)
+  dense <- .Call(ns$ffi_svm_solve, binary(x), svm_options(keep = 0))
   for (nm in c("sparse_smo", "given_smo", "user_smo")) {
     args <- sources[[nm]]
     expect_equal(do.call(.Call, c(list(ns[[args[[1]]]]), args[-1]))$alpha, dense$alpha,
                  tolerance = 1e-10, label = nm)
   }
-  user_model <- .Call(ns$ffi_smo, user, y, rep(1, 6), identity, 1e-3, 1e4, 1, TRUE, 1L, -1, NULL,
-                      1L, NULL)
+  user_model <- .Call(ns$ffi_svm_solve, binary(user), svm_options(identity))
   expect_equal(user_model$alpha, dense$alpha, tolerance = 1e-10, label = "the user's kernel")
 })
 
@@ -146,24 +164,31 @@ test_that("an error in an R kernel function unwinds cleanly under gctorture", {
   bad <- ns$kc_as_user(x, function(a, b) stop("no kernel here"))
   err <- torture("ffi_kernel_diag", bad, identity)
   expect_match(conditionMessage(err), "no kernel here")
-  err <- torture("ffi_smo", bad, y, rep(1, 6), identity, 1e-3, 10, 1, TRUE, 1L, -1, NULL, 1L, NULL)
+  err <- torture("ffi_svm_solve", binary(bad), svm_options(identity, max_iter = 10))
   expect_match(conditionMessage(err), "no kernel here")
 })
 
 test_that("errors in the .Call entry points unwind cleanly under gctorture", {
   err <- torture("ffi_kernel_matrix", x, matrix(1, 2, 3), rbf, 1L)
   expect_match(conditionMessage(err), "kernclass internal")
-  err <- torture("ffi_smo", x, y[-1], rep(1, 6), rbf, 1e-3, 10, 1, TRUE, 1L, -1, NULL, 1L, NULL)
+  err <- torture("ffi_svm_solve", list(kind = "binary", x = x, y = y[-1], C = rep(1, 6)),
+                 svm_options())
   expect_match(conditionMessage(err), "kernclass internal")
-  err <- torture("ffi_smo", x, y, rep(1, 6), rbf, 1e-3, 10, 1, TRUE, 1L, 0, rep(2, 6), 2L, NULL)
+  err <- torture("ffi_svm_solve", binary(x, alpha0 = rep(2, 6)),
+                 svm_options(type = "nu-classification"))
   expect_match(conditionMessage(err), "kernclass internal")
-  err <- torture("ffi_smo", x, y, rep(1, 6), rbf, 1e-3, 10, 1, TRUE, 1L, -1, NULL, 1L, raw(3))
+  err <- torture("ffi_svm_solve", binary(x, store = raw(3)), svm_options(keep = Inf))
   expect_match(conditionMessage(err), "kernclass internal")
-  err <- torture("ffi_svm_path", list(path_plan(list(x, x, x), rep(1:2, 3), 2L, 1, rep(1, 6),
-                                                 matrix(1, 2, 2), rbf, 1e-3, 1e4)),
-                 rep(1:2, 3), 1:2, 1L, NULL)
+  err <- torture("ffi_svm_solve", binary(x), svm_options()[-1])  # no kernel
+  expect_match(conditionMessage(err), "no element `kernel`")
+  err <- torture("ffi_svm_solve",
+                 path_problem(list(path_plan(list(x, x, x), rep(1:2, 3), 2L, 1, rep(1, 6),
+                                             matrix(1, 2, 2), rbf, 1e-3, 1e4))),
+                 list(threads = 1L, budget = Inf))
   expect_match(conditionMessage(err), "kernclass internal")
-  err <- torture("ffi_svm_pairs", x, list(list(rows = c(2L, 1L), y = c(1L, -1L), C = c(1, 1))),
-                 rbf, 1e-3, 10, TRUE, 1L, Inf)
+  err <- torture("ffi_svm_solve",
+                 list(kind = "pairs", x = x,
+                      pairs = list(list(rows = c(2L, 1L), y = c(1L, -1L), C = c(1, 1)))),
+                 svm_options(budget = Inf))
   expect_match(conditionMessage(err), "kernclass internal")
 })

@@ -40,12 +40,15 @@ test_that("the Gram matrix stops at an interrupt", {
 
 test_that("the SMO solver stops at an interrupt", {
   yb <- ifelse(x[1:20000, 1] + x[1:20000, 2] > 0, 1L, -1L)
-  msg <- run_until_limit(.Call(kernclass:::ffi_smo, x[1:20000, ], yb, rep(1, 20000),
-                               c(3, 0.001, 3, 0), 1e-6, 1e9, 50, TRUE, 2L, -1, NULL, 1L, NULL))
+  msg <- run_until_limit(smo_solve(x[1:20000, ], yb, rep(1, 20000), c(3, 0.001, 3, 0), "cache",
+                                   cachesize = 50, threads = 2L, tolerance = 1e-6,
+                                   max_iter = 1e9))
   expect_match(msg, "time limit")
   # the nu types: the first gradient from the start's kernel rows, then SMO
   start <- ifelse(seq_len(20000) <= 10000, 1, 0)  # sum(a) = nu n, nu = 0.5
-  msg <- run_until_limit(.Call(kernclass:::ffi_smo, x[1:20000, ], rep(1L, 20000), rep(1, 20000),
-                               c(3, 0.001, 3, 0), 1e-6, 1e9, 50, TRUE, 2L, 0, start, 1L, NULL))
+  msg <- run_until_limit(smo_solve(x[1:20000, ], rep(1L, 20000), rep(1, 20000),
+                                   c(3, 0.001, 3, 0), "cache", cachesize = 50, threads = 2L,
+                                   type = "one-classification", alpha0 = start,
+                                   tolerance = 1e-6, max_iter = 1e9))
   expect_match(msg, "time limit")
 })

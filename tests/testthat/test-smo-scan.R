@@ -6,10 +6,15 @@
 
 ns <- asNamespace("kernclass")
 
-smo_fit <- function(x, yb, C, store, threads, shrinking, mb = 100, linear = -1,
+# (linear -1: C-SVC; 0: nu-SVC with two sets, else the one-class problem)
+smo_fit <- function(x, yb, C, plan, threads, shrinking, mb = 100, linear = -1,
                     alpha0 = NULL, nsets = 1L) {
-  .Call(ns$ffi_smo, x, yb, C, c(3, 0.3, 3, 0), 1e-3, 1e6, mb, shrinking, threads, linear,
-        alpha0, nsets, store)
+  type <- if (linear == -1) "C-classification" else if (nsets == 2L) "nu-classification" else
+    "one-classification"
+  r <- smo_solve(x, yb, C, c(3, 0.3, 3, 0), plan, cachesize = mb, threads = threads,
+                 shrinking = shrinking, type = type, alpha0 = alpha0)
+  expect_identical(r$plan, plan)
+  r
 }
 
 # m(a) - M(a): the largest violation of the KKT conditions of
@@ -38,8 +43,8 @@ test_that("one chunk or several, whole store or cache: the same iterates, and op
       expect_equal(sum(one$alpha * yb), 0, tolerance = 1e-8)
       expect_true(all(one$alpha >= 0 & one$alpha <= C))
       others <- list(smo_fit(x, yb, C, "whole", 2L, shrinking),
-                     smo_fit(x, yb, C, NULL, 1L, shrinking),
-                     smo_fit(x, yb, C, NULL, 2L, shrinking, mb = 1))
+                     smo_fit(x, yb, C, "cache", 1L, shrinking),
+                     smo_fit(x, yb, C, "cache", 2L, shrinking, mb = 1))
       for (o in others) {
         expect_identical(o$alpha, one$alpha)
         expect_identical(o$rho, one$rho)
@@ -51,16 +56,16 @@ test_that("one chunk or several, whole store or cache: the same iterates, and op
   # the one-class problem (all y = +1, sum(a) fixed) and nu-SVC (two sets)
   C <- rep(1, n)
   a0 <- ns$kc_svm_start(C, rep(1L, n), 0.2 * n)
-  a <- smo_fit(x, rep(1L, n), C, NULL, 1L, TRUE, mb = 1, linear = 0, alpha0 = a0)
-  b <- smo_fit(x, rep(1L, n), C, NULL, 2L, TRUE, linear = 0, alpha0 = a0)
+  a <- smo_fit(x, rep(1L, n), C, "cache", 1L, TRUE, mb = 1, linear = 0, alpha0 = a0)
+  b <- smo_fit(x, rep(1L, n), C, "cache", 2L, TRUE, linear = 0, alpha0 = a0)
   expect_identical(a$alpha, b$alpha)
   expect_identical(a$iterations, b$iterations)
   expect_lt(kkt_gap(K, rep(1L, n), C, a$alpha, 0), 1e-3 + 1e-4)
   # (from the cache both: a whole store rebuilds shrunk gradients from float
   # rows, which kernel_svm uses for C-SVC alone)
   a0 <- ns$kc_svm_start(C, yb, 0.3 * n / 2)
-  a <- smo_fit(x, yb, C, NULL, 1L, TRUE, linear = 0, alpha0 = a0, nsets = 2L)
-  b <- smo_fit(x, yb, C, NULL, 2L, TRUE, mb = 1, linear = 0, alpha0 = a0, nsets = 2L)
+  a <- smo_fit(x, yb, C, "cache", 1L, TRUE, linear = 0, alpha0 = a0, nsets = 2L)
+  b <- smo_fit(x, yb, C, "cache", 2L, TRUE, mb = 1, linear = 0, alpha0 = a0, nsets = 2L)
   expect_identical(a$alpha, b$alpha)
   expect_identical(a$rho, b$rho)
   expect_identical(a$iterations, b$iterations)

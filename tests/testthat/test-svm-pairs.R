@@ -1,4 +1,4 @@
-# A multi-class C-SVC's class pairs in one call (kc_svm_pairs in R/fit-svm.R,
+# A multi-class C-SVC's class pairs in one call (kc_svm_pairs in R/fit-svm-solve.R,
 # src/svm-pairs.c): side by side on the threads, on each class's float
 # kernel with itself, computed once, where the memory budget holds them,
 # else each pair on its own block. Every way must give today's per-pair fits (kc_svm_binary, one
@@ -15,8 +15,8 @@ pairs_data <- function(n, classes, p = 6, seed = 1) {
        y = factor(letters[cl], levels = letters[seq_len(classes)]))
 }
 
-# The one-vs-one problems of ffi_svm_pairs for classes y at cost C: each
-# pair's rows, its first class as +1.
+# The one-vs-one problems of the solve entry (ffi_svm_solve, kind "pairs")
+# for classes y at cost C: each pair's rows, its first class as +1.
 pair_problems <- function(y, C) {
   pairs <- ns$kc_ovo_pairs(levels(y))
   lapply(seq_len(nrow(pairs)), function(m) {
@@ -105,7 +105,7 @@ test_that("the shared kernel and the per-pair blocks give the same solutions in 
   probs <- pair_problems(dat$y, 4)
   spec <- ns$kc_kernel_code(ns$kc_kernel("rbf", 0.3, 3, 0, dat$x))
   run <- function(budget, threads) {
-    r <- .Call(ns$ffi_svm_pairs, dat$x, probs, spec, 1e-3, 1e7, TRUE, threads, budget)
+    r <- pairs_solve(dat$x, probs, spec, threads, budget)
     # the rows each pair computed itself: none from a shared kernel
     expect_true(all(vapply(r$fits, `[[`, 0, "rows_computed") == if (r$shared) 0 else
                       lengths(lapply(probs, `[[`, "rows"))))
@@ -139,8 +139,8 @@ test_that("classes of several tiles share their kernels with the same fits", {
   }
   probs <- pair_problems(dat$y, 5)
   spec <- ns$kc_kernel_code(ns$kc_kernel("rbf", 0.1, 3, 0, dat$x))
-  shared <- .Call(ns$ffi_svm_pairs, dat$x, probs, spec, 1e-3, 1e7, TRUE, 2L, Inf)
-  alone <- .Call(ns$ffi_svm_pairs, dat$x, probs, spec, 1e-3, 1e7, TRUE, 2L, 0)
+  shared <- pairs_solve(dat$x, probs, spec, 2L, Inf)
+  alone <- pairs_solve(dat$x, probs, spec, 2L, 0)
   expect_true(shared$shared)
   expect_false(alone$shared)
   drop_rows <- function(f) lapply(f, function(r) r[names(r) != "rows_computed"])
@@ -170,8 +170,8 @@ test_that("Platt's folds from the pairs' kernel blocks: today's fold fits, float
   for (m in seq_along(probs)) probs[[m]]$fold <- fold[[m]]
   spec <- ns$kc_kernel_code(k)
   to_float <- function(v) readBin(writeBin(as.vector(v), raw(), size = 4), "double", size = 4, n = length(v))
-  runs <- list(.Call(ns$ffi_svm_pairs, dat$x, probs, spec, 1e-3, 1e7, TRUE, 2L, Inf),
-               .Call(ns$ffi_svm_pairs, dat$x, probs, spec, 1e-3, 1e7, TRUE, 1L, 0))
+  runs <- list(pairs_solve(dat$x, probs, spec, 2L, Inf),
+               pairs_solve(dat$x, probs, spec, 1L, 0))
   expect_true(runs[[1]]$shared)
   expect_false(runs[[2]]$shared)
   drop_rows <- function(f) lapply(f, function(r) r[names(r) != "rows_computed"])
@@ -236,11 +236,11 @@ test_that("past the budget the classes' blocks go through a cache, with the same
   with_folds <- Map(function(p, f) c(p, list(fold = f)), probs, fold)
   drop_rows <- function(f) lapply(f, function(r) r[names(r) != "rows_computed"])
   for (pr in list(probs, with_folds)) {
-    ref <- .Call(ns$ffi_svm_pairs, dat$x, pr, spec, 1e-3, 1e7, TRUE, 2L, Inf)
+    ref <- pairs_solve(dat$x, pr, spec, 2L, Inf)
     expect_identical(ref$batches, 1L)
     batches <- integer(0)
     for (threads in 1:2) for (b in seq(2e5, 1.2e6, by = 5e4)) {
-      r <- .Call(ns$ffi_svm_pairs, dat$x, pr, spec, 1e-3, 1e7, TRUE, threads, b)
+      r <- pairs_solve(dat$x, pr, spec, threads, b)
       expect_identical(drop_rows(r$fits), drop_rows(ref$fits))
       expect_identical(r$shared, r$batches > 0L)
       computed <- vapply(r$fits, `[[`, 0, "rows_computed")

@@ -84,9 +84,9 @@ test_that("the shared path's pairs are the per-fold path's fits: same iterations
     costs <- c(0.3, 3, 30)
     spec <- ns$kc_kernel_code(ns$kc_kernel("rbf", 0.4, 3, 0, dat$x))
     xs <- if (per_fold) rep(list(dat$x), 4) else list(dat$x)
-    r <- .Call(ns$ffi_svm_path, list(path_plan(xs, as.integer(dat$y), as.integer(classes),
-                                               costs, w, matrix(1, classes, 4), spec)),
-               fold, 1:4, 1L, if (weighted) kept)[[1L]]
+    r <- path_solve(list(path_plan(xs, as.integer(dat$y), as.integer(classes),
+                                   costs, w, matrix(1, classes, 4), spec)),
+                    fold, 1:4, 1L, if (weighted) kept)[[1L]]
     np <- classes * (classes - 1) / 2
     dec <- array(r$decision, c(n, np, 3))
     its <- array(r$iterations, c(4, np, 3))
@@ -123,10 +123,10 @@ test_that("more than two classes: the fold runs' kernels once per fold run, as p
     xs <- lapply(runs, function(f) dat$x * f)  # inputs of its own per fold run
     plan <- path_plan(xs, as.integer(dat$y), as.integer(classes), c(0.3, 3, 30), w,
                       matrix(1, classes, length(runs)), spec)
-    pair <- .Call(ns$ffi_svm_path, list(plan), fold, runs, 1L, NULL)
+    pair <- path_solve(list(plan), fold, runs, 1L, NULL)
     for (threads in 1:2) for (mode in 1:2) {
-      once <- .Call(ns$ffi_svm_path, list(c(plan, fold_kernel = mode)), fold, runs, threads,
-                    if (mode == 2L) kept)
+      once <- path_solve(list(c(plan, fold_kernel = mode)), fold, runs, threads,
+                         if (mode == 2L) kept)
       expect_identical(once, pair, info = paste(classes, length(runs), threads, mode))
     }
     expect_true(all(is.finite(pair[[1L]]$decision[fold %in% runs])))
@@ -312,7 +312,7 @@ test_that("the entry point checks its arguments and stops at an interrupt", {
   call <- function(..., fold = rep(1:2, 5), run = 1L) {
     p <- modifyList(path_plan(list(x), y, 2L, c(1, 2), rep(1, 10), matrix(1, 2, 1), spec,
                               max_iter = 100), list(...))
-    .Call(ns$ffi_svm_path, list(p), fold, run, 1L, NULL)
+    path_solve(list(p), fold, run, 1L, NULL)
   }
   expect_type(call(), "list")
   expect_error(call(x = x), "kernclass internal", class = "kernclass_internal_error")
@@ -321,20 +321,41 @@ test_that("the entry point checks its arguments and stops at an interrupt", {
   expect_error(call(w = rep(-1, 10)), "kernclass internal")
   expect_error(call(cw = matrix(1, 2, 2)), "kernclass internal")
   expect_error(call(fold = rep(0L, 10)), "kernclass internal")
-  expect_error(.Call(ns$ffi_svm_path, list(path_plan(list(x), y, 2L, 1, rep(1, 10),
-                                                     matrix(1, 2, 1), spec),
-                                           path_plan(list(x[1:8, ]), y[1:8], 2L, 1, rep(1, 8),
-                                                     matrix(1, 2, 1), spec)),
-                     rep(1:2, 5), 1L, 1L, NULL), "same rows")
+  expect_error(path_solve(list(path_plan(list(x), y, 2L, 1, rep(1, 10), matrix(1, 2, 1), spec),
+                               path_plan(list(x[1:8, ]), y[1:8], 2L, 1, rep(1, 8),
+                                         matrix(1, 2, 1), spec)),
+                          rep(1:2, 5), 1L, 1L, NULL), "same rows")
   # the store: n x n floats and n flags; the path: kept once, where one
   # input matrix serves several folds, the n x n kernel in doubles; per
   # thread fitting, a pair block of m x m floats and m flags and the
   # held-out kernel t x m doubles
-  expect_equal(ns$kc_svm_bytes(10, 8, 2, nx = 1, nrun = 5),
-               c(4 * 100 + 10, 8 * 100, 4 * 64 + 8 + 8 * 2 * 8))
-  expect_equal(ns$kc_svm_bytes(10, 8, 2, nx = 5, nrun = 5)[2:3], c(0, 4 * 64 + 8 + 8 * 2 * 8))
-  expect_equal(ns$kc_svm_bytes(10, 8, 2, nx = 1, nrun = 1)[2:3], c(0, 4 * 64 + 8 + 8 * 2 * 8))
-  expect_error(.Call(ns$ffi_svm_bytes, 10, 8, 2, NA, 5L), class = "kernclass_internal_error")
+  plan <- function(nx, nrun, budget = Inf, nclass = 2L) {
+    ns$kc_svm_plan(list(kind = "path", n = 10, nclass = nclass, m = 8, t = 2, trained = 8,
+                        nx = nx, nrun = nrun, inputs = 0), list(budget = budget))
+  }
+  thread <- 4 * 64 + 8 + 8 * 2 * 8
+  expect_equal(plan(1L, 5L)$bytes, c(once = 8 * 100, thread = thread, inputs = 0))
+  expect_equal(plan(5L, 5L)$bytes[1:2], c(once = 0, thread = thread))
+  expect_equal(plan(1L, 1L)$bytes[1:2], c(once = 0, thread = thread))
+  expect_identical(plan(1L, 5L, budget = 8 * 100 + thread)$fits, TRUE)
+  expect_identical(plan(1L, 5L, budget = 8 * 100 + thread - 1)$fits, FALSE)
+  # more than two classes on per-fold inputs: the fold runs' kernels where
+  # the budget holds them (2 x 8 held-out by training rows, doubles; 8 x 8
+  # training rows, floats)
+  expect_identical(plan(5L, 5L, nclass = 3L)$fold_kernel, 2L)
+  expect_identical(plan(5L, 5L, budget = thread + 8 * 2 * 8, nclass = 3L)$fold_kernel, 1L)
+  expect_identical(plan(5L, 5L, budget = thread + 8 * 2 * 8 - 1, nclass = 3L)$fold_kernel, 0L)
+  expect_error(plan(NA_integer_, 5L), class = "kernclass_internal_error")
+  # the binary store: n x n floats and n flags
+  expect_equal(ns$kc_svm_plan(list(kind = "binary", x = x),
+                              list(kernel = spec, type = "C-classification", cachesize = 1)),
+               list(store = "whole", bytes = 4 * 100 + 10))
+  # options are read by name: a missing one is named
+  expect_error(ns$kc_svm_solve(list(kind = "binary", x = x, y = rep(1L, 10), C = rep(1, 10)),
+                               list(kernel = spec, type = "C-classification")),
+               "no element `tolerance`", class = "kernclass_internal_error")
+  expect_error(ns$kc_svm_solve(list(kind = "binary"), list()), "no element `kernel`")
+  expect_error(ns$kc_svm_solve(list(x = x), list()), "no element `kind`")
   set.seed(11)
   n <- 6000
   xb <- matrix(rnorm(n * 20), n)
@@ -342,10 +363,10 @@ test_that("the entry point checks its arguments and stops at an interrupt", {
   # on one thread, and with the folds' pairs side by side on two (R's
   # thread polls while the other fits; both stop)
   for (threads in 1:2) {
-    msg <- run_until_limit(.Call(ns$ffi_svm_path,
-                                 list(path_plan(list(xb), yb, 2L, c(1, 10, 100, 1000), rep(1, n),
-                                                matrix(1, 2, 5), c(3, 0.05, 3, 0), 1e-6, 1e9)),
-                                 rep_len(1:5, n), 1:5, threads, NULL))
+    msg <- run_until_limit(path_solve(list(path_plan(list(xb), yb, 2L, c(1, 10, 100, 1000),
+                                                     rep(1, n), matrix(1, 2, 5), c(3, 0.05, 3, 0),
+                                                     1e-6, 1e9)),
+                                      rep_len(1:5, n), 1:5, threads, NULL))
     expect_match(msg, "time limit")
   }
   expect_equal(kernel_matrix(x[1:3, ], kernel = "linear"), tcrossprod(x[1:3, ]),
@@ -353,8 +374,8 @@ test_that("the entry point checks its arguments and stops at an interrupt", {
 })
 
 test_that("the solver reading a whole store takes the cache's iterates exactly", {
-  # store = "whole": every row computed first, then read directly; NULL: the
-  # LRU cache (a small one evicts rows); TRUE: a store filled as rows are asked.
+  # "whole": every row computed first, then read directly; "cache": the LRU
+  # cache (a small one evicts rows); "kept": a new store a path keeps.
   # A store rebuilds the gradient of shrunk variables from its float rows,
   # the cache by a double expansion: the objective (from the gradient) then
   # differs at the floats' rounding (1e-7 relative), the iterates not.
@@ -365,9 +386,12 @@ test_that("the solver reading a whole store takes the cache's iterates exactly",
     yb <- ifelse(x[, 1] + 0.5 * rnorm(n) > 0, 1L, -1L)
     C <- if (rep > 2) runif(n, 0.1, 5) else rep(3, n)
     for (shrinking in c(TRUE, FALSE)) {
-      fit <- function(store, mb = 100, linear = -1, alpha0 = NULL, nsets = 1L) {
-        .Call(ns$ffi_smo, x, yb, C, c(3, 0.3, 3, 0), 1e-3, 1e6, mb, shrinking, 1L, linear,
-              alpha0, nsets, store)
+      fit <- function(plan, mb = 100, nu = FALSE, alpha0 = NULL) {
+        r <- smo_solve(x, yb, C, c(3, 0.3, 3, 0), plan, cachesize = mb, shrinking = shrinking,
+                       type = if (nu) "nu-classification" else "C-classification",
+                       alpha0 = alpha0)
+        expect_identical(r$plan, plan)
+        r
       }
       whole <- fit("whole")
       expect_identical(whole$rows_computed, as.numeric(n))
@@ -379,13 +403,12 @@ test_that("the solver reading a whole store takes the cache's iterates exactly",
         if (store || !shrinking) expect_identical(a$objective, b$objective)
         else expect_equal(a$objective, b$objective, tolerance = 1e-6)
       }
-      same(whole, fit(NULL))
-      same(whole, fit(NULL, mb = 0.5))
-      same(whole, fit(TRUE), store = TRUE)
+      same(whole, fit("cache"))
+      same(whole, fit("cache", mb = 0.5))
+      same(whole, fit("kept"), store = TRUE)
       # nu-SVC (two sets) from LIBSVM's start
       a0 <- ns$kc_svm_start(C, yb, 0.3 * sum(C) / 2)
-      same(fit("whole", linear = 0, alpha0 = a0, nsets = 2L),
-           fit(NULL, mb = 0.5, linear = 0, alpha0 = a0, nsets = 2L))
+      same(fit("whole", nu = TRUE, alpha0 = a0), fit("cache", mb = 0.5, nu = TRUE, alpha0 = a0))
     }
   }
   # kernel_svm reads a whole store where its cache would hold every row: the
@@ -412,9 +435,9 @@ test_that("kernel settings in one call, their pairs side by side on threads, fit
       path_plan(xs, as.integer(dat$y), as.integer(classes), c(0.5, 5, 50), w,
                 matrix(1, classes, 3), ns$kc_kernel_code(ns$kc_kernel("rbf", g, 3, 0, dat$x)))
     })
-    alone <- lapply(plans, function(p) .Call(ns$ffi_svm_path, list(p), fold, 1:3, 1L, NULL)[[1L]])
+    alone <- lapply(plans, function(p) path_solve(list(p), fold, 1:3, 1L, NULL)[[1L]])
     for (threads in 1:2) {
-      together <- .Call(ns$ffi_svm_path, plans, fold, 1:3, threads, NULL)
+      together <- path_solve(plans, fold, 1:3, threads, NULL)
       expect_identical(together, alone, info = paste(classes, per_fold, threads))
     }
   }
@@ -441,14 +464,18 @@ test_that("the threads fitting side by side are as many as the memory budget hol
   }
   old <- options(kernclass.threads = 2L, kernclass.tune.store_mb = 1)
   on.exit(options(old), add = TRUE)
-  expect_identical(ns$kc_svm_path_threads(list(plan(0, 2^19 - 1))), min(2L, ns$kc_threads()))
-  expect_identical(ns$kc_svm_path_threads(list(plan(0, 2^19 + 1))), 1L)
+  # the solve's plan for the path (ffi_svm_plan), as kc_svm_shared_fits() asks for it
+  threads <- function(plans) {
+    ns$kc_svm_plan(list(kind = "path", plans = plans),
+                   list(threads = ns$kc_threads(), budget = ns$kc_tune_budget()))$threads
+  }
+  expect_identical(threads(list(plan(0, 2^19 - 1))), min(2L, ns$kc_threads()))
+  expect_identical(threads(list(plan(0, 2^19 + 1))), 1L)
   # the largest kept-once part and the largest per-thread part count
-  expect_identical(ns$kc_svm_path_threads(list(plan(2^19, 2^17), plan(0, 2^18 + 1))), 1L)
-  expect_identical(ns$kc_svm_path_threads(list(plan(2^19, 2^17), plan(0, 2^18))),
-                   min(2L, ns$kc_threads()))
+  expect_identical(threads(list(plan(2^19, 2^17), plan(0, 2^18 + 1))), 1L)
+  expect_identical(threads(list(plan(2^19, 2^17), plan(0, 2^18))), min(2L, ns$kc_threads()))
   # never fewer than one: each plan alone is within the budget
-  expect_identical(ns$kc_svm_path_threads(list(plan(2^20, 2^20))), 1L)
+  expect_identical(threads(list(plan(2^20, 2^20))), 1L)
 })
 
 test_that("the warm start is the last solution moved into the new box, made feasible", {
@@ -479,11 +506,15 @@ test_that("the warm start is the last solution moved into the new box, made feas
     prev <- ifelse(runif(m) < 0.4, Cprev, runif(m) * Cprev) * (runif(m) < 0.8)
     # a larger, smaller or unbounded box
     C <- switch(i %% 3 + 1, Cprev * runif(1, 1, 10), Cprev * runif(1, 0.1, 1), rep(Inf, m))
-    a <- .Call(ns$ffi_svm_warm_start, prev, Cprev, C, y)
+    a <- smo_solve(matrix(rnorm(m * 2), m), y, C, c(3, 1, 3, 0), max_iter = 1,
+                   warm = list(alpha = prev, C = Cprev))$start
     expect_identical(a, ref(prev, Cprev, C, y), info = i)
     expect_true(all(a >= 0 & a <= C), info = i)
     expect_lt(abs(sum(y * a)), 1e-12 * max(1, sum(a)))
   }
-  expect_error(.Call(ns$ffi_svm_warm_start, 1, 1, 1, 2L), class = "kernclass_internal_error")
-  expect_error(.Call(ns$ffi_svm_warm_start, c(1, 1), 1, 1, 1L), class = "kernclass_internal_error")
+  warm <- function(prev, Cprev, C, y) {
+    smo_solve(matrix(0, length(y), 1), y, C, c(3, 1, 3, 0), warm = list(alpha = prev, C = Cprev))
+  }
+  expect_error(warm(1, 1, 1, 2L), class = "kernclass_internal_error")
+  expect_error(warm(c(1, 1), 1, 1, 1L), class = "kernclass_internal_error")
 })

@@ -125,3 +125,35 @@ test_that("print() says a model has its probability model, on every representati
   # classifiers whose probabilities need no argument say nothing of it
   expect_false(any(grepl("Probabilities", capture.output(print(kernel_means(Species ~ ., iris))))))
 })
+
+test_that("Platt's sigmoids are the same whichever store solved the class pairs", {
+  # A cachesize that holds the largest pair's kernel (0.04 MB here) solves
+  # the pairs and their Platt folds side by side on float kernel blocks; a
+  # smaller one solves each pair's folds on its own. Both sum the folds'
+  # decision values from the same float kernel values in the same order, so
+  # the model does not depend on cachesize (nor on the memory limit that
+  # sets its default). Until they did, A and B differed by about 1e-7.
+  x <- scale(as.matrix(iris[, 1:4]))
+  ns <- asNamespace("kernclass")
+  route <- function(mb) {
+    ns$kc_svm_plan(list(kind = "pairs", x = x, pairs = list(list(rows = 1:100))),
+                   list(kernel = c(3, 1, 3, 0), type = "C-classification", cachesize = mb))$store
+  }
+  expect_identical(c(route(1), route(0.02)), c("pairs", "apart"))
+  fits <- lapply(c(1, 0.02), function(mb) {
+    set.seed(11)
+    kernel_svm(x, iris$Species, probability = TRUE, cost = 4, cachesize = mb)
+  })
+  expect_identical(fits[[2]]$probA, fits[[1]]$probA)
+  expect_identical(fits[[2]]$probB, fits[[1]]$probB)
+  expect_identical(fits[[2]]$coefs, fits[[1]]$coefs)
+  expect_identical(predict(fits[[2]], x, type = "prob"), predict(fits[[1]], x, type = "prob"))
+  # and two classes: one pair
+  two <- iris$Species != "setosa"
+  fits <- lapply(c(1, 0.02), function(mb) {
+    set.seed(12)
+    kernel_svm(x[two, ], droplevels(iris$Species[two]), probability = TRUE, cachesize = mb)
+  })
+  expect_identical(fits[[2]]$probA, fits[[1]]$probA)
+  expect_identical(fits[[2]]$probB, fits[[1]]$probB)
+})
