@@ -18,7 +18,7 @@
 #                                   (tools/gctorture-entries.R); ends with its count
 #                                   "N passed, N failed", which .ci/run adds to the tests'
 #   bash tools/check.sh coverage    R and C line coverage by covr (fails below 90%)
-#   bash tools/check.sh fuzz        test-fuzz-e1071.R and test-extreme.R with KERNCLASS_DEEP=1:
+#   bash tools/check.sh fuzz        test-fuzz-e1071.R and test-input-edge.R with KERNCLASS_DEEP=1:
 #                                   300 random problems against e1071 (minutes)
 #   bash tools/check.sh site        the pkgdown site built (tools/site.sh) and every page opened
 #                                   in headless Chromium (tools/site-check.js): every page
@@ -222,7 +222,7 @@ check_coverage() {
 
 check_fuzz() {
   install_pkg "$work/lib" || return 1
-  KERNCLASS_DEEP=1 KERNCLASS_TEST_FILTER='^(fuzz-e1071|extreme)$' \
+  KERNCLASS_DEEP=1 KERNCLASS_TEST_FILTER='^(fuzz-e1071|input-edge)$' \
     run_r "$work/lib" tools/run-tests.R
 }
 
