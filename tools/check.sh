@@ -13,9 +13,12 @@
 #                                   definitely lost block
 #   bash tools/check.sh sanitizers  the test suite with src/ built with AddressSanitizer and
 #                                   UndefinedBehaviorSanitizer: no report
-#   bash tools/check.sh gctorture   tools/gctorture.R: every .Call entry under gctorture(TRUE)
+#   bash tools/check.sh gctorture   tools/gctorture.R: every .Call entry under gctorture(TRUE),
+#                                   through the exported functions and directly
+#                                   (tools/gctorture-entries.R); ends with its count
+#                                   "N passed, N failed", which .ci/run adds to the tests'
 #   bash tools/check.sh coverage    R and C line coverage by covr (fails below 90%)
-#   bash tools/check.sh fuzz        test-fuzz-e1071.R and test-extreme.R with KERNCLASS_DEEP=1:
+#   bash tools/check.sh fuzz        test-fuzz-e1071.R and test-input-edge.R with KERNCLASS_DEEP=1:
 #                                   300 random problems against e1071 (minutes)
 #   bash tools/check.sh site        the pkgdown site built (tools/site.sh) and every page opened
 #                                   in headless Chromium (tools/site-check.js): every page
@@ -194,10 +197,9 @@ check_sanitizers() {
   # The test files of R-only layers (documentation, pictures, other packages'
   # doors, ONNX export, prediction sets, calibration, options, the tables, the
   # property suite over every representation) reach no C path the other files
-  # leave out, and test-gctorture's entry points are the gctorture check's:
-  # they run in the plain suite, not again here. KERNCLASS_TEST_FILTER="" runs
-  # them all.
-  local r_only='docs|plot|autoplot|broom|caret|parsnip|onnx|conformal|calibration|options|approx-table|fitters|r-conventions|tune-metrics|seams|gctorture'
+  # leave out: they run in the plain suite, not again here.
+  # KERNCLASS_TEST_FILTER="" runs them all.
+  local r_only='docs|plot|autoplot|broom|caret|parsnip|onnx|conformal|calibration|options|approx-table|fitters|r-conventions|tune-metrics|seams'
   KERNCLASS_TEST_FILTER=${KERNCLASS_TEST_FILTER-"^(?!($r_only)\$)"} \
     run_r "$work/lib" tools/run-tests.R 2>&1 | tee "$work/sanitizers.log"
   status=${PIPESTATUS[0]}
@@ -220,7 +222,7 @@ check_coverage() {
 
 check_fuzz() {
   install_pkg "$work/lib" || return 1
-  KERNCLASS_DEEP=1 KERNCLASS_TEST_FILTER='^(fuzz-e1071|extreme)$' \
+  KERNCLASS_DEEP=1 KERNCLASS_TEST_FILTER='^(fuzz-e1071|input-edge)$' \
     run_r "$work/lib" tools/run-tests.R
 }
 

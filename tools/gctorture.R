@@ -3,7 +3,10 @@
 # gctorture(TRUE), which runs the garbage collector at every allocation. An
 # object the C code forgot to PROTECT is then collected while still in use:
 # the run crashes or a result differs from the one computed without torture.
-# The bad calls check that the error paths unwind cleanly too.
+# The bad calls check that the error paths unwind cleanly too. Then
+# tools/gctorture-entries.R, the quick check: each entry point called
+# directly (testthat expectations). Ends with the line "N passed, N failed"
+# (its expectations and each case here), which .ci/run adds to the tests'.
 library(kernclass)
 options(kernclass.threads = 2L)
 
@@ -184,5 +187,23 @@ for (call in bad) {
               if (ok) "an error" else "NOT the expected error"))
   if (!ok) failures <- c(failures, deparse(call[[2]]))
 }
-if (length(failures)) stop("gctorture: failed: ", paste(failures, collapse = ", "))
-cat("gctorture: all entry points ok\n")
+checked <- length(cases) + length(bad)
+if (length(failures)) {
+  cat("gctorture: failed:", paste(failures, collapse = ", "), "\n")
+} else {
+  cat("gctorture: all entry points ok\n")
+}
+
+# The entry points called directly, with the test suite's helpers (path_plan)
+library(testthat)
+entries_env <- new.env(parent = asNamespace("kernclass"))
+invisible(source_test_helpers("tests/testthat", env = entries_env))
+entries <- as.data.frame(test_file("tools/gctorture-entries.R", env = entries_env,
+                                   load_helpers = FALSE, stop_on_failure = FALSE,
+                                   reporter = SummaryReporter$new(show_praise = FALSE)))
+passed <- sum(entries$passed) + checked - length(failures)
+failed <- sum(entries$failed) + sum(entries$error) + sum(entries$skipped) + length(failures)
+cat(sprintf("gctorture: %d expectations of gctorture-entries.R, %d cases here\n",
+            sum(entries$nb), checked))
+cat(sprintf("%d passed, %d failed\n", passed, failed))
+if (failed > 0) quit(status = 1)

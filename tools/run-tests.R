@@ -16,8 +16,9 @@ res <- as.data.frame(test_dir("tests/testthat", package = "kernclass", load_pack
                               stop_on_failure = FALSE))
 # the slowest files, to keep the suite's time in view
 secs <- sort(tapply(res$real, res$file, sum), decreasing = TRUE)
-cat("slowest files (s):", paste(sprintf("%s %.0f", sub("^test-(.*)[.]R$", "\\1", names(secs)),
-                                        secs)[seq_len(min(8L, length(secs)))], collapse = ", "), "\n")
+cat(sprintf("slowest files (s, of %.0f s in all %d files):", sum(secs), length(secs)),
+    paste(sprintf("%s %.0f (%.0f%%)", sub("^test-(.*)[.]R$", "\\1", names(secs)), secs,
+                  100 * secs / sum(secs))[seq_len(min(8L, length(secs)))], collapse = ", "), "\n")
 passed <- sum(res$passed)
 failed <- sum(res$failed) + sum(res$error)
 skipped <- sum(res$skipped)

@@ -59,3 +59,16 @@ path_plan <- function(x, y, nclass, cost, w, cw, spec, tolerance = 1e-3, max_ite
   list(x = x, y = y, nclass = nclass, cost = cost, w = w, cw = cw, spec = spec,
        tolerance = tolerance, max_iter = max_iter, shrinking = shrinking)
 }
+
+# iris's four measurements as a matrix, and its classes.
+iris_x <- as.matrix(iris[, 1:4])
+iris_y <- iris$Species
+
+# Three classes in 3 inputs, the last class rare (6 of n rows).
+rare_class <- function(n = 300, seed = 1) {
+  set.seed(seed)
+  x <- matrix(rnorm(n * 3), n, 3)
+  y <- factor(ifelse(x[, 1] + 0.5 * x[, 2] > 0, "a", "b"), levels = c("a", "b", "r"))
+  y[seq_len(6)] <- "r"
+  list(x = x, y = y)
+}

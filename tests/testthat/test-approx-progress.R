@@ -17,7 +17,7 @@ with_updates <- function(expr, block) {
   list(value = value, messages = msgs)
 }
 
-# A fit from seed 3 with blocks of `block` rows, progress enabled.
+# A fit after set.seed(3) with blocks of `block` rows, progress enabled.
 seeded <- function(f, block) {
   with_updates({
     set.seed(3)

@@ -566,3 +566,29 @@ test_that("feature passes and the linear solver stop at an interrupt", {
   expect_match(msg, "time limit")
   expect_equal(kernel_matrix(x[1:3, ], kernel = "linear"), tcrossprod(x[1:3, ]), tolerance = 1e-12)
 })
+
+test_that("sizes past the integer range: one cell, m clamped, or a classed error", {
+  big <- .Machine$integer.max
+  expect_no_warning(spec <- cells(size = 1e10))
+  expect_identical(spec$size, big)
+  # Inf is no whole number: an error, as before
+  expect_error(cells(size = Inf), class = "kernclass_input_error")
+  d <- rare_class(n = 100)
+  set.seed(8)
+  one <- kernel_svm(d$x, d$y, approx = cells(size = 1e10))
+  exact <- kernel_svm(d$x, d$y)
+  expect_length(one$approx$models, 1L)
+  expect_equal(unname(predict(one, d$x, type = "decision")),
+               unname(predict(exact, d$x, type = "decision")))
+  expect_no_warning(spec <- nystrom(m = 3e9))
+  expect_identical(spec$m, big)
+  set.seed(8)
+  expect_no_warning(fit <- kernel_means(d$x, d$y, approx = spec))
+  expect_lte(fit$approx$rank, 100L)
+  for (call in list(quote(random_fourier(m = 3e9)), quote(nystrom(check = 3e9)),
+                    quote(cells(check = 1.5e9)), quote(random_fourier(check = 2^31)))) {
+    err <- tryCatch(eval(call), error = identity, warning = identity)
+    expect_s3_class(err, "kernclass_size_error")
+    expect_identical(err$arg, if (grepl("check", deparse(call))) "check" else "m")
+  }
+})

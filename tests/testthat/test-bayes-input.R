@@ -1,4 +1,4 @@
-# Bad input to kernel_bayes(): the foundation's checks (test-input-errors.R)
+# Bad input to kernel_bayes(): the foundation's checks (test-input-messages.R)
 # and its own arguments, each a classed error naming the argument.
 
 testthat::local_edition(3)

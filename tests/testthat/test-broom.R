@@ -148,3 +148,65 @@ test_that("tidy(), glance() and the check's refit take a fitter's columns from i
   expect_identical(ns$kc_approx_refit_args(fit)$threshold, "analytic")
   expect_false("dropped" %in% names(ns$kc_approx_refit_args(fit)))
 })
+
+# ---- models on features and cells() models -----------------------------------
+
+test_that("tidy() of models on features is the linear model z(x)'w + b on the features", {
+  skip_if_not_installed("generics")
+  d <- rare_class(n = 150)
+  set.seed(3)
+  two <- d$y != "r"
+  models <- list(kernel_svm(d$x, d$y, approx = nystrom(m = 15), probability = TRUE),
+                 kernel_svm(d$x[two, ], droplevels(d$y[two]), approx = random_fourier(m = 30)),
+                 kernel_bayes(d$x, d$y, type = 1, approx = random_fourier(m = 30)),
+                 kernel_bayes(d$x, d$y, type = 1, approx = nystrom(m = 15)),
+                 kernel_means(d$x, d$y, approx = nystrom(m = 15)))
+  inputs <- list(d$x, d$x[two, ], d$x, d$x, d$x)
+  for (i in seq_along(models)) {
+    fit <- models[[i]]
+    fun <- generics::tidy(fit)
+    cf <- generics::tidy(fit, component = "coefficients")
+    expect_named(cf, c("term", "feature", "estimate"))
+    # the weights rebuilt from the table give the decision values
+    terms <- fun$term
+    w <- matrix(0, fit$approx$rank, length(terms), dimnames = list(NULL, terms))
+    w[cbind(cf$feature, match(cf$term, terms))] <- cf$estimate
+    z <- kernclass:::kc_features(fit$approx, fit$x)  # fit$x: the scaled training rows
+    scores <- z %*% w + rep(fun$offset, each = nrow(z))
+    dec <- predict(fit, inputs[[i]], type = "decision")
+    # the class scores' decision for two classes is their difference
+    if (inherits(fit, "kernclass_scores") && ncol(scores) == 2L) scores <- scores[, 1] - scores[, 2]
+    expect_equal(unname(as.matrix(scores)), unname(as.matrix(dec)))
+    expect_identical(fun$n_coef, as.integer(colSums(w != 0)))
+  }
+  svm <- generics::tidy(models[[1L]])
+  expect_identical(svm$iterations, unname(as.integer(models[[1L]]$iterations)))
+  expect_true(all(is.na(svm$at_bound)))
+  expect_equal(svm$prob_a, unname(models[[1L]]$probA))
+  bayes <- generics::tidy(models[[3L]])
+  expect_identical(bayes$sign,
+                   as.integer(vapply(models[[3L]]$pairs, `[[`, numeric(1), "sign")))
+})
+
+test_that("glance() of a cells() model reports its cells' iterations", {
+  skip_if_not_installed("generics")
+  d <- rare_class(n = 200)
+  set.seed(5)
+  fit <- kernel_svm(d$x, d$y, approx = cells(size = 70))
+  per_cell <- vapply(fit$approx$models, function(m) {
+    if (is.null(m$iterations)) 0 else sum(m$iterations)
+  }, numeric(1))
+  expect_gt(sum(per_cell), 0)
+  expect_identical(generics::glance(fit)$iterations, sum(per_cell))
+  expect_identical(sum(generics::tidy(fit)$iterations), as.integer(sum(per_cell)))
+})
+
+test_that("glance() names the fitter from the registry for every representation", {
+  skip_if_not_installed("generics")
+  d <- rare_class(n = 120)
+  fits <- list(kernel_svm(d$x, d$y), kernel_svm(d$x, d$y, approx = nystrom(m = 20)),
+               kernel_svm(d$x, d$y, approx = cells(size = 60)),
+               kernel_means(d$x, d$y, approx = random_fourier(m = 50)))
+  expect_identical(vapply(fits, function(f) generics::glance(f)$method, ""),
+                   c("kernel_svm", "kernel_svm", "kernel_svm", "kernel_means"))
+})

@@ -27,7 +27,7 @@ test_that("a user's own error in a kernel function keeps its classes", {
 })
 
 # The size guards (src/kernel-sums.c, src/ffi*.c, src/coupling.c) stop overflows
-# that only inputs of many GB could reach (see test-bad-input.R); what can be
+# that only inputs of many GB could reach (see test-input.R); what can be
 # checked here is that each goes through the classed raiser with its kind.
 test_that("every size guard in C raises kernclass_size_error through kc_error()", {
   src <- test_path("..", "..", "src")

@@ -422,3 +422,18 @@ test_that("broom's tidy, glance and augment read a model with cells", {
   expect_equal(unname(cf$b[j, own]), unname(m[[j]]$b))
   expect_identical(cf$cell, fit$approx$cell)
 })
+
+test_that("plot() draws cells() models of 3 classes: the regions are the predictions", {
+  d <- rare_class(n = 200)
+  d$y[7:30] <- "r"
+  set.seed(4)
+  fit <- kernel_svm(d$x[, 1:2], d$y, approx = cells(size = 60))
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off())
+  out <- plot(fit, grid = 30)
+  g <- as.matrix(expand.grid(out$x1, out$x2))
+  expect_identical(as.vector(out$class), as.character(predict(fit, g)))
+  expect_gt(length(out$boundary), 0L)
+  for (piece in out$boundary) expect_length(unique(piece$classes), 2L)
+  expect_identical(dim(out$decision), c(900L, 3L))
+})

@@ -110,3 +110,90 @@ test_that("a generic called with `formula =` named dispatches to the formula met
   expect_identical(predict(a, iris, type = "prob"), predict(b, iris, type = "prob"))
   expect_error(kernel_parzen(data = iris), "`x` is missing", class = "kernclass_input_error")
 })
+
+# ---- the formula methods of kernel_cv() and kernel_tune() code inputs as the
+# fitters do: interactions, non-syntactic names, character columns coded from
+# all rows ---------------------------------------------------------------------
+
+interaction_data <- function() {
+  set.seed(21)
+  n <- 60
+  d <- data.frame(y = factor(rep(c("p", "q"), n / 2)), a = rnorm(n), b = rnorm(n))
+  d$a <- d$a + (d$y == "p")
+  d$b <- d$b + 0.5 * (d$y == "q")
+  d
+}
+
+test_that("kernel_cv and kernel_tune take interaction terms as the fitters do", {
+  d <- interaction_data()
+  m <- cbind(a = d$a, b = d$b, "a:b" = d$a * d$b)
+  for (case in list(list(f = y ~ a * b, x = m), list(f = y ~ a:b, x = m[, 3L, drop = FALSE]))) {
+    set.seed(4)
+    by_formula <- kernel_cv(kernel_svm, case$f, data = d, folds = 4)
+    set.seed(4)
+    by_matrix <- kernel_cv(kernel_svm, case$x, d$y, folds = 4)
+    expect_identical(by_formula$predicted, by_matrix$predicted)
+    expect_identical(by_formula$accuracy, by_matrix$accuracy)
+    set.seed(4)
+    tuned_formula <- kernel_tune(kernel_svm, case$f, data = d, grid = list(cost = c(0.5, 4)),
+                                 folds = 4)
+    set.seed(4)
+    tuned_matrix <- kernel_tune(kernel_svm, case$x, d$y, grid = list(cost = c(0.5, 4)), folds = 4)
+    expect_identical(tuned_formula$results, tuned_matrix$results)
+    expect_identical(fitted(tuned_formula$model), fitted(tuned_matrix$model))
+  }
+})
+
+test_that("kernel_cv and kernel_tune take column names that are not syntactic", {
+  d <- interaction_data()
+  e <- d
+  names(e)[names(e) == "a"] <- "my col"
+  m <- cbind("my col" = d$a, b = d$b)
+  set.seed(5)
+  by_formula <- kernel_cv(kernel_svm, y ~ ., data = e, folds = 4)
+  set.seed(5)
+  by_matrix <- kernel_cv(kernel_svm, m, d$y, folds = 4)
+  expect_identical(by_formula$predicted, by_matrix$predicted)
+  set.seed(5)
+  tuned_formula <- kernel_tune(kernel_svm, y ~ ., data = e, grid = list(cost = c(0.5, 4)),
+                               folds = 4)
+  set.seed(5)
+  tuned_matrix <- kernel_tune(kernel_svm, m, d$y, grid = list(cost = c(0.5, 4)), folds = 4)
+  expect_identical(tuned_formula$results, tuned_matrix$results)
+  expect_identical(unname(predict(tuned_formula$model, e)), predict(tuned_matrix$model, m))
+})
+
+test_that("a character column is coded from all rows, as the same column as a factor", {
+  set.seed(31)
+  n <- 50
+  g <- data.frame(y = factor(rep(c("p", "q"), n / 2)), a = rnorm(n),
+                  s = sample(c("u", "v"), n, replace = TRUE), stringsAsFactors = FALSE)
+  g$a <- g$a + (g$y == "p")
+  g$s[1L] <- "w"  # a value in one fold only
+  gf <- g
+  gf$s <- factor(gf$s)
+  same <- function(run) {
+    set.seed(6)
+    chr <- run(g)
+    set.seed(6)
+    fct <- run(gf)
+    expect_false(is.na(fct$accuracy[1L]))
+    list(chr, fct)
+  }
+  r <- same(function(data) kernel_cv(kernel_svm, data[c("a", "s")], data$y, folds = 5))
+  expect_identical(r[[1]]$predicted, r[[2]]$predicted)
+  expect_identical(r[[1]]$accuracy, r[[2]]$accuracy)
+  r <- same(function(data) kernel_cv(kernel_svm, y ~ ., data = data, folds = 5))
+  expect_identical(r[[1]]$predicted, r[[2]]$predicted)
+  for (tune in list(function(data) kernel_tune(kernel_svm, data[c("a", "s")], data$y,
+                                               grid = list(cost = c(1, 4)), folds = 5),
+                    function(data) kernel_tune(kernel_svm, y ~ ., data = data,
+                                               grid = list(cost = c(1, 4)), folds = 5))) {
+    set.seed(6)
+    chr <- tune(g)
+    set.seed(6)
+    fct <- tune(gf)
+    expect_identical(chr$results, fct$results)
+    expect_false(anyNA(chr$results$accuracy))
+  }
+})

@@ -129,3 +129,37 @@ test_that("a selection problem goes to the workers field by field, its data once
   kc_kept$held <- kc_kept$sent
   expect_identical(environment(kc_kept_fill(job)$run)$sel, next_sel)
 })
+
+test_that("a kernel function with globals fits and cross-validates under plan(multisession)", {
+  # defined at top level, as a user does: its environment is the global one,
+  # which futures do not ship, and so are its globals
+  dist <- function(a, b) outer(rowSums(a^2), rowSums(b^2), "+") - 2 * tcrossprod(a, b)
+  k <- function(a, b) exp(-kc_rm_dist(a, b) / kc_rm_width)
+  environment(dist) <- environment(k) <- globalenv()
+  assign("kc_rm_width", 0.7, envir = globalenv())
+  assign("kc_rm_dist", dist, envir = globalenv())
+  on.exit(rm(list = c("kc_rm_width", "kc_rm_dist"), envir = globalenv()), add = TRUE)
+  x <- as.matrix(iris[c(1:15, 51:65, 101:115), 1:4])
+  y <- droplevels(iris$Species[c(1:15, 51:65, 101:115)])
+
+  old <- future::plan(future::sequential)
+  on.exit(future::plan(old), add = TRUE)
+  seq_fit <- kernel_svm(x, y, kernel = k, cost = 2)
+  set.seed(5)
+  seq_cv <- kernel_cv(kernel_svm, x, y, folds = 3, kernel = k, cost = 2)
+  set.seed(6)
+  seq_tune <- kernel_tune(kernel_svm, x, y, grid = list(cost = c(1, 4)), folds = 3, kernel = k)
+  future::plan(future::multisession, workers = 2)
+  par_fit <- kernel_svm(x, y, kernel = k, cost = 2)
+  set.seed(5)
+  par_cv <- kernel_cv(kernel_svm, x, y, folds = 3, kernel = k, cost = 2)
+  set.seed(6)
+  par_tune <- kernel_tune(kernel_svm, x, y, grid = list(cost = c(1, 4)), folds = 3, kernel = k)
+  future::plan(future::sequential)
+
+  expect_identical(predict(par_fit, x, type = "decision"), predict(seq_fit, x, type = "decision"))
+  expect_identical(par_fit$coefs, seq_fit$coefs)
+  expect_identical(par_cv$predicted, seq_cv$predicted)
+  expect_identical(par_cv$accuracy, seq_cv$accuracy)
+  expect_identical(par_tune$results, seq_tune$results)
+})

@@ -174,3 +174,19 @@ test_that("results are identical for 1 and 2 threads", {
     expect_identical(s1, s2, info = k)
   }
 })
+
+test_that("kernel_matrix() finds y's columns by name, dense or sparse", {
+  x <- iris_x[1:6, ]
+  want <- kernel_matrix(x, x[1:3, ], kernel = "linear")
+  expect_equal(kernel_matrix(x, x[1:3, 4:1], kernel = "linear"), want)
+  expect_equal(kernel_matrix(x, as.data.frame(x[1:3, 4:1]), kernel = "linear"), want)
+  renamed <- x[1:3, ]
+  colnames(renamed)[2] <- "other"
+  expect_error(kernel_matrix(x, renamed, kernel = "linear"), "lacks column",
+               class = "kernclass_error")
+  expect_equal(kernel_matrix(x, unname(x[1:3, ]), kernel = "linear"), want)
+  skip_if_not_installed("Matrix")
+  xs <- methods::as(Matrix::Matrix(x, sparse = TRUE), "CsparseMatrix")
+  expect_equal(kernel_matrix(xs, xs[1:3, 4:1], kernel = "linear"), want)
+  expect_equal(kernel_matrix(x, xs[1:3, 4:1], kernel = "linear"), want)
+})

@@ -312,3 +312,71 @@ test_that("every print method returns its argument invisibly; summaries print th
     expect_identical(res$value, s, info = nm)
   }
 })
+
+# ---- the nu-property as summary() states it ---------------------------------
+
+# The numbers of "a <= nu <= b" in printed output.
+nu_chain <- function(lines) {
+  hit <- regmatches(lines, regexpr("[0-9.]+ <= nu( = [0-9.]+)? <= [a-z ]*[0-9.]+", lines))
+  lapply(hit, function(h) as.numeric(regmatches(h, gregexpr("[0-9]+(\\.[0-9]+)?", h))[[1L]]))
+}
+
+test_that("one-class summary states only the nu-property's exact bounds", {
+  # the dual: sum(alpha) = nu W, 0 <= alpha_i <= w_i; counted from the model's alpha
+  for (seed in 1:12) {
+    set.seed(seed)
+    x <- matrix(rnorm(200), 100)
+    w <- if (seed %% 3 == 0) runif(100, 0.5, 2) else NULL
+    nu <- c(0.1, 0.3, 0.05)[seed %% 3 + 1]
+    fit <- kernel_svm(x, type = "one-classification", nu = nu, weights = w)
+    wt <- fit$C / sum(fit$C)
+    alpha <- numeric(100)
+    alpha[fit$index] <- fit$eta[, 1L]
+    expect_equal(sum(alpha), nu * sum(fit$C))
+    s <- summary(fit)
+    expect_equal(s$fractions[["at_bound"]], sum(wt[alpha >= fit$C]))
+    expect_equal(s$fractions[["support_vectors"]], sum(wt[alpha > 0]))
+    expect_equal(s$fractions[["outliers"]], sum(wt[fitted(fit) == "outlier"]))
+    expect_lte(s$fractions[["at_bound"]], nu + 1e-12)
+    expect_gte(s$fractions[["support_vectors"]], nu - 1e-12)
+    if (is.null(w)) expect_equal(s$fractions[["at_bound"]] * 100, unname(fit$n_at_bound))
+    # every inequality printed holds
+    out <- capture.output(print(s))
+    chains <- nu_chain(out)
+    expect_length(chains, 1L)
+    for (ch in chains) {
+      expect_lte(ch[1L], nu + 1e-4)
+      expect_gte(ch[length(ch)], nu - 1e-4)
+    }
+  }
+  # the old statement "outliers <= nu" is false on some of these fits
+  set.seed(1)
+  fit <- kernel_svm(matrix(rnorm(200), 100), type = "one-classification", nu = 0.1)
+  expect_gt(summary(fit)$fractions[["outliers"]], 0.1)
+  expect_false(any(grepl("outliers [0-9.]+ <= nu", capture.output(print(summary(fit))))))
+})
+
+test_that("nu-SVC summary gives each pair's exact nu-property", {
+  for (seed in 1:4) {
+    set.seed(seed)
+    w <- if (seed %% 2 == 0) runif(150, 0.5, 2) else NULL
+    fit <- kernel_svm(Species ~ ., data = iris, type = "nu-classification", nu = 0.25,
+                      weights = w)
+    s <- summary(fit)
+    expect_true(all(s$pairs$at_bound_fraction <= 0.25 + 1e-12))
+    expect_true(all(s$pairs$sv_fraction >= 0.25 - 1e-12))
+    pairs <- kernclass:::kc_ovo_pairs(fit$levels)
+    for (m in seq_len(nrow(pairs))) {
+      rows <- which(as.integer(fit$y) %in% pairs[m, ])
+      eta <- numeric(150)
+      eta[fit$index] <- fit$eta[, m]
+      wt <- fit$C[rows] / sum(fit$C[rows])
+      # the solution times r is LIBSVM's: sum = nu W, bounds w_i
+      expect_equal(sum(eta[rows]) / unname(fit$cost[m]), 0.25 * sum(fit$C[rows]))
+      expect_equal(s$pairs$sv_fraction[m], sum(wt[eta[rows] > 0]))
+      if (is.null(w)) expect_equal(s$pairs$at_bound_fraction[m] * length(rows),
+                                   unname(fit$n_at_bound[m]))
+    }
+    expect_output(print(s), "at the bound <= nu = 0.25 <= support vectors")
+  }
+})

@@ -311,3 +311,18 @@ test_that("tune_grid() runs over the engines, with the accuracy of direct fits",
                               per_fold$id == folds$id[2] & per_fold$.metric == "accuracy"]
   expect_equal(acc, mean(predict(fit, held) == held$cls))
 })
+
+# ---- prob predictions of rows with NA -----------------------------------------
+
+test_that("parsnip's prob predictions of rows with NA", {
+  skip_if_not_installed("parsnip")
+  set.seed(1)
+  spec <- parsnip::set_engine(parsnip::set_mode(parsnip::svm_rbf(), "classification"),
+                              "kernclass")
+  fit <- parsnip::fit(spec, Species ~ ., data = iris)
+  nd <- iris[c(1, 51), ]
+  nd$Sepal.Length <- NA_real_
+  p <- predict(fit, nd, type = "prob")
+  expect_equal(dim(p), c(2L, 3L))
+  expect_true(all(is.na(as.matrix(p))))
+})

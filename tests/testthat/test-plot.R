@@ -341,3 +341,103 @@ test_that("plot() of a race runs on a null device and marks the dropped rows", {
   marked <- d$dropped[cbind(match(r$cost, d$ax[[1L]]$values), match(r$gamma, d$ax[[2L]]$values))]
   expect_identical(marked, r$folds_run < 5)
 })
+
+# ---- plots of models with logical, factor and character inputs ---------------
+
+mixed_frame <- function(n = 60) {
+  set.seed(11)
+  x1 <- rnorm(n)
+  x2 <- rnorm(n)
+  flag <- rep(c(TRUE, FALSE, TRUE), length.out = n)      # TRUE most frequent
+  grp <- factor(rep(c("a", "b", "b"), length.out = n), levels = c("b", "a", "c"))
+  tag <- rep(c("u", "v", "v", "w"), length.out = n)      # "v" most frequent
+  y <- factor(ifelse(x1 + x2 + flag > 0.5, "p", "q"))
+  data.frame(x1 = x1, x2 = x2, flag = flag, grp = grp, tag = tag, y = y,
+             stringsAsFactors = FALSE)
+}
+
+test_that("plot() holds logical, factor and character inputs at their most frequent value, typed", {
+  d <- mixed_frame()
+  fits <- list(svm = kernel_svm(y ~ ., data = d, gamma = 0.5),
+               means = kernel_means(y ~ ., data = d, gamma = 0.5))
+  for (nm in names(fits)) {
+    grDevices::pdf(NULL)
+    res <- tryCatch(plot(fits[[nm]], data = d, vars = c("x1", "x2")),
+                    finally = grDevices::dev.off())
+    expect_identical(res$held$flag, TRUE, info = nm)
+    expect_identical(res$held$grp, factor("b", levels = levels(d$grp)), info = nm)
+    expect_identical(res$held$tag, "v", info = nm)
+    # the plotted classes are the model's predictions at the held values
+    g <- expand.grid(x1 = res$x1, x2 = res$x2)
+    nd <- data.frame(g, flag = TRUE, grp = factor("b", levels = levels(d$grp)), tag = "v",
+                     stringsAsFactors = FALSE)
+    expect_identical(as.vector(res$class), as.character(predict(fits[[nm]], nd)), info = nm)
+  }
+})
+
+test_that("a plot whose grid the model cannot score blames the grid, not newdata", {
+  d <- mixed_frame()
+  fit <- kernel_svm(y ~ ., data = d, gamma = 0.5)
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off())
+  err <- tryCatch(plot(fit, data = d, vars = c("x1", "x2"), slice = list(flag = 1)),
+                  error = function(e) e)
+  expect_s3_class(err, "kernclass_error")
+  expect_identical(err$arg, "slice")
+  expect_no_match(conditionMessage(err), "newdata")
+  expect_identical(plot(fit, data = d, vars = c("x1", "x2"), slice = list(flag = FALSE))$held$flag,
+                   FALSE)
+  # a column whose type differs from the fit's: the grid built from it is named
+  set.seed(2)
+  n <- data.frame(a = rnorm(40), b = rnorm(40), c = rnorm(40), y = factor(rep(1:2, 20)))
+  fit <- kernel_svm(y ~ ., data = n)
+  n$c <- as.character(round(n$c))
+  err <- tryCatch(plot(fit, data = n, vars = c("a", "b")), error = function(e) e)
+  expect_s3_class(err, "kernclass_error")
+  expect_match(conditionMessage(err), "grid")
+  expect_no_match(conditionMessage(err), "newdata")
+})
+
+test_that("plot() scores the boundaries of all class pairs together, not pair by pair", {
+  set.seed(8)
+  K <- 6
+  y <- factor(rep(letters[1:K], each = 20))
+  x <- cbind(cos(2 * pi * as.integer(y) / K), sin(2 * pi * as.integer(y) / K)) * 2 +
+    matrix(rnorm(2 * length(y), sd = 0.6), ncol = 2)
+  calls <- new.env()
+  calls$n <- 0L
+  count <- bquote(assign("n", .(calls)$n + 1L, envir = .(calls)))
+  suppressMessages(trace("kc_plot_scores", tracer = count, print = FALSE,
+                         where = asNamespace("kernclass")))
+  on.exit(suppressMessages(untrace("kc_plot_scores", where = asNamespace("kernclass"))),
+          add = TRUE)
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off(), add = TRUE)
+  for (fit in list(kernel_svm(x, y, gamma = 1), kernel_means(x, y, gamma = 1))) {
+    calls$n <- 0L
+    res <- plot(fit, grid = 40)
+    expect_gt(length(res$boundary), K - 1L)  # boundaries between several pairs drawn
+    # the grid once, then all contours' points once and once per bisection
+    # step (12), however many of the 15 pairs have contours
+    expect_lte(calls$n, 1L + 1L + 12L)
+  }
+})
+
+test_that("plot() of a tuning over `approx` labels each approximation", {
+  d <- rare_class(n = 120)
+  set.seed(6)
+  tuned <- kernel_tune(kernel_svm, d$x, d$y, folds = 3,
+                       grid = list(approx = list(nystrom(m = 5), nystrom(m = 20)), cost = c(1, 10)))
+  expect_match(capture.output(print(tuned)), "approx = nystrom\\(m = [0-9]+\\)", all = FALSE)
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off())
+  expect_identical(plot(tuned), tuned)
+  expect_identical(plot(tuned, params = "approx"), tuned)
+  coded <- kernclass:::kc_tune_plot_codes(tuned$results, tuned$best)
+  expect_identical(attr(coded$results$approx, "labels"), c("nystrom(m = 5)", "nystrom(m = 20)"))
+  expect_identical(coded$best$approx, match(tuned$best$approx$m, c(5L, 20L)))
+  ax <- kernclass:::kc_tune_axis_labelled(coded$results$approx, "approx")
+  expect_identical(ax$labels, c("nystrom(m = 5)", "nystrom(m = 20)"))
+  expect_identical(format(cells(size = 500)), "cells(size = 500)")
+  expect_identical(format(random_fourier(m = 64)), "random_fourier(m = 64)")
+})

@@ -306,3 +306,110 @@ test_that("one point given as a plain vector, and partial type names, are unders
                    predict(fit, iris[1:3, 1:4], type = "decision"))
   expect_error(predict(fit, iris[1:3, 1:4], type = "x"), "`type`", class = "kernclass_error")
 })
+
+# ---- na.action = na.exclude pads as lm does -----------------------------------
+
+test_that("na.exclude: fitted() and predict() give a value per row of data", {
+  ir <- iris
+  ir$Sepal.Length[c(3, 70)] <- NA
+  ir$Petal.Width[140] <- NA
+  miss <- c(3, 70, 140)
+  two <- droplevels(ir[51:150, ])
+  set.seed(1)
+  fits <- list(
+    kernel_means(Species ~ ., data = ir, na.action = na.exclude),
+    kernel_parzen(Species ~ ., data = ir, na.action = na.exclude),
+    kernel_bayes(Species ~ ., data = ir, na.action = na.exclude),
+    kernel_bayes(Species ~ ., data = two, na.action = na.exclude),
+    kernel_svm(Species ~ ., data = ir, na.action = na.exclude, probability = TRUE),
+    kernel_svm(Species ~ ., data = two, na.action = na.exclude, probability = TRUE),
+    kernel_svm(~ ., data = ir[1:4], na.action = na.exclude, type = "one-classification"))
+  for (fit in fits) {
+    two_classes <- identical(fit$levels, levels(two$Species))
+    n <- if (two_classes) 100L else 150L
+    gone <- if (two_classes) miss[miss > 50] - 50L else miss
+    expect_equal(unname(c(fit$na.action)), gone)
+    expect_length(fitted(fit), n)
+    expect_true(all(is.na(fitted(fit)[gone])))
+    expect_false(anyNA(fitted(fit)[-gone]))
+    types <- if (inherits(fit, "kernel_svm_oneclass")) c("class", "decision") else
+      c("class", "decision", "prob")
+    for (type in types) {
+      p <- predict(fit, type = type)
+      expect_equal(NROW(p), n)
+      kept <- kernclass:::kc_predict_rows(fit, fit$x, type)
+      if (is.null(dim(p))) {
+        expect_true(all(is.na(p[gone])))
+        expect_equal(unname(p[-gone]), unname(kept))
+      } else {
+        expect_true(all(is.na(p[gone, ])))
+        expect_equal(unname(p[-gone, , drop = FALSE]), unname(kept))
+      }
+    }
+    # as lm: predict(newdata = NULL) is the same
+    expect_identical(predict(fit, NULL), fitted(fit))
+    # what uses the training rows stays on the rows used
+    if (!is.null(fit$y)) expect_equal(sum(summary(fit)$confusion), nrow(fit$x))
+  }
+  # na.omit keeps one value per row used, as lm
+  fit <- kernel_means(Species ~ ., data = ir, na.action = na.omit)
+  expect_length(fitted(fit), 147L)
+  # lm pads the same rows
+  expect_identical(which(is.na(fitted(fits[[1]]))),
+                   unname(which(is.na(fitted(lm(Sepal.Width ~ ., data = ir, na.action = na.exclude))))))
+})
+
+# ---- predictions of no rows and of NA rows have the right shape ---------------
+
+test_that("prob, decision and class predictions of 0 rows and of all-NA rows", {
+  set.seed(1)
+  check <- function(fit, nd, K) {
+    pairs <- K * (K - 1) / 2
+    for (type in c("class", "decision", "prob")) {
+      for (rows in list(integer(0), 1L, 1:2)) {
+        newd <- nd[rows, , drop = FALSE]
+        p <- predict(fit, newd, type = type)
+        expect_equal(NROW(p), length(rows))
+        if (type == "class") {
+          expect_s3_class(p, "factor")
+          expect_identical(levels(p), fit$levels)
+        } else if (type == "prob") {
+          expect_equal(colnames(p), fit$levels)
+        } else if (K > 2) {
+          expect_equal(ncol(p), if (inherits(fit, "kernclass_ovo")) pairs else K)
+        } else {
+          expect_null(dim(p))
+        }
+        expect_true(all(is.na(p)))
+      }
+    }
+  }
+  for (K in 2:3) {
+    d <- droplevels(iris[iris$Species %in% levels(iris$Species)[seq_len(K)], ])
+    nd <- d[c(1, 40), ]
+    nd$Sepal.Length <- NA
+    ndm <- as.matrix(nd[, 1:4])
+    fits <- list(kernel_means(Species ~ ., data = d), kernel_parzen(Species ~ ., data = d),
+                 kernel_bayes(Species ~ ., data = d),
+                 kernel_svm(Species ~ ., data = d, probability = TRUE),
+                 kernel_svm(Species ~ ., data = d, probability = TRUE,
+                            type = "nu-classification", nu = 0.2))
+    for (fit in fits) check(fit, nd, K)
+    mfits <- list(kernel_bayes(as.matrix(d[, 1:4]), d$Species),
+                  kernel_svm(as.matrix(d[, 1:4]), d$Species, probability = TRUE))
+    for (fit in mfits) check(fit, ndm, K)
+  }
+  # sparse rows and kernel values: no rows
+  skip_if_not_installed("Matrix")
+  x <- as.matrix(iris[, 1:4])
+  sfit <- kernel_svm(Matrix::Matrix(x, sparse = TRUE), iris$Species, probability = TRUE)
+  p <- predict(sfit, Matrix::Matrix(x[0, ], sparse = TRUE), type = "prob")
+  expect_equal(dim(p), c(0L, 3L))
+  K <- kernel_matrix(x, kernel = "rbf", gamma = 0.5)
+  kfit <- kernel_svm(K, iris$Species, kernel = "precomputed", probability = TRUE)
+  expect_equal(dim(predict(kfit, K[0, ], type = "prob")), c(0L, 3L))
+  rbf <- function(a, b) kernel_matrix(a, b, kernel = "rbf", gamma = 0.5)
+  ffit <- kernel_means(x, iris$Species, kernel = rbf)
+  expect_equal(dim(predict(ffit, x[0, ], type = "prob")), c(0L, 3L))
+  expect_length(predict(ffit, x[0, ]), 0L)
+})

@@ -146,3 +146,99 @@ test_that("a model read back by a fresh R process predicts identically", {
     else expect_identical(there[[nm]], here[[nm]], info = nm)
   }
 })
+
+# ---- saved models of every kind predict in a fresh process and hold their
+# data once --------------------------------------------------------------------
+
+# What a fresh process is asked of each model: predictions, decision values,
+# fitted values and the printed summary (R code, run here and in the child).
+round_trip_code <- c(
+  "round_trip <- function(models, newdata) {",
+  "  lapply(stats::setNames(names(models), names(models)), function(nm) {",
+  "    m <- models[[nm]]",
+  "    nd <- newdata[[nm]]",
+  "    list(predict = predict(m, nd), decision = predict(m, nd, type = 'decision'),",
+  "         fitted = fitted(m), summary = utils::capture.output(summary(m)))",
+  "  })",
+  "}")
+
+test_that("models of every kind predict, fit and summarise alike after readRDS in a fresh R", {
+  skip_if_not_installed("Matrix")
+  x <- iris_x
+  y <- iris_y
+  K <- kernel_matrix(x, kernel = "rbf", gamma = 0.5)
+  rbf <- function(a, b) kernel_matrix(a, b, kernel = "rbf", gamma = 0.5)
+  xs <- Matrix::Matrix(x, sparse = TRUE)
+  set.seed(7)
+  models <- list(
+    means = kernel_means(Species ~ ., data = iris),
+    parzen = kernel_parzen(x, y),
+    bayes = kernel_bayes(Species ~ ., data = iris, type = 2),
+    svm = kernel_svm(Species ~ ., data = iris, probability = TRUE),
+    oneclass = kernel_svm(x, type = "one-classification", nu = 0.1),
+    sparse = kernel_svm(xs, y),
+    precomputed = kernel_svm(K, y, kernel = "precomputed"),
+    means_precomputed = kernel_means(K, y, kernel = "precomputed"),
+    svm_function = kernel_svm(x, y, kernel = rbf),
+    parzen_function = kernel_parzen(x, y, kernel = rbf))
+  if (requireNamespace("kernlab", quietly = TRUE)) {
+    models$svm_kernlab <- kernel_svm(x, y, kernel = kernlab::rbfdot(sigma = 0.5))
+  }
+  rows <- c(1, 51, 101)
+  newdata <- lapply(models, function(m) x[rows, ])
+  newdata[c("means", "bayes", "svm")] <- list(iris[rows, ])
+  newdata[c("precomputed", "means_precomputed")] <- list(K[rows, ])
+  newdata$sparse <- xs[rows, ]
+  eval(parse(text = round_trip_code))
+  here <- round_trip(models, newdata)
+  dir <- tempfile("kcroundtrip")
+  dir.create(dir)
+  saveRDS(models, file.path(dir, "models.rds"))
+  saveRDS(newdata, file.path(dir, "newdata.rds"))
+  child <- start_child(c(child_write_lines, round_trip_code,
+    "suppressPackageStartupMessages(library(Matrix))",
+    "there <- tryCatch(round_trip(readRDS(file.path(dir, 'models.rds')),",
+    "                             readRDS(file.path(dir, 'newdata.rds'))),",
+    "                  error = function(e) conditionMessage(e))",
+    "put('there', there)"), dir = dir)
+  on.exit(stop_child(child), add = TRUE)
+  there <- take_from_child(child, "there", timeout = 120)
+  expect_type(there, "list")
+  expect_identical(names(there), names(here))
+  for (nm in names(here)) expect_equal(there[[nm]], here[[nm]], info = nm)
+})
+
+test_that("saved precomputed, sparse and kernel-function SVMs hold their data once", {
+  skip_if_not_installed("Matrix")
+  set.seed(6)
+  n <- 600
+  x <- matrix(rnorm(n * 10), n)
+  y <- factor(ifelse(x[, 1] + rnorm(n) > 0, "a", "b"))
+  size <- function(obj) length(serialize(obj, NULL))
+  K <- kernel_matrix(x, kernel = "rbf", gamma = 0.1)
+  pre <- kernel_svm(K, y, kernel = "precomputed")
+  expect_lt(size(pre), 1.1 * size(K))
+  expect_lt(as.numeric(object.size(pre)), 1.1 * as.numeric(object.size(K)))
+  back <- unserialize(serialize(pre, NULL))
+  expect_lt(as.numeric(object.size(back)), 1.1 * as.numeric(object.size(K)))
+  expect_identical(predict(back, K[1:5, ]), predict(pre, K[1:5, ]))
+
+  xs <- Matrix::rsparsematrix(n, 2000, density = 0.05)
+  ys <- factor(ifelse(as.vector(xs %*% rnorm(2000)) > 0, "a", "b"))
+  sp <- kernel_svm(xs, ys, kernel = "linear", scale = FALSE)
+  data_size <- size(list(xs@i, xs@x))
+  expect_lt(size(sp), 1.2 * data_size)
+  expect_identical(predict(unserialize(serialize(sp, NULL)), xs[1:5, ]), predict(sp, xs[1:5, ]))
+
+  # (a function keeps its environment and source: here neither holds data)
+  kern <- eval(parse(text = "function(a, b) tcrossprod(a, b) / 10", keep.source = FALSE),
+               new.env(parent = globalenv()))
+  fn <- kernel_svm(x, y, kernel = kern)
+  # what the model holds: all but the tile function's code (which covr's
+  # instrumentation makes carry its source file), its environment's objects
+  # (the kernel function alone) included
+  tile <- fn$x$tile
+  held <- size(fn) - size(tile) + size(as.list(environment(tile)))
+  expect_lt(held, 1.2 * size(x) + size(fn$eta) + size(fn$coefs) + 2e4)
+  expect_identical(ls(environment(tile)), "fun")
+})

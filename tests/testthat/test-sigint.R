@@ -109,3 +109,64 @@ test_that("SIGINT stops each long computation early and frees its memory", {
   expect_true(after$ok)
   expect_identical(after$fit, "kernel_means")
 })
+
+# ---- Ctrl-C in a user's kernel function --------------------------------------
+
+# A kernel function that sends this process SIGINT on its `at`-th call and
+# waits for it, as a user's Ctrl-C in the middle of the function.
+interrupting_kernel <- function(at) {
+  calls <- 0
+  function(a, b) {
+    calls <<- calls + 1
+    if (calls == at) {
+      tools::pskill(Sys.getpid(), tools::SIGINT)
+      Sys.sleep(5)
+    }
+    tcrossprod(a, b)
+  }
+}
+
+caught <- function(expr) {
+  tryCatch({
+    force(expr)
+    "returned"
+  }, interrupt = function(i) "interrupt", error = function(e) conditionMessage(e))
+}
+
+test_that("Ctrl-C in a user kernel function stays an interrupt on every callback path", {
+  skip_on_os("windows")  # no SIGINT to send
+  x <- iris_x[1:100, ]
+  y <- droplevels(iris_y[1:100])
+  fit <- kernel_svm(x, y, kernel = interrupting_kernel(Inf))
+  parzen <- kernel_parzen(x, y, kernel = interrupting_kernel(Inf))
+  paths <- list(
+    svm = function() kernel_svm(x, y, kernel = interrupting_kernel(1)),
+    svm_rows = function() kernel_svm(x, y, kernel = interrupting_kernel(3)),  # the solver's rows
+    means = function() kernel_means(x, y, kernel = interrupting_kernel(1)),
+    kernel_matrix = function() kernel_matrix(x, kernel = interrupting_kernel(1)),
+    kernel_matrix_xy = function() kernel_matrix(x, x[1:3, ], kernel = interrupting_kernel(1)),
+    cv = function() kernel_cv(kernel_svm, x, y, kernel = interrupting_kernel(5)),
+    tune = function() {
+      kernel_tune(kernel_svm, x, y, kernel = interrupting_kernel(5), grid = list(cost = 1:2))
+    },
+    predict = function() {
+      environment(fit$x$tile)$fun <- interrupting_kernel(1)
+      predict(fit, x)
+    },
+    predict_parzen = function() {
+      environment(parzen$x$tile)$fun <- interrupting_kernel(1)
+      predict(parzen, x)
+    })
+  for (nm in names(paths)) {
+    expect_identical(caught(paths[[nm]]()), "interrupt", info = nm)
+    # an error handler does not see it, so a loop of fits can be stopped
+    res <- tryCatch(tryCatch(paths[[nm]](), error = function(e) "swallowed"),
+                    interrupt = function(i) "interrupt")
+    expect_identical(res, "interrupt", info = nm)
+  }
+  # errors in the function stay the user's errors, and R goes on
+  boom <- function(a, b) stop("my kernel failed")
+  expect_error(kernel_matrix(x, kernel = boom), "my kernel failed")
+  expect_equal(kernel_matrix(x[1:3, ], kernel = function(a, b) tcrossprod(a, b)),
+               tcrossprod(x[1:3, ]), ignore_attr = TRUE)
+})

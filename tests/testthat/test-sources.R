@@ -337,3 +337,74 @@ test_that("a dense Matrix (dgeMatrix) is taken as the matrix it holds", {
   expect_identical(predict(sparse, Matrix::Matrix(d$new, sparse = FALSE), type = "decision"),
                    predict(sparse, d$new, type = "decision"))
 })
+
+# ---- the columns of new data of every input type are found by name ----------
+
+# The same rows as every input type kernclass takes; `named` says whether the
+# type carries column names.
+input_types <- function(x) {
+  out <- list(matrix = list(x = x, named = TRUE),
+              data.frame = list(x = as.data.frame(x), named = TRUE))
+  if (requireNamespace("Matrix", quietly = TRUE)) {
+    out$dgCMatrix <- list(x = methods::as(Matrix::Matrix(x, sparse = TRUE), "CsparseMatrix"),
+                          named = TRUE)
+    out$dgRMatrix <- list(x = methods::as(out$dgCMatrix$x, "RsparseMatrix"), named = TRUE)
+    out$dgeMatrix <- list(x = Matrix::Matrix(x, sparse = FALSE), named = TRUE)
+  }
+  if (requireNamespace("SparseM", quietly = TRUE)) {
+    out$matrix.csr <- list(x = SparseM::as.matrix.csr(unname(x)), named = FALSE)
+  }
+  out
+}
+
+test_that("a sparse model finds new data's columns by name (was: by position, 0.33 agreement)", {
+  skip_if_not_installed("Matrix")
+  xs <- methods::as(Matrix::Matrix(iris_x, sparse = TRUE), "CsparseMatrix")
+  fit <- kernel_svm(xs, iris_y)
+  expect_identical(predict(fit, xs[, 4:1]), fitted(fit))
+  expect_identical(predict(fit, iris_x[, 4:1]), fitted(fit))
+  expect_error(predict(fit, xs[, 1:3]), "lacks column", class = "kernclass_error")
+  # no names: by position, and the count must match
+  unnamed <- xs
+  dimnames(unnamed) <- list(NULL, NULL)
+  expect_identical(predict(fit, unnamed), fitted(fit))
+  expect_error(predict(fit, unnamed[, 1:3]), "3 column", class = "kernclass_error")
+})
+
+test_that("column permutations of new data of every input type leave every fitter's predictions", {
+  fitters <- list(means = kernel_means, parzen = kernel_parzen, svm = kernel_svm,
+                  bayes = function(x, y) kernel_bayes(x, y, type = 2))
+  types <- input_types(iris_x)
+  set.seed(24)
+  perm <- sample(4)
+  rows <- c(1:5, 51:55, 101:105)
+  for (fn in names(fitters)) {
+    for (tn in names(types)) {
+      fit <- fitters[[fn]](types[[tn]]$x, iris_y)
+      want <- predict(fit, iris_x[rows, ], type = "decision")
+      for (nn in names(types)) {
+        # without names (in the model or in newdata) only positions can tell
+        named <- types[[tn]]$named && types[[nn]]$named
+        nd <- types[[nn]]$x[rows, if (named) perm else 1:4]
+        if (nn == "dgRMatrix") nd <- methods::as(nd, "RsparseMatrix")  # subsets are dgT
+        if (tn == "data.frame" && !types[[nn]]$named) {  # a data frame's columns have names
+          expect_error(predict(fit, nd), "lacks column", class = "kernclass_error")
+          next
+        }
+        expect_equal(predict(fit, nd, type = "decision"), want, tolerance = 1e-10,
+                     info = paste(fn, tn, nn), ignore_attr = TRUE)
+      }
+    }
+  }
+})
+
+test_that("precomputed new data find the training points by name", {
+  K <- kernel_matrix(iris_x, kernel = "rbf", gamma = 0.5)
+  dimnames(K) <- list(paste0("p", 1:150), paste0("p", 1:150))
+  fit <- kernel_svm(K, iris_y, kernel = "precomputed")
+  o <- sample(150)
+  expect_identical(predict(fit, K[, o]), fitted(fit))
+  bad <- K
+  colnames(bad)[1] <- "q"
+  expect_error(predict(fit, bad), "lacks column", class = "kernclass_error")
+})

@@ -111,7 +111,8 @@ fork_lines <- c(
   "  set.seed(3); kernel_tune(kernel_svm, small, ys, grid = list(cost = c(1, 4)), folds = 3)",
   "}, mc.cores = 2)",
   "set.seed(3); tune <- kernel_tune(kernel_svm, small, ys, grid = list(cost = c(1, 4)), folds = 3)",
-  "saveRDS(list(res = res, parent = one(0), cv = cv, tune = tune), out)")
+  "# (uncompressed: gzip took most of the run for its seven 1500 x 1500 matrices)",
+  "saveRDS(list(res = res, parent = one(0), cv = cv, tune = tune), out, compress = FALSE)")
 
 test_that("forked children after threaded work in the parent finish, with the parent's results", {
   skip_on_os("windows")  # no fork

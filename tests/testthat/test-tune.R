@@ -219,3 +219,129 @@ test_that("print and summary say when the choice is on the grid's edge, as plain
   expect_false(any(grepl("grid's edge", capture.output(print(mid)), fixed = TRUE)))
   expect_null(kernclass:::kc_tune_plot_data(mid, NULL, NULL)$notes)
 })
+
+# ---- cost = Inf in a tuning grid ----------------------------------------------
+
+test_that("a grid with cost = Inf tunes as kernel_cv does each cost, and plots", {
+  set.seed(7)
+  n <- 60
+  x <- matrix(rnorm(2 * n), n)
+  y <- factor(ifelse(x[, 1]^2 + x[, 2]^2 > 1.2, "out", "in"))
+  costs <- c(0.5, 4, Inf)
+  set.seed(2)
+  tuned <- kernel_tune(kernel_svm, x, y, grid = list(cost = costs, gamma = c(1, 4)), folds = 3,
+                       search = "exhaustive")
+  for (i in seq_len(nrow(tuned$results))) {
+    set.seed(2)
+    cv <- kernel_cv(kernel_svm, x, y, folds = 3, cost = tuned$results$cost[i],
+                    gamma = tuned$results$gamma[i])
+    expect_identical(cv$fold, tuned$fold)
+    expect_equal(tuned$results$accuracy[i], cv$accuracy)
+  }
+  pdf(NULL)
+  on.exit(grDevices::dev.off())
+  expect_invisible(plot(tuned))
+  expect_invisible(plot(tuned, params = "cost"))
+  ax <- kernclass:::kc_tune_axis(costs)
+  expect_equal(ax$scale, "log")
+  expect_equal(ax$at, c(0.5, 4, 32))
+  expect_equal(ax$labels, c("0.5", "4", "Inf"))
+  expect_equal(kernclass:::kc_tune_axis(c(Inf, 1))$at, c(1, 2))
+  expect_equal(kernclass:::kc_tune_scale(c(-Inf, 1, 2)), "ordinal")
+})
+
+test_that("an error in a cost path names its own grid row", {
+  set.seed(1)
+  two <- droplevels(subset(iris, Species != "setosa"))  # not linearly separable
+  expect_error(kernel_tune(kernel_svm, two[, 1:4], two$Species, kernel = "linear",
+                           grid = list(cost = c(1, Inf)), folds = 3),
+               "^Grid row 2 \\(cost = Inf\\)", class = "kernclass_not_separable_error")
+})
+
+# ---- the refitted model is the fitter's own: its call re-runs with update(),
+# predict() takes new data through the formula ------------------------------
+
+tune_log_data <- function() {
+  set.seed(11)
+  n <- 60
+  d <- data.frame(y = factor(rep(c("a", "b"), n / 2)), x1 = rexp(n), x2 = rnorm(n))
+  d$x2 <- d$x2 + (d$y == "a")
+  d$x1 <- d$x1 * ifelse(d$y == "a", 1, 3)
+  d
+}
+
+test_that("kernel_tune's formula model is the fitter's formula fit: update() and predict() work", {
+  d <- tune_log_data()
+  new <- data.frame(x1 = c(0.5, 2, 4), x2 = c(-1, 0, 1.5))
+  for (case in list(list(fit = kernel_svm, name = "kernel_svm", grid = list(cost = c(1, 8))),
+                    list(fit = kernel_parzen, name = "kernel_parzen",
+                         grid = list(gamma = c(0.1, 1))))) {
+    set.seed(1)
+    tuned <- kernel_tune(case$fit, y ~ log(x1) + x2, data = d, grid = case$grid, folds = 3)
+    best <- tuned$best
+    expect_identical(tuned$model$call,
+                     as.call(c(list(as.name(case$name), quote(y ~ log(x1) + x2), data = quote(d)),
+                               best)))
+    direct <- do.call(case$fit, c(list(y ~ log(x1) + x2, data = d), best))
+    expect_identical(predict(tuned$model, new), predict(direct, new))
+    expect_identical(fitted(tuned$model), fitted(direct))
+    # update() with another parameter equals the direct fit with it
+    other <- setNames(list(if (case$name == "kernel_svm") 1 else 0.5), names(best)[1L])
+    updated <- do.call(stats::update, c(list(tuned$model), other))
+    direct_other <- do.call(case$fit, c(list(y ~ log(x1) + x2, data = d), other))
+    expect_identical(predict(updated, new), predict(direct_other, new))
+    expect_identical(updated$call[[names(best)[1L]]], other[[1L]])
+  }
+})
+
+test_that("kernel_tune's formula refit keeps subset and the fitter's arguments", {
+  d <- tune_log_data()
+  set.seed(2)
+  tuned <- kernel_tune(kernel_svm, y ~ log(x1) + x2, data = d, subset = 1:50,
+                       grid = list(cost = c(1, 4)), folds = 3, kernel = "linear")
+  expect_identical(tuned$model$call,
+                   as.call(c(list(quote(kernel_svm), quote(y ~ log(x1) + x2), data = quote(d),
+                                  subset = quote(1:50)), tuned$best, list(kernel = "linear"))))
+  direct <- do.call(kernel_svm, c(list(y ~ log(x1) + x2, data = d, subset = 1:50),
+                                  tuned$best, list(kernel = "linear")))
+  expect_identical(predict(tuned$model, d), predict(direct, d))
+  expect_s3_class(update(tuned$model, cost = 2), "kernel_svm")
+})
+
+test_that("kernel_tune given kernclass::kernel_svm stores a call update() can re-run", {
+  d <- tune_log_data()
+  x <- as.matrix(d[c("x1", "x2")])
+  set.seed(3)
+  tuned <- kernel_tune(kernclass::kernel_svm, x, d$y, grid = list(cost = c(1, 8)), folds = 3)
+  expect_identical(tuned$model$call,
+                   as.call(c(list(quote(kernel_svm), x = quote(x), y = quote(d$y)), tuned$best)))
+  updated <- update(tuned$model, cost = 1)
+  expect_identical(fitted(updated), fitted(kernel_svm(x, d$y, cost = 1)))
+})
+
+test_that("tuning with features claims the tolerance it used, the model's", {
+  d <- rare_class(n = 120)
+  set.seed(7)
+  t1 <- kernel_tune(kernel_svm, d$x, d$y, grid = list(cost = c(1, 10)), folds = 3,
+                    approx = nystrom(m = 15), search = "screen")
+  # the linear SVM's default tolerance is the screening one: nothing to loosen
+  expect_identical(t1$search, "exhaustive")
+  expect_null(t1$tolerance)
+  expect_true(all(t1$results$status == "exact"))
+  expect_identical(t1$model$tolerance, kc_tol <- kernclass:::kc_approximations$nystrom$tolerance)
+  expect_false(any(grepl("0.001", capture.output(print(t1)), fixed = TRUE)))
+  # loosened past it: screened at 0.5, refitted at the model's 0.1
+  set.seed(7)
+  t2 <- kernel_tune(kernel_svm, d$x, d$y, grid = list(cost = c(1, 10)), folds = 3,
+                    approx = nystrom(m = 15), screen_tolerance = 0.5)
+  expect_identical(t2$tolerance, c(screen = 0.5, fit = kc_tol))
+  expect_identical(t2$model$tolerance, kc_tol)
+  expect_match(capture.output(print(t2)), sprintf("at tolerance %s$", kc_tol), all = FALSE)
+  # a given tolerance is the fit's
+  set.seed(7)
+  t3 <- kernel_tune(kernel_svm, d$x, d$y, grid = list(cost = c(1, 10)), folds = 3,
+                    approx = nystrom(m = 15), tolerance = 0.01)
+  expect_identical(t3$tolerance, c(screen = 0.1, fit = 0.01))
+  expect_identical(t3$model$tolerance, 0.01)
+  expect_true(all(t3$results$status == "screened"))
+})

@@ -1,6 +1,7 @@
-# Bad input must give a classed kernclass error whose message names the
-# argument (in backticks) and says what is wrong: never a crash, never a
-# bare error from deep inside R or the C engine.
+# The messages of the input checks (R/input-checks.R): each names the argument
+# in backticks and says what is wrong; the warnings of empty levels, constant
+# columns and unseen factor levels (which classes and arguments every exported
+# function gives is test-input.R's table).
 
 testthat::local_edition(3)
 

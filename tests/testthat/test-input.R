@@ -1,4 +1,10 @@
-# One table of bad inputs across every exported function. Each row is a call
+# Bad input (R/input-checks.R) must give a classed kernclass error whose `arg`
+# and message name the argument and say what is wrong: never a crash, never a
+# bare error from deep inside R or the C engine. Here one table of bad inputs
+# across every exported function (the messages' wording and the warnings are
+# test-input-messages.R's).
+#
+# Each row is a call
 # and what it must give: either an error of class "kernclass_input_error"
 # whose field `arg` and message name the argument, or a documented result
 # (checked by a function of the result). Nothing may crash or leak a bare
