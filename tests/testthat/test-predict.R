@@ -413,3 +413,31 @@ test_that("prob, decision and class predictions of 0 rows and of all-NA rows", {
   expect_equal(dim(predict(ffit, x[0, ], type = "prob")), c(0L, 3L))
   expect_length(predict(ffit, x[0, ]), 0L)
 })
+
+# kernel_svm() on rows with NA (from test-svm.R)
+test_that("predict() keeps rows with NA as NA and predicts the others", {
+  set.seed(25)
+  fit <- kernel_svm(Species ~ ., data = iris, cost = 4)
+  new <- iris[sample(150, 30), ]
+  na_rows <- c(3L, 10L, 22L)
+  new_na <- new
+  new_na$Sepal.Width[na_rows[1:2]] <- NA
+  new_na$Petal.Length[na_rows[3]] <- NA
+  cls <- predict(fit, new_na)
+  expect_s3_class(cls, "factor")
+  expect_identical(levels(cls), levels(iris$Species))
+  expect_identical(unname(which(is.na(cls))), na_rows)
+  expect_identical(cls[-na_rows], predict(fit, new[-na_rows, ]), ignore_attr = TRUE)
+  dec <- predict(fit, new_na, type = "decision")
+  expect_identical(dim(dec), c(30L, 3L))
+  expect_true(all(is.na(dec[na_rows, ])))
+  expect_equal(dec[-na_rows, ], predict(fit, new[-na_rows, ], type = "decision"))
+  # two classes: a vector of decisions
+  two <- droplevels(iris[iris$Species != "setosa", ])
+  fit2 <- kernel_svm(Species ~ ., data = two)
+  x <- two[1:5, ]
+  x$Sepal.Length[2] <- NA
+  d2 <- predict(fit2, x, type = "decision")
+  expect_null(dim(d2))
+  expect_identical(unname(which(is.na(d2))), 2L)
+})
