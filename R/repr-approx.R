@@ -225,9 +225,9 @@ NULL
 
 #' @rdname approximations
 #' @export
-nystrom <- function(m = 300, landmarks = c("kmeans++", "uniform"), tol = 1e-8, check = 0) {
+nystrom <- function(m = "auto", landmarks = c("kmeans++", "uniform"), tol = 1e-8, check = 0) {
   # m past the rows is the rows: so is m past R's integer range
-  m <- kc_as_count(m, "m", lower = 1, clamp = TRUE)
+  m <- kc_as_size(m, "m", clamp = TRUE)
   landmarks <- kc_match_arg(landmarks, arg = "landmarks")
   kc_check_number(tol, "tol", lower = 0, lower_open = TRUE)
   structure(list(method = "nystrom", m = m, landmarks = landmarks, tol = tol,
@@ -237,10 +237,21 @@ nystrom <- function(m = 300, landmarks = c("kmeans++", "uniform"), tol = 1e-8, c
 
 #' @rdname approximations
 #' @export
-random_fourier <- function(m = 1000, check = 0) {
-  m <- kc_as_count(m, "m", lower = 1, why = "each random feature is a column of the features")
+random_fourier <- function(m = "auto", check = 0) {
+  m <- kc_as_size(m, "m", why = "each random feature is a column of the features")
   structure(list(method = "fourier", m = m, check = kc_as_check(check)),
             class = "kernclass_approximation")
+}
+
+# An approximation's size: "auto" (chosen from the training rows at fit
+# time, kc_approx_sized()) or a count of at least 1.
+kc_as_size <- function(x, arg, clamp = FALSE, why = NULL) {
+  if (identical(x, "auto")) return(x)
+  if (is.character(x)) {
+    kc_abort(sprintf('`%s` must be "auto" (chosen from the data) or a whole number >= 1.', arg),
+             arg = arg)
+  }
+  kc_as_count(x, arg, lower = 1, clamp = clamp, why = why)
 }
 
 #' @export
@@ -319,6 +330,7 @@ kc_features <- function(fa, x) {
 # The approximation of a fit: the spec, the map, and the error on `pairs`
 # random pairs of training rows.
 kc_approx_fit <- function(spec, x, k, pairs = 1000L) {
+  spec <- kc_approx_sized(spec, nrow(x))
   fa <- list(spec = spec, kernel = k, map = kc_feature_map(spec, x, k))
   fa$rank <- fa$map$rank
   i <- sample.int(nrow(x), pairs, replace = TRUE)
@@ -509,18 +521,12 @@ kc_repr_svm_platt.kc_features <- function(r, fits, pairs, C, control) {
 kc_approx_lines <- function(fa) {
   e <- fa$error
   cat("Approximation: ", kc_approx_label(fa$spec, fa$rank), "\n", sep = "")
+  if (!is.null(fa$spec$chosen)) cat("  ", fa$spec$chosen, "\n", sep = "")
   cat(sprintf(paste0("  kernel error on %d random training pairs: mean absolute %s, ",
                      "relative Frobenius %s\n"),
               as.integer(e[["pairs"]]), format(e[["mae"]], digits = 3),
               format(e[["rel_frobenius"]], digits = 3)))
-  if (!is.null(fa$check)) kc_approx_check_line(fa$check)
-}
-
-kc_approx_check_line <- function(ch) {
-  cat(sprintf(paste0("  against the exact model (both fitted to %d rows, tested on %d others): ",
-                     "agreement %.1f%%, accuracy %.1f%% exact, %.1f%% approximate\n"),
-              as.integer(ch[["rows"]]), as.integer(ch[["rows"]]), 100 * ch[["agreement"]],
-              100 * ch[["exact_accuracy"]], 100 * ch[["approx_accuracy"]]))
+  kc_approx_check_lines(fa)
 }
 
 #' @export
@@ -539,7 +545,7 @@ kc_repr_print.kc_features <- function(repr, x) {
 #' @export
 kc_repr_summary.kc_features <- function(repr, object) {
   s <- kc_summary_exact.kernclass(object)
-  s$approx <- object$approx[c("spec", "rank", "error", "check")]
+  s$approx <- object$approx[c("spec", "rank", "error", "check", "baseline")]
   if (inherits(object, "kernel_svm")) {
     s$pairs <- data.frame(objective = object$objective, passes = object$iterations,
                           support_vectors = object$support_vectors, b = object$approx$b)

@@ -130,11 +130,11 @@
 #'   cells"), at most the number of cells; 1 predicts from each row's own
 #'   cell; `"auto"` (the default) chooses it by validation in tuned cells and
 #'   is 1 in untuned ones (see "Choosing K").
-cells <- function(size = 2000, scale_cost = TRUE, check = 0, tune = !is.null(grid), grid = NULL,
+cells <- function(size = "auto", scale_cost = TRUE, check = 0, tune = !is.null(grid), grid = NULL,
                   folds = 5, search = c("race", "screen", "exhaustive"),
                   blend = "auto") {
   # a size at or past the rows is one cell: so is a size past R's integer range
-  size <- kc_as_count(size, "size", lower = 1, clamp = TRUE)
+  size <- kc_as_size(size, "size", clamp = TRUE)
   kc_check_flag(scale_cost, "scale_cost")
   kc_check_flag(tune, "tune")
   search <- kc_match_arg(search, arg = "search")
@@ -222,6 +222,7 @@ kc_fit_svm_cells <- function(d, k, spec, C, weights, cost, class.weights, contro
   }
   n <- nrow(d$x)
   used <- unname(C > 0)
+  spec <- kc_approx_sized(spec, n)
   ncell <- ceiling(n / spec$size)
   if (ncell == 1L) {
     centres <- matrix(colMeans(d$x), 1L)
@@ -516,8 +517,8 @@ kc_cells_table <- function(fit) {
 kc_cells_lines <- function(fit) {
   a <- fit$approx
   t <- kc_cells_table(fit)
-  cat(sprintf("Approximation: localized: %d cell%s of about %d points (k-means)\n", nrow(t),
-              if (nrow(t) == 1L) "" else "s", a$spec$size))
+  cat(sprintf("Approximation: localized: %d cell%s of about %d points (k-means%s)\n", nrow(t),
+              if (nrow(t) == 1L) "" else "s", a$spec$size, kc_approx_chosen_text(a$spec)))
   cat(sprintf("  an exact SVM in each cell, %s; rows per cell %s to %s, median %s%s\n",
               if (!is.null(a$spec$tune)) "tuned" else
                 if (isFALSE(a$spec$scale_cost)) "at `cost`" else
@@ -527,7 +528,7 @@ kc_cells_lines <- function(fit) {
                                                 sum(t$classes == 1L)) else ""))
   kc_cells_blend_line(fit)
   if (!is.null(a$spec$tune)) kc_cells_tune_lines(a$spec, kc_cells_tune_table(a$models), 10L)
-  if (!is.null(a$check)) kc_approx_check_line(a$check)
+  kc_approx_check_lines(a)
 }
 
 kc_cells_blend_line <- function(fit) {
@@ -571,7 +572,7 @@ kc_repr_summary.kc_cells <- function(repr, object) {
   s$b <- NULL
   s$cells <- kc_cells_table(object)
   if (!is.null(object$approx$spec$tune)) s$tuning <- kc_cells_tune_table(object$approx$models)
-  s$approx <- object$approx[c("spec", "check")]
+  s$approx <- object$approx[c("spec", "check", "baseline")]
   s$blend <- kc_cells_blend(object)
   s$blend_text <- kc_cells_blend_text(object)
   s$blend_choice <- object$approx$blend
@@ -587,10 +588,11 @@ print.summary.kernclass_cells <- function(x, ...) {
   print(x$counts)
   if (is.null(x$tuning)) cat(sprintf("\nCost: %s\n", format(x$cost)))
   t <- x$cells
-  cat(sprintf("\nLocalized: %d cell%s of about %d points (k-means), an exact SVM in each\n",
-              nrow(t), if (nrow(t) == 1L) "" else "s", x$approx$spec$size))
+  cat(sprintf("\nLocalized: %d cell%s of about %d points (k-means%s), an exact SVM in each\n",
+              nrow(t), if (nrow(t) == 1L) "" else "s", x$approx$spec$size,
+              kc_approx_chosen_text(x$approx$spec)))
   if (!is.null(x$blend_text)) cat(sprintf("Predictions: %s\n", x$blend_text))
-  if (!is.null(x$approx$check)) kc_approx_check_line(x$approx$check)
+  kc_approx_check_lines(x$approx)
   cat("Per cell:\n")
   print(summary(t[c("rows", "classes", if (is.null(x$tuning)) c("cost", "gamma"),
                     "support_vectors")]))

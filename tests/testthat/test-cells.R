@@ -23,7 +23,7 @@ test_that("cells() checks its arguments and prints", {
   expect_error(cells(size = 10.5), class = "kernclass_input_error")
   expect_error(cells(check = -1), class = "kernclass_input_error")
   expect_s3_class(cells(), "kernclass_approximation")
-  expect_equal(cells()$size, 2000L)
+  expect_identical(cells()$size, "auto")
   expect_error(cells(scale_cost = NA), class = "kernclass_input_error")
   expect_output(print(cells(size = 300)), "cells of about 300 points")
 })
