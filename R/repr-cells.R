@@ -90,7 +90,9 @@
 #'   blend them). `print()` and `summary()` give the choice and the
 #'   candidates' accuracies, `fit$approx$blend` holds them (`K`,
 #'   `candidates`, the `rows` scored, the `cells` and `fits` refitted).
-#' @param size The number of training rows a cell should hold on average:
+#' @param size The number of training rows a cell should hold on average
+#'   (`"auto"`, the default: chosen from the training rows, see "Sizes
+#'   chosen from the data"):
 #'   the data are cut into \eqn{\lceil n / \mathrm{size} \rceil}{ceiling(n /
 #'   size)} cells. Each cell's exact SVM costs about \eqn{O(\mathrm{size}^2)}{O(size^2)}
 #'   kernel values, so the whole fit grows as \eqn{n \cdot \mathrm{size}}{n size}; larger
