@@ -170,7 +170,7 @@
 #'   (one row of each class, the rest uniform, drawn with R's RNG) of the
 #'   size whose exact fit takes about the approximation's fit time. The
 #'   size comes from cost models (the approximation table's `work`, and the
-#'   exact fit's \eqn{n^2} kernel values: an SVM's solver at about 5e-10 s
+#'   exact fit's \eqn{n^2} kernel values: an SVM's solver at about 3e-10 s
 #'   per kernel value and input plus 20, the class means at a quarter of
 #'   the products' 1.2e-10 s, kernel_parzen() without a threshold search
 #'   none, so its subsample is all the rows), not from the measured times,

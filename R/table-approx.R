@@ -70,10 +70,11 @@ kc_approx_as_given <- function(spec) {
 }
 
 # The units of the cost models: seconds per kernel value and input of the
-# exact SVM's solver and of the engine's products (features, class sums),
-# measured at n = 5,000 to 40,000, d = 20 (the SVM's varies 2x with the
-# data's support vectors).
-kc_work_svm <- 5e-10
+# exact SVM's solver (cost 1) and of the engine's products (features, class
+# sums), measured at n = 5,000 to 40,000, d = 20 on three rules (the SVM's
+# varies 2x with the data, and grows as n^1.6 to n^2.3; the linear SVM on
+# features makes some 1,000 products per row and feature, 500 on Fourier's).
+kc_work_svm <- 3e-10
 kc_work_product <- 1.2e-10
 
 # The shown size of a feature map: m, and the rank where eigenvalues were
@@ -97,7 +98,7 @@ kc_approximations <- list(
     # kernel values, n m^2 / 2 of the projection), the linear SVM's passes
     work = function(spec, n, d, svm) {
       m <- min(spec$m, n)
-      kc_work_product * (min(n, 20 * m, 10000) * m * d + n * m * (d + m / 2 + if (svm) 200 else 0))
+      kc_work_product * (min(n, 20 * m, 10000) * m * d + n * m * (d + m / 2 + if (svm) 1000 else 200))
     }),
   fourier = kc_approx_row(
     "random_fourier", "m", "Features (m)", "features", code = 2L, frequencies = TRUE,
@@ -107,7 +108,7 @@ kc_approximations <- list(
       sprintf("Random Fourier features (%s)", kc_approx_size_text(spec, rank))
     },
     auto = kc_approx_auto(8, 1000, 4000),
-    work = function(spec, n, d, svm) kc_work_product * n * spec$m * (d + if (svm) 400 else 20)),
+    work = function(spec, n, d, svm) kc_work_product * n * spec$m * (d + if (svm) 500 else 20)),
   cells = kc_approx_row(
     "cells", "size", "Rows per cell (size)", "cells", fitters = "kernel_svm",
     label = function(spec, rank = NULL) {
@@ -120,10 +121,11 @@ kc_approximations <- list(
                      } else if (isTRUE(spec$blend > 1L)) sprintf(", %d nearest blended", spec$blend)))
     },
     auto = kc_approx_auto(10, 2000, 5000),
-    # the k-means centres, then an exact SVM of `size` rows per cell
+    # the k-means centres, then an exact SVM of `size` rows per cell (at
+    # twice the exact SVM's cost: the scaled cost n / n_c makes more passes)
     work = function(spec, n, d, svm) {
       kc_work_product * min(n, max(10000, 50 * n / spec$size)) * (n / spec$size) * d * 20 +
-        kc_work_svm * n * min(spec$size, n) * (d + 20)
+        2 * kc_work_svm * n * min(spec$size, n) * (d + 20)
     })
 )
 
