@@ -21,12 +21,16 @@ kc_as_check <- function(check) {
 # same held-out rows, the approximation fitted to all the other rows against
 # an exact fit of a subsample of them (kc_approx_baseline()).
 kc_approx_checked <- function(fit, d, spec, weights = NULL) {
+  if (is.null(spec)) return(fit)  # the exact model
+  spec0 <- kc_approx_as_given(spec)
+  spec0$check <- 0L
+  # without a check, the estimate alone: the exact fit of its time's rows
+  used <- if (is.null(weights)) length(d$y) else sum(weights > 0)
+  fit$approx$subsample <- kc_approx_baseline_rows(fit, spec0, used, ncol(d$x), nlevels(d$y))
   s <- spec$check
   if (is.null(s) || s == 0L) return(fit)
   rows <- kc_check_rows(d$y, s, weights)
   args <- kc_approx_refit_args(fit)
-  spec0 <- kc_approx_as_given(spec)
-  spec0$check <- 0L
   one <- function(approx, train) {
     w <- if (!is.null(weights)) list(weights = weights[train])
     # tuned cells: the parameters the cells tune that the call left out
@@ -125,10 +129,18 @@ kc_approx_baseline_text <- function(b) {
           100 * b$exact[["accuracy"]], 100 * b$approx[["accuracy"]], 200 * b$se, row$size)
 }
 
-# The check's lines of print() and summary() (fa: the model's `approx`).
+# The check's lines of print() and summary() (fa: the model's `approx`);
+# without a check, the cost model's subsample.
 kc_approx_check_lines <- function(fa) {
   ch <- fa$check
-  if (is.null(ch)) return(invisible())
+  if (is.null(ch)) {
+    if (!is.null(fa$subsample)) {
+      cat(sprintf(paste0("  by the cost model an exact fit of %s training rows takes about this ",
+                         "fit's time: check = s compares the two on s held-out rows\n"),
+                  format(fa$subsample, big.mark = ",")))
+    }
+    return(invisible())
+  }
   cat(sprintf(paste0("  against the exact model (both fitted to %d rows, tested on %d others): ",
                      "agreement %.1f%%, accuracy %.1f%% exact, %.1f%% approximate\n"),
               as.integer(ch[["rows"]]), as.integer(ch[["rows"]]), 100 * ch[["agreement"]],

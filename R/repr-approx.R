@@ -186,7 +186,9 @@
 #'   rows (`rows$test`, `rows$exact`). This part costs another fit of the
 #'   approximation and an exact fit of about its time, about twice the
 #'   model's own fit: it runs only with `check`, which is 0 (off) by
-#'   default, as the model is.
+#'   default. Without it, the model keeps the cost model's size alone
+#'   (`fit$approx$subsample`, the rows of an exact fit of about its time),
+#'   and `print()` states it.
 #'
 #' @section Sizes chosen from the data: `nystrom()`, `random_fourier()` and
 #'   `cells()` take their size `"auto"` by default, chosen at fit time from
@@ -604,7 +606,7 @@ kc_repr_print.kc_features <- function(repr, x) {
 #' @export
 kc_repr_summary.kc_features <- function(repr, object) {
   s <- kc_summary_exact.kernclass(object)
-  s$approx <- object$approx[c("spec", "rank", "error", "check", "baseline")]
+  s$approx <- object$approx[c("spec", "rank", "error", "check", "baseline", "subsample")]
   if (inherits(object, "kernel_svm")) {
     s$pairs <- data.frame(objective = object$objective, passes = object$iterations,
                           support_vectors = object$support_vectors, b = object$approx$b)

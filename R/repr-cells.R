@@ -574,7 +574,7 @@ kc_repr_summary.kc_cells <- function(repr, object) {
   s$b <- NULL
   s$cells <- kc_cells_table(object)
   if (!is.null(object$approx$spec$tune)) s$tuning <- kc_cells_tune_table(object$approx$models)
-  s$approx <- object$approx[c("spec", "check", "baseline")]
+  s$approx <- object$approx[c("spec", "check", "baseline", "subsample")]
   s$blend <- kc_cells_blend(object)
   s$blend_text <- kc_cells_blend_text(object)
   s$blend_choice <- object$approx$blend

@@ -110,3 +110,22 @@ test_that("size \"auto\" grows as sqrt(n) from the old defaults, and print says 
   expect_output(print(kernel_svm(d$x, d$y, approx = cells())),
                 "size = 2,000 chosen from n = 200 rows", fixed = TRUE)
 })
+
+test_that("without a check the model keeps and prints the cost model's subsample", {
+  d <- quadrants(2000)
+  set.seed(1)
+  fit <- kernel_svm(d$x, d$y, approx = nystrom(m = 10))
+  n <- 2000; m <- 10; p <- 2
+  work <- 1.2e-10 * (min(n, 20 * m, 10000) * m * p + n * m * (p + m / 2 + 1000))
+  expect_identical(fit$approx$subsample, as.integer(floor(sqrt(work / (3e-10 * (p + 20))))))
+  expect_null(fit$approx$baseline)
+  line <- sprintf("by the cost model an exact fit of %s training rows takes about this fit's time",
+                  format(fit$approx$subsample, big.mark = ","))
+  expect_output(print(fit), line, fixed = TRUE)
+  expect_output(print(summary(fit)), line, fixed = TRUE)
+  # kernel_parzen() has no fit to speak of: its subsample is all the rows
+  expect_identical(kernel_parzen(d$x, d$y, approx = nystrom(m = 10))$approx$subsample, 2000L)
+  # cells (kernel_svm's per-cell SVMs at twice the cost)
+  fit2 <- kernel_svm(d$x, d$y, approx = cells(size = 500))
+  expect_output(print(fit2), "by the cost model an exact fit of", fixed = TRUE)
+})
