@@ -422,3 +422,23 @@ test_that("broom's tidy, glance and augment read a model with cells", {
   expect_equal(unname(cf$b[j, own]), unname(m[[j]]$b))
   expect_identical(cf$cell, fit$approx$cell)
 })
+
+test_that("untuned cells blend the 5 nearest from 20,000 rows on, and print says so", {
+  ns <- asNamespace("kernclass")
+  expect_null(ns$kc_cells_untuned_blend(19999))
+  expect_identical(ns$kc_cells_untuned_blend(20000)$K, 5L)
+  # 20,000 rows of one input in 40 cells of 500: the model's K and its line
+  set.seed(1)
+  x <- matrix(rnorm(20000), ncol = 1)
+  y <- factor(ifelse(sin(3 * x[, 1]) > 0, "a", "b"))
+  set.seed(2)
+  fit <- kernel_svm(x, y, approx = cells(size = 500))
+  expect_identical(ns$kc_cells_blend(fit), 5L)
+  expect_output(print(fit), "the mean of the 5 nearest cells' decision values (blend = \"auto\": 5 nearest",
+                fixed = TRUE)
+  # the same cells as blend = 5 given
+  set.seed(2)
+  five <- kernel_svm(x, y, approx = cells(size = 500, blend = 5))
+  expect_identical(predict(fit, x[1:200, , drop = FALSE], type = "decision"),
+                   predict(five, x[1:200, , drop = FALSE], type = "decision"))
+})
