@@ -17,7 +17,7 @@
 #   Rscript inst/benchmarks/approx-baseline.R                 (n = 1e5: some minutes on 2 cores)
 #   Rscript inst/benchmarks/approx-baseline.R --n 20000
 #   Rscript inst/benchmarks/approx-baseline.R --n 1e6         (the issue's size; not run here)
-#   Rscript inst/benchmarks/approx-baseline.R --rules quad --fits svm
+#   Rscript inst/benchmarks/approx-baseline.R --rules quad --fits svm --approx cells
 #   KERNCLASS_LIB=<lib> picks the library kernclass is loaded from.
 
 lib <- Sys.getenv("KERNCLASS_LIB")
@@ -32,6 +32,7 @@ opt <- function(name, default) {
 n <- as.numeric(opt("n", "1e5"))
 rules <- strsplit(opt("rules", "sinlin,quad"), ",")[[1]]
 fits <- strsplit(opt("fits", "svm,means,parzen"), ",")[[1]]
+only <- strsplit(opt("approx", "nystrom,fourier,cells"), ",")[[1]]
 d <- 20
 
 make <- function(n, rule, seed) {
@@ -73,7 +74,7 @@ for (rule in rules) {
   acc <- function(f) mean(predict(f, te$x) == te$y)
   for (fn in fits) {
     fun <- fitters[[fn]]
-    for (an in names(approxes[[fn]])) {
+    for (an in intersect(names(approxes[[fn]]), only)) {
       set.seed(3)
       a <- timed(fun(tr$x, tr$y, gamma = 1 / d, approx = approxes[[fn]][[an]]))
       spec <- a$value$approx$spec
