@@ -155,7 +155,7 @@ kc_approx_check_lines <- function(fa) {
               if (b$exact[["rows"]] < b$approx[["rows"]]) {
                 sprintf("%s of them (sized to its time by the cost model)",
                         format(b$exact[["rows"]], big.mark = ","))
-              } else "all of them (by the cost model no slower)",
+              } else "all of them (by the cost model no slower to fit)",
               100 * b$exact[["accuracy"]], b$exact[["seconds"]],
               switch(b$verdict,
                      subsample = sprintf("the subsample is better (beyond 2 standard errors, %.1f points)",
