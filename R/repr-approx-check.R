@@ -26,7 +26,8 @@ kc_approx_checked <- function(fit, d, spec, weights = NULL) {
   spec0$check <- 0L
   # without a check, the estimate alone: the exact fit of its time's rows
   used <- if (is.null(weights)) length(d$y) else sum(weights > 0)
-  fit$approx$subsample <- kc_approx_baseline_rows(fit, spec0, used, ncol(d$x), nlevels(d$y))
+  fit$approx$subsample <- kc_approx_baseline_rows(fit, kc_approx_as_fitted(fit), used,
+                                                  ncol(d$x), nlevels(d$y))
   s <- spec$check
   if (is.null(s) || s == 0L) return(fit)
   rows <- kc_check_rows(d$y, s, weights)
@@ -50,11 +51,23 @@ kc_approx_checked <- function(fit, d, spec, weights = NULL) {
   fit$approx$check <- c(rows = s, agreement = mean(exact == approx),
                         exact_accuracy = mean(exact == truth),
                         approx_accuracy = mean(approx == truth))
-  fit$approx$baseline <- kc_approx_baseline(fit, d, spec0, rows$test, weights, one, labels, truth)
+  fit$approx$baseline <- kc_approx_baseline(fit, d, kc_approx_as_fitted(fit), rows$test, weights,
+                                            one, labels, truth)
   fit
 }
 
-# The subsample baseline: the approximation (spec, as given) fitted to every
+# The model's approximation with the sizes and blend it chose, without a
+# check: the baseline refits this, as a size or blend chosen anew from
+# fewer rows could differ (untuned cells blend from 20,000 rows on).
+kc_approx_as_fitted <- function(fit) {
+  spec <- fit$approx$spec
+  spec$check <- 0L
+  spec$chosen <- NULL
+  if (!is.null(fit$approx$blend$rule)) spec$blend <- fit$approx$blend$K
+  spec
+}
+
+# The subsample baseline: the approximation (spec, as fitted) fitted to every
 # training row of weight > 0 outside `test`, and the exact model fitted to
 # a random subsample of those rows (`rows$exact`) of the size whose exact fit the cost
 # models (kc_approx_baseline_rows()) say takes the approximation's time,

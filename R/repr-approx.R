@@ -165,8 +165,8 @@
 #'
 #'   The check then asks whether the approximation beats what its time buys
 #'   exactly: on the same \eqn{s} held-out rows it scores this
-#'   approximation fitted to all the other training rows (of weight above
-#'   0) and the exact classifier fitted to a random subsample of those rows
+#'   approximation (with the size and blend the model chose) fitted to all
+#'   the other training rows (of weight above 0) and the exact classifier fitted to a random subsample of those rows
 #'   (one row of each class, the rest uniform, drawn with R's RNG) of the
 #'   size whose exact fit takes about the approximation's fit time. The
 #'   size comes from cost models (the approximation table's `work`, and the

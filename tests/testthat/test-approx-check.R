@@ -129,3 +129,13 @@ test_that("without a check the model keeps and prints the cost model's subsample
   fit2 <- kernel_svm(d$x, d$y, approx = cells(size = 500))
   expect_output(print(fit2), "by the cost model an exact fit of", fixed = TRUE)
 })
+
+test_that("the baseline refits the approximation with the size and blend the model chose", {
+  fit <- list(approx = list(spec = ns$kc_approx_sized(cells(check = 30), 4e4),
+                            blend = list(K = 5L, rule = "5 nearest")))
+  spec <- ns$kc_approx_as_fitted(fit)
+  expect_identical(spec$size, 2000L)
+  expect_identical(spec$blend, 5L)
+  expect_identical(spec$check, 0L)
+  expect_null(spec$chosen)
+})
