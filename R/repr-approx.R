@@ -163,57 +163,6 @@
 #'   observation `weights` and the model's other arguments; each test row
 #'   counts once, as in [kernel_cv()].
 #'
-#'   The check then asks whether the approximation beats what its time buys
-#'   exactly: on the same \eqn{s} held-out rows it scores this
-#'   approximation (with the size and blend the model chose) fitted to all
-#'   the other training rows (of weight above 0) and the exact classifier fitted to a random subsample of those rows
-#'   (one row of each class, the rest uniform, drawn with R's RNG) of the
-#'   size whose exact fit takes about the approximation's fit time. The
-#'   size comes from cost models (the approximation table's `work`, and the
-#'   exact fit's \eqn{n^2} kernel values: an SVM's solver at about 3e-10 s
-#'   per kernel value and input plus 20, the class means at a quarter of
-#'   the products' 1.2e-10 s, kernel_parzen() without a threshold search
-#'   none, so its subsample is all the rows), not from the measured times,
-#'   so that `set.seed()` reproduces the rows and the accuracies; print()
-#'   gives both times, so that a machine or data far from the model shows.
-#'   Where the subsample is more accurate by more than two standard errors
-#'   of the difference (\eqn{\sqrt{(a(1-a) + e(1-e))/s}}{sqrt((a(1-a) +
-#'   e(1-e)) / s)}, the binomial errors of the two accuracies \eqn{a} and
-#'   \eqn{e} on the \eqn{s} rows), the fit warns, with class
-#'   `"kernclass_approx_baseline_warning"`. `fit$approx$baseline` keeps the
-#'   figures (`approx` and `exact`: rows, accuracy, seconds; `se`;
-#'   `verdict`, one of `"subsample"`, `"tie"`, `"approximation"`) and the
-#'   rows (`rows$test`, `rows$exact`). This part costs another fit of the
-#'   approximation and an exact fit of about its time, about twice the
-#'   model's own fit: it runs only with `check`, which is 0 (off) by
-#'   default. Without it, the model keeps the cost model's size alone
-#'   (`fit$approx$subsample`, the rows of an exact fit of about its time),
-#'   and `print()` states it.
-#'
-#' @section Sizes chosen from the data: `nystrom()`, `random_fourier()` and
-#'   `cells()` take their size `"auto"` by default, chosen at fit time from
-#'   the number of training rows \eqn{n}: \eqn{m = 4\sqrt{n}}{m = 4 sqrt(n)}
-#'   landmarks within 300 to 2000, \eqn{8\sqrt{n}}{8 sqrt(n)} random
-#'   features within 1000 to 4000, cells of \eqn{10\sqrt{n}}{10 sqrt(n)}
-#'   rows within 2000 to 5000 (rounded). Below 5,625, 15,625 and 40,000 rows
-#'   they are the fixed defaults of before (300, 1000, 2000). The growth as
-#'   \eqn{\sqrt{n}}{sqrt(n)} is that of the landmarks (Rudi et al. 2015)
-#'   and random features (Rudi and Rosasco 2017) that keep the statistical
-#'   rate of the exact kernel method; the caps keep a fit of \eqn{10^6}
-#'   rows within minutes. Measured at \eqn{n = 40000}, \eqn{d = 20},
-#'   `gamma` \eqn{1/d}, cost 1, on three rules (linear plus a sine, a
-#'   circle in two inputs, the sign of \eqn{x_1 x_2 + 0.3\sin(2 x_3)}{x1
-#'   x2 + 0.3 sin(2 x3)}; 20,000 test rows): Nystrom's SVM with 1000
-#'   landmarks against 300 gained 0.0, 4.1 and 3.2 points in 3 to 5 times
-#'   the time; cells of 5000 rows against 2000, 2.0, 2.2 and 3.0 points in
-#'   1.5 to 2 times. The model states the choice (`print()`: "m = 800
-#'   chosen from n = 40,000 rows: 4 sqrt(n) within 300 to 2,000"). An exact
-#'   SVM on a subsample of about the same time came within a point of
-#'   Nystrom's (either side) and beat the cells by 1.5 to 2.5 points at that
-#'   size: the approximations pay off where the subsample that fits their
-#'   time is small next to the data. Give `check` to see which holds for
-#'   your data.
-#'
 #' @param m The number of landmarks (Nystrom) or of random features
 #'   (Fourier), or `"auto"` (the default: chosen from the training rows,
 #'   see "Sizes chosen from the data"): more is closer to the exact kernel and slower (time

@@ -86,19 +86,13 @@
 #'   \eqn{K = 1}{K = 1} and 0.8349 for 10, test accuracies 0.8283 and
 #'   0.8307). Untuned cells have no cross-validation to
 #'   take values from, and holding rows out of their fit would cost what it
-#'   measures: they blend by the data's size, the 5 nearest cells from
-#'   20,000 training rows on, else each row's own cell (give `blend = K` to
-#'   choose; measured at 40,000 rows, \eqn{d = 20}{d = 20}, 20 cells of
-#'   2,000, `gamma` \eqn{1/d}{1/d}, cost 1, 10,000 test rows: 0.7485 from
-#'   the own cell and 0.7983 from the 5 nearest on the sign of \eqn{x_1 x_2
-#'   + 0.3 \sin(2 x_3)}{x1 x2 + 0.3 sin(2 x3)}, 0.7784 and 0.8139 on
-#'   `make_data()`'s rule; the fit is the same, prediction 5 times the
-#'   cells' work). `print()` and `summary()` give the choice and the
+#'   measures: they blend the 5 nearest cells from 20,000 training rows on
+#'   (measured in "Sizes chosen from the data"), else predict from each
+#'   row's own cell. `print()` and `summary()` give the choice and the
 #'   candidates' accuracies, `fit$approx$blend` holds them (`K`,
 #'   `candidates`, the `rows` scored, the `cells` and `fits` refitted).
-#' @param size The number of training rows a cell should hold on average
-#'   (`"auto"`, the default: chosen from the training rows, see "Sizes
-#'   chosen from the data"):
+#' @param size The number of training rows a cell should hold on average,
+#'   or `"auto"` (the default, see "Sizes chosen from the data"):
 #'   the data are cut into \eqn{\lceil n / \mathrm{size} \rceil}{ceiling(n /
 #'   size)} cells. Each cell's exact SVM costs about \eqn{O(\mathrm{size}^2)}{O(size^2)}
 #'   kernel values, so the whole fit grows as \eqn{n \cdot \mathrm{size}}{n size}; larger

@@ -39,9 +39,9 @@ kc_approx_row <- function(constructor, size, size_label, representation, code = 
 # Rudi et al. 2015, Rudi and Rosasco 2017) from the old fixed defaults,
 # which they keep on small data, to a cap that keeps a fit of 10^6 rows
 # within minutes. Measured (d = 20, gamma 1 / d, cost 1, n = 40,000, three
-# rules, inst/benchmarks/approx-baseline.R): Nystrom m = 1000 against 300 gained 0 to 4
-# points of accuracy in 3x the time, cells of 5,000 against 2,000 rows 2 to
-# 3 points in 1.5 to 2x.
+# rules, one run each): Nystrom m = 1000 against 300 gained 0 to 4
+# points of accuracy in 3 to 5x the time, cells of 5,000 against 2,000 rows 2 to
+# 3 points in 1.5 to 2x (?approximations, "Sizes chosen from the data").
 kc_approx_auto <- function(per_root, low, high) {
   list(size = function(n) as.integer(max(low, min(high, round(per_root * sqrt(n))))),
        rule = sprintf("%s sqrt(n) within %s to %s", format(per_root),
