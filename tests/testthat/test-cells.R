@@ -373,6 +373,9 @@ test_that("parsnip and caret take the approximations; caret tunes m and size", {
   g <- kernclass_caret("parzen", approx = random_fourier(m = 64))$grid(iris[, 1:4], iris$Species,
                                                                        len = 2, search = "random")
   expect_true(all(g$m >= 8 & g$m <= 64))
+  # a size "auto" is the one chosen from the rows, and its halvings
+  g <- kernclass_caret("means", approx = nystrom())$grid(iris[, 1:4], iris$Species, len = 2)
+  expect_setequal(g$m, c(150, 300))
   expect_error(kernclass_caret("means", approx = cells()),
                class = "kernclass_approx_unsupported_error")
   expect_error(kernclass_caret("svm", approx = 300), class = "kernclass_input_error")
