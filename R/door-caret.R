@@ -92,8 +92,9 @@ kernclass_caret <- function(method = c("svm", "means", "parzen", "bayes"), kerne
     how <- if (search == "grid") "grid" else "random"
     values <- lapply(kc_tunables[fitted], function(p) p[[how]](len, g0))
     if (!is.null(sized)) {
-      values[[sized]] <- if (search == "grid") kc_caret_sizes(approx[[sized]], len) else
-        pmax(1, round(approx[[sized]] * 2^stats::runif(len, -3, 0)))
+      top <- kc_approx_sized(approx, nrow(x))[[sized]]  # "auto": from the rows
+      values[[sized]] <- if (search == "grid") kc_caret_sizes(top, len) else
+        pmax(1, round(top * 2^stats::runif(len, -3, 0)))
     }
     if (search == "grid") expand.grid(values, KEEP.OUT.ATTRS = FALSE) else data.frame(values)
   }

@@ -114,9 +114,11 @@
 #'   k)} rows, drawn with R's RNG, so `set.seed()` reproduces the cells; a
 #'   cell with no row of weight > 0 is dropped. With \eqn{k = 1} (`size` at
 #'   least the number of rows) the model is the exact one, without random
-#'   numbers. The default `size = 2000` is liquidSVM's: an exact SVM on
-#'   2000 rows takes well under a second and its whole kernel matrix (16 MB
-#'   as floats) fits the solver's cache; time grows as \eqn{n \cdot
+#'   numbers. The default `size = "auto"` starts from liquidSVM's 2000 (an
+#'   exact SVM on 2000 rows takes well under a second and its whole kernel
+#'   matrix, 16 MB as floats, fits the solver's cache) and grows as
+#'   \eqn{10 \sqrt{n}}{10 sqrt(n)} up to 5000 (see "Sizes chosen from the
+#'   data"); time grows as \eqn{n \cdot
 #'   \mathrm{size}}{n size} instead of \eqn{n^2}. Each cell learns from its
 #'   own rows only, and rows near the border between two cells are predicted
 #'   by a model that saw one side: measure the difference to the exact
@@ -162,7 +164,8 @@
 #'   counts once, as in [kernel_cv()].
 #'
 #' @param m The number of landmarks (Nystrom) or of random features
-#'   (Fourier): more is closer to the exact kernel and slower (time
+#'   (Fourier), or `"auto"` (the default: chosen from the training rows,
+#'   see "Sizes chosen from the data"): more is closer to the exact kernel and slower (time
 #'   \eqn{O(n m (p + m))} for Nystrom, \eqn{O(n m p)} for Fourier). At most
 #'   the number of training rows for Nystrom (a larger `m` means all rows:
 #'   past R's integer range it is taken as \eqn{2^{31} - 1}{2^31 - 1});
@@ -172,8 +175,9 @@
 #'   `"uniform"` (see above).
 #' @param tol Relative cut-off of the landmarks' residual variance (or, for
 #'   an indefinite \eqn{K_{mm}}{K_mm}, of its eigenvalues).
-#' @param check Number of rows for the comparison with the exact model (0:
-#'   none); see "The error, stated". Twice it must fit in R's integer range
+#' @param check Number of rows for the comparison with the exact model and
+#'   with an exact fit on a subsample of the approximation's time (0: none);
+#'   see "The error, stated". Twice it must fit in R's integer range
 #'   (else an error of class `"kernclass_size_error"`).
 #' @return An object of class `"kernclass_approximation"`, to pass as the
 #'   `approx` argument of [kernel_means()], [kernel_parzen()],
@@ -200,6 +204,12 @@
 #'   Rahimi, A. and Recht, B. (2007). Random features for large-scale
 #'   kernel machines. *NIPS 20*.
 #'
+#'   Rudi, A., Camoriano, R. and Rosasco, L. (2015). Less is more:
+#'   Nystrom computational regularization. *NIPS 28*.
+#'
+#'   Rudi, A. and Rosasco, L. (2017). Generalization properties of learning
+#'   with random features. *NIPS 30*.
+#'
 #'   Arthur, D. and Vassilvitskii, S. (2007). k-means++: the advantages of
 #'   careful seeding. *SODA*.
 #'
@@ -225,9 +235,9 @@ NULL
 
 #' @rdname approximations
 #' @export
-nystrom <- function(m = 300, landmarks = c("kmeans++", "uniform"), tol = 1e-8, check = 0) {
+nystrom <- function(m = "auto", landmarks = c("kmeans++", "uniform"), tol = 1e-8, check = 0) {
   # m past the rows is the rows: so is m past R's integer range
-  m <- kc_as_count(m, "m", lower = 1, clamp = TRUE)
+  m <- kc_as_size(m, "m", clamp = TRUE)
   landmarks <- kc_match_arg(landmarks, arg = "landmarks")
   kc_check_number(tol, "tol", lower = 0, lower_open = TRUE)
   structure(list(method = "nystrom", m = m, landmarks = landmarks, tol = tol,
@@ -237,10 +247,21 @@ nystrom <- function(m = 300, landmarks = c("kmeans++", "uniform"), tol = 1e-8, c
 
 #' @rdname approximations
 #' @export
-random_fourier <- function(m = 1000, check = 0) {
-  m <- kc_as_count(m, "m", lower = 1, why = "each random feature is a column of the features")
+random_fourier <- function(m = "auto", check = 0) {
+  m <- kc_as_size(m, "m", why = "each random feature is a column of the features")
   structure(list(method = "fourier", m = m, check = kc_as_check(check)),
             class = "kernclass_approximation")
+}
+
+# An approximation's size: "auto" (chosen from the training rows at fit
+# time, kc_approx_sized()) or a count of at least 1.
+kc_as_size <- function(x, arg, clamp = FALSE, why = NULL) {
+  if (identical(x, "auto")) return(x)
+  if (is.character(x)) {
+    kc_abort(sprintf('`%s` must be "auto" (chosen from the data) or a whole number >= 1.', arg),
+             arg = arg)
+  }
+  kc_as_count(x, arg, lower = 1, clamp = clamp, why = why)
 }
 
 #' @export
@@ -319,6 +340,7 @@ kc_features <- function(fa, x) {
 # The approximation of a fit: the spec, the map, and the error on `pairs`
 # random pairs of training rows.
 kc_approx_fit <- function(spec, x, k, pairs = 1000L) {
+  spec <- kc_approx_sized(spec, nrow(x))
   fa <- list(spec = spec, kernel = k, map = kc_feature_map(spec, x, k))
   fa$rank <- fa$map$rank
   i <- sample.int(nrow(x), pairs, replace = TRUE)
@@ -491,18 +513,12 @@ kc_repr_svm_platt.kc_features <- function(r, fits, pairs, C, control) {
 kc_approx_lines <- function(fa) {
   e <- fa$error
   cat("Approximation: ", kc_approx_label(fa$spec, fa$rank), "\n", sep = "")
+  if (!is.null(fa$spec$chosen)) cat("  ", fa$spec$chosen, "\n", sep = "")
   cat(sprintf(paste0("  kernel error on %d random training pairs: mean absolute %s, ",
                      "relative Frobenius %s\n"),
               as.integer(e[["pairs"]]), format(e[["mae"]], digits = 3),
               format(e[["rel_frobenius"]], digits = 3)))
-  if (!is.null(fa$check)) kc_approx_check_line(fa$check)
-}
-
-kc_approx_check_line <- function(ch) {
-  cat(sprintf(paste0("  against the exact model (both fitted to %d rows, tested on %d others): ",
-                     "agreement %.1f%%, accuracy %.1f%% exact, %.1f%% approximate\n"),
-              as.integer(ch[["rows"]]), as.integer(ch[["rows"]]), 100 * ch[["agreement"]],
-              100 * ch[["exact_accuracy"]], 100 * ch[["approx_accuracy"]]))
+  kc_approx_check_lines(fa)
 }
 
 #' @export
@@ -521,7 +537,7 @@ kc_repr_print.kc_features <- function(repr, x) {
 #' @export
 kc_repr_summary.kc_features <- function(repr, object) {
   s <- kc_summary_exact.kernclass(object)
-  s$approx <- object$approx[c("spec", "rank", "error", "check")]
+  s$approx <- object$approx[c("spec", "rank", "error", "check", "baseline", "subsample")]
   if (inherits(object, "kernel_svm")) {
     s$pairs <- data.frame(objective = object$objective, passes = object$iterations,
                           support_vectors = object$support_vectors, b = object$approx$b)

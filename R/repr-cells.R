@@ -86,11 +86,13 @@
 #'   \eqn{K = 1}{K = 1} and 0.8349 for 10, test accuracies 0.8283 and
 #'   0.8307). Untuned cells have no cross-validation to
 #'   take values from, and holding rows out of their fit would cost what it
-#'   measures: they predict from each row's own cell (give `blend = K` to
-#'   blend them). `print()` and `summary()` give the choice and the
+#'   measures: they blend the 5 nearest cells from 20,000 training rows on
+#'   (measured in "Sizes chosen from the data"), else predict from each
+#'   row's own cell. `print()` and `summary()` give the choice and the
 #'   candidates' accuracies, `fit$approx$blend` holds them (`K`,
 #'   `candidates`, the `rows` scored, the `cells` and `fits` refitted).
-#' @param size The number of training rows a cell should hold on average:
+#' @param size The number of training rows a cell should hold on average,
+#'   or `"auto"` (the default, see "Sizes chosen from the data"):
 #'   the data are cut into \eqn{\lceil n / \mathrm{size} \rceil}{ceiling(n /
 #'   size)} cells. Each cell's exact SVM costs about \eqn{O(\mathrm{size}^2)}{O(size^2)}
 #'   kernel values, so the whole fit grows as \eqn{n \cdot \mathrm{size}}{n size}; larger
@@ -129,12 +131,12 @@
 #'   values (and probabilities) a prediction averages, weighted (see "Blended
 #'   cells"), at most the number of cells; 1 predicts from each row's own
 #'   cell; `"auto"` (the default) chooses it by validation in tuned cells and
-#'   is 1 in untuned ones (see "Choosing K").
-cells <- function(size = 2000, scale_cost = TRUE, check = 0, tune = !is.null(grid), grid = NULL,
+#'   5 in untuned ones from 20,000 training rows on, else 1 (see "Choosing K").
+cells <- function(size = "auto", scale_cost = TRUE, check = 0, tune = !is.null(grid), grid = NULL,
                   folds = 5, search = c("race", "screen", "exhaustive"),
                   blend = "auto") {
   # a size at or past the rows is one cell: so is a size past R's integer range
-  size <- kc_as_count(size, "size", lower = 1, clamp = TRUE)
+  size <- kc_as_size(size, "size", clamp = TRUE)
   kc_check_flag(scale_cost, "scale_cost")
   kc_check_flag(tune, "tune")
   search <- kc_match_arg(search, arg = "search")
@@ -243,6 +245,7 @@ kc_repr_svm_solve.kc_cells <- function(r, problems, pairs, C, control, path) {
   spec <- r$spec
   k <- r$kernel
   used <- unname(C > 0)
+  spec <- kc_approx_sized(spec, n)
   ncell <- ceiling(n / spec$size)
   centres <- if (ncell == 1L) matrix(colMeans(r$x), 1L) else kc_cell_centres(r$x, ncell)
   # each row's nearest centre and (blending's scale, kc_cells_weights()) how
@@ -292,8 +295,9 @@ kc_repr_svm_solve.kc_cells <- function(r, problems, pairs, C, control, path) {
     }
   }
   # blend = "auto": K chosen by validation in tuned cells (R/repr-cells-tune.R)
-  blend <- if (identical(spec$blend, "auto") && !is.null(tune) && nrow(centres) > 1L) {
-    kc_cells_choose_blend(r, centres, cell, cells, models, gap)
+  blend <- if (identical(spec$blend, "auto") && nrow(centres) > 1L) {
+    if (is.null(tune)) kc_cells_untuned_blend(n) else
+      kc_cells_choose_blend(r, centres, cell, cells, models, gap)
   }
   list(models = models, centres = centres, cell = cell, gap = gap, blend = blend)
 }
@@ -525,8 +529,8 @@ kc_cells_table <- function(fit) {
 kc_cells_lines <- function(fit) {
   a <- fit$approx
   t <- kc_cells_table(fit)
-  cat(sprintf("Approximation: localized: %d cell%s of about %d points (k-means)\n", nrow(t),
-              if (nrow(t) == 1L) "" else "s", a$spec$size))
+  cat(sprintf("Approximation: localized: %d cell%s of about %d points (k-means%s)\n", nrow(t),
+              if (nrow(t) == 1L) "" else "s", a$spec$size, kc_approx_chosen_text(a$spec)))
   cat(sprintf("  an exact SVM in each cell, %s; rows per cell %s to %s, median %s%s\n",
               if (!is.null(a$spec$tune)) "tuned" else
                 if (isFALSE(a$spec$scale_cost)) "at `cost`" else
@@ -536,7 +540,7 @@ kc_cells_lines <- function(fit) {
                                                 sum(t$classes == 1L)) else ""))
   cat(sprintf("  predictions: %s\n", kc_cells_blend_text(fit)))
   if (!is.null(a$spec$tune)) kc_cells_tune_lines(a$spec, kc_cells_tune_table(a$models), 10L)
-  if (!is.null(a$check)) kc_approx_check_line(a$check)
+  kc_approx_check_lines(a)
 }
 
 #' @export
@@ -557,7 +561,7 @@ kc_repr_summary.kc_cells <- function(repr, object) {
   s$b <- NULL
   s$cells <- kc_cells_table(object)
   if (!is.null(object$approx$spec$tune)) s$tuning <- kc_cells_tune_table(object$approx$models)
-  s$approx <- object$approx[c("spec", "check")]
+  s$approx <- object$approx[c("spec", "check", "baseline", "subsample")]
   s$blend <- kc_cells_blend(object)
   s$blend_text <- kc_cells_blend_text(object)
   s$blend_choice <- object$approx$blend
@@ -573,10 +577,11 @@ print.summary.kernclass_cells <- function(x, ...) {
   print(x$counts)
   if (is.null(x$tuning)) cat(sprintf("\nCost: %s\n", format(x$cost)))
   t <- x$cells
-  cat(sprintf("\nLocalized: %d cell%s of about %d points (k-means), an exact SVM in each\n",
-              nrow(t), if (nrow(t) == 1L) "" else "s", x$approx$spec$size))
+  cat(sprintf("\nLocalized: %d cell%s of about %d points (k-means%s), an exact SVM in each\n",
+              nrow(t), if (nrow(t) == 1L) "" else "s", x$approx$spec$size,
+              kc_approx_chosen_text(x$approx$spec)))
   if (!is.null(x$blend_text)) cat(sprintf("Predictions: %s\n", x$blend_text))
-  if (!is.null(x$approx$check)) kc_approx_check_line(x$approx$check)
+  kc_approx_check_lines(x$approx)
   cat("Per cell:\n")
   print(summary(t[c("rows", "classes", if (is.null(x$tuning)) c("cost", "gamma"),
                     "support_vectors")]))

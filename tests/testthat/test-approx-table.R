@@ -131,3 +131,17 @@ test_that("caret tunes each row's size under its label", {
     expect_identical(m$parameters$label[m$parameters$parameter == row$size], row$size_label)
   }
 })
+
+test_that("each row sizes \"auto\" from n and has a cost model that grows with n", {
+  for (name in names(tab)) {
+    row <- tab[[name]]
+    expect_identical(formals(get(row$constructor, envir = ns))[[row$size]], "auto")
+    small <- row$auto$size(100)
+    big <- row$auto$size(1e8)
+    expect_true(is.integer(small) && small >= 1L && big >= small)
+    spec <- ns$kc_approx_sized(spec_of(name), 1e4)
+    for (svm in c(FALSE, TRUE)) {
+      expect_gt(row$work(spec, 2e4, 10, svm), row$work(spec, 1e4, 10, svm))
+    }
+  }
+})

@@ -25,7 +25,7 @@ test_that("nystrom() and random_fourier() check their arguments and print", {
   expect_error(random_fourier(m = -1), class = "kernclass_input_error")
   expect_output(print(nystrom(m = 50, landmarks = "uniform")),
                 "Nystrom features \\(m = 50, uniform")
-  expect_output(print(random_fourier()), "Random Fourier features \\(m = 1000\\)")
+  expect_output(print(random_fourier()), "Random Fourier features \\(m = auto\\)")
   d <- two_class()
   expect_error(kernel_means(d$x, d$y, approx = 300), class = "kernclass_input_error")
 })

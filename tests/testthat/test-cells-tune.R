@@ -394,12 +394,12 @@ test_that("blend = \"auto\": K = 1 where cells' rules are local, K > 1 where the
                                                                     gamma = c(0.01, 0.1)),
                                             folds = 3))
   expect_gt(smooth$approx$blend$K, 1L)
-  # untuned cells have no out-of-fold values: their own cell
+  # untuned cells have no out-of-fold values: their own cell below 20,000 rows
   set.seed(1)
   plain <- kernel_svm(x, y, approx = cells(size = 100))
   expect_null(plain$approx$blend)
   expect_identical(kernclass:::kc_cells_blend(plain), 1L)
-  expect_output(print(plain), "chooses for tuned cells only")
+  expect_output(print(plain), "own cells for untuned cells of fewer than 20,000 rows")
 })
 
 test_that("a grid column also given to kernel_svm() is refused before the cells are drawn", {

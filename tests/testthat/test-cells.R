@@ -23,7 +23,7 @@ test_that("cells() checks its arguments and prints", {
   expect_error(cells(size = 10.5), class = "kernclass_input_error")
   expect_error(cells(check = -1), class = "kernclass_input_error")
   expect_s3_class(cells(), "kernclass_approximation")
-  expect_equal(cells()$size, 2000L)
+  expect_identical(cells()$size, "auto")
   expect_error(cells(scale_cost = NA), class = "kernclass_input_error")
   expect_output(print(cells(size = 300)), "cells of about 300 points")
 })
@@ -373,6 +373,9 @@ test_that("parsnip and caret take the approximations; caret tunes m and size", {
   g <- kernclass_caret("parzen", approx = random_fourier(m = 64))$grid(iris[, 1:4], iris$Species,
                                                                        len = 2, search = "random")
   expect_true(all(g$m >= 8 & g$m <= 64))
+  # a size "auto" is the one chosen from the rows, and its halvings
+  g <- kernclass_caret("means", approx = nystrom())$grid(iris[, 1:4], iris$Species, len = 2)
+  expect_setequal(g$m, c(150, 300))
   expect_error(kernclass_caret("means", approx = cells()),
                class = "kernclass_approx_unsupported_error")
   expect_error(kernclass_caret("svm", approx = 300), class = "kernclass_input_error")
@@ -436,4 +439,24 @@ test_that("plot() draws cells() models of 3 classes: the regions are the predict
   expect_gt(length(out$boundary), 0L)
   for (piece in out$boundary) expect_length(unique(piece$classes), 2L)
   expect_identical(dim(out$decision), c(900L, 3L))
+})
+
+test_that("untuned cells blend the 5 nearest from 20,000 rows on, and print says so", {
+  ns <- asNamespace("kernclass")
+  expect_null(ns$kc_cells_untuned_blend(19999))
+  expect_identical(ns$kc_cells_untuned_blend(20000)$K, 5L)
+  # 20,000 rows of one input in 40 cells of 500: the model's K and its line
+  set.seed(1)
+  x <- matrix(rnorm(20000), ncol = 1)
+  y <- factor(ifelse(sin(3 * x[, 1]) > 0, "a", "b"))
+  set.seed(2)
+  fit <- kernel_svm(x, y, approx = cells(size = 500))
+  expect_identical(ns$kc_cells_blend(fit), 5L)
+  expect_output(print(fit), "the mean of the 5 nearest cells' decision values (blend = \"auto\": 5 nearest",
+                fixed = TRUE)
+  # the same cells as blend = 5 given
+  set.seed(2)
+  five <- kernel_svm(x, y, approx = cells(size = 500, blend = 5))
+  expect_identical(predict(fit, x[1:200, , drop = FALSE], type = "decision"),
+                   predict(five, x[1:200, , drop = FALSE], type = "decision"))
 })
