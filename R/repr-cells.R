@@ -234,11 +234,11 @@ kc_repr_prepare.kc_cells <- function(repr, spec, d, k, uses) {
   repr
 }
 
-# The binary solves: the partition (k-means cells of the rows of weight >
-# 0, each row's nearest centre), then in each cell kernel_svm()'s exact fit
-# (kc_fit_cell(): kc_fit_svm() on the cell's rows, observation weights as
-# given, cost scaled by n / n_c unless scale_cost = FALSE), and blend =
-# "auto"'s choice; list(models, centres, cell, gap, blend).
+# The binary solves: the partition (k-means cells of the rows of weight > 0,
+# each row's nearest centre), then in each cell kernel_svm()'s exact fit
+# (kc_fit_cell(): kc_fit_svm() on the cell's rows, observation weights as given,
+# cost scaled by n / n_c unless scale_cost = FALSE), and blend = "auto"'s
+# choice; list(models, centres, cell, gap, blend, spec: its size resolved).
 #' @export
 kc_repr_svm_solve.kc_cells <- function(r, problems, pairs, C, control, path) {
   n <- nrow(r$x)
@@ -299,7 +299,7 @@ kc_repr_svm_solve.kc_cells <- function(r, problems, pairs, C, control, path) {
     if (is.null(tune)) kc_cells_untuned_blend(n) else
       kc_cells_choose_blend(r, centres, cell, cells, models, gap)
   }
-  list(models = models, centres = centres, cell = cell, gap = gap, blend = blend)
+  list(models = models, centres = centres, cell = cell, gap = gap, blend = blend, spec = spec)
 }
 
 # The model's fields: the cells' support vectors, the solver's iterations
@@ -323,7 +323,7 @@ kc_repr_svm_model.kc_cells <- function(r, fits, pairs, control) {
   list(index = sort(as.integer(unlist(lapply(models, `[[`, "index")))),
        iterations = iterations, converged = all(converged), cost = control$cost,
        probability = control$probability,
-       approx = list(spec = r$spec, centres = fits$centres, cell = fits$cell, models = models,
+       approx = list(spec = fits$spec, centres = fits$centres, cell = fits$cell, models = models,
                      gap = fits$gap, blend = fits$blend,
                      tuned_not_given = control$tuned_not_given))
 }
