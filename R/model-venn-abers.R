@@ -95,14 +95,17 @@
 #'   decision values).
 #'
 #'   Why one-vs-rest is the default: on the data sets of
-#'   `inst/benchmarks/venn-abers.R` (20 stratified splits 50/25/25 of iris,
-#'   Pima, Sonar, Ionosphere, Glass and Vehicle, kernel_svm()), the pairwise
-#'   form had a higher test log-loss and Brier score than one-vs-rest on
-#'   every data set with more than two classes (iris: log-loss PAIR_LL
-#'   against OVR_LL): each pair is calibrated on the rows of two classes
-#'   only, and the merged probabilities of a well-separated pair stay about
-#'   \eqn{1/(m + 1)}{1/(m + 1)} from 0 and 1 (\eqn{m} the rows of the
-#'   pair's extreme run), which the coupling spreads over the classes.
+#'   `inst/benchmarks/venn-abers.R` (20 stratified splits 50/25/25,
+#'   [kernel_svm()]), the pairwise form had the higher test log-loss and
+#'   Brier score on every data set with more than two classes (IVAP
+#'   log-loss 0.39 against 0.29 on iris, 1.06 against 0.97 on Glass, 0.55
+#'   against 0.53 on Vehicle; CVAP alike). A pair calibrated on a few rows
+#'   keeps its merged probability about \eqn{1/(m + 1)}{1/(m + 1)} from 0
+#'   and 1 (\eqn{m} the rows of the pair's extreme run of one class), and
+#'   the coupling compounds that over the \eqn{k - 1} pairs of a class
+#'   (two pairs at 0.93 couple to 0.87 on three classes). With two classes
+#'   the two IVAP forms agree, as the Platt sigmoid is increasing in the
+#'   decision value.
 #'
 #' @section Where the calibration rows come from:
 #'   * split (IVAP): `x` and `y`, rows not used to fit the model;
