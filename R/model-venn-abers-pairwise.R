@@ -66,7 +66,9 @@ kc_heldout_decision <- function(object, x, y, cv) {
     }
     kc_check_cv_settings(object, cv)
     def <- kc_fitter_of(object)
-    args <- kc_refit_args(object)
+    use <- "calibration rows `x`, `y`, or multiclass = \"ovr\""
+    args <- kc_refit_args(object, 'venn_abers(multiclass = "pairwise", cv = )',
+                          c(kernel = use, weights = use))
     fold <- as.integer(cv$fold)
     d <- matrix(NA_real_, length(y), nrow(kc_ovo_pairs(lv)))
     for (k in unique(fold)) {
@@ -90,7 +92,9 @@ kc_heldout_decision <- function(object, x, y, cv) {
 # decision values d (n x pairs, complete rows): list(prob, lower, upper),
 # each n x classes. Class c's lower (upper) bound couples the pairs with
 # c's pairwise probabilities at their lower (upper) Venn-Abers bounds and
-# the other pairs at their merged probabilities.
+# the other pairs at their merged probabilities. The coupling is not
+# monotone in the pairs (a class of small probability can lose a little
+# when its pairs rise), so the ends are widened to hold the probability.
 kc_va_pairwise_apply <- function(rc, d, levels) {
   n <- nrow(d)
   pairs <- kc_ovo_pairs(levels)
@@ -112,8 +116,8 @@ kc_va_pairwise_apply <- function(rc, d, levels) {
     down[, second] <- hi[, second]
     up[, first] <- hi[, first]
     up[, second] <- lo[, second]
-    lower[, c] <- kc_pairwise_coupling(down)[, c]
-    upper[, c] <- kc_pairwise_coupling(up)[, c]
+    lower[, c] <- pmin(kc_pairwise_coupling(down)[, c], prob[, c])
+    upper[, c] <- pmax(kc_pairwise_coupling(up)[, c], prob[, c])
   }
   list(prob = prob, lower = lower, upper = upper)
 }

@@ -85,9 +85,11 @@
 #'   \eqn{[10^{-7}, 1 - 10^{-7}]}{[1e-7, 1 - 1e-7]}). Its interval of class
 #'   \eqn{c} couples the pairs of \eqn{c} at the ends of their Venn-Abers
 #'   intervals that are least (lower bound) and most (upper bound)
-#'   favourable to \eqn{c}, the other pairs at their merged values: a
-#'   range of what the pairwise predictors allow, not a Venn-Abers interval
-#'   and without its guarantee. With `cv`, the model is refitted on each
+#'   favourable to \eqn{c}, the other pairs at their merged values, widened
+#'   where needed to hold the probability (the coupling is not monotone in
+#'   the pairs: a class of small probability can lose a little when its
+#'   pairs rise): a range of what the pairwise predictors allow, not a
+#'   Venn-Abers interval and without its guarantee. With `cv`, the model is refitted on each
 #'   fold's other rows for the out-of-fold decision values (`kernel_cv()`
 #'   keeps only probabilities), so any `metric` will do but not
 #'   `folds = "loo"`. A model calibrated this way scores [conformal()] only

@@ -214,7 +214,8 @@ test_that("pairwise: an IVAP per class pair on its decision values, coupled as t
   expect_equal(unname(predict(fit, iris[te, ], type = "prob")), couple_naive(platt, 3),
                tolerance = 1e-10)
   expect_equal(kernclass:::kc_pairwise_coupling(r), couple_naive(r, 3), tolerance = 1e-10)
-  # class c's interval couples its pairs at their least and most favourable ends
+  # class c's interval couples its pairs at their least and most favourable ends,
+  # widened to hold the probability
   lo <- sapply(w, function(x) x["p0", ])
   hi <- sapply(w, function(x) x["p1", ])
   iv <- predict(va, iris[te, ], type = "interval")
@@ -224,8 +225,10 @@ test_that("pairwise: an IVAP per class pair on its decision values, coupled as t
     g <- pairs[, 2] == c
     down[, f] <- lo[, f]; down[, g] <- hi[, g]
     up[, f] <- hi[, f]; up[, g] <- lo[, g]
-    expect_equal(unname(iv[, c, "lower"]), couple_naive(down, 3)[, c], tolerance = 1e-10)
-    expect_equal(unname(iv[, c, "upper"]), couple_naive(up, 3)[, c], tolerance = 1e-10)
+    expect_equal(unname(iv[, c, "lower"]), pmin(couple_naive(down, 3)[, c], unname(p[, c])),
+                 tolerance = 1e-10)
+    expect_equal(unname(iv[, c, "upper"]), pmax(couple_naive(up, 3)[, c], unname(p[, c])),
+                 tolerance = 1e-10)
   }
   # the classes are the coupled probabilities' largest; no Platt model needed
   expect_identical(unname(predict(va, iris[te, ])),
@@ -235,6 +238,21 @@ test_that("pairwise: an IVAP per class pair on its decision values, coupled as t
   expect_equal(predict(va0, iris[te, ], type = "prob"), p)
   # ovr stays the default
   expect_identical(venn_abers(fit, iris[ca, ], iris$Species[ca])$recalibration$multiclass, "ovr")
+})
+
+test_that("pairwise intervals hold the probability where the coupling is not monotone", {
+  # four overlapping classes: on this draw one test row's class would lose a
+  # little probability with its pairs at their upper bounds
+  set.seed(4)
+  n <- 400
+  y <- factor(sample(c("a", "b", "c", "d"), n, TRUE))
+  x <- matrix(rnorm(2 * n, sd = 1.2), n) + cbind(c(0, 2, 0, 2)[y], c(0, 0, 2, 2)[y])
+  va <- venn_abers(kernel_svm(x[1:200, ], y[1:200]), x[201:320, ], y[201:320],
+                   multiclass = "pairwise")
+  p <- predict(va, x[321:400, ], type = "prob")
+  iv <- predict(va, x[321:400, ], type = "interval")
+  expect_true(all(iv[, , "lower"] <= p & p <= iv[, , "upper"]))
+  expect_true(all(iv[, , "lower"] >= 0 & iv[, , "upper"] <= 1))
 })
 
 test_that("pairwise with two classes: the one pair's IVAP on the decision value", {
@@ -303,6 +321,14 @@ test_that("pairwise errors: models without pairwise decision values, leave-one-o
   e <- err(venn_abers(fit, cv = kernel_cv(kernel_svm, Species ~ ., data = iris, folds = "loo"),
                       multiclass = "pairwise"))
   expect_identical(e$arg, "cv")
+  # a model whose weights it does not keep cannot be refitted on the folds
+  w <- rep(1:2, 75)
+  set.seed(1)
+  e <- err(venn_abers(kernel_svm(Species ~ ., data = iris, weights = w),
+                      cv = kernel_cv(kernel_svm, Species ~ ., data = iris, folds = 3, weights = w),
+                      multiclass = "pairwise"))
+  expect_identical(e$arg, "object")
+  expect_match(conditionMessage(e), "venn_abers(multiclass = \"pairwise\", cv = )", fixed = TRUE)
   e <- err(venn_abers(fit, iris, iris$Species, multiclass = "both"))
   expect_identical(e$arg, "multiclass")
   no_virginica <- iris[iris$Species != "virginica", ]
