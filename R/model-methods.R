@@ -174,7 +174,9 @@ kc_predict_rows <- function(object, x, type = "class", rule = kc_default_rule(ob
 # The probabilities predict() gives: the classifier's posterior, through
 # the recalibration maps of recalibrate() where the model has them.
 kc_prob <- function(object, scores) {
-  if (identical(object$recalibration$multiclass, "pairwise")) return(kc_va_pairwise_prob(object, scores))
+  if (identical(object$recalibration$multiclass, "pairwise")) {
+    return(kc_va_pairwise_prob(object, scores))  # R/model-venn-abers.R
+  }
   kc_recalibrate_prob(object$recalibration, kc_posterior(object, scores))
 }
 

@@ -10,9 +10,9 @@
 # The recalibration of venn_abers(multiclass = "pairwise").
 kc_va_pairwise_fit <- function(object, x, y, cv) {
   if (!inherits(object, "kernclass_ovo")) {
-    kc_abort(sprintf(paste0("`multiclass` \"pairwise\" calibrates the decision value of each class ",
-                            "pair, which one-vs-one classifiers (kernel_svm(), kernel_bayes()) ",
-                            "give; a %s model scores each class on its own: use `multiclass` ",
+    kc_abort(sprintf(paste0("`multiclass` \"pairwise\" calibrates the decision value of each ",
+                            "class pair, which one-vs-one classifiers (kernel_svm(), ",
+                            "kernel_bayes()) give; a %s model scores each class on its own: use `multiclass` ",
                             "\"ovr\"."), class(object)[1L]),
              arg = "multiclass", class = "venn_abers_pairwise")
   }

@@ -273,7 +273,7 @@ test_that("pairwise with two classes: the one pair's IVAP on the decision value"
   expect_equal(unname(iv[, "b", "upper"]), 1 - clip(unname(w["p0", ])), tolerance = 1e-12)
 })
 
-test_that("pairwise CVAP: each fold's IVAP on the decision values of the model refitted without it", {
+test_that("pairwise CVAP: each fold's IVAP on the decision values of the model refit without it", {
   set.seed(12)
   cv <- kernel_cv(kernel_svm, Species ~ ., data = iris, folds = 3)
   fit <- kernel_svm(Species ~ ., data = iris)
@@ -307,7 +307,7 @@ test_that("pairwise CVAP: each fold's IVAP on the decision values of the model r
   expect_identical(again(), predict(va, new, type = "prob"))
 })
 
-test_that("pairwise errors: models without pairwise decision values, leave-one-out, conformal from cv", {
+test_that("pairwise errors: no pairwise decision values, leave-one-out, conformal from cv", {
   err <- function(expr) tryCatch(expr, kernclass_error = function(e) e)
   e <- err(venn_abers(kernel_means(Species ~ ., data = iris[c(TRUE, FALSE), ]),
                       iris[c(FALSE, TRUE), ], iris$Species[c(FALSE, TRUE)],
