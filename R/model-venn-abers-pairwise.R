@@ -12,8 +12,8 @@ kc_va_pairwise_fit <- function(object, x, y, cv) {
   if (!inherits(object, "kernclass_ovo")) {
     kc_abort(sprintf(paste0("`multiclass` \"pairwise\" calibrates the decision value of each ",
                             "class pair, which one-vs-one classifiers (kernel_svm(), ",
-                            "kernel_bayes()) give; a %s model scores each class on its own: use `multiclass` ",
-                            "\"ovr\"."), class(object)[1L]),
+                            "kernel_bayes()) give; a %s model scores each class on its own: ",
+                            "use `multiclass` \"ovr\"."), class(object)[1L]),
              arg = "multiclass", class = "venn_abers_pairwise")
   }
   held <- kc_heldout_decision(object, x, y, cv)
