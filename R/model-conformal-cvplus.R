@@ -46,21 +46,25 @@ kc_fold_model_slim <- function(m) {
 # as the number of all rows), its approximation without the check, and the
 # settings the model records (cost, class weights, threshold, prior where
 # given, ...); the fitter's defaults for what it does not record (the
-# solver's iteration limit, cache and shrinking).
-kc_refit_args <- function(object) {
+# solver's iteration limit, cache and shrinking). `what` refits; `instead`,
+# what to use where it cannot (with a kernel of its own, or weights).
+kc_refit_args <- function(object, what = "CV+",
+                          instead = c(kernel = "split conformal (`x`, `y`) or `cv`",
+                                      weights = paste("split conformal (`x`, `y`) or `cv`",
+                                                      "(kernel_cv() splits the weights)"))) {
   def <- kc_fitter_of(object)
   k <- object$kernel
   if (k$name %in% names(kc_kernel_sources)) {
-    kc_abort(sprintf(paste0("CV+ refits the model on folds of its training rows, which a %s ",
-                            "kernel does not give (its kernel values are not rows): use ",
-                            "split conformal (`x`, `y`) or `cv`."),
-                     if (k$name == "precomputed") "precomputed" else "user-supplied"),
+    kc_abort(sprintf(paste0("%s refits the model on folds of its training rows, which a %s ",
+                            "kernel does not give (its kernel values are not rows): use %s."),
+                     what, if (k$name == "precomputed") "precomputed" else "user-supplied",
+                     instead[["kernel"]]),
              arg = "object")
   }
   if (!is.null(object$call$weights)) {
-    kc_abort(paste0("CV+ refits the model on folds of its training rows, but the model does ",
-                    "not keep the observation `weights` it was fitted with: use split ",
-                    "conformal (`x`, `y`) or `cv` (kernel_cv() splits the weights)."),
+    kc_abort(sprintf(paste0("%s refits the model on folds of its training rows, but the model ",
+                            "does not keep the observation `weights` it was fitted with: use %s."),
+                     what, instead[["weights"]]),
              arg = "object")
   }
   formal <- names(formals(def$fun))

@@ -168,12 +168,15 @@ kc_predict_rows <- function(object, x, type = "class", rule = kc_default_rule(ob
                       object$conformal, level),
     pvalue = spread(kc_conformal_predict(object, kc_prob(object, scores), x[ok, , drop = FALSE],
                                          level, "pvalue")),
-    interval = kc_venn_abers_interval(object, kc_posterior(object, scores), ok, rownames(x)))
+    interval = kc_venn_abers_interval(object, scores, ok, rownames(x)))
 }
 
 # The probabilities predict() gives: the classifier's posterior, through
 # the recalibration maps of recalibrate() where the model has them.
 kc_prob <- function(object, scores) {
+  if (identical(object$recalibration$multiclass, "pairwise")) {
+    return(kc_va_pairwise_prob(object, scores))  # R/model-venn-abers.R
+  }
   kc_recalibrate_prob(object$recalibration, kc_posterior(object, scores))
 }
 
@@ -269,7 +272,8 @@ kc_print_exact.kernclass <- function(x) {
 # What recalibrate() and conformal() added to a model, a line each.
 kc_print_calibrated <- function(x) {
   rc <- x$recalibration
-  if (!is.null(rc)) cat(sprintf("Probabilities recalibrated: %s, on %s\n", rc$method,
+  if (!is.null(rc)) cat(sprintf("Probabilities recalibrated: %s%s, on %s\n", rc$method,
+                                if (identical(rc$multiclass, "pairwise")) " (pairwise)" else "",
                                 kc_heldout_label(rc$source)))
   cf <- x$conformal
   if (!is.null(cf)) {

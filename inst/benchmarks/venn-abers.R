@@ -11,8 +11,14 @@
 #     ivap      venn_abers() on the calibration rows (inductive)
 #     cvap      venn_abers(cv = ) of a 5-fold kernel_cv() of the fit and
 #               calibration rows together, the model refitted on them (cross)
+#     ivap_pair venn_abers(multiclass = "pairwise") on the calibration rows:
+#               an IVAP per class pair on its decision value, coupled
+#     cvap_pair venn_abers(cv = , multiclass = "pairwise") on the same
+#               kernel_cv() (each fold's model refitted for its decision values)
+#   (with two classes, one pair: the pairwise rows calibrate the decision
+#   value where ivap and cvap calibrate the Platt probability)
 #   The table gives the mean over the splits and, in brackets, its standard
-#   error, and for ivap and cvap the mean width p1 - p0 of the Venn-Abers
+#   error, and for the Venn-Abers rows the mean width p1 - p0 of the Venn-Abers
 #   interval of the test rows' true class. All methods see the same splits.
 #   The figure (--figure, default vignettes/articles/figures/calibration-
 #   methods.png, the calibration article's) draws the reliability diagram of
@@ -109,19 +115,24 @@ one_split <- function(d) {
   cv <- kernel_cv(kernel_svm, d$x[both, ], d$y[both], folds = 5, metric = "logloss")
   full <- kernel_svm(d$x[both, ], d$y[both], probability = TRUE)
   cvap <- venn_abers(full, cv = cv)
+  ivap_pair <- venn_abers(fit, d$x[ca, ], d$y[ca], multiclass = "pairwise")
+  cvap_pair <- venn_abers(full, cv = cv, multiclass = "pairwise")
   width <- function(m) {
     iv <- predict(m, xt, type = "interval")
     k <- cbind(seq_along(yt), as.integer(yt))
     mean(iv[, , "upper"][k] - iv[, , "lower"][k])
   }
-  list(y = yt, width = c(ivap = width(va), cvap = width(cvap)),
+  list(y = yt, width = c(ivap = width(va), cvap = width(cvap), ivap_pair = width(ivap_pair),
+                         cvap_pair = width(cvap_pair)),
        prob = list(svm = predict(fit, xt, type = "prob"),
                    platt = predict(recalibrate(fit, d$x[ca, ], d$y[ca], method = "platt"), xt,
                                    type = "prob"),
                    isotonic = predict(recalibrate(fit, d$x[ca, ], d$y[ca], method = "isotonic"), xt,
                                       type = "prob"),
                    ivap = predict(va, xt, type = "prob"),
-                   cvap = predict(cvap, xt, type = "prob")))
+                   cvap = predict(cvap, xt, type = "prob"),
+                   ivap_pair = predict(ivap_pair, xt, type = "prob"),
+                   cvap_pair = predict(cvap_pair, xt, type = "prob")))
 }
 
 set.seed(20261207)
@@ -144,7 +155,7 @@ for (nm in names(datasets)) {
   if (nm == figure_data) pooled <- res
 }
 tab <- do.call(rbind, rows)
-cat(sprintf("kernel_svm(probability = TRUE), %d stratified splits 50/25/25; test-row means (s.e.); interval: mean Venn-Abers width p1 - p0 at the true class\n\n",
+cat(sprintf("kernel_svm(probability = TRUE), %d stratified splits 50/25/25; test-row means (s.e.); interval: mean Venn-Abers width (upper - lower) at the true class\n\n",
             reps))
 cat("| data | method | log-loss | Brier | interval |\n|:--|:--|--:|--:|--:|\n")
 cat(sprintf("| %s | %s | %s | %s | %s |\n", tab$data, tab$method, tab$logloss, tab$brier,
@@ -159,7 +170,7 @@ if (!identical(figure, "none") && !is.null(pooled)) {
   y <- factor(y, lv)
   methods <- names(pooled[[1]]$prob)
   cols <- c(svm = "black", platt = "#1b9e77", isotonic = "#d95f02", ivap = "#7570b3",
-            cvap = "#e7298a")
+            cvap = "#e7298a", ivap_pair = "#66a61e", cvap_pair = "#e6ab02")
   dir.create(dirname(figure), showWarnings = FALSE, recursive = TRUE)
   grDevices::png(figure, width = 640, height = 520, res = 96)
   graphics::plot(c(0, 1), c(0, 1), type = "n", xlab = sprintf("Predicted probability of %s", lv[1]),

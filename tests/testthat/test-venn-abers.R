@@ -170,3 +170,178 @@ test_that("venn_abers() of a conformal model removes the stale conformal calibra
   # a model without conformal() calibration gets no warning
   expect_no_warning(venn_abers(fit, iris[i[106:150], ], iris$Species[i[106:150]]))
 })
+
+# Plain-R transcription of Wu, Lin and Weng's (2004) method 2: minimise
+# p'Qp subject to sum(p) = 1, solved through the bordered system.
+couple_naive <- function(r, k) {
+  r <- unname(as.matrix(r))
+  t(apply(r, 1, function(rr) {
+    rr <- pmin(pmax(rr, 1e-7), 1 - 1e-7)
+    Q <- matrix(0, k, k)
+    m <- 0
+    for (i in 1:(k - 1)) for (j in (i + 1):k) {
+      m <- m + 1
+      Q[i, i] <- Q[i, i] + (1 - rr[m])^2
+      Q[j, j] <- Q[j, j] + rr[m]^2
+      Q[i, j] <- Q[j, i] <- -rr[m] * (1 - rr[m])
+    }
+    solve(rbind(cbind(Q, 1), c(rep(1, k), 0)), c(rep(0, k), 1))[1:k]
+  }))
+}
+
+test_that("pairwise: an IVAP per class pair on its decision values, coupled as the SVM couples", {
+  set.seed(6)
+  i <- sample(150)
+  tr <- i[1:60]; ca <- i[61:120]; te <- i[121:150]
+  fit <- kernel_svm(Species ~ ., data = iris[tr, ], probability = TRUE)
+  va <- venn_abers(fit, iris[ca, ], iris$Species[ca], multiclass = "pairwise")
+  expect_output(print(va), "venn_abers \\(pairwise\\), on calibration rows")
+  s <- predict(fit, iris[ca, ], type = "decision")
+  t <- predict(fit, iris[te, ], type = "decision")
+  yc <- as.integer(iris$Species[ca])
+  pairs <- rbind(c(1, 2), c(1, 3), c(2, 3))
+  w <- lapply(1:3, function(m) {
+    rows <- yc %in% pairs[m, ]
+    va_naive(s[rows, m], yc[rows] == pairs[m, 1], t[, m])
+  })
+  r <- sapply(w, function(x) x["p1", ] / (1 - x["p0", ] + x["p1", ]))
+  p <- predict(va, iris[te, ], type = "prob")
+  expect_equal(unname(p), couple_naive(r, 3), tolerance = 1e-10)
+  expect_equal(unname(rowSums(p)), rep(1, 30))
+  # the coupling is the model's own: its Platt sigmoids coupled give predict()'s probabilities
+  ab <- kernclass:::kc_platt(fit)
+  platt <- sapply(1:3, function(m) 1 / (1 + exp(ab[m, "A"] * t[, m] + ab[m, "B"])))
+  expect_equal(unname(predict(fit, iris[te, ], type = "prob")), couple_naive(platt, 3),
+               tolerance = 1e-10)
+  expect_equal(kernclass:::kc_pairwise_coupling(r), couple_naive(r, 3), tolerance = 1e-10)
+  # class c's interval couples its pairs at their least and most favourable ends,
+  # widened to hold the probability
+  lo <- sapply(w, function(x) x["p0", ])
+  hi <- sapply(w, function(x) x["p1", ])
+  iv <- predict(va, iris[te, ], type = "interval")
+  for (c in 1:3) {
+    down <- up <- r
+    f <- pairs[, 1] == c
+    g <- pairs[, 2] == c
+    down[, f] <- lo[, f]; down[, g] <- hi[, g]
+    up[, f] <- hi[, f]; up[, g] <- lo[, g]
+    expect_equal(unname(iv[, c, "lower"]), pmin(couple_naive(down, 3)[, c], unname(p[, c])),
+                 tolerance = 1e-10)
+    expect_equal(unname(iv[, c, "upper"]), pmax(couple_naive(up, 3)[, c], unname(p[, c])),
+                 tolerance = 1e-10)
+  }
+  # the classes are the coupled probabilities' largest; no Platt model needed
+  expect_identical(unname(predict(va, iris[te, ])),
+                   factor(levels(iris$Species)[max.col(p, "first")], levels(iris$Species)))
+  f0 <- kernel_svm(Species ~ ., data = iris[tr, ])
+  va0 <- venn_abers(f0, iris[ca, ], iris$Species[ca], multiclass = "pairwise")
+  expect_equal(predict(va0, iris[te, ], type = "prob"), p)
+  # ovr stays the default
+  expect_identical(venn_abers(fit, iris[ca, ], iris$Species[ca])$recalibration$multiclass, "ovr")
+})
+
+test_that("pairwise intervals hold the probability where the coupling is not monotone", {
+  # four overlapping classes: on this draw one test row's class would lose a
+  # little probability with its pairs at their upper bounds
+  set.seed(4)
+  n <- 400
+  y <- factor(sample(c("a", "b", "c", "d"), n, TRUE))
+  x <- matrix(rnorm(2 * n, sd = 1.2), n) + cbind(c(0, 2, 0, 2)[y], c(0, 0, 2, 2)[y])
+  va <- venn_abers(kernel_svm(x[1:200, ], y[1:200]), x[201:320, ], y[201:320],
+                   multiclass = "pairwise")
+  p <- predict(va, x[321:400, ], type = "prob")
+  iv <- predict(va, x[321:400, ], type = "interval")
+  expect_true(all(iv[, , "lower"] <= p & p <= iv[, , "upper"]))
+  expect_true(all(iv[, , "lower"] >= 0 & iv[, , "upper"] <= 1))
+})
+
+test_that("pairwise with two classes: the one pair's IVAP on the decision value", {
+  set.seed(3)
+  n <- 200
+  x <- matrix(rnorm(2 * n), n)
+  y <- factor(ifelse(x[, 1] + rnorm(n, sd = 0.7) > 0, "a", "b"))
+  fit <- kernel_svm(x[1:80, ], y[1:80])
+  va <- venn_abers(fit, x[81:160, ], y[81:160], multiclass = "pairwise")
+  w <- va_naive(predict(fit, x[81:160, ], type = "decision"), y[81:160] == "a",
+                predict(fit, x[161:200, ], type = "decision"))
+  clip <- function(v) pmin(pmax(v, 1e-7), 1 - 1e-7)
+  p <- predict(va, x[161:200, ], type = "prob")
+  expect_equal(unname(p[, "a"]), clip(unname(w["p1", ] / (1 - w["p0", ] + w["p1", ]))),
+               tolerance = 1e-12)
+  iv <- predict(va, x[161:200, ], type = "interval")
+  expect_equal(unname(iv[, "a", "lower"]), clip(unname(w["p0", ])), tolerance = 1e-12)
+  expect_equal(unname(iv[, "b", "upper"]), 1 - clip(unname(w["p0", ])), tolerance = 1e-12)
+})
+
+test_that("pairwise CVAP: each fold's IVAP on the decision values of the model refit without it", {
+  set.seed(12)
+  cv <- kernel_cv(kernel_svm, Species ~ ., data = iris, folds = 3)
+  fit <- kernel_svm(Species ~ ., data = iris)
+  va <- venn_abers(fit, cv = cv, multiclass = "pairwise")
+  expect_output(print(va), "pairwise\\), on out-of-fold rows")
+  new <- iris[c(5, 55, 105, 71, 120), ]
+  t <- predict(fit, new, type = "decision")
+  y <- as.integer(iris$Species)
+  pairs <- rbind(c(1, 2), c(1, 3), c(2, 3))
+  # the folds' models are refitted on the model's own scaling of all the rows
+  xs <- scale(as.matrix(iris[, 1:4]))
+  r <- sapply(1:3, function(m) {
+    pk <- lapply(1:3, function(k) {
+      out <- cv$fold == k
+      mk <- kernel_svm(xs[!out, ], iris$Species[!out], scale = FALSE, gamma = 0.25)
+      s <- predict(mk, xs[out, ], type = "decision")[, m]
+      rows <- y[out] %in% pairs[m, ]
+      va_naive(s[rows], y[out][rows] == pairs[m, 1], t[, m])
+    })
+    g1 <- exp(rowMeans(sapply(pk, function(w) log(w["p1", ]))))
+    g0 <- exp(rowMeans(sapply(pk, function(w) log(1 - w["p0", ]))))
+    g1 / (g0 + g1)
+  })
+  expect_equal(unname(predict(va, new, type = "prob")), couple_naive(r, 3), tolerance = 1e-10)
+  # reproducible under set.seed()
+  again <- function() {
+    set.seed(12)
+    cv <- kernel_cv(kernel_svm, Species ~ ., data = iris, folds = 3)
+    predict(venn_abers(fit, cv = cv, multiclass = "pairwise"), new, type = "prob")
+  }
+  expect_identical(again(), predict(va, new, type = "prob"))
+})
+
+test_that("pairwise errors: no pairwise decision values, leave-one-out, conformal from cv", {
+  err <- function(expr) tryCatch(expr, kernclass_error = function(e) e)
+  e <- err(venn_abers(kernel_means(Species ~ ., data = iris[c(TRUE, FALSE), ]),
+                      iris[c(FALSE, TRUE), ], iris$Species[c(FALSE, TRUE)],
+                      multiclass = "pairwise"))
+  expect_s3_class(e, "kernclass_venn_abers_pairwise_error")
+  expect_identical(e$arg, "multiclass")
+  expect_match(conditionMessage(e), "`multiclass`", fixed = TRUE)
+  fit <- kernel_svm(Species ~ ., data = iris)
+  e <- err(venn_abers(fit, multiclass = "pairwise"))
+  expect_identical(e$arg, "x")
+  e <- err(venn_abers(fit, cv = kernel_cv(kernel_svm, Species ~ ., data = iris, folds = "loo"),
+                      multiclass = "pairwise"))
+  expect_identical(e$arg, "cv")
+  # a model whose weights it does not keep cannot be refitted on the folds
+  w <- rep(1:2, 75)
+  set.seed(1)
+  e <- err(venn_abers(kernel_svm(Species ~ ., data = iris, weights = w),
+                      cv = kernel_cv(kernel_svm, Species ~ ., data = iris, folds = 3, weights = w),
+                      multiclass = "pairwise"))
+  expect_identical(e$arg, "object")
+  expect_match(conditionMessage(e), "venn_abers(multiclass = \"pairwise\", cv = )", fixed = TRUE)
+  e <- err(venn_abers(fit, iris, iris$Species, multiclass = "both"))
+  expect_identical(e$arg, "multiclass")
+  no_virginica <- iris[iris$Species != "virginica", ]
+  expect_error(venn_abers(fit, no_virginica, no_virginica$Species, multiclass = "pairwise"),
+               class = "kernclass_venn_abers_classes_error")
+  # conformal() on calibration rows works; from out-of-fold probabilities it cannot
+  set.seed(1)
+  i <- sample(150)
+  f <- kernel_svm(Species ~ ., data = iris[i[1:60], ], probability = TRUE)
+  va <- venn_abers(f, iris[i[61:100], ], iris$Species[i[61:100]], multiclass = "pairwise")
+  cf <- conformal(va, iris[i[101:150], ], iris$Species[i[101:150]])
+  expect_s3_class(predict(cf, iris[1:5, ], type = "set"), "kernclass_sets")
+  vf <- venn_abers(fit, iris, iris$Species, multiclass = "pairwise")
+  cv <- kernel_cv(kernel_svm, Species ~ ., data = iris, folds = 3, metric = "logloss")
+  expect_error(conformal(vf, cv = cv), class = "kernclass_venn_abers_pairwise_error")
+})
