@@ -163,26 +163,16 @@ kc_approx_baseline <- function(fit, d, spec, test, weights, one, labels, truth) 
 }
 
 # The subsample's rows: the largest n (at most `rows`, at least 2 per class
-# up to 50) whose exact fit the cost model (kc_exact_work()) says takes no
+# up to 50) whose exact fit the fitter's cost model (its registry row's `work`) says takes no
 # longer than the approximation's fit of `rows` rows (its table row's
 # `work`), d inputs.
 kc_approx_baseline_rows <- function(fit, spec, rows, d, G) {
-  svm <- inherits(fit, "kernel_svm")
+  def <- kc_fitter_of(fit)
   spec <- kc_approx_sized(spec, rows)
-  budget <- kc_approx_of(spec)$work(spec, rows, d, svm)
-  per <- kc_exact_work(fit, d)
+  budget <- kc_approx_of(spec)$work(spec, rows, d, def$svm)
+  per <- def$work(fit, d)
   n <- if (per > 0) floor(sqrt(budget / per)) else rows
   as.integer(min(rows, max(n, 2L * G, 50L)))
-}
-
-# The exact fit's cost model: seconds per squared row (the SVM's solver,
-# kernel_bayes()'s and kernel_means()'s all-pairs sums; kernel_parzen() has
-# no fit but its threshold search).
-kc_exact_work <- function(fit, d) {
-  if (inherits(fit, "kernel_svm")) return(kc_work_svm * (d + 20))
-  if (inherits(fit, "kernel_bayes")) return(kc_work_product * d)
-  if (inherits(fit, "kernel_parzen") && !identical(fit$threshold, "search")) return(0)
-  kc_work_product * d / 4
 }
 
 # `size` of `rows` drawn at random, one of each class first (the exact fit

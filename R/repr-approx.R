@@ -524,7 +524,7 @@ kc_approx_lines <- function(fa) {
 #' @export
 kc_repr_print.kc_features <- function(repr, x) {
   kc_print_exact.kernclass(x)
-  if (inherits(x, "kernel_svm")) {
+  if (kc_fitter_of(x)$svm) {  # the linear SVM's figures
     cat(sprintf(paste0("Cost: %s\nLinear SVM on the features (dual coordinate descent): %d ",
                        "training rows with alpha > 0 (support vectors)\n"),
                 format(x$cost), length(x$index)))
@@ -538,7 +538,7 @@ kc_repr_print.kc_features <- function(repr, x) {
 kc_repr_summary.kc_features <- function(repr, object) {
   s <- kc_summary_exact.kernclass(object)
   s$approx <- object$approx[c("spec", "rank", "error", "check", "baseline", "subsample")]
-  if (inherits(object, "kernel_svm")) {
+  if (kc_fitter_of(object)$svm) {
     s$pairs <- data.frame(objective = object$objective, passes = object$iterations,
                           support_vectors = object$support_vectors, b = object$approx$b)
   }

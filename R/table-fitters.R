@@ -39,17 +39,23 @@
 #   list of one value each; NULL values are left out;
 # - refit: function(fit), the arguments besides the kernel's that define a
 #   fitted model (the approximation's check refits with them,
-#   R/repr-approx-check.R; NULL values are left out).
+#   R/repr-approx-check.R; NULL values are left out);
+# - work: function(fit, d), the exact fit's cost model in seconds per squared
+#   row with d inputs (units kc_work_*, R/table-approx.R), which sizes the
+#   check's subsample; svm: whether it solves an SVM (on features, a linear
+#   one), which the approximations' cost models take.
 kc_fitter_row <- function(method, generic, default, label, tunable,
                           types = c("class", "decision", "prob"),
                           prob_arg = NULL, loo = FALSE, path = NULL,
                           searches = kc_plain_searches, default_grid = NULL,
                           parsnip = "kernel_classifier", functions = kc_scores_functions,
-                          tidy, glance = function(x) list(threshold = x$threshold), refit) {
+                          tidy, glance = function(x) list(threshold = x$threshold), refit,
+                          work = function(fit, d) kc_work_product * d / 4, svm = FALSE) {
   list(method = method, generic = generic, default = default, label = label,
        tunable = tunable, types = types, prob_arg = prob_arg, loo = loo, path = path,
        searches = searches, default_grid = default_grid, parsnip = parsnip,
-       functions = functions, tidy = tidy, glance = glance, refit = refit)
+       functions = functions, tidy = tidy, glance = glance, refit = refit, work = work,
+       svm = svm)
 }
 
 # The decision functions of a class-score model: a column per class.
@@ -79,7 +85,9 @@ kc_fitters <- list(
     tidy = function(x, fs) list(count = as.integer(x$counts), prior = unname(x$prior)),
     refit = function(fit) {
       list(threshold = fit$threshold, prior = if (fit$threshold == "analytic") fit$prior)
-    }),
+    },
+    # no fit but its threshold search
+    work = function(fit, d) if (identical(fit$threshold, "search")) kc_work_product * d / 4 else 0),
   kernel_bayes = kc_fitter_row(
     "bayes", kernel_bayes, kernel_bayes.default,
     function(object) sprintf("Kernelized Bayes classifier, type %d", object$type),
@@ -96,7 +104,8 @@ kc_fitters <- list(
            prob_a = unname(platt[, "A"]), prob_b = unname(platt[, "B"]))
     },
     glance = function(x) list(type = as.integer(x$type)),
-    refit = function(fit) list(type = 1L)),
+    refit = function(fit) list(type = 1L),
+    work = function(fit, d) kc_work_product * d),
   kernel_svm = kc_fitter_row(
     "svm", kernel_svm, kernel_svm.default,
     function(object) {
@@ -131,7 +140,8 @@ kc_fitters <- list(
            iterations = sum(x$iterations), converged = x$converged,
            probability = kc_prob_asked(x))
     },
-    refit = function(fit) list(cost = fit$cost, class.weights = fit$class.weights))
+    refit = function(fit) list(cost = fit$cost, class.weights = fit$class.weights),
+    work = function(fit, d) kc_work_svm * (d + 20), svm = TRUE)
 )
 
 # kernel_svm()'s print title on an approximate representation (the linear

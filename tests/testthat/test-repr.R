@@ -72,7 +72,9 @@ test_that("the representation interface is its primitives: no fitter's steps, no
   expect_false(generic("kc_repr_svm"))
   # broom and the check read the fitter registry, never a fitter's class
   for (f in c("tidy.kernclass", "glance.kernclass", "kc_approx_refit_args",
-              "kc_repr_functions.kc_exact", "kc_repr_coef.kc_features")) {
+              "kc_repr_functions.kc_exact", "kc_repr_coef.kc_features",
+              "kc_repr_print.kc_features", "kc_repr_summary.kc_features",
+              "kc_approx_baseline_rows")) {
     expect_false(any(grepl("inherits(", deparse(get(f, ns)), fixed = TRUE)), label = f)
   }
 })
