@@ -67,6 +67,35 @@ kc_run_task <- function(task, sel) {
   list(task = task, rows = rows, result = result, warnings = warnings)
 }
 
+# A unit of work's share of the progress bar: `steps` steps (its folds x
+# grid rows) over its `units` (NULL: none inside it; the C path's class
+# pairs on a fold, src/units.c). The function returned takes the number of
+# units newly finished and advances the progressor p by the whole steps
+# they make; called with none, by the steps left (the unit of work ended).
+# An error of the progressor is marked, so that kc_relay() passes it on as
+# it is, without a grid row.
+kc_task_progress <- function(p, steps, units = NULL) {
+  done <- 0
+  told <- 0
+  tell <- function(amount) {
+    told <<- told + amount
+    tryCatch(p(amount = amount), error = function(e) {
+      e$kc_progress <- TRUE
+      stop(e)
+    })
+  }
+  function(n) {
+    if (missing(n)) {
+      if (steps > told) tell(steps - told)
+      return(invisible())
+    }
+    done <<- done + n
+    now <- floor(steps * min(done / units, 1))
+    if (now > told) tell(now - told)
+    invisible()
+  }
+}
+
 # Warnings once each; the first error (in task order) with its grid row.
 kc_relay <- function(out, cells) {
   warns <- unlist(lapply(out, `[[`, "warnings"), recursive = FALSE)
@@ -74,6 +103,10 @@ kc_relay <- function(out, cells) {
   for (o in out) {
     r <- o$result
     if (inherits(r, "condition")) {
+      if (isTRUE(r$kc_progress)) {
+        r$kc_progress <- NULL
+        stop(r)
+      }
       i <- o$task$cells[if (is.null(r$kc_cell)) 1L else r$kc_cell]
       r$kc_cell <- NULL
       if (length(cells) > 1L || length(cells[[1L]])) {

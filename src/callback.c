@@ -99,6 +99,18 @@ int kc_callback_poll(void)
     return pending != NULL;
 }
 
+int kc_callback_call(SEXP fn, int n)
+{
+    if (pending || pending_msg) return 1;
+    SEXP call = PROTECT(lang2(fn, ScalarInteger(n)));
+    SEXP conds = PROTECT(allocVector(STRSXP, 2));
+    SET_STRING_ELT(conds, 0, mkChar("error"));
+    SET_STRING_ELT(conds, 1, mkChar("interrupt"));
+    R_tryCatch(eval_body, call, conds, on_condition, NULL, NULL, NULL);
+    UNPROTECT(2);
+    return pending != NULL;
+}
+
 void kc_callback_raise(void)
 {
     if (kc_in_unit()) return;  /* raised by the units' caller (units.c) */
