@@ -335,8 +335,8 @@ kc_grid_cv <- function(sel, run_folds = NULL, inputs = new.env(parent = emptyenv
       tasks[[length(tasks) + 1L]] <- list(kind = "fold", fold = f, cells = rest[g])
     }
   }
-  # run here, a few calls (their class pairs side by side on the threads,
-  # progress between them), or a share per worker of the plan:
+  # run here, one call (their class pairs side by side on the threads, the
+  # progress bar moving as they finish), or a share per worker of the plan:
   # kc_path_split(), R/select-futures.R
   path_task <- function(i) {
     members <- unlist(groups[i])
@@ -344,8 +344,7 @@ kc_grid_cv <- function(sel, run_folds = NULL, inputs = new.env(parent = emptyenv
          groups = unname(split(seq_along(members), rep(seq_along(i), lengths(groups[i])))),
          units = sum(vapply(plans[i], path$units, numeric(1), runs = runs)))
   }
-  units <- vapply(plans[shared], function(p) path$units(p, runs), numeric(1))
-  tasks <- c(tasks, lapply(kc_path_split(which(shared), length(tasks), units), path_task))
+  tasks <- c(tasks, lapply(kc_path_split(which(shared), length(tasks)), path_task))
   # each unit's steps: the folds times the grid rows it covers
   for (t in seq_along(tasks)) {
     tasks[[t]]$steps <- length(tasks[[t]]$cells) *

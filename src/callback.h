@@ -20,8 +20,9 @@ void kc_raise_interrupt(void);
  * an error it raises, as a time limit's) run with the condition caught and
  * kept for kc_callback_raise(); 1 if there is one.  Nothing jumps. */
 int kc_callback_poll(void);
-/* On R's thread: fn(n) run with its condition caught and kept as
- * kc_callback_poll()'s; 1 if one is kept (then fn is not called). */
+/* On R's thread: fn(n) run with any jump out of it (an error or restart,
+ * its handlers' included) stopped and kept for kc_callback_raise(), which
+ * goes on with it; 1 if one is kept (then fn is not called). */
 int kc_callback_call(SEXP fn, int n);
 
 #endif

@@ -28,8 +28,8 @@ kc_units_status kc_units(int nunits, int nthreads, kc_unit_fn fn, void *ctx);
 /* kc_units with the units' progress told to R: fn (an R function, or
  * NULL) is called with the number of units finished since it was last
  * called, on R's thread only (at its interrupt polls, between units on one
- * thread, and once after the region), its condition caught as a poll's
- * (the units stop, and kc_units_raise() signals it).  done counts the
+ * thread, and once after the region), a jump out of it stopped there
+ * (the units stop, and kc_units_raise() goes on with it).  done counts the
  * finished units over every call the progress serves, told those told. */
 typedef struct { SEXP fn; int done, told; } kc_units_progress;
 kc_units_status kc_units_told(int nunits, int nthreads, kc_unit_fn fn, void *ctx,
