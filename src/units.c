@@ -13,8 +13,9 @@
  * check by a longjmp to its start on its own thread (no R context lies in
  * between).  The caller raises the interrupt (or the error a check caught,
  * as a time limit's), or the out-of-memory error, after the region.  At
- * the same polls R's thread tells the units finished so far to a progress
- * function (kc_units_told), caught the same way. */
+ * the same polls, and between its own units, R's thread tells the units
+ * finished so far to a progress function (kc_units_told), any jump out of
+ * it stopped there (kc_callback_call) and gone on with after the region. */
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -181,6 +182,11 @@ kc_units_status kc_units_told(int nunits, int nthreads, kc_unit_fn fn, void *ctx
             if (p) {
 #pragma omp atomic update
                 p->done++;
+            }
+            /* R's thread between its units: a condition caught stops the others */
+            if (thread == 0 && report(p)) {
+#pragma omp atomic write
+                stop = KC_UNITS_INTERRUPTED;
             }
         }
         /* R's thread: watch for an interrupt while the others finish,

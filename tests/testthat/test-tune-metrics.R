@@ -338,7 +338,9 @@ test_that("an exhaustive or screened SVM grid moves its progress bar as each uni
   # on 2 threads (one call: before, the bar jumped 0 -> 100% at its end)
   # R's thread tells the units finished at its polls: several steps, whole,
   # summing to the folds x grid rows; the results as without a handler
+  # (600 rows: units long enough that both threads run some)
   options(kernclass.threads = 2)
+  d <- metric_data(n = 600)
   for (search in c("exhaustive", "screen")) {
     set.seed(3)
     b <- progress_steps(kernel_tune(kernel_svm, d$x, d$y, grid = grid, folds = 4, search = search))
@@ -355,7 +357,7 @@ test_that("a three-class race moves its bar within a fold, results unchanged", {
   skip_if_not_installed("progressr")
   old <- options(kernclass.threads = 2)
   on.exit(options(old))
-  d <- metric_data(classes = 3)
+  d <- metric_data(n = 600, classes = 3)  # units long enough that both threads run some
   grid <- list(cost = c(0.1, 1, 10), gamma = c(0.05, 0.2, 0.5, 1))
   set.seed(3)
   b <- progress_steps(kernel_tune(kernel_svm, d$x, d$y, grid = grid, folds = 4))
