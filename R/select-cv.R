@@ -299,7 +299,8 @@ kc_tune_frame <- function(mc, env) {
 # progress: the call's progressr progressor, advanced by fold x grid row
 # (kernel_tune()'s, over all its calls; NULL: one of this call's own, as
 # kernel_cv()'s). Each unit of work advances it, when it ends, by the folds
-# times the grid rows it covers.
+# times the grid rows it covers; a path task's C code moves it as its
+# units finish (kc_task_progress()).
 kc_grid_cv <- function(sel, run_folds = NULL, inputs = new.env(parent = emptyenv()),
                        progress = NULL) {
   d <- sel$d
@@ -334,16 +335,16 @@ kc_grid_cv <- function(sel, run_folds = NULL, inputs = new.env(parent = emptyenv
       tasks[[length(tasks) + 1L]] <- list(kind = "fold", fold = f, cells = rest[g])
     }
   }
-  # run here, a few calls (their class pairs side by side on the threads,
-  # progress between them), or a share per worker of the plan:
+  # run here, one call (their class pairs side by side on the threads, the
+  # progress bar moving as they finish), or a share per worker of the plan:
   # kc_path_split(), R/select-futures.R
   path_task <- function(i) {
     members <- unlist(groups[i])
     list(kind = "path", folds = runs, cells = rest[members], plans = plans[i],
-         groups = unname(split(seq_along(members), rep(seq_along(i), lengths(groups[i])))))
+         groups = unname(split(seq_along(members), rep(seq_along(i), lengths(groups[i])))),
+         units = sum(vapply(plans[i], path$units, numeric(1), runs = runs)))
   }
-  units <- vapply(plans[shared], function(p) path$units(p, runs), numeric(1))
-  tasks <- c(tasks, lapply(kc_path_split(which(shared), length(tasks), units), path_task))
+  tasks <- c(tasks, lapply(kc_path_split(which(shared), length(tasks)), path_task))
   # each unit's steps: the folds times the grid rows it covers
   for (t in seq_along(tasks)) {
     tasks[[t]]$steps <- length(tasks[[t]]$cells) *
@@ -388,8 +389,10 @@ kc_task_runner <- function(p, sel) {
   force(p)
   force(sel)
   function(task) {
+    task$progress <- kc_task_progress(p, task$steps, task$units)
     out <- kc_run_task(task, sel)
-    p(amount = task$steps)
+    task$progress()
+    out$task$progress <- NULL
     out
   }
 }

@@ -67,6 +67,32 @@ kc_run_task <- function(task, sel) {
   list(task = task, rows = rows, result = result, warnings = warnings)
 }
 
+# A unit of work's share of the progress bar: `steps` steps (its folds x
+# grid rows) over its `units` (NULL: none inside it; the C path's class
+# pairs on a fold, src/units.c). The function returned takes the number of
+# units newly finished and advances the progressor p by the whole steps
+# they make; called with none, by the steps left (the unit of work ended).
+# An error of a progress handler reaches the caller's handlers as from R
+# code (src/callback.c holds it until the units have stopped).
+kc_task_progress <- function(p, steps, units = NULL) {
+  done <- 0
+  told <- 0
+  tell <- function(amount) {
+    told <<- told + amount
+    p(amount = amount)
+  }
+  function(n) {
+    if (missing(n)) {
+      if (steps > told) tell(steps - told)
+      return(invisible())
+    }
+    done <<- done + n
+    now <- floor(steps * min(done / units, 1))
+    if (now > told) tell(now - told)
+    invisible()
+  }
+}
+
 # Warnings once each; the first error (in task order) with its grid row.
 kc_relay <- function(out, cells) {
   warns <- unlist(lapply(out, `[[`, "warnings"), recursive = FALSE)
@@ -177,9 +203,9 @@ kc_relay <- function(out, cells) {
 NULL
 
 # The rule: the shared SVM paths of one call (a kernel setting's costs on
-# its folds, R/select-svm-path.R) run in this R session, in calls into C of
-# a few kernel settings each (kc_path_split()) whose units (a class pair on
-# a fold) run side by side on the engine's threads, unless the plan has
+# its folds, R/select-svm-path.R) run in this R session, in one call into C
+# (kc_path_split()) whose units (a class pair on a fold) run side by side
+# on the engine's threads, unless the plan has
 # workers on other machines. Under the
 # sequential plan, and where the workers are processes on this machine
 # (multisession, multicore, future.callr's callr, future.mirai's
@@ -195,26 +221,18 @@ kc_local_plans <- c("sequential", "multisession", "multicore", "callr", "mirai_m
 
 kc_paths_here <- function() inherits(future::plan(), kc_local_plans)
 
-# The path tasks' kernel settings (`ids`, positions of the shared plans;
-# `units`, the units of work of each, kc_paths' `units`), split into one
-# list per task, in turn (round robin: neighbouring gammas cost alike).
-# Elsewhere one task per worker. Here (`others`, the number of the call's
-# other tasks, is 0) several calls, so that the progress bar moves after
-# each: on one thread one per setting; on T threads each call ends waiting
-# for its last units (up to one unit's time with threads idle), so each
-# call gets at least 10 T units (10 rounds of the threads: about 5% more
-# time than one call, at most 10%), one call where the U units are fewer
-# than 20 T (a race's fold, a binary grid on many threads).
-kc_path_split <- function(ids, others = 0L, units = rep(1, length(ids))) {
+# The path tasks' kernel settings (`ids`, positions of the shared plans),
+# split into one list per task. Here (`others`, the number of the call's
+# other tasks, is 0) one task, one call into C: its units move the
+# progress bar as they finish (kc_task_progress()), and the threads wait
+# once for the last units, not at the end of every call. Elsewhere one
+# task per worker, in turn (round robin: neighbouring gammas cost alike);
+# a scheduler's plan with no fixed number of workers, one per setting.
+kc_path_split <- function(ids, others = 0L) {
   if (!length(ids)) return(list())
-  if (others == 0L && kc_paths_here()) {
-    threads <- kc_paths_threads()
-    chunks <- if (threads > 1L) floor(sum(units) / (10 * threads)) else length(ids)
-  } else {
-    workers <- future::nbrOfWorkers()
-    chunks <- if (is.finite(workers)) workers else length(ids)
-  }
-  chunks <- min(length(ids), max(1L, chunks))
+  if (others == 0L && kc_paths_here()) return(list(ids))
+  workers <- future::nbrOfWorkers()
+  chunks <- min(length(ids), if (is.finite(workers)) workers else length(ids))
   unname(split(ids, rep_len(seq_len(chunks), length(ids))))
 }
 

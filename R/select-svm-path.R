@@ -254,7 +254,8 @@ kc_svm_path_rounds <- function(run) {
 # cells of the selection problem `sel`) on the rows `rows` (the task's
 # folds), per cell as kc_fold_fits() gives them: the task's plans (each a
 # group of cells, task$groups their positions in the cells) in one call,
-# their class pairs side by side on the threads. A group the solver could
+# their class pairs side by side on the threads, each finished pair told to
+# task$progress (kc_task_progress()) by R's thread as the C code runs. A group the solver could
 # not finish (not separable with cost = Inf, not finite) is refitted fold by
 # fold (kc_fold_fits()), which reports it.
 kc_svm_shared_fits <- function(task, sel, rows) {
@@ -269,7 +270,8 @@ kc_svm_shared_fits <- function(task, sel, rows) {
   # holds a fit's memory for (the planner's)
   r <- kc_svm_solve(list(kind = "path", plans = plans, fold = as.integer(fold),
                          run = as.integer(task$folds), kept = kc_svm_kept$buffers),
-                    list(threads = kc_threads(), budget = kc_tune_budget()))
+                    list(threads = kc_threads(), budget = kc_tune_budget(),
+                         progress = task$progress))
   out <- vector("list", length(sel$cells))
   for (g in seq_along(plans)) {
     at <- task$groups[[g]]

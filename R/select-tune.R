@@ -67,14 +67,10 @@
 #'   Run in the session (the sequential plan), each class pair of each
 #'   kernel setting on each fold is a unit of work (its costs one chain of
 #'   warm starts), and the units run side by side on the engine's threads
-#'   (`options(kernclass.threads =)`), each on one thread. The kernel
-#'   settings run in a few calls, the progress bar moving after each: on
-#'   one thread a call per setting; on \eqn{T} threads, where each call
-#'   waits for its last units, calls of at least \eqn{10 T} units (about
-#'   5% more time than one call), so one call for fewer than \eqn{20 T}
-#'   units (a race's fold; a two-class grid of 10 kernel settings on 5
-#'   folds, 50 units, on more than 2 threads). The results are the same for
-#'   any number of threads and calls.
+#'   (`options(kernclass.threads =)`), each on one thread. All the kernel
+#'   settings (a race: those of its fold) run in one call, the progress bar
+#'   moving as each unit finishes. The results are the same for any number
+#'   of threads.
 #'
 #'   Memory: this takes \eqn{4 m^2 + 8 t m} bytes per thread fitting
 #'   (\eqn{m} the training rows of the largest class pair, \eqn{t} the rows

@@ -244,8 +244,8 @@ kc_default_grid <- function(fit, x, args) {
 # - plan_fits: with a plan, function(task, sel, rows): that unit run (sel:
 #   on the task's cells), where it runs (R/select-futures.R);
 # - units: with a plan, function(plan, runs): the plan's units of work
-#   side by side on the threads on the folds `runs`, by which the plans
-#   run here are cut into calls (kc_path_split());
+#   side by side on the threads on the folds `runs`, by which a task's
+#   progress moves as they finish (kc_task_progress());
 # - rounds: NULL, or function(run): run() (a search's calls of plan_fits:
 #   a race's folds, the shares of a grid's settings) with the path's state
 #   kept from one call to the next.

@@ -3,10 +3,12 @@
  * runs on the main thread only; its errors and interrupts are caught here
  * (a longjmp out of an OpenMP region, even a one-thread one, would leave
  * the runtime inconsistent) and raised by kc_callback_raise() after the
- * region, an interrupt as an interrupt.  The points' ctx is their R object
+ * region, an interrupt as an interrupt; so are the jumps out of a
+ * progress function (kc_callback_call).  The points' ctx is their R object
  * (kc_user in R/input-sources.R): list(data, rows, tile, ...), tile(xa, ia, xb, ib)
  * returning the checked double matrix of kernel values of data rows ia of
  * xa against ib of xb. */
+#include <setjmp.h>
 #include <string.h>
 #include <Rinternals.h>
 #include "kernclass.h"
@@ -18,10 +20,15 @@
 static SEXP pending = NULL;
 static const char *pending_msg = NULL;
 
+/* A jump out of a progress function's call (kc_callback_call), kept. */
+static SEXP pending_jump = NULL;
+
 void kc_callback_reset(void)
 {
     if (pending) R_ReleaseObject(pending);
+    if (pending_jump) R_ReleaseObject(pending_jump);
     pending = NULL;
+    pending_jump = NULL;
     pending_msg = NULL;
 }
 
@@ -46,7 +53,7 @@ static SEXP list_elt(SEXP x, const char *name)
 int kc_callback_tile(const void *ctx_a, const int *ra, int na,
                      const void *ctx_b, const int *rb, int nb, double *out)
 {
-    if (pending || pending_msg) return 1;
+    if (pending || pending_msg || pending_jump) return 1;
     SEXP a = (SEXP) ctx_a, b = (SEXP) ctx_b;
     SEXP ia = PROTECT(allocVector(INTSXP, na)), ib = PROTECT(allocVector(INTSXP, nb));
     for (int i = 0; i < na; i++) INTEGER(ia)[i] = ra[i] + 1;
@@ -90,7 +97,7 @@ static SEXP check_body(void *data)
 
 int kc_callback_poll(void)
 {
-    if (pending || pending_msg) return 1;
+    if (pending || pending_msg || pending_jump) return 1;
     SEXP conds = PROTECT(allocVector(STRSXP, 2));
     SET_STRING_ELT(conds, 0, mkChar("error"));
     SET_STRING_ELT(conds, 1, mkChar("interrupt"));
@@ -99,9 +106,46 @@ int kc_callback_poll(void)
     return pending != NULL;
 }
 
+/* A jump out of a progress function's call: an error or restart of a
+ * handler established outside the .Call (a calling handler runs with the
+ * handlers of its own frame, so no tryCatch here sees what it signals).
+ * R_UnwindProtect stops it at the call and keeps it (its continuation
+ * token, preserved) to go on with after the region. */
+typedef struct { SEXP call; jmp_buf back; } progress_call;
+
+static SEXP progress_body(void *data) { return eval(((progress_call *) data)->call, R_GlobalEnv); }
+
+static void progress_cleanup(void *data, Rboolean jump)
+{
+    if (jump) longjmp(((progress_call *) data)->back, 1);
+}
+
+int kc_callback_call(SEXP fn, int n)
+{
+    if (pending || pending_msg || pending_jump) return 1;
+    SEXP token = PROTECT(R_MakeUnwindCont());
+    progress_call pc;
+    pc.call = PROTECT(lang2(fn, ScalarInteger(n)));
+    if (setjmp(pc.back)) {
+        /* R restored its protection stack to R_UnwindProtect's start */
+        R_PreserveObject(token);
+        pending_jump = token;
+        UNPROTECT(2);
+        return 1;
+    }
+    R_UnwindProtect(progress_body, &pc, progress_cleanup, &pc, token);
+    UNPROTECT(2);
+    return 0;
+}
+
 void kc_callback_raise(void)
 {
     if (kc_in_unit()) return;  /* raised by the units' caller (units.c) */
+    if (pending_jump) {
+        SEXP token = PROTECT(pending_jump);
+        kc_callback_reset();
+        R_ContinueUnwind(token);  /* does not return */
+    }
     if (pending_msg) {
         const char *msg = pending_msg;
         kc_callback_reset();

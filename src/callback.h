@@ -4,6 +4,8 @@
 #ifndef KERNCLASS_CALLBACK_H
 #define KERNCLASS_CALLBACK_H
 
+#include <Rinternals.h>
+
 /* The tile function of R's kernel functions (a kc_tile_fn, kernel.h). */
 int kc_callback_tile(const void *ctx_a, const int *ra, int na,
                      const void *ctx_b, const int *rb, int nb, double *out);
@@ -18,5 +20,9 @@ void kc_raise_interrupt(void);
  * an error it raises, as a time limit's) run with the condition caught and
  * kept for kc_callback_raise(); 1 if there is one.  Nothing jumps. */
 int kc_callback_poll(void);
+/* On R's thread: fn(n) run with any jump out of it (an error or restart,
+ * its handlers' included) stopped and kept for kc_callback_raise(), which
+ * goes on with it; 1 if one is kept (then fn is not called). */
+int kc_callback_call(SEXP fn, int n);
 
 #endif

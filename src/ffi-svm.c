@@ -353,7 +353,9 @@ static int path_threads(SEXP plans, SEXP options)
  * weights), cw (the nclass x length(run) class weights), spec, tolerance,
  * max_iter, shrinking, and optionally fold_kernel and bytes (ffi_svm_plan's,
  * which with options$budget set the threads side by side); fold: the n
- * points' folds 1..nfold; kept: NULL, or ffi_svm_path_kept's buffers.
+ * points' folds 1..nfold; kept: NULL, or ffi_svm_path_kept's buffers;
+ * options$progress: NULL, or an R function called with the number of
+ * class pairs on a fold finished since its last call (units.h).
  * Returns per plan list(decision = n x pairs x costs, rho, iterations,
  * status = length(run) x pairs x costs). */
 static SEXP solve_path(SEXP pr, SEXP options)
@@ -437,8 +439,12 @@ static SEXP solve_path(SEXP pr, SEXP options)
             .decision = REAL(VECTOR_ELT(res, 0)), .rho = REAL(VECTOR_ELT(res, 1)),
             .iterations = REAL(VECTOR_ELT(res, 2)), .status = INTEGER(VECTOR_ELT(res, 3))};
     }
+    SEXP fn = kc_list_elt(options, "progress");
+    if (!isNull(fn) && !isFunction(fn)) kc_internal("progress must be NULL or a function");
+    kc_units_progress progress = {fn, 0, 0};
     kc_svm_path(jobs, njobs, ff, rr, (int) nrun, nt,
-                TYPEOF(kept) == EXTPTRSXP ? (kc_svm_path_kept *) R_ExternalPtrAddr(kept) : NULL);
+                TYPEOF(kept) == EXTPTRSXP ? (kc_svm_path_kept *) R_ExternalPtrAddr(kept) : NULL,
+                isNull(fn) ? NULL : &progress);
     UNPROTECT(1);
     return out;
 }

@@ -199,6 +199,7 @@ typedef struct {
     int ntrain;
     workspace *ws;
     int inner;               /* threads inside a unit: all, where units run one at a time */
+    kc_units_progress *progress;  /* the finished units told to R (NULL: not) */
 } path_ctx;
 
 /* The held-out rows' decision values of the np costs pend[] solved on the
@@ -354,7 +355,7 @@ static void run_units(path_ctx *ctx, const unit *units, int nunits, int nthreads
     int outer = nthreads < nunits ? nthreads : nunits;
     ctx->units = units;
     ctx->inner = outer > 1 ? 1 : nthreads;
-    kc_units_status why = kc_units(nunits, outer, fit_unit, ctx);
+    kc_units_status why = kc_units_told(nunits, outer, fit_unit, ctx, ctx->progress);
     if (why != KC_UNITS_DONE) kc_units_raise(why);
 }
 
@@ -376,7 +377,7 @@ static int job_units(const kc_svm_path_job *jobs, int j, int r0, int r1, unit *o
  * KC_PATH_EMPTY (a class of the pair without a row of weight > 0); the
  * caller refits those the ordinary way, which reports them. */
 void kc_svm_path(const kc_svm_path_job *jobs, int njobs, const int *fold, const int *run,
-                 int nrun, int nthreads, kc_svm_path_kept *kept)
+                 int nrun, int nthreads, kc_svm_path_kept *kept, kc_units_progress *progress)
 {
     int n = (int) jobs[0].x[0].n;
     if (n < 2) kc_internal("the shared path needs at least 2 points");
@@ -428,7 +429,8 @@ void kc_svm_path(const kc_svm_path_job *jobs, int njobs, const int *fold, const 
         w->filled = (unsigned char *) R_alloc(mmax, 1);
         w->strip = (double *) path_buffer(kept, SLOT_STRIP(t), tmax * mmax + 1, sizeof(double));
     }
-    path_ctx ctx = {jobs, fold, run, n, nrun, NULL, NULL, NULL, NULL, NULL, NULL, 0, ws, 1};
+    path_ctx ctx = {jobs, fold, run, n, nrun, NULL, NULL, NULL, NULL, NULL, NULL, 0, ws, 1,
+                    progress};
     unit *units = (unit *) R_alloc((size_t) nunits + 1, sizeof(unit));
 
     /* the jobs whose folds share one kernel: each kernel computed on all

@@ -5,6 +5,7 @@
 
 #include "kernel.h"
 #include "smo.h"
+#include "units.h"
 
 /* A fit's status on the path: the solver's (kc_smo_status), or one of
  * these, which the caller refits the ordinary way (that reports them); R
@@ -53,9 +54,10 @@ void kc_svm_path_kept_free(kc_svm_path_kept *kept);
 
 /* The jobs' class pairs on each fold run side by side on up to nthreads
  * threads (each pair's costs are one chain of warm starts); the large
- * buffers from kept, or (NULL) R_alloc'd for this call. */
+ * buffers from kept, or (NULL) R_alloc'd for this call; each finished
+ * pair told to progress (NULL: none; units.h). */
 void kc_svm_path(const kc_svm_path_job *jobs, int njobs, const int *fold, const int *run,
-                 int nrun, int nthreads, kc_svm_path_kept *kept);
+                 int nrun, int nthreads, kc_svm_path_kept *kept, kc_units_progress *progress);
 
 /* The warm start of the next cost of a path (a, m values) from the last
  * solution prev in its box Cprev, for the box C and classes y (+1 / -1):

@@ -12,7 +12,10 @@
  * parallel region), and tells the units to stop; a unit stops at its next
  * check by a longjmp to its start on its own thread (no R context lies in
  * between).  The caller raises the interrupt (or the error a check caught,
- * as a time limit's), or the out-of-memory error, after the region. */
+ * as a time limit's), or the out-of-memory error, after the region.  At
+ * the same polls, and between its own units, R's thread tells the units
+ * finished so far to a progress function (kc_units_told), any jump out of
+ * it stopped there (kc_callback_call) and gone on with after the region. */
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -39,6 +42,7 @@ typedef struct {
     jmp_buf start;           /* where a stopped unit ends */
     volatile int *stop;      /* KC_UNITS_*: every unit ends at its next check */
     int main;                /* on R's thread: polls R for an interrupt */
+    kc_units_progress *progress;  /* NULL: none */
 } unit_state;
 
 static _Thread_local unit_state *unit;  /* NULL: on R's thread, outside units */
@@ -81,10 +85,25 @@ int kc_in_unit(void)
     return unit != NULL;
 }
 
-/* On R's thread inside the region: 1 (and the units told) on an interrupt. */
-static int interrupted(volatile int *stop)
+/* On R's thread: the units finished since the last report told to the
+ * progress function; 1 if a condition was caught (or is kept). */
+static int report(kc_units_progress *p)
 {
-    if (!kc_callback_poll()) return 0;
+    if (!p || !p->fn) return 0;
+    int d;
+#pragma omp atomic read
+    d = p->done;
+    if (d == p->told) return 0;
+    int n = d - p->told;
+    p->told = d;
+    return kc_callback_call(p->fn, n);
+}
+
+/* On R's thread inside the region: 1 (and the units told) on an interrupt
+ * or a condition of the progress function. */
+static int interrupted(volatile int *stop, kc_units_progress *p)
+{
+    if (!report(p) && !kc_callback_poll()) return 0;
 #pragma omp atomic write
     *stop = KC_UNITS_INTERRUPTED;
     return 1;
@@ -99,16 +118,18 @@ void kc_check_interrupt(void)
     int stop;
 #pragma omp atomic read
     stop = *unit->stop;
-    if (stop || (unit->main && interrupted(unit->stop))) longjmp(unit->start, 1);
+    if (stop || (unit->main && interrupted(unit->stop, unit->progress))) longjmp(unit->start, 1);
 }
 
 /* Runs one unit in unit mode on this thread; its scratch freed after it. */
-static void run_unit(kc_unit_fn fn, void *ctx, int u, int thread, volatile int *stop)
+static void run_unit(kc_unit_fn fn, void *ctx, int u, int thread, volatile int *stop,
+                     kc_units_progress *progress)
 {
     unit_state st;
     st.top = NULL;
     st.stop = stop;
     st.main = thread == 0;
+    st.progress = progress;
     unit = &st;
     if (!setjmp(st.start)) fn(ctx, u, thread);
     kc_release(NULL);
@@ -123,10 +144,21 @@ static void run_unit(kc_unit_fn fn, void *ctx, int u, int thread, volatile int *
 
 kc_units_status kc_units(int nunits, int nthreads, kc_unit_fn fn, void *ctx)
 {
+    return kc_units_told(nunits, nthreads, fn, ctx, NULL);
+}
+
+kc_units_status kc_units_told(int nunits, int nthreads, kc_unit_fn fn, void *ctx,
+                              kc_units_progress *p)
+{
     if (nthreads > nunits) nthreads = nunits;
     if (nthreads <= 1) {
         /* on R's thread as any other code: R_alloc, interrupts at once */
-        for (int u = 0; u < nunits; u++) fn(ctx, u, 0);
+        for (int u = 0; u < nunits; u++) {
+            fn(ctx, u, 0);
+            if (!p) continue;
+            p->done++;
+            if (report(p)) return KC_UNITS_INTERRUPTED;
+        }
         return KC_UNITS_DONE;
     }
     volatile int stop = KC_UNITS_DONE;
@@ -144,9 +176,18 @@ kc_units_status kc_units(int nunits, int nthreads, kc_unit_fn fn, void *ctx)
 #pragma omp atomic read
             s = stop;
             if (u >= nunits || s) break;
-            run_unit(fn, ctx, u, thread, &stop);
+            run_unit(fn, ctx, u, thread, &stop, p);
 #pragma omp atomic update
             done++;
+            if (p) {
+#pragma omp atomic update
+                p->done++;
+            }
+            /* R's thread between its units: a condition caught stops the others */
+            if (thread == 0 && report(p)) {
+#pragma omp atomic write
+                stop = KC_UNITS_INTERRUPTED;
+            }
         }
         /* R's thread: watch for an interrupt while the others finish,
          * every 2 ms, and for their end every 0.1 ms (a race's step ends
@@ -159,7 +200,7 @@ kc_units_status kc_units(int nunits, int nthreads, kc_unit_fn fn, void *ctx)
                 d = done;
 #pragma omp atomic read
                 s = stop;
-                if (s || d >= nunits || (wait % WAITS_PER_POLL == 0 && interrupted(&stop))) break;
+                if (s || d >= nunits || (wait % WAITS_PER_POLL == 0 && interrupted(&stop, p))) break;
 #ifdef _WIN32
                 Sleep(2);
 #else
@@ -169,6 +210,8 @@ kc_units_status kc_units(int nunits, int nthreads, kc_unit_fn fn, void *ctx)
             }
         }
     }
+    /* the last units' progress, told on R's thread after the region */
+    if (stop == KC_UNITS_DONE && report(p)) stop = KC_UNITS_INTERRUPTED;
     return (kc_units_status) stop;
 }
 

@@ -5,6 +5,7 @@
 #define KERNCLASS_UNITS_H
 
 #include <stddef.h>
+#include <Rinternals.h>
 
 /* R_alloc, vmaxget, vmaxset and R_CheckUserInterrupt on R's thread; inside
  * a unit of kc_units their thread-safe stand-ins (a stopped unit ends at
@@ -24,6 +25,15 @@ int kc_in_unit(void);
 typedef enum { KC_UNITS_DONE = 0, KC_UNITS_INTERRUPTED = 1, KC_UNITS_MEMORY = 2 } kc_units_status;
 typedef void (*kc_unit_fn)(void *ctx, int u, int thread);
 kc_units_status kc_units(int nunits, int nthreads, kc_unit_fn fn, void *ctx);
+/* kc_units with the units' progress told to R: fn (an R function, or
+ * NULL) is called with the number of units finished since it was last
+ * called, on R's thread only (at its interrupt polls, between units on one
+ * thread, and once after the region), a jump out of it stopped there
+ * (the units stop, and kc_units_raise() goes on with it).  done counts the
+ * finished units over every call the progress serves, told those told. */
+typedef struct { SEXP fn; int done, told; } kc_units_progress;
+kc_units_status kc_units_told(int nunits, int nthreads, kc_unit_fn fn, void *ctx,
+                              kc_units_progress *progress);
 void kc_units_raise(kc_units_status why);
 
 #endif

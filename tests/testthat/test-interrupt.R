@@ -52,3 +52,21 @@ test_that("the SMO solver stops at an interrupt", {
                                    tolerance = 1e-6, max_iter = 1e9))
   expect_match(msg, "time limit")
 })
+
+test_that("the shared SVM path stops at an interrupt with a progress handler on", {
+  skip_if_not_installed("progressr")
+  # R's thread tells the finished units to the handler between its polls:
+  # the limit stops the search there too, and R is usable afterwards
+  old <- options(kernclass.threads = 2L)
+  on.exit(options(old))
+  xs <- x[1:3000, 1:5]
+  ys <- factor(ifelse(xs[, 1] + xs[, 2]^2 > 1, "a", "b"))
+  tune <- function() {
+    kernel_tune(kernel_svm, xs, ys, folds = 5, search = "exhaustive",
+                grid = list(cost = c(0.1, 1, 10, 100), gamma = 2^(-4:4)))
+  }
+  msg <- run_until_limit(progressr::with_progress(tune(), handlers = progressr::handler_void(),
+                                                  enable = TRUE))
+  expect_match(msg, "time limit")
+  expect_identical(sum(1:3), 6L)
+})

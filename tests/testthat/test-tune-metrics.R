@@ -304,29 +304,103 @@ test_that("kernel_cv and kernel_tune report one progress bar of folds x grid row
   }
 })
 
-test_that("an exhaustive or screened SVM grid moves its progress bar through the search", {
+# a handler as progressr's bars are made: the amounts of the updates it draws
+progress_steps <- function(expr) {
+  steps <- numeric()
+  h <- progressr::make_progression_handler("count", enable = TRUE, reporter = list(
+    update = function(config, state, progression, ...) {
+      if (progression$amount > 0) steps[length(steps) + 1L] <<- progression$amount
+    }))
+  value <- progressr::with_progress(expr, handlers = h, enable = TRUE)
+  list(steps = steps, value = value)
+}
+
+# a handler that fails at its first update, with a condition of its own class
+failing_handler <- function(fail) {
+  progressr::make_progression_handler("failing", enable = TRUE, reporter = list(
+    update = function(config, state, progression, ...) if (progression$amount > 0) fail()))
+}
+
+test_that("an exhaustive or screened SVM grid moves its progress bar as each unit finishes", {
   skip_if_not_installed("progressr")
-  # a handler as progressr's bars are made, counting the updates it draws
-  counted <- function(expr) {
-    steps <- numeric()
-    h <- progressr::make_progression_handler("count", enable = TRUE, reporter = list(
-      update = function(config, state, progression, ...) {
-        if (progression$amount > 0) steps[length(steps) + 1L] <<- progression$amount
-      }))
-    progressr::with_progress(expr, handlers = h, enable = TRUE)
-    steps
-  }
-  # on one thread, each gamma's costs on the folds (a class pair on each
-  # of 4 folds: 4 units of work) is one call of the cost path, and the bar
-  # moves after each: 4 times by its 3 costs x 4 folds, not once at the end
   old <- options(kernclass.threads = 1)
   on.exit(options(old))
   d <- metric_data()
   grid <- list(cost = c(0.1, 1, 10), gamma = c(0.05, 0.2, 0.5, 1))
+  # one call of the cost path for the whole grid; on one thread each unit
+  # (the class pair of one gamma on one of 4 folds, its 3 costs) moves the
+  # bar by its 3 costs x 1 fold as it ends: 16 steps, not one at the end
   for (search in c("exhaustive", "screen")) {
     set.seed(3)
-    steps <- counted(kernel_tune(kernel_svm, d$x, d$y, grid = grid, folds = 4, search = search))
-    expect_identical(steps, rep(3 * 4, 4), label = search)
+    b <- progress_steps(kernel_tune(kernel_svm, d$x, d$y, grid = grid, folds = 4, search = search))
+    expect_identical(b$steps, rep(3, 16), label = search)
+  }
+  # on 2 threads (one call: before, the bar jumped 0 -> 100% at its end)
+  # R's thread tells the units finished at its polls: several steps, whole,
+  # summing to the folds x grid rows; the results as without a handler
+  # (600 rows: units long enough that both threads run some)
+  options(kernclass.threads = 2)
+  d <- metric_data(n = 600)
+  for (search in c("exhaustive", "screen")) {
+    set.seed(3)
+    b <- progress_steps(kernel_tune(kernel_svm, d$x, d$y, grid = grid, folds = 4, search = search))
+    set.seed(3)
+    plain <- kernel_tune(kernel_svm, d$x, d$y, grid = grid, folds = 4, search = search)
+    expect_gt(length(b$steps), 1L, label = search)
+    expect_identical(sum(b$steps), 4 * 12, label = search)
+    expect_identical(b$steps, round(b$steps), label = search)
+    expect_identical(b$value, plain, label = search)
+  }
+})
+
+test_that("a three-class race moves its bar within a fold, results unchanged", {
+  skip_if_not_installed("progressr")
+  old <- options(kernclass.threads = 2)
+  on.exit(options(old))
+  d <- metric_data(n = 600, classes = 3)  # units long enough that both threads run some
+  grid <- list(cost = c(0.1, 1, 10), gamma = c(0.05, 0.2, 0.5, 1))
+  set.seed(3)
+  b <- progress_steps(kernel_tune(kernel_svm, d$x, d$y, grid = grid, folds = 4))
+  set.seed(3)
+  plain <- kernel_tune(kernel_svm, d$x, d$y, grid = grid, folds = 4)
+  expect_identical(b$value, plain)
+  expect_identical(sum(b$steps), 4 * 12)
+  # fold 1 is one call of 3 pairs x 4 gammas: its 12 steps come in more than one
+  expect_gt(which(cumsum(b$steps) >= 12)[1L], 1L)
+})
+
+test_that("a progress handler's error or interrupt inside the cost path reaches the caller", {
+  skip_if_not_installed("progressr")
+  old <- options(kernclass.threads = 1)
+  on.exit(options(old))
+  d <- metric_data()
+  d3 <- metric_data(classes = 3)
+  grid <- list(cost = c(0.1, 1), gamma = c(0.1, 1))
+  broken <- failing_handler(function() {
+    stop(structure(class = c("bar_error", "error", "condition"),
+                   list(message = "the bar broke", call = NULL)))
+  })
+  interrupting <- failing_handler(function() kernclass:::kc_interrupt())
+  tune <- function(y, search) kernel_tune(kernel_svm, d$x, y, grid = grid, folds = 3, search = search)
+  for (threads in 1:2) {
+    options(kernclass.threads = threads)
+    for (case in list(list(d$y, "exhaustive"), list(d3$y, "race"))) {
+      label <- paste(threads, case[[2L]])
+      # the handler's own condition, as from R code (no grid row named)
+      e <- tryCatch(progressr::with_progress(tune(case[[1L]], case[[2L]]), handlers = broken,
+                                             enable = TRUE), error = function(e) e)
+      expect_s3_class(e, "bar_error")
+      expect_identical(conditionMessage(e), "the bar broke", label = label)
+      got <- tryCatch(progressr::with_progress(tune(case[[1L]], case[[2L]]),
+                                               handlers = interrupting, enable = TRUE),
+                      interrupt = function(e) "interrupted")
+      expect_identical(got, "interrupted", label = label)
+      # nothing left behind: the same search runs, as it does without a handler
+      set.seed(1)
+      after <- tune(case[[1L]], case[[2L]])
+      set.seed(1)
+      expect_identical(progress_steps(tune(case[[1L]], case[[2L]]))$value, after, label = label)
+    }
   }
 })
 
