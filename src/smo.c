@@ -230,6 +230,20 @@ static void shrink(smo *s, int *unshrunk, double eps)
         reconstruct_gradient(s);
         activate_all(s);
     }
+    /* from every variable, shrink only to at most half of them: a pass
+     * over the list of more costs as much as one over all (which runs
+     * vectorised, and reads no list); the kernel rows are computed whole
+     * either way (measured, AVX-512, one thread: a race of 5 x 5 cells at
+     * n = 2,000 on a radial rule, the shared path's time 30% less at the
+     * same iterations within 0.2%; the default grid screened at n = 3,000,
+     * 11% less; the portable and AVX2 passes as fast as before).
+     * The rule reads counts only: the iterates stay the same on every
+     * instruction set. */
+    if (s->nactive == s->n) {
+        int stay = 0;
+        for (int t = 0; t < s->n; t++) stay += !can_shrink(s, t, Gmax1, Gmax2);
+        if (2 * (double) stay > s->n) return;
+    }
     int kept = 0;
     for (int u = 0; u < s->nactive; u++) {
         int t = s->active[u];

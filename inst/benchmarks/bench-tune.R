@@ -5,7 +5,8 @@
 # GridSearchCV(SVC) on kernel_tune's folds), mlbench's Satellite (6
 # classes) the same way, the default 10 x 10 grid screened against
 # exhaustive, and kernel_tune()'s exact leave-one-out of kernel_means and
-# kernel_parzen over 10 gammas.
+# kernel_parzen over 10 gammas. --tune-foreign: the default race on data
+# the benchmark did not design, as a user would run it, beside tune.svm.
 flags <- list(
   bench_flag("--tune-n", "int", full = c(2000, 5000), quick = c(1000, 2000), smoke = 200,
              help = "n of the 5 x 5 grid searches (0: none)"),
@@ -18,7 +19,10 @@ flags <- list(
   bench_flag("--tune-threads", "int",
              help = "the sequential searches' threads (default: all)"),
   bench_flag("--tune-real", "chr", full = "Satellite",
-             help = "the real-data rows: Satellite or 0 (none)"))
+             help = "the real-data rows: Satellite or 0 (none)"),
+  bench_flag("--tune-foreign", "chr", full = c("radial", "Satellite"), smoke = "radial",
+             help = paste("the default race on data not designed here, beside tune.svm:",
+                          "radial (the README-shaped problem), Satellite, or 0 (none)")))
 
 grid <- list(cost = 2^c(-3, -1, 1, 3, 5), gamma = 2^c(-9, -7, -5, -3, -1))
 # e1071::svm over given folds: every cell of the grid, the accuracy out of fold
@@ -79,6 +83,89 @@ quality <- function(k, kr, kx, te) {
       sprintf("%s, %.2f points, %.4f", if (vr$same) "same" else
                 cell_text(kr$value$best$cost, kr$value$best$gamma), vr$cv_gap, vr$test[1]),
     check.names = FALSE)
+}
+
+# The README-shaped problem: n rows of d standard normal inputs, two
+# classes by a radial rule in the first two (x1^2 + x2^2 above its median),
+# the other d - 2 inputs pure noise.
+radial_data <- function(n, d, seed) {
+  set.seed(seed)
+  x <- matrix(rnorm(n * d), n)
+  r2 <- x[, 1]^2 + x[, 2]^2
+  list(x = x, y = factor(ifelse(r2 > 1.386294, "out", "in")))  # qchisq(0.5, 2): the median
+}
+
+# The default race (kernel_tune() with only a grid) on data the benchmark
+# did not choose, as a user would run it, beside e1071::tune.svm with the
+# same grid and folds count, in this process: the race on one thread and on
+# two, each before and after tune.svm (median of the runs), and the
+# returned models' accuracy on fresh rows. radial: radial_data(2000, 20),
+# 5 x 5 grid cost 0.1-100 x gamma 0.001-1 (log spaced), scale = FALSE;
+# Satellite: mlbench's first 4,435 rows (the last 2,000 the fresh data),
+# this file's 5 x 5 grid, scale = TRUE.
+foreign_rows <- function(what, reps) {
+  if (what == "radial") {
+    tr <- radial_data(size(2000, 2000, 300), 20, 11)
+    te <- radial_data(10000, 20, 12)
+    g <- list(cost = 10^seq(-1, 2, length.out = 5), gamma = 10^seq(-3, 0, length.out = 5))
+    scale <- FALSE
+    task <- sprintf("radial rule in 2 of 20 inputs, n=%d, 5 x 5 cost 0.1-100 x gamma 0.001-1, scale = FALSE",
+                    length(tr$y))
+  } else if (what == "Satellite" && requireNamespace("mlbench", quietly = TRUE)) {
+    e <- new.env()
+    utils::data("Satellite", package = "mlbench", envir = e)
+    xs <- as.matrix(e$Satellite[, names(e$Satellite) != "classes"])
+    ys <- droplevels(e$Satellite$classes)
+    train <- round(seq(1, 4435, length.out = size(4435, 4435, 600)))
+    tr <- list(x = xs[train, ], y = ys[train])
+    te <- list(x = xs[-seq_len(4435), ], y = ys[-seq_len(4435)])
+    g <- grid
+    scale <- TRUE
+    task <- sprintf("Satellite %d x 36, 6 classes, 5 x 5 grid (this file's), scale = TRUE",
+                    length(tr$y))
+  } else {
+    return(NULL)
+  }
+  race <- function(threads) {
+    old <- options(kernclass.threads = threads)
+    on.exit(options(old))
+    runs <- lapply(seq_len(reps), function(i) measure({
+      set.seed(1)
+      kernel_tune(kernel_svm, tr$x, tr$y, grid = g, scale = scale)
+    }))
+    list(value = runs[[reps]]$value, runs = vapply(runs, `[[`, 0, "seconds"))
+  }
+  before <- load_avg()
+  r1 <- race(1L)
+  r2 <- race(2L)
+  set.seed(1)
+  ts <- measure(tune.svm(tr$x, tr$y, cost = g$cost, gamma = g$gamma, scale = scale,
+                         tunecontrol = tune.control(cross = 5)))
+  r1b <- race(1L)
+  r2b <- race(2L)
+  after <- load_avg()
+  s1 <- stats::median(c(r1$runs, r1b$runs))
+  s2 <- stats::median(c(r2$runs, r2b$runs))
+  acc <- function(m) mean(predict(m, te$x) == te$y)
+  kb <- r2$value$best
+  tb <- ts$value$best.parameters
+  same <- identical(r1$value$results, r2$value$results) &&
+    identical(r1$value$results, r1b$value$results)
+  cat(sprintf("%-10s tune.svm %.2f s; race 1 thread %.3f s (%.0fx), 2 threads %.3f s (%.0fx); load %s / %s\n",
+              what, ts$seconds, s1, ts$seconds / s1, s2, ts$seconds / s2, before, after))
+  data.frame(
+    data = task,
+    "tune.svm s" = sprintf("%.2f", ts$seconds),
+    "race, 1 thread s (x tune.svm)" = sprintf("%.3f (%.0fx)", s1, ts$seconds / s1),
+    "race, 2 threads s (x tune.svm)" = sprintf("%.3f (%.0fx)", s2, ts$seconds / s2),
+    "chosen cell: race / tune.svm" = sprintf("%s / %s", cell_text(kb$cost, kb$gamma),
+                                             cell_text(tb$cost, tb$gamma)),
+    "fresh-data accuracy: race / tune.svm" =
+      sprintf("%.4f / %.4f", acc(r2$value$model), acc(ts$value$best.model)),
+    "race rows on every fold" = sprintf("%d of %d", sum(r2$value$results$folds_run == 5L),
+                                        nrow(r2$value$results)),
+    "results same across threads, runs" = if (same) "yes" else "NO",
+    "load before / after" = paste(before, after, sep = " / "), check.names = FALSE)
 }
 
 run <- function(o) {
@@ -333,6 +420,8 @@ run <- function(o) {
                accuracy = sprintf("%.4f", m$value$best_accuracy),
                load = load_avg(), check.names = FALSE)
   })
+  foreign <- lapply(setdiff(o$tune_foreign, "0"), foreign_rows, reps = max(reps, 3L))
+  foreign <- Filter(Negate(is.null), foreign)
   options(old_threads)
   c(
     sprintf("### Model selection (kernel_tune, sequential plan, %s)",
@@ -362,5 +451,14 @@ run <- function(o) {
     real_lines,
     if (length(loo)) c(knitr::kable(do.call(rbind, loo), format = "pipe"), "",
                        "Exact leave-one-out from one pass of kernel sums per gamma (scale = FALSE).",
-                       ""))
+                       ""),
+    if (length(foreign)) c(
+      "#### The default race on data not designed here (--tune-foreign)", "",
+      knitr::kable(do.call(rbind, foreign), format = "pipe"), "",
+      paste("kernel_tune(kernel_svm, x, y, grid = ...) with nothing else given (the race,",
+            "screened at tolerance 0.1, the best refitted at 1e-3), against",
+            "tune.svm(cost =, gamma =, tunecontrol = tune.control(cross = 5)) in this process;",
+            "the race's seconds the median of its runs before and after tune.svm;",
+            "fresh-data accuracy: the returned models on 10,000 (radial) or 2,000",
+            "(Satellite) rows not used."), ""))
 }
