@@ -55,10 +55,9 @@ kc_refit_args <- function(object, what = "CV+",
   def <- kc_fitter_of(object)
   k <- object$kernel
   if (k$name %in% names(kc_kernel_sources)) {
-    kc_abort(sprintf(paste0("%s refits the model on folds of its training rows, which a %s ",
-                            "kernel does not give (its kernel values are not rows): use %s."),
-                     what, if (k$name == "precomputed") "precomputed" else "user-supplied",
-                     instead[["kernel"]]),
+    kc_abort(sprintf(paste0("%s refits the model on folds of its training rows, which it cannot ",
+                            "for a kernel given as %s: use %s."),
+                     what, kc_kernel_sources[[k$name]]$given, instead[["kernel"]]),
              arg = "object")
   }
   if (!is.null(object$call$weights)) {

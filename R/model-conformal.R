@@ -255,8 +255,12 @@ conformal.kernclass <- function(object, x = NULL, y = NULL, cv = NULL,
              arg = "object")
   }
   method <- kc_conformal_method(method, x, cv, missing(folds), mondrian)
-  held <- if (method == "cv+") kc_cvplus_prob(object, folds, "conformal()") else
+  held <- if (method == "cv+") {
+    kc_calibration_rows(object, x, y, cv)  # no `x`, `cv` (above); `y` alone is an error
+    kc_cvplus_prob(object, folds, "conformal()")
+  } else {
     kc_heldout_prob(object, x, y, cv, for_what = "conformal()")
+  }
   rc <- object$recalibration
   if (!is.null(rc) && rc$source != "split" && held$method != "split") {
     kc_warn(sprintf(paste0("The conformal scores come from the training rows, on which the ",
@@ -327,32 +331,18 @@ conformal.kernel_cv <- function(object, model, ...) {
 # kernel_means() and kernel_parzen(). Rows without probabilities are dropped.
 kc_heldout_prob <- function(object, x, y, cv, for_what) {
   lv <- object$levels
-  if (!is.null(x)) {
-    kc_require(is.null(y), "y", "the classes of the calibration rows `x`")
-    if (!is.null(cv)) kc_abort("Give either `x` and `y` or `cv`, not both.", arg = "cv")
-    rows <- kc_new_x(object, x, arg = "x")
-    if (length(y) != nrow(rows)) {
-      kc_abort(sprintf("`y` has %d values for %d rows of `x`.", length(y), nrow(rows)), arg = "y")
-    }
+  rows <- kc_calibration_rows(object, x, y, cv)
+  if (!is.null(rows)) {
     prob <- kc_prob_of(object, rows, for_what)
     method <- "split"
   } else if (!is.null(cv)) {
-    if (!inherits(cv, c("kernel_cv", "kernel_tune"))) {
-      kc_abort("`cv` must be a kernel_cv() or kernel_tune() result.", arg = "cv")
-    }
-    pr <- if (inherits(cv, "kernel_tune")) cv$best_predictions else cv
+    pr <- kc_calibration_cv(object, cv)
     if (is.null(pr$prob)) {
       kc_abort(sprintf(paste0("%s needs the out-of-fold probabilities, which kernel_cv() and ",
                               "kernel_tune() keep with metric = \"logloss\" or \"brier\"."),
                        for_what), arg = "cv")
     }
-    y <- if (inherits(cv, "kernel_tune")) cv$best_predictions$y else cv$y
-    if (!identical(levels(y), lv) || length(y) != length(object$y) ||
-        any(as.integer(y) != as.integer(object$y))) {
-      kc_abort(sprintf(paste0("`cv` must cross-validate the model's own training rows, in their ",
-                              "order (%d rows, classes %s)."), length(object$y), kc_enum(lv)),
-               arg = "cv")
-    }
+    y <- pr$y
     kc_prob_of(object, kc_rows(object$x, 1L), for_what)  # predict() must give them too
     kc_check_cv_settings(object, cv)
     # the model's own probability map on top of the out-of-fold posteriors
@@ -368,6 +358,45 @@ kc_heldout_prob <- function(object, x, y, cv, for_what) {
   if (!any(ok)) kc_abort(sprintf("%s has no calibration rows with classes and probabilities.",
                                  for_what), arg = "y")
   list(prob = prob[ok, , drop = FALSE], y = y[ok], method = method)
+}
+
+# The calibration rows `x` of the split forms of conformal(), recalibrate()
+# and venn_abers() (both multiclass forms), checked against their classes
+# `y` and `cv`, as rows the model predicts (kc_new_x()); NULL where no `x`
+# is given (the other forms, which take their classes from elsewhere).
+kc_calibration_rows <- function(object, x, y, cv) {
+  if (is.null(x)) {
+    if (!is.null(y)) {
+      kc_abort(paste0("`y` gives the classes of calibration rows `x`, but no `x` is given: ",
+                      "give both (or neither, with `cv`)."), arg = "y")
+    }
+    return(NULL)
+  }
+  kc_require(is.null(y), "y", "the classes of the calibration rows `x`")
+  if (!is.null(cv)) kc_abort("Give either `x` and `y` or `cv`, not both.", arg = "cv")
+  rows <- kc_new_x(object, x, arg = "x")
+  if (length(y) != nrow(rows)) {
+    kc_abort(sprintf("`y` has %d values for %d rows of `x`.", length(y), nrow(rows)), arg = "y")
+  }
+  rows
+}
+
+# The out-of-fold predictions of `cv`, a kernel_cv() or kernel_tune() (its
+# best row's) of the model's own training rows in their order: the list
+# with $y, $fold and, where kept, $prob.
+kc_calibration_cv <- function(object, cv) {
+  if (!inherits(cv, c("kernel_cv", "kernel_tune"))) {
+    kc_abort("`cv` must be a kernel_cv() or kernel_tune() result.", arg = "cv")
+  }
+  pr <- if (inherits(cv, "kernel_tune")) cv$best_predictions else cv
+  lv <- object$levels
+  if (!identical(levels(pr$y), lv) || length(pr$y) != length(object$y) ||
+      any(as.integer(pr$y) != as.integer(object$y))) {
+    kc_abort(sprintf(paste0("`cv` must cross-validate the model's own training rows, in their ",
+                            "order (%d rows, classes %s)."), length(object$y), kc_enum(lv)),
+             arg = "cv")
+  }
+  pr
 }
 
 # The model's probabilities of rows x, an error in the caller's words where

@@ -39,27 +39,13 @@ kc_va_pairwise_fit <- function(object, x, y, cv) {
 # the other folds of `cv`, a kernel_cv() of the model's training rows.
 kc_heldout_decision <- function(object, x, y, cv) {
   lv <- object$levels
-  if (!is.null(x)) {
-    kc_require(is.null(y), "y", "the classes of the calibration rows `x`")
-    if (!is.null(cv)) kc_abort("Give either `x` and `y` or `cv`, not both.", arg = "cv")
-    rows <- kc_new_x(object, x, arg = "x")
-    if (length(y) != nrow(rows)) {
-      kc_abort(sprintf("`y` has %d values for %d rows of `x`.", length(y), nrow(rows)), arg = "y")
-    }
+  rows <- kc_calibration_rows(object, x, y, cv)  # R/model-conformal.R, as the other forms'
+  if (!is.null(rows)) {
     d <- as.matrix(kc_predict_rows(object, rows, "decision"))
     fold <- rep(1L, nrow(d))
     method <- "split"
   } else if (!is.null(cv)) {
-    if (!inherits(cv, c("kernel_cv", "kernel_tune"))) {
-      kc_abort("`cv` must be a kernel_cv() or kernel_tune() result.", arg = "cv")
-    }
-    y <- if (inherits(cv, "kernel_tune")) cv$best_predictions$y else cv$y
-    if (!identical(levels(y), lv) || length(y) != length(object$y) ||
-        any(as.integer(y) != as.integer(object$y))) {
-      kc_abort(sprintf(paste0("`cv` must cross-validate the model's own training rows, in their ",
-                              "order (%d rows, classes %s)."), length(object$y), kc_enum(lv)),
-               arg = "cv")
-    }
+    y <- kc_calibration_cv(object, cv)$y
     if (isTRUE(cv$loo) || is.null(cv$fold)) {
       kc_abort(paste0("`multiclass` \"pairwise\" refits the model on each fold of `cv`: give a ",
                       "kernel_cv() with a number of folds, not \"loo\"."), arg = "cv")

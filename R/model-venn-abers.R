@@ -184,7 +184,7 @@ venn_abers <- function(object, x = NULL, y = NULL, cv = NULL, multiclass = c("ov
   held <- kc_heldout_prob(object, x, y, cv, for_what = "venn_abers()")
   fold <- rep(1L, length(held$y))
   if (held$method == "cv") {
-    pr <- if (inherits(cv, "kernel_tune")) cv$best_predictions else cv
+    pr <- kc_calibration_cv(object, cv)
     if (!isTRUE(cv$loo)) {
       # kc_heldout_prob() keeps the rows with probabilities
       fold <- as.integer(cv$fold)[!is.na(rowSums(pr$prob))]

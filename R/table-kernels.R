@@ -72,11 +72,14 @@ kc_kernels <- local({
 # and "user" (an R function, or a kernlab kernel). They have no code of their
 # own: the engine's tiles already hold their values, which pass through the
 # plain kernel's identity (`engine`); k(z, z) is what their "norms" hold.
+# given: what the call gave, in a message's words.
 kc_kernel_sources <- lapply(list(
-  kc_kernel_row("precomputed", character(), "nothing", FALSE, character(),
-                self = function(q, k) q, bound = function(sq, k) sq),
-  kc_kernel_row("user", character(), "nothing", FALSE, character(),
-                self = function(q, k) q, bound = function(sq, k) sq)),
+  c(kc_kernel_row("precomputed", character(), "nothing", FALSE, character(),
+                  self = function(q, k) q, bound = function(sq, k) sq),
+    given = "kernel values (kernel = \"precomputed\")"),
+  c(kc_kernel_row("user", character(), "nothing", FALSE, character(),
+                  self = function(q, k) q, bound = function(sq, k) sq),
+    given = "a kernel function")),
   function(row) c(row, engine = names(Filter(function(r) r$plain, kc_kernels))))
 names(kc_kernel_sources) <- c("precomputed", "user")
 

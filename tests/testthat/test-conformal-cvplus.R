@@ -190,3 +190,30 @@ test_that("CV+ input errors and warnings", {
   expect_equal(cf$conformal$scores[out],
                unname(1 - p1[cbind(seq_len(sum(out)), as.integer(rs$y[out]))]))
 })
+
+test_that("the refits' error for a kernel given as data names what was given, from the source table", {
+  d <- conf_sim(90, 8)
+  K <- exp(-as.matrix(dist(d$x))^2)
+  f <- function(a, b) tcrossprod(a, b)
+  models <- list(precomputed = kernel_svm(K, d$y, kernel = "precomputed", probability = TRUE),
+                 user = kernel_svm(d$x, d$y, kernel = f, probability = TRUE))
+  cvs <- list(precomputed = kernel_cv(kernel_svm, K, d$y, folds = 3, kernel = "precomputed"),
+              user = kernel_cv(kernel_svm, d$x, d$y, folds = 3, kernel = f))
+  given <- c(precomputed = "a kernel given as kernel values \\(kernel = \"precomputed\"\\)",
+             user = "a kernel given as a kernel function")
+  for (s in names(models)) {
+    e <- expect_error(conformal(models[[s]], method = "cv+"), class = "kernclass_input_error")
+    expect_identical(e$arg, "object")
+    expect_match(conditionMessage(e), paste0("^CV\\+ refits .*, which it cannot for ", given[[s]],
+                                             ": use split conformal \\(`x`, `y`\\) or `cv`\\.$"))
+    e <- expect_error(venn_abers(models[[s]], cv = cvs[[s]], multiclass = "pairwise"),
+                      class = "kernclass_input_error")
+    expect_identical(e$arg, "object")
+    expect_match(conditionMessage(e), paste0("^venn_abers\\(multiclass = \"pairwise\", cv = \\) ",
+                                             "refits .*, which it cannot for ", given[[s]],
+                                             ": use calibration rows `x`, `y`"))
+  }
+  # every source in the table has its words
+  expect_setequal(names(models), names(kernclass:::kc_kernel_sources))
+  expect_true(all(nzchar(vapply(kernclass:::kc_kernel_sources, `[[`, "", "given"))))
+})

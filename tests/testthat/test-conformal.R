@@ -467,6 +467,28 @@ test_that("calibration rows' errors name `x`, not `newdata`", {
   expect_error(predict(m, unname(as.matrix(iris[1:5, 1:3]))), "`newdata` has 3")
 })
 
+test_that("every form checks its calibration rows alike: y alone, x with cv, y's length", {
+  fit <- kernel_svm(Species ~ ., data = iris, probability = TRUE)
+  cv <- kernel_cv(kernel_svm, Species ~ ., data = iris, folds = 3, metric = "brier")
+  forms <- list(conformal = function(...) conformal(fit, ...),
+                cvplus = function(...) conformal(fit, ..., method = "cv+"),
+                recalibrate = function(...) recalibrate(fit, ...),
+                ovr = function(...) venn_abers(fit, ...),
+                pairwise = function(...) venn_abers(fit, ..., multiclass = "pairwise"))
+  check <- function(call, arg, pattern) {
+    e <- expect_error(call, class = "kernclass_input_error")
+    expect_identical(e$arg, arg)
+    expect_match(conditionMessage(e), pattern)
+  }
+  for (f in forms) check(f(y = iris$Species[1:10]), "y", "no `x` is given")
+  for (f in forms[-2L]) {
+    check(f(iris[1:10, ]), "y", "`y` is missing")
+    check(f(iris[1:10, ], iris$Species[1:9]), "y", "9 values for 10 rows of `x`")
+    check(f(iris[1:10, ], iris$Species[1:10], cv = cv), "cv", "not both")
+    check(f(cv = 1), "cv", "kernel_cv\\(\\) or kernel_tune\\(\\)")
+  }
+})
+
 test_that("a cv of another fitter or other settings is an error naming cv; a tune's best row passes", {
   set.seed(4)
   x <- as.matrix(iris[, 1:4])
