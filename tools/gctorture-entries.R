@@ -54,6 +54,8 @@ calls <- list(
   ffi_threshold_search = list(x[, 1], y),
   ffi_kernel_table = list(),
   ffi_pairwise_coupling = list(matrix(c(0.2, 0.9, 0.5, 0.7, 0.1, 1), 2, 3), 3L, 1L),
+  # pairwise Venn-Abers couples the ends of its intervals, which reach 0 and 1
+  ffi_pairwise_coupling = list(matrix(c(0, 1, 0.5, 1, 0, 0.25, 1, 1, 0), 3, 3), 3L, 2L),
   ffi_column_moments = list(x),
   ffi_scale_columns = list(x, c(0.1, -0.2), c(2, 0.5)),
   ffi_count_nonfinite = list(c(1, NA, Inf, -Inf)),
@@ -166,6 +168,53 @@ test_that("an error in an R kernel function unwinds cleanly under gctorture", {
   expect_match(conditionMessage(err), "no kernel here")
   err <- torture("ffi_svm_solve", binary(bad), svm_options(identity, max_iter = 10))
   expect_match(conditionMessage(err), "no kernel here")
+})
+
+# kernel_tune()'s shared cost path with a progress function (kernel_tune()
+# passes kc_task_progress() over its progressor): the C code calls it on R's
+# thread as the class pairs of a fold finish (src/units.c, through
+# src/callback.c's R_UnwindProtect). Three classes in 12 rows, two folds, two
+# kernel settings: 12 units. (Through kernel_tune() itself its R code takes
+# minutes under the torture; conformal()'s p-values, CV+ and pairwise
+# Venn-Abers reach C only through the expansion, solve and coupling entries
+# above, their R code taking 25 to 50 s on three rows.)
+set.seed(6)
+x12 <- matrix(rnorm(24), 12, 2)
+progress_problem <- path_problem(lapply(c(1, 0.5), function(g) {
+  path_plan(list(x12), rep(1:3, 4), 3L, c(1, 10), rep(1, 12), matrix(1, 3, 2), c(3, g, 3, 0),
+            1e-3, 1e4)
+}))
+progress_problem$fold <- rep(1:2, 6)
+
+test_that("the cost path tells a progress function under gctorture, on one and two threads", {
+  expected <- .Call(ns$ffi_svm_solve, progress_problem, list(threads = 1L, budget = Inf))
+  for (threads in 1:2) {
+    told <- 0
+    got <- torture("ffi_svm_solve", progress_problem,
+                   list(threads = threads, budget = Inf, progress = function(n) told <<- told + n))
+    expect_equal(got, expected, tolerance = 1e-12, label = sprintf("%d thread(s)", threads))
+    expect_identical(told, 12, label = sprintf("units told on %d thread(s)", threads))
+  }
+  # kernel_tune()'s progress function over a progressor of 4 steps
+  steps <- 0
+  p <- ns$kc_task_progress(function(amount) steps <<- steps + amount, steps = 4, units = 12)
+  got <- torture("ffi_svm_solve", progress_problem,
+                 list(threads = 2L, budget = Inf, progress = p))
+  p()
+  expect_equal(got, expected, tolerance = 1e-12)
+  expect_identical(steps, 4)
+})
+
+test_that("an error in the progress function unwinds the cost path cleanly under gctorture", {
+  # two threads: the other thread's units stop too (an error here takes R's
+  # condition code under the torture, seconds; one thread is the same jump)
+  err <- torture("ffi_svm_solve", progress_problem,
+                 list(threads = 2L, budget = Inf, progress = function(n) stop("told enough")))
+  expect_match(conditionMessage(err), "told enough")
+  # and the path runs as before afterwards
+  expect_equal(.Call(ns$ffi_svm_solve, progress_problem, list(threads = 2L, budget = Inf)),
+               .Call(ns$ffi_svm_solve, progress_problem, list(threads = 1L, budget = Inf)),
+               tolerance = 1e-12)
 })
 
 test_that("errors in the .Call entry points unwind cleanly under gctorture", {
