@@ -44,10 +44,35 @@ bench_value <- function(flag, value) {
   out
 }
 
+# The flags of a stand-alone script (conformal.R, venn-abers.R, the A/B
+# scripts): the sizes and the library; `lib` says what --lib takes there.
+bench_script_flags <- function(lib = paste("the library to load kernclass from (default: the",
+                                           "KERNCLASS_LIB environment variable, else R's)")) list(
+  bench_flag("--quick", "flag", help = "smaller sizes"),
+  bench_flag("--smoke", "flag",
+             help = "tiny sizes, seconds: checks that the script runs, times nothing"),
+  bench_flag("--lib", "chr", help = lib))
+
+# A stand-alone script's command line: its own flags and bench_script_flags(),
+# parsed (--help prints `usage` and the flags), the sizes asked for set.
+bench_script <- function(flags, usage, lib = NULL) {
+  o <- bench_parse(commandArgs(trailingOnly = TRUE),
+                   c(if (is.null(lib)) bench_script_flags() else bench_script_flags(lib), flags),
+                   usage = usage)
+  bench_state$mode <- o$mode
+  o
+}
+
+# kernclass from `lib`, else from KERNCLASS_LIB where set, else R's library.
+bench_load_kernclass <- function(lib = NULL) {
+  if (is.null(lib) && nzchar(Sys.getenv("KERNCLASS_LIB"))) lib <- Sys.getenv("KERNCLASS_LIB")
+  suppressPackageStartupMessages(library(kernclass, lib.loc = lib))
+}
+
 # The options of a run: a list named as the flags without "--", "-" as "_"
 # (--tune-n: $tune_n), each the value given or the default for the sizes
 # asked for, and $mode ("full", "quick" or "smoke").
-bench_parse <- function(args, flags) {
+bench_parse <- function(args, flags, usage = "Rscript inst/benchmarks/run.R [flags]") {
   names(flags) <- vapply(flags, `[[`, "", "name")
   if (anyDuplicated(names(flags))) {
     stop("two sections declare ", names(flags)[duplicated(names(flags))][1], call. = FALSE)
@@ -57,7 +82,7 @@ bench_parse <- function(args, flags) {
   while (i <= length(args)) {
     a <- args[i]
     if (a %in% c("--help", "-h")) {
-      bench_help(flags)
+      bench_help(flags, usage)
       quit(save = "no", status = 0)
     }
     key <- sub("=.*", "", a)
@@ -85,9 +110,11 @@ bench_parse <- function(args, flags) {
   out
 }
 
-bench_help <- function(flags) {
-  show <- function(v) paste(format(v, scientific = FALSE, trim = TRUE), collapse = ",")
-  cat("Usage: Rscript inst/benchmarks/run.R [flags]   (from the package root)\n",
+bench_help <- function(flags, usage = "Rscript inst/benchmarks/run.R [flags]") {
+  show <- function(v) {
+    paste(if (is.character(v)) v else format(v, scientific = FALSE, trim = TRUE), collapse = ",")
+  }
+  cat("Usage: ", usage, "   (from the package root)\n",
       "Flags take a value as --flag VALUE or --flag=VALUE; defaults: full [--quick] {--smoke}.\n",
       sep = "")
   for (s in unique(vapply(flags, `[[`, "", "section"))) {
@@ -118,8 +145,8 @@ size <- function(full, small, tiny) {
 
 # kernclass (from --lib where given) and the peers every section may use.
 bench_load <- function(lib = NULL) {
+  bench_load_kernclass(lib)
   suppressPackageStartupMessages({
-    library(kernclass, lib.loc = lib)
     library(e1071)
     library(kernlab)
   })
@@ -186,6 +213,58 @@ make_data <- function(n, d, seed) {
   x <- matrix(rnorm(n * d), n)
   f <- drop(x %*% w) / sqrt(d) + 0.5 * sin(3 * x[, 1])
   list(x = x, y = factor(ifelse(f + rnorm(n, sd = 0.5) > 0, "a", "b")), f = f)
+}
+
+# Real data sets that CRAN packages ship (datasets, MASS, mlbench), each as
+# list(x = numeric inputs, y = classes, source = the package): the ones of
+# `names` that are installed (mlbench's need mlbench). Each mlbench set is
+# named in its own data() call, which tools/check-data.R checks.
+bench_datasets <- function(names = c("iris", "Pima", "Sonar", "Ionosphere", "Glass", "Vehicle",
+                                     "Vowel")) {
+  mlb <- function(load) {
+    if (!requireNamespace("mlbench", quietly = TRUE)) return(NULL)
+    e <- new.env()
+    load(e)
+    e[[ls(e)]]
+  }
+  make <- list(
+    iris = function() list(x = iris[, 1:4], y = iris$Species, source = "datasets"),
+    # the Pima Indians diabetes rows without missing values, as MASS (a
+    # recommended package) ships them in two parts (CRAN's mlbench dropped
+    # its PimaIndiansDiabetes in 2.1-10)
+    Pima = function() {
+      utils::data("Pima.tr", "Pima.te", package = "MASS", envir = e <- new.env())
+      d <- rbind(e$Pima.tr, e$Pima.te)
+      list(x = d[, 1:7], y = d$type, source = "MASS's Pima.tr + Pima.te")
+    },
+    Sonar = function() {
+      d <- mlb(function(e) utils::data("Sonar", package = "mlbench", envir = e))
+      if (!is.null(d)) list(x = d[, 1:60], y = d$Class, source = "mlbench")
+    },
+    Ionosphere = function() {
+      d <- mlb(function(e) utils::data("Ionosphere", package = "mlbench", envir = e))
+      # V2 is constant, V1 a factor 0/1
+      if (!is.null(d)) list(x = data.frame(V1 = as.numeric(as.character(d$V1)), d[, 3:34]),
+                            y = d$Class, source = "mlbench")
+    },
+    Glass = function() {
+      d <- mlb(function(e) utils::data("Glass", package = "mlbench", envir = e))
+      if (!is.null(d)) list(x = d[, 1:9], y = droplevels(d$Type), source = "mlbench")
+    },
+    Vehicle = function() {
+      d <- mlb(function(e) utils::data("Vehicle", package = "mlbench", envir = e))
+      if (!is.null(d)) list(x = d[, 1:18], y = d$Class, source = "mlbench")
+    },
+    Vowel = function() {
+      d <- mlb(function(e) utils::data("Vowel", package = "mlbench", envir = e))
+      if (!is.null(d)) list(x = d[, 2:11], y = d$Class, source = "mlbench")
+    })
+  unknown <- setdiff(names, names(make))
+  if (length(unknown)) {
+    stop(sprintf("no data set %s; there are %s", paste(unknown, collapse = ", "),
+                 paste(names(make), collapse = ", ")), call. = FALSE)
+  }
+  Filter(Negate(is.null), lapply(stats::setNames(names, names), function(nm) make[[nm]]()))
 }
 
 # ---- the main table -----------------------------------------------------

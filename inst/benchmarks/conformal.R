@@ -22,50 +22,40 @@
 #   Rscript inst/benchmarks/conformal.R --only rule,coverage,cost
 #   Rscript inst/benchmarks/conformal.R --only coverage --coverage-data iris,Vowel
 #       (the data sets of the coverage table; any of those below)
-#   KERNCLASS_LIB=<lib> picks the library kernclass is loaded from.
+#   Rscript inst/benchmarks/conformal.R --smoke      (seconds: iris, one split, no figure kept)
+#   Rscript inst/benchmarks/conformal.R --help       (every flag, with its defaults)
+# --lib LIB (or KERNCLASS_LIB=LIB) picks the library kernclass is loaded from.
 
-lib <- Sys.getenv("KERNCLASS_LIB")
-if (nzchar(lib)) .libPaths(c(lib, .libPaths()))
-suppressPackageStartupMessages(library(kernclass))
-args <- commandArgs(trailingOnly = TRUE)
-opt <- function(name, default) {
-  i <- match(paste0("--", name), args)
-  if (is.na(i)) default else args[i + 1L]
-}
-reps <- as.integer(opt("reps", "20"))
-only <- strsplit(opt("only", "rule,coverage,cost,diagram"), ",")[[1]]
+script <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
+source(file.path(if (length(script)) dirname(normalizePath(script[1])) else "inst/benchmarks",
+                 "common.R"))
+all_data <- c("iris", "Vehicle", "Pima", "Glass", "Sonar", "Vowel")
+o <- bench_script(list(
+  bench_flag("--only", "chr", full = c("rule", "coverage", "cost", "diagram"),
+             help = "the parts to run, of rule, coverage, cost, diagram"),
+  bench_flag("--reps", "int", full = 20, quick = 5, smoke = 1,
+             help = "random splits of the coverage table"),
+  bench_flag("--data", "chr", full = all_data, smoke = "iris",
+             help = "the data sets of the rule table"),
+  bench_flag("--coverage-data", "chr", full = c("iris", "Vehicle", "Pima", "Glass"),
+             smoke = "iris", help = "the data sets of the coverage table"),
+  bench_flag("--cost-n", "int", full = 20000, smoke = 2000,
+             help = "the rows predict() scores in the cost table"),
+  bench_flag("--diagram-data", "chr", full = "Vehicle", smoke = "iris",
+             help = "the data set of the reliability diagram"),
+  bench_flag("--diagram-file", "chr", full = "man/figures/calibration-vehicle.png",
+             smoke = file.path(tempdir(), "calibration.png"),
+             help = "the reliability diagram's file (the README's)")),
+  usage = "Rscript inst/benchmarks/conformal.R [flags]")
+bench_load_kernclass(o$lib)
+reps <- o$reps
+only <- o$only
+bad <- setdiff(only, c("rule", "coverage", "cost", "diagram"))
+if (length(bad)) stop("--only takes rule, coverage, cost, diagram, not ", bad[1], call. = FALSE)
 
-# each data set as inputs x (numeric columns) and classes y; each mlbench set
-# loaded by name where it is used, so that tools/check-data.R can check it
-mlb <- function(loaded) loaded[[ls(loaded)]]
-datasets <- list(
-  iris = list(x = iris[, 1:4], y = iris$Species),
-  Vehicle = local({
-    utils::data("Vehicle", package = "mlbench", envir = e <- new.env())
-    d <- mlb(e); list(x = d[, 1:18], y = d$Class)
-  }),
-  # the Pima Indians diabetes rows without missing values, as MASS (a
-  # recommended package) ships them in two parts (CRAN's mlbench dropped
-  # its PimaIndiansDiabetes in 2.1-10)
-  Pima = local({
-    utils::data("Pima.tr", "Pima.te", package = "MASS", envir = e <- new.env())
-    d <- rbind(e$Pima.tr, e$Pima.te); list(x = d[, 1:7], y = d$type)
-  }),
-  Glass = local({
-    utils::data("Glass", package = "mlbench", envir = e <- new.env())
-    d <- mlb(e); list(x = d[, 1:9], y = droplevels(d$Type))
-  }),
-  Sonar = local({
-    utils::data("Sonar", package = "mlbench", envir = e <- new.env())
-    d <- mlb(e); list(x = d[, 1:60], y = d$Class)
-  }),
-  Vowel = local({
-    utils::data("Vowel", package = "mlbench", envir = e <- new.env())
-    d <- mlb(e); list(x = d[, 2:11], y = d$Class)
-  })
-)
-source_of <- c(iris = "datasets", Vehicle = "mlbench", Pima = "MASS's Pima.tr + Pima.te",
-               Glass = "mlbench", Sonar = "mlbench", Vowel = "mlbench")
+# each data set as inputs x (numeric columns), classes y and its package
+datasets <- bench_datasets(unique(c(o$data, o$coverage_data, o$diagram_data)))
+source_of <- vapply(datasets, `[[`, "", "source")
 
 # stratified folds, as kernel_cv()'s
 folds_of <- function(y, k) {
@@ -88,7 +78,7 @@ if ("rule" %in% only) {
   cat("|:--|:--|--:|--:|--:|--:|--:|--:|\n")
   fitters <- list(kernel_svm = function(x, y) kernel_svm(x, y, probability = TRUE),
                   kernel_bayes = function(x, y) kernel_bayes(x, y))
-  for (fn in names(fitters)) for (nm in names(datasets)) {
+  for (fn in names(fitters)) for (nm in intersect(o$data, names(datasets))) {
     d <- datasets[[nm]]
     set.seed(1)
     f <- folds_of(d$y, 10)
@@ -115,16 +105,16 @@ if ("coverage" %in% only) {
   cat("kernel_svm(probability = TRUE) at its defaults, score 1 - p(y|x). Split: 50% fit, 25% calibration, 25% test; cross-validated: conformal(fit, cv = kernel_cv(..., folds = 5, metric = \"brier\")) on the 75% fit rows, tested on the other 25%; CV+: conformal(fit, method = \"cv+\", folds = 5) of the same model on the same 75% (its guarantee is 1 - 2 alpha less a small term, the split form's 1 - alpha). Coverage: the mean over the splits of the test rows' coverage (in brackets: the share of splits below the level); size: the mean set size.\n\n")
   cat("| data | calibration |", paste(sprintf("coverage %g | size %g", levels_, levels_), collapse = " | "), "|\n")
   cat("|:--|:--|", paste(rep("--:|--:", length(levels_)), collapse = "|"), "|\n")
-  for (nm in strsplit(opt("coverage-data", "iris,Vehicle,Pima,Glass"), ",")[[1]]) {
+  for (nm in intersect(o$coverage_data, names(datasets))) {
     d <- datasets[[nm]]
     n <- length(d$y)
     res <- stats::setNames(vector("list", length(kinds)), kinds)
     set.seed(2)
     for (r in seq_len(reps)) {
-      o <- sample(n)
-      fit_rows <- o[1:floor(n / 2)]
-      cal_rows <- o[(floor(n / 2) + 1):floor(3 * n / 4)]
-      test <- o[(floor(3 * n / 4) + 1):n]
+      perm <- sample(n)
+      fit_rows <- perm[1:floor(n / 2)]
+      cal_rows <- perm[(floor(n / 2) + 1):floor(3 * n / 4)]
+      test <- perm[(floor(3 * n / 4) + 1):n]
       both <- c(fit_rows, cal_rows)
       xb <- d$x[both, ]
       yb <- droplevels(d$y[both])
@@ -158,7 +148,7 @@ if ("coverage" %in% only) {
 if ("cost" %in% only) {
   cat("## Cost of sets beside predict()\n\n")
   set.seed(3)
-  n <- 22000
+  n <- o$cost_n + 2000
   y <- factor(sample(letters[1:4], n, replace = TRUE))
   x <- matrix(rnorm(5 * n), n) + 0.8 * as.integer(y)
   m <- kernel_svm(x[1:1000, ], y[1:1000], probability = TRUE)
@@ -174,14 +164,15 @@ if ("cost" %in% only) {
 }
 
 if ("diagram" %in% only) {
-  d <- datasets$Vehicle
+  nm <- o$diagram_data
+  d <- datasets[[nm]]
   set.seed(4)
   cv <- kernel_cv(kernel_svm, d$x, d$y, folds = 5, metric = "brier")
   cal <- calibration_curve(cv, bins = 10)
-  dir.create("man/figures", showWarnings = FALSE, recursive = TRUE)
-  grDevices::png("man/figures/calibration-vehicle.png", width = 560, height = 480, res = 96)
-  plot(cal, main = "Vehicle (mlbench): kernel_svm, 5-fold")
+  dir.create(dirname(o$diagram_file), showWarnings = FALSE, recursive = TRUE)
+  grDevices::png(o$diagram_file, width = 560, height = 480, res = 96)
+  plot(cal, main = sprintf("%s (%s): kernel_svm, 5-fold", nm, source_of[[nm]]))
   grDevices::dev.off()
-  cat(sprintf("## Reliability diagram\n\nVehicle, 5-fold: Brier score %.4f; man/figures/calibration-vehicle.png\n\n",
-              attr(cal, "brier")))
+  cat(sprintf("## Reliability diagram\n\n%s, 5-fold: Brier score %.4f; %s\n\n", nm,
+              attr(cal, "brier"), o$diagram_file))
 }

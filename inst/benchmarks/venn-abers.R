@@ -28,62 +28,27 @@
 #   Rscript inst/benchmarks/venn-abers.R               (about a minute on 2 cores)
 #   Rscript inst/benchmarks/venn-abers.R --reps 5
 #   Rscript inst/benchmarks/venn-abers.R --data iris,Pima,Glass,Vehicle --figure none
-#   KERNCLASS_LIB=<lib> picks the library kernclass is loaded from.
+#   Rscript inst/benchmarks/venn-abers.R --smoke       (seconds: iris, one split, no figure)
+#   Rscript inst/benchmarks/venn-abers.R --help        (every flag, with its defaults)
+# --lib LIB (or KERNCLASS_LIB=LIB) picks the library kernclass is loaded from.
 
-lib <- Sys.getenv("KERNCLASS_LIB")
-if (nzchar(lib)) .libPaths(c(lib, .libPaths()))
-suppressPackageStartupMessages(library(kernclass))
-args <- commandArgs(trailingOnly = TRUE)
-opt <- function(name, default) {
-  i <- match(paste0("--", name), args)
-  if (is.na(i)) default else args[i + 1L]
-}
-reps <- as.integer(opt("reps", "20"))
-figure <- opt("figure", "vignettes/articles/figures/calibration-methods.png")
-figure_data <- opt("figure-data", "Pima")
-
-# mlbench's data sets, each named in its own data() call (tools/check-data.R
-# reads them); NULL without mlbench
-has_mlbench <- requireNamespace("mlbench", quietly = TRUE)
-datasets <- list(
-  iris = list(x = iris[, 1:4], y = iris$Species),
-  Pima = local({
-    d <- rbind(MASS::Pima.tr, MASS::Pima.te)
-    list(x = d[, 1:7], y = d$type)
-  }),
-  Sonar = local({
-    d <- if (has_mlbench) {
-      utils::data("Sonar", package = "mlbench", envir = e <- new.env())
-      e$Sonar
-    }
-    if (!is.null(d)) list(x = d[, 1:60], y = d$Class)
-  }),
-  Ionosphere = local({
-    d <- if (has_mlbench) {
-      utils::data("Ionosphere", package = "mlbench", envir = e <- new.env())
-      e$Ionosphere
-    }  # V2 is constant, V1 a factor 0/1
-    if (!is.null(d)) list(x = data.frame(V1 = as.numeric(as.character(d$V1)), d[, 3:34]),
-                          y = d$Class)
-  }),
-  Glass = local({
-    d <- if (has_mlbench) {
-      utils::data("Glass", package = "mlbench", envir = e <- new.env())
-      e$Glass
-    }
-    if (!is.null(d)) list(x = d[, 1:9], y = droplevels(d$Type))
-  }),
-  Vehicle = local({
-    d <- if (has_mlbench) {
-      utils::data("Vehicle", package = "mlbench", envir = e <- new.env())
-      e$Vehicle
-    }
-    if (!is.null(d)) list(x = d[, 1:18], y = d$Class)
-  })
-)
-datasets <- Filter(Negate(is.null), datasets)
-wanted <- opt("data", NA)
-if (!is.na(wanted)) datasets <- datasets[intersect(strsplit(wanted, ",")[[1]], names(datasets))]
+script <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
+source(file.path(if (length(script)) dirname(normalizePath(script[1])) else "inst/benchmarks",
+                 "common.R"))
+o <- bench_script(list(
+  bench_flag("--reps", "int", full = 20, quick = 5, smoke = 1, help = "random splits per data set"),
+  bench_flag("--data", "chr", full = c("iris", "Pima", "Sonar", "Ionosphere", "Glass", "Vehicle"),
+             smoke = "iris", help = "the data sets (those installed; mlbench's need mlbench)"),
+  bench_flag("--figure", "chr", full = "vignettes/articles/figures/calibration-methods.png",
+             smoke = "none", help = "the reliability diagram's file, or none"),
+  bench_flag("--figure-data", "chr", full = "Pima", smoke = "iris",
+             help = "the data set of the figure")),
+  usage = "Rscript inst/benchmarks/venn-abers.R [flags]")
+bench_load_kernclass(o$lib)
+reps <- o$reps
+figure <- o$figure
+figure_data <- o$figure_data
+datasets <- lapply(bench_datasets(o$data), `[`, c("x", "y"))
 
 scores <- function(p, y) {
   onehot <- matrix(0, length(y), nlevels(y))
