@@ -18,31 +18,37 @@
 #   Rscript inst/benchmarks/approx-baseline.R --n 20000
 #   Rscript inst/benchmarks/approx-baseline.R --n 1e6         (the issue's size; not run here)
 #   Rscript inst/benchmarks/approx-baseline.R --rules quad --fits svm --approx cells
-#   KERNCLASS_LIB=<lib> picks the library kernclass is loaded from.
+#   Rscript inst/benchmarks/approx-baseline.R --smoke         (seconds: n = 2,000)
+#   Rscript inst/benchmarks/approx-baseline.R --help          (every flag, with its defaults)
+# --lib LIB (or KERNCLASS_LIB=LIB) picks the library kernclass is loaded from.
 
-lib <- Sys.getenv("KERNCLASS_LIB")
-if (nzchar(lib)) .libPaths(c(lib, .libPaths()))
-suppressPackageStartupMessages(library(kernclass))
+script <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
+source(file.path(if (length(script)) dirname(normalizePath(script[1])) else "inst/benchmarks",
+                 "common.R"))
+o <- bench_script(list(
+  bench_flag("--n", "num", full = 1e5, quick = 20000, smoke = 2000, help = "training rows"),
+  bench_flag("--test-n", "num", full = 20000, smoke = 1000, help = "fresh test rows"),
+  bench_flag("--rules", "chr", full = c("sinlin", "quad"), smoke = "sinlin",
+             help = "the labelling rules, of sinlin, quad"),
+  bench_flag("--fits", "chr", full = c("svm", "means", "parzen"),
+             help = "the fitters, of svm, means, parzen"),
+  bench_flag("--approx", "chr", full = c("nystrom", "fourier", "cells"), smoke = "nystrom",
+             help = "the approximations, of nystrom, fourier, cells")),
+  usage = "Rscript inst/benchmarks/approx-baseline.R [flags]")
+bench_load_kernclass(o$lib)
 options(width = 200)
-args <- commandArgs(trailingOnly = TRUE)
-opt <- function(name, default) {
-  i <- match(paste0("--", name), args)
-  if (is.na(i)) default else args[i + 1L]
-}
-n <- as.numeric(opt("n", "1e5"))
-rules <- strsplit(opt("rules", "sinlin,quad"), ",")[[1]]
-fits <- strsplit(opt("fits", "svm,means,parzen"), ",")[[1]]
-only <- strsplit(opt("approx", "nystrom,fourier,cells"), ",")[[1]]
+n <- o$n
+rules <- o$rules
+fits <- o$fits
+only <- o$approx
 d <- 20
 
+# sinlin is common.R's make_data(); quad the same inputs with its own rule
 make <- function(n, rule, seed) {
-  set.seed(d)
-  w <- rnorm(d)
+  if (rule == "sinlin") return(make_data(n, d, seed)[c("x", "y")])
   set.seed(seed)
   x <- matrix(rnorm(n * d), n)
-  f <- switch(rule,
-              sinlin = drop(x %*% w) / sqrt(d) + 0.5 * sin(3 * x[, 1]) + rnorm(n, sd = 0.5),
-              quad = x[, 1] * x[, 2] + 0.3 * sin(2 * x[, 3]) + rnorm(n, sd = 0.3))
+  f <- x[, 1] * x[, 2] + 0.3 * sin(2 * x[, 3]) + rnorm(n, sd = 0.3)
   list(x = x, y = factor(ifelse(f > 0, "a", "b")))
 }
 
@@ -60,7 +66,7 @@ timed <- function(expr) {
 }
 
 rows <- list()
-add <- function(rule, fitter, what, size, acc, t) {
+add_row <- function(rule, fitter, what, size, acc, t) {
   rows[[length(rows) + 1L]] <<- data.frame(rule = rule, fitter = fitter, model = what,
                                            rows = size, accuracy = round(acc, 4),
                                            cpu_s = round(t$seconds, 2),
@@ -70,7 +76,7 @@ add <- function(rule, fitter, what, size, acc, t) {
 
 for (rule in rules) {
   tr <- make(n, rule, 1)
-  te <- make(20000, rule, 2)
+  te <- make(o$test_n, rule, 2)
   acc <- function(f) mean(predict(f, te$x) == te$y)
   for (fn in fits) {
     fun <- fitters[[fn]]
@@ -78,7 +84,7 @@ for (rule in rules) {
       set.seed(3)
       a <- timed(fun(tr$x, tr$y, gamma = 1 / d, approx = approxes[[fn]][[an]]))
       spec <- a$value$approx$spec
-      add(rule, fn, sprintf("%s (auto: %s)", an, format(spec)), n, acc(a$value), a)
+      add_row(rule, fn, sprintf("%s (auto: %s)", an, format(spec)), n, acc(a$value), a)
       best <- NULL
       for (k in unique(c(Filter(function(k) k < n, round(2500 * sqrt(2)^(0:40))), n))) {
         set.seed(4)
@@ -88,7 +94,7 @@ for (rule in rules) {
         best <- list(k = k, acc = acc(e$value), t = e)
         if (e$seconds > a$seconds) break  # even the smallest took longer
       }
-      add(rule, fn, "exact, same time", best$k, best$acc, best$t)
+      add_row(rule, fn, "exact, same time", best$k, best$acc, best$t)
     }
   }
 }
