@@ -148,17 +148,19 @@ if ("coverage" %in% only) {
 if ("cost" %in% only) {
   cat("## Cost of sets beside predict()\n\n")
   set.seed(3)
-  n <- o$cost_n + 2000
+  k <- size(1000, 1000, 200)  # training and calibration rows each
+  n <- o$cost_n + 2 * k
   y <- factor(sample(letters[1:4], n, replace = TRUE))
   x <- matrix(rnorm(5 * n), n) + 0.8 * as.integer(y)
-  m <- kernel_svm(x[1:1000, ], y[1:1000], probability = TRUE)
-  cf <- conformal(m, x[1001:2000, ], y[1001:2000])
-  new <- x[2001:n, ]
+  m <- kernel_svm(x[1:k, ], y[1:k], probability = TRUE)
+  cf <- conformal(m, x[k + 1:k, ], y[k + 1:k])
+  new <- x[(2 * k + 1):n, ]
   time <- function(type) {
     median(replicate(5, system.time(predict(cf, new, type = type))[["elapsed"]]))
   }
   t <- vapply(c("class", "prob", "set"), time, 0)
-  cat(sprintf("kernel_svm(probability = TRUE), 1,000 training rows, 4 classes, 5 features; predict() of %d rows, median of 5 (s):\n\n", nrow(new)))
+  cat(sprintf("kernel_svm(probability = TRUE), %s training rows, 4 classes, 5 features; predict() of %d rows, median of 5 (s):\n\n",
+              format(k, big.mark = ","), nrow(new)))
   cat("| type = \"class\" | type = \"prob\" | type = \"set\" |\n|--:|--:|--:|\n")
   cat(sprintf("| %.3f | %.3f | %.3f |\n\n", t[1], t[2], t[3]))
 }
