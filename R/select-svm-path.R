@@ -7,50 +7,23 @@
 
 # ---- the path: costs of one kernel setting share work -------------------------
 
-# The state a path keeps between its fits, per class pair: the kernel rows
-# computed so far (a raw store the solver fills in place) and the last
-# solution. Stores fit in the tuning budget (kc_tune_budget(), per fold
-# being fitted); past it, the pair warm-starts only.
-kc_svm_path_new <- function() {
-  path <- new.env(parent = emptyenv())
-  path$budget <- kc_tune_budget()
-  path
-}
-
-# The warm start, the store and the budget for one binary problem of a
-# path (rows: the problem's training rows): the problem's warm, store and
-# the solve's keep option (kc_svm_options()); NULLs outside a path. The
-# start is the C engine's (kc_svm_warm_start, src/svm-path.c), the rule the
-# shared path uses: the last solution moved into the new box. Whether a new
-# store fits the budget left is the planner's (src/svm-plan.c).
-kc_svm_path_start <- function(path, key, rows) {
-  if (is.null(path)) return(list())
-  prev <- path[[key]]
-  if (!is.null(prev) && identical(prev$rows, rows)) {
-    return(list(warm = list(alpha = prev$alpha, C = prev$C), store = prev$store,
-                keep = path$budget))
-  }
-  list(keep = path$budget)
-}
-
-# After the solve r: its solution, and its store (a new one takes its bytes
-# off the budget).
-kc_svm_path_keep <- function(path, key, rows, Cb, r) {
-  if (is.null(path)) return(invisible())
-  path$budget <- path$budget - r$bytes
-  assign(key, list(rows = rows, C = Cb, alpha = r$alpha, store = r$store), envir = path)
-}
-
 # The cost path's fits of one fold (kc_paths' fold_fits): the cells' costs
-# in increasing order, each fit warm-started from the last and all sharing
-# the kernel rows of the fold's training points; the held-out rows'
-# predictions from one expansion where it can.
+# fitted by the SVM as one path (kc_svm_cost_path(): per class pair, the
+# costs in increasing order in one call of the solve entry, each warm-
+# started from the last, all on one store of the pair's kernel rows); the
+# held-out rows' predictions from one expansion where it can. An error
+# names the cell whose cost it arose at.
 kc_svm_path_fold_fits <- function(cells, fit_cell, xte, needs) {
-  path <- kc_svm_path_new()
-  models <- vector("list", length(cells))
-  for (j in order(vapply(cells, function(a) a$cost, numeric(1)))) {
-    models[[j]] <- fit_cell(j, list(.path = path))
+  costs <- vapply(cells, function(a) a$cost, numeric(1))
+  ord <- order(costs)
+  fit_costs <- function(x, y, ..., cost) {  # the first cell's arguments, its cost left out
+    tryCatch(kc_svm_cost_path(x, y, costs[ord], ...), error = function(e) {
+      if (!is.null(e$kc_cost)) e$kc_cell <- ord[e$kc_cost]
+      stop(e)
+    })
   }
+  models <- vector("list", length(cells))
+  models[ord] <- fit_cell(ord[1L], fun = fit_costs)
   out <- kc_path_predict(models, xte, needs)
   if (!is.null(out)) return(out)
   lapply(models, kc_fold_predict, xte = xte, needs = needs)

@@ -93,10 +93,10 @@ test_that("the shared path's pairs are the per-fold path's fits: same iterations
     rho <- array(r$rho, c(4, np, 3))
     for (f in 1:4) {
       te <- fold == f
-      path <- ns$kc_svm_path_new()
+      path <- ns$kc_svm_cost_path(dat$x[!te, ], dat$y[!te], costs, gamma = 0.4, scale = FALSE,
+                                  weights = if (weighted) w[!te])
       for (c in 1:3) {
-        m <- kernel_svm(dat$x[!te, ], dat$y[!te], cost = costs[c], gamma = 0.4, scale = FALSE,
-                        weights = if (weighted) w[!te], .path = path)
+        m <- path[[c]]
         expect_equal(unname(m$iterations), its[f, , c])
         expect_equal(unname(m$b), -rho[f, , c], tolerance = 1e-12)
         dv <- as.matrix(predict(m, dat$x[te, ], type = "decision"))
@@ -498,23 +498,32 @@ test_that("the warm start is the last solution moved into the new box, made feas
     else a[side] <- a[side] * (min(pos, neg) / max(pos, neg))
     a
   }
+  # the start of a cost path's second cost (kind "costs") from its first
+  # cost's solution (one step of the solver from a start in its box)
+  costs_solve <- function(x, y, C, alpha0 = NULL, max_iter = 1) {
+    .Call(ns$ffi_svm_solve, list(kind = "costs", x = x, y = y, C = C, alpha0 = alpha0),
+          list(kernel = c(3, 1, 3, 0), type = "C-classification", tolerance = 1e-3,
+               max_iter = max_iter, cachesize = 1, shrinking = TRUE, threads = 1L, budget = Inf))
+  }
   set.seed(12)
   for (i in 1:40) {
     m <- sample(5:60, 1)
     y <- sample(c(-1L, 1L), m, TRUE)
     Cprev <- rep(runif(1, 0.1, 5), m) * runif(m, 0.5, 2)
-    prev <- ifelse(runif(m) < 0.4, Cprev, runif(m) * Cprev) * (runif(m) < 0.8)
+    a0 <- ifelse(runif(m) < 0.4, Cprev, runif(m) * Cprev) * (runif(m) < 0.8)
     # a larger, smaller or unbounded box
     C <- switch(i %% 3 + 1, Cprev * runif(1, 1, 10), Cprev * runif(1, 0.1, 1), rep(Inf, m))
-    a <- smo_solve(matrix(rnorm(m * 2), m), y, C, c(3, 1, 3, 0), max_iter = 1,
-                   warm = list(alpha = prev, C = Cprev))$start
+    r <- costs_solve(matrix(rnorm(m * 2), m), y, cbind(Cprev, C), alpha0 = a0)
+    expect_null(r$fits[[1L]]$start)
+    prev <- r$fits[[1L]]$alpha
+    a <- r$fits[[2L]]$start
     expect_identical(a, ref(prev, Cprev, C, y), info = i)
     expect_true(all(a >= 0 & a <= C), info = i)
     expect_lt(abs(sum(y * a)), 1e-12 * max(1, sum(a)))
   }
-  warm <- function(prev, Cprev, C, y) {
-    smo_solve(matrix(0, length(y), 1), y, C, c(3, 1, 3, 0), warm = list(alpha = prev, C = Cprev))
-  }
-  expect_error(warm(1, 1, 1, 2L), class = "kernclass_internal_error")
-  expect_error(warm(c(1, 1), 1, 1, 1L), class = "kernclass_internal_error")
+  x <- matrix(rnorm(4), 2)
+  expect_error(costs_solve(x, c(1L, 2L), cbind(c(1, 1), 2)), class = "kernclass_internal_error")
+  expect_error(costs_solve(x, c(1L, -1L), c(1, 2)), class = "kernclass_internal_error")
+  expect_error(costs_solve(x, c(1L, -1L), cbind(c(1, 0), 2)), class = "kernclass_internal_error")
+  expect_error(costs_solve(x, c(1L, -1L), matrix(1, 3, 2)), class = "kernclass_internal_error")
 })
