@@ -112,14 +112,18 @@ kc_svm_shared_plan <- function(sel, runs, inputs = new.env(parent = emptyenv()))
     common <- inputs$common[[at]]$common
   }
   if (is.null(common)) return(NULL)
+  # the kernel, a pair's block, the inputs and the results of its costs
+  # within the budget (the planner's, src/svm-plan.c)
+  plan <- kc_svm_plan(c(common$sizes, list(ncost = length(cost))), list(budget = kc_tune_budget()))
+  if (!plan$fits) return(NULL)
   x <- common$x
   k <- tryCatch(kc_kernel(common$kernel, arg("gamma"), arg("degree"), arg("coef0"), x[[1L]]),
                 error = function(e) NULL)
   if (is.null(k)) return(NULL)
   list(x = x, y = as.integer(d$y), nclass = common$nclass, levels = levels(d$y), cost = cost,
        spec = kc_kernel_code(k), w = common$w, cw = common$cw, tolerance = common$tolerance,
-       max_iter = common$max_iter, shrinking = common$shrinking, fold_kernel = common$fold_kernel,
-       bytes = common$bytes)
+       max_iter = common$max_iter, shrinking = common$shrinking, fold_kernel = plan$fold_kernel,
+       bytes = plan$bytes)
 }
 
 # The plan's part for one setting of kernel_svm's arguments but gamma (arg:
@@ -177,10 +181,12 @@ kc_svm_shared_common <- function(arg, sel, runs, inputs) {
   copies <- if (scale) length(runs) else 1
   # the kernel, a pair's block and the inputs' copies within the budget,
   # and the folds' kernels where it holds them: the planner's (src/svm-plan.c)
-  plan <- kc_svm_plan(list(kind = "path", n = n, nclass = L, m = largest, t = held_out,
-                           trained = n - min(tabulate(fold, max(fold))[runs]), nx = copies,
-                           nrun = length(runs), inputs = 8 * copies * length(design$x)),
-                      list(budget = kc_tune_budget()))
+  # (the results, which depend on the costs, are counted per group:
+  # kc_svm_shared_plan())
+  sizes <- list(kind = "path", n = n, nclass = L, m = largest, t = held_out,
+                trained = n - min(tabulate(fold, max(fold))[runs]), nx = copies,
+                nrun = length(runs), inputs = 8 * copies * length(design$x))
+  plan <- kc_svm_plan(sizes, list(budget = kc_tune_budget()))
   if (!plan$fits) return(NULL)
   # (a constant column warns: the folds then run one by one, and warn)
   # (the scaled copies are the folds' `runs`: kept until the folds change)
@@ -195,7 +201,7 @@ kc_svm_shared_common <- function(arg, sel, runs, inputs) {
   if (isFALSE(x)) return(NULL)
   list(x = x, kernel = kernel, nclass = L, w = as.double(wt), cw = cw,
        tolerance = as.numeric(tolerance), max_iter = as.numeric(max_iter),
-       shrinking = arg("shrinking"), fold_kernel = plan$fold_kernel, bytes = plan$bytes)
+       shrinking = arg("shrinking"), sizes = sizes)
 }
 
 # A plan's units of work on the folds `runs` (kc_paths' `units`): its class
@@ -240,11 +246,14 @@ kc_svm_shared_fits <- function(task, sel, rows) {
     p
   }, task$plans, ord)
   # the pairs side by side on the engine's threads, as many as the budget
-  # holds a fit's memory for (the planner's)
-  r <- kc_svm_solve(list(kind = "path", plans = plans, fold = as.integer(fold),
-                         run = as.integer(task$folds), kept = kc_svm_kept$buffers),
-                    list(threads = kc_threads(), budget = kc_tune_budget(),
-                         progress = task$progress))
+  # holds a fit's memory for, in as many calls as keep the results each
+  # holds within it (the planner's)
+  options <- list(threads = kc_threads(), budget = kc_tune_budget(), progress = task$progress)
+  calls <- kc_svm_plan(list(kind = "path", plans = plans), options)$calls
+  r <- unlist(lapply(split(seq_along(plans), calls), function(at) {
+    kc_svm_solve(list(kind = "path", plans = plans[at], fold = as.integer(fold),
+                      run = as.integer(task$folds), kept = kc_svm_kept$buffers), options)
+  }), recursive = FALSE, use.names = FALSE)
   out <- vector("list", length(sel$cells))
   for (g in seq_along(plans)) {
     at <- task$groups[[g]]

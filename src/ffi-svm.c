@@ -123,24 +123,38 @@ static SEXP solve_pairs(SEXP pr, SEXP options)
     return ans;
 }
 
-/* The threads a path's plans run on side by side (kc_svm_plan_path_threads):
- * from each plan's bytes (once, per thread and of its inputs; 0 where not
- * given), options$budget and options$threads. */
-static int path_threads(SEXP plans, SEXP options)
+/* The bytes of a path's plans (each plan's bytes: once, per thread, of its
+ * inputs and of its results; 0 where not given), 4 x nplans by kind. */
+static double *path_bytes(SEXP plans)
 {
-    int nt = kc_threads_from(kc_list_need(options, "threads"));
-    double budget = kc_svm_number_from(options, "budget");
-    if (ISNAN(budget)) kc_internal("budget must be a number");
     if (!isNewList(plans) || XLENGTH(plans) < 1 || XLENGTH(plans) > INT_MAX)
         kc_internal("plans must be a list of one or more plans");
     int np = (int) XLENGTH(plans);
-    double *bytes = (double *) R_alloc(3 * (size_t) np, sizeof(double));
+    double *bytes = (double *) R_alloc(4 * (size_t) np, sizeof(double));
     for (int j = 0; j < np; j++) {
         SEXP b = kc_list_elt(VECTOR_ELT(plans, j), "bytes");
-        if (!isNull(b) && (!isReal(b) || XLENGTH(b) != 3)) kc_internal("bytes must be 3 numbers");
-        for (int q = 0; q < 3; q++) bytes[q * np + j] = isNull(b) ? 0 : REAL(b)[q];
+        if (!isNull(b) && (!isReal(b) || XLENGTH(b) != 4)) kc_internal("bytes must be 4 numbers");
+        for (int q = 0; q < 4; q++) bytes[q * np + j] = isNull(b) ? 0 : REAL(b)[q];
     }
-    return kc_svm_plan_path_threads(bytes, bytes + np, bytes + 2 * np, np, budget, nt);
+    return bytes;
+}
+
+static double budget_from(SEXP options)
+{
+    double budget = kc_svm_number_from(options, "budget");
+    if (ISNAN(budget)) kc_internal("budget must be a number");
+    return budget;
+}
+
+/* The threads a call's plans run on side by side (kc_svm_plan_path_threads)
+ * from their bytes, options$budget and options$threads. */
+static int path_threads(SEXP plans, SEXP options)
+{
+    int nt = kc_threads_from(kc_list_need(options, "threads"));
+    double budget = budget_from(options);
+    int np = (int) XLENGTH(plans);
+    const double *b = path_bytes(plans);
+    return kc_svm_plan_path_threads(b, b + np, b + 2 * np, b + 3 * np, np, budget, nt);
 }
 
 /* The costs of kernel settings over the folds run (1-based) of a
@@ -299,18 +313,28 @@ SEXP ffi_svm_solve(SEXP problems, SEXP options)
 /* The plan the solve would follow, for R: binary, costs and pairs problems as
  * ffi_svm_solve takes them (list(store = its name, bytes = the store's
  * bytes where new)); a cost path as it takes it, list(threads = those its
- * plans run on side by side); and for the cost path from its sizes, before
- * its plans are made (problems: kind = "path", n, nclass, m the largest pair's
- * training rows, t the largest fold, trained, nx, nrun, inputs; options:
- * budget), list(fits, fold_kernel, bytes = c(once, thread, inputs)). */
+ * plans run on side by side in one call, calls = per plan the call it is
+ * solved in, 1, 2, ...: as many calls as keep each one's results within the
+ * budget, kc_svm_plan_path_calls); and for the cost path from its sizes,
+ * before its plans are made (problems: kind = "path", n, nclass, m the
+ * largest pair's training rows, t the largest fold, trained, nx, nrun,
+ * inputs, optionally ncost; options: budget), list(fits, fold_kernel,
+ * bytes = c(once, thread, inputs, results)). */
 SEXP ffi_svm_plan(SEXP problems, SEXP options)
 {
     const char *kind = kind_of(problems);
     if (!strcmp(kind, "path") && !isNull(kc_list_elt(problems, "plans"))) {
-        const char *names[] = {"threads", ""};
+        SEXP plans = kc_list_need(problems, "plans");
+        int nt = path_threads(plans, options), np = (int) XLENGTH(plans);
+        const double *b = path_bytes(plans);
+        const char *names[] = {"threads", "calls", ""};
         SEXP out = PROTECT(mkNamed(VECSXP, names));
-        int nt = path_threads(kc_list_need(problems, "plans"), options);
         SET_VECTOR_ELT(out, 0, ScalarInteger(nt));
+        SEXP calls = allocVector(INTSXP, np);
+        SET_VECTOR_ELT(out, 1, calls);
+        kc_svm_plan_path_calls(b, b + np, b + 2 * np, b + 3 * np, np, budget_from(options),
+                               INTEGER(calls));
+        for (int j = 0; j < np; j++) INTEGER(calls)[j]++;
         UNPROTECT(1);
         return out;
     }
@@ -327,19 +351,24 @@ SEXP ffi_svm_plan(SEXP problems, SEXP options)
         if (L == NA_INTEGER || L < 2 || nx == NA_INTEGER || nx < 1 || nrun == NA_INTEGER ||
             nrun < 1)
             kc_internal("nclass must be an integer >= 2, nx and nrun integers >= 1");
-        kc_svm_path_plan p = kc_svm_plan_path(v[0], L, v[1], v[2], v[3], nx, nrun, v[4], v[5]);
+        SEXP nc = kc_list_elt(problems, "ncost");
+        double ncost = isNull(nc) ? 0 : asReal(nc);
+        if (!(ncost >= 0)) kc_internal("ncost must be a number >= 0");
+        kc_svm_path_plan p = kc_svm_plan_path(v[0], L, v[1], v[2], v[3], nx, nrun, v[4], ncost,
+                                              v[5]);
         const char *names[] = {"fits", "fold_kernel", "bytes", ""};
         SEXP out = PROTECT(mkNamed(VECSXP, names));
         SET_VECTOR_ELT(out, 0, ScalarLogical(p.fits));
         SET_VECTOR_ELT(out, 1, ScalarInteger(p.fold_kernel));
-        SEXP b = allocVector(REALSXP, 3);
+        SEXP b = allocVector(REALSXP, 4);
         SET_VECTOR_ELT(out, 2, b);
         REAL(b)[0] = p.once;
         REAL(b)[1] = p.thread;
         REAL(b)[2] = p.inputs;
-        const char *bn[] = {"once", "thread", "inputs"};
-        SEXP nm = PROTECT(allocVector(STRSXP, 3));
-        for (int q = 0; q < 3; q++) SET_STRING_ELT(nm, q, mkChar(bn[q]));
+        REAL(b)[3] = p.results;
+        const char *bn[] = {"once", "thread", "inputs", "results"};
+        SEXP nm = PROTECT(allocVector(STRSXP, 4));
+        for (int q = 0; q < 4; q++) SET_STRING_ELT(nm, q, mkChar(bn[q]));
         setAttrib(b, R_NamesSymbol, nm);
         UNPROTECT(2);
         return out;

@@ -55,24 +55,26 @@ kc_svm_store kc_svm_plan_pairs(kc_svm_type type, const kc_points *x, const kc_ke
                ? KC_STORE_PAIRS : KC_STORE_APART;
 }
 
-/* The path within the budget; with more than two classes on the folds'
- * own inputs (scaled per fold, or one fold run) the held-out rows' kernel
- * with the training rows once per fold run (doubles), each pair's decision
- * values read from it (1 / (L - 1) of the work of each pair's own), and
- * the training rows' with themselves (floats), each pair's block copied
- * from it, where the budget holds them: fold_kernel 2, or 1 the held-out
- * one alone, 0 neither. */
+/* The path within the budget, its results counted; with more than two
+ * classes on the folds' own inputs (scaled per fold, or one fold run) the
+ * held-out rows' kernel with the training rows once per fold run (doubles),
+ * each pair's decision values read from it (1 / (L - 1) of the work of
+ * each pair's own), and the training rows' with themselves (floats), each
+ * pair's block copied from it, where the budget holds them: fold_kernel 2,
+ * or 1 the held-out one alone, 0 neither. */
 kc_svm_path_plan kc_svm_plan_path(double n, int nclass, double m, double t, double trained,
-                                  int nx, int nrun, double inputs, double budget)
+                                  int nx, int nrun, double inputs, double ncost, double budget)
 {
     kc_svm_path_plan plan = {0, 0, kc_svm_path_bytes_once(n, nx, nrun),
-                             kc_svm_path_bytes_thread(m, t), inputs};
-    if (plan.once + plan.thread + inputs > budget) return plan;
+                             kc_svm_path_bytes_thread(m, t), inputs,
+                             kc_svm_path_bytes_results(n, nclass, ncost, nrun)};
+    double rest = plan.thread + inputs + plan.results;
+    if (plan.once + rest > budget) return plan;
     plan.fits = 1;
     if (nclass > 2 && (nx > 1 || nrun == 1)) {
         for (int mode = 2; mode >= 1; mode--) {
             double once = 8 * t * trained + (mode == 2 ? 4 * trained * trained : 0);
-            if (once + plan.thread + inputs <= budget) {
+            if (once + rest <= budget) {
                 plan.fold_kernel = mode;
                 plan.once = once;
                 break;
@@ -82,16 +84,41 @@ kc_svm_path_plan kc_svm_plan_path(double n, int nclass, double m, double t, doub
     return plan;
 }
 
-int kc_svm_plan_path_threads(const double *once, const double *thread, const double *inputs,
-                             int nplans, double budget, int nthreads)
+int kc_svm_plan_path_calls(const double *once, const double *thread, const double *inputs,
+                           const double *results, int nplans, double budget, int *call)
 {
-    double o = 0, th = 0, in = 0;
+    int c = 0;
+    double o = 0, th = 0, in = 0, res = 0;
+    for (int j = 0; j < nplans; j++) {
+        double o2 = fmax(o, once[j]), th2 = fmax(th, thread[j]), in2 = fmax(in, inputs[j]),
+               res2 = res + results[j];
+        if (j > 0 && o2 + th2 + in2 + res2 > budget) {
+            c++;
+            o2 = once[j];
+            th2 = thread[j];
+            in2 = inputs[j];
+            res2 = results[j];
+        }
+        o = o2;
+        th = th2;
+        in = in2;
+        res = res2;
+        call[j] = c;
+    }
+    return nplans > 0 ? c + 1 : 0;
+}
+
+int kc_svm_plan_path_threads(const double *once, const double *thread, const double *inputs,
+                             const double *results, int nplans, double budget, int nthreads)
+{
+    double o = 0, th = 0, in = 0, res = 0;
     for (int j = 0; j < nplans; j++) {
         if (once[j] > o) o = once[j];
         if (thread[j] > th) th = thread[j];
         if (inputs[j] > in) in = inputs[j];
+        res += results[j];
     }
-    double fits = floor((budget - o - in) / th);
+    double fits = floor((budget - o - in - res) / th);
     if (fits < nthreads) return fits >= 1 ? (int) fits : 1;
     return nthreads;
 }

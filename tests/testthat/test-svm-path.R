@@ -334,7 +334,7 @@ test_that("the entry point checks its arguments and stops at an interrupt", {
                         nx = nx, nrun = nrun, inputs = 0), list(budget = budget))
   }
   thread <- 4 * 64 + 8 + 8 * 2 * 8
-  expect_equal(plan(1L, 5L)$bytes, c(once = 8 * 100, thread = thread, inputs = 0))
+  expect_equal(plan(1L, 5L)$bytes, c(once = 8 * 100, thread = thread, inputs = 0, results = 0))
   expect_equal(plan(5L, 5L)$bytes[1:2], c(once = 0, thread = thread))
   expect_equal(plan(1L, 1L)$bytes[1:2], c(once = 0, thread = thread))
   expect_identical(plan(1L, 5L, budget = 8 * 100 + thread)$fits, TRUE)
@@ -459,8 +459,8 @@ test_that("kernel settings in one call, their pairs side by side on threads, fit
 })
 
 test_that("the threads fitting side by side are as many as the memory budget holds", {
-  plan <- function(once, thread, inputs = 0) {
-    list(bytes = c(once = once, thread = thread, inputs = inputs))
+  plan <- function(once, thread, inputs = 0, results = 0) {
+    list(bytes = c(once = once, thread = thread, inputs = inputs, results = results))
   }
   old <- options(kernclass.threads = 2L, kernclass.tune.store_mb = 1)
   on.exit(options(old), add = TRUE)
@@ -476,6 +476,10 @@ test_that("the threads fitting side by side are as many as the memory budget hol
   expect_identical(threads(list(plan(2^19, 2^17), plan(0, 2^18))), min(2L, ns$kc_threads()))
   # never fewer than one: each plan alone is within the budget
   expect_identical(threads(list(plan(2^20, 2^20))), 1L)
+  # every plan's results count, all held at once
+  expect_identical(threads(list(plan(0, 2^18, results = 2^18), plan(0, 2^17, results = 2^17))), 1L)
+  expect_identical(threads(list(plan(0, 2^17, results = 2^18), plan(0, 2^17, results = 2^17))),
+                   min(2L, ns$kc_threads()))
 })
 
 test_that("the warm start is the last solution moved into the new box, made feasible", {
