@@ -413,9 +413,10 @@ kc_fit_svm_costs <- function(d, kernel, gamma, degree, coef0, cost, class.weight
     if (!one) {
       empty <- levels(d$y)[tapply(C, d$y, max) == 0]
       if (length(empty)) {
-        arg <- if (any(kc_class_weights(class.weights, d$y)[empty] == 0)) "class.weights" else "weights"
-        kc_abort(sprintf("`%s` gives every observation of class(es) %s weight 0; they cannot be learnt.",
-                         arg, kc_enum(empty)), arg = arg)
+        zero <- any(kc_class_weights(class.weights, d$y)[empty] == 0)
+        arg <- if (zero) "class.weights" else "weights"
+        kc_abort(sprintf(paste0("`%s` gives every observation of class(es) %s weight 0; they ",
+                                "cannot be learnt."), arg, kc_enum(empty)), arg = arg)
       }
     }
     C

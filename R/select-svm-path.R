@@ -1,9 +1,19 @@
 # The SVM's cost path: what the registry's path "cost" (R/select.R's
-# kc_paths) does for kernel_svm(). The costs of one kernel setting are
-# fitted on a fold as one path (shared kernel rows, warm starts, one
-# expansion for the held-out rows), or on all the folds in one call
-# (src/svm-path.c); and a grid is made from the data when none is given
-# (the registry's default_grid).
+# kc_paths) does for kernel_svm(). The costs of one kernel setting share
+# work, by one of two routes to the one solve entry (kc_svm_solve(),
+# src/ffi-svm.c), neither of which threads state through kernel_svm():
+# - the shared path: the costs on all the folds in one call (kind "path",
+#   src/svm-path.c), for dense rows with a shift-invariant kernel (rbf,
+#   laplace) and C-classification within the tuning budget (kc_tune_budget(),
+#   which counts the held-out decision values the call returns: a grid's
+#   settings are split into as many calls as keep them within it);
+# - else per fold: the fold's costs fitted as one path by the SVM itself
+#   (kc_svm_cost_path(), R/fit-svm.R: per class pair the costs one problem of
+#   kind "costs", solved in increasing cost with the warm start of the shared
+#   path and one kept store of the pair's kernel rows), one expansion for the
+#   held-out rows.
+# And a grid is made from the data when none is given (the registry's
+# default_grid).
 
 # ---- the path: costs of one kernel setting share work -------------------------
 
@@ -65,8 +75,9 @@ kc_path_predict <- function(models, xte, needs) {
 # blocks of it; else every fold's rows scaled by its training rows'
 # statistics (scale = TRUE), as its kernel_svm() would, and each pair's
 # block computed for its fold; the costs solved in increasing order with
-# the warm starts of kc_svm_path_start(), the held-out decision values from
-# the kernel of the held-out rows kept beside the block: the fits and
+# the per-fold path's warm starts (kc_svm_warm_start), the held-out
+# decision values from the kernel of the held-out rows kept beside the
+# block: the fits and
 # predictions of the per-fold path. Anything else (sparse rows, kernel
 # data, probabilities, other types or arguments, over the memory budget)
 # runs each fold on its own (kc_fold_fits()).

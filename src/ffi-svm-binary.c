@@ -38,7 +38,8 @@ double kc_svm_number_from(SEXP options, const char *name)
  * max_iter, shrinking and threads. */
 kc_smo_options kc_svm_solver_from(SEXP options, kc_svm_type type)
 {
-    double eps = kc_svm_number_from(options, "tolerance"), it = kc_svm_number_from(options, "max_iter");
+    double eps = kc_svm_number_from(options, "tolerance"),
+           it = kc_svm_number_from(options, "max_iter");
     if (!R_FINITE(eps) || eps <= 0) kc_internal("tolerance must be > 0");
     if (ISNAN(it) || it < 1) kc_internal("max_iter must be >= 1");
     int shr = asLogical(kc_list_need(options, "shrinking"));
@@ -110,8 +111,8 @@ static void check_start(const double *a0, const double *C, R_xlen_t n)
  * where cachesize holds it, else the cache. */
 kc_svm_binary_plan kc_svm_binary_plan_from(SEXP options, const kc_points *a)
 {
-    return kc_svm_plan_binary((double) a->n, a->src, kc_svm_type_from(options), kc_svm_cache_from(options),
-                              0, 0, 0);
+    return kc_svm_plan_binary((double) a->n, a->src, kc_svm_type_from(options),
+                              kc_svm_cache_from(options), 0, 0);
 }
 
 /* The first plan of a cost path (kc_svm_plan_binary in a path): a store
@@ -120,8 +121,8 @@ kc_svm_binary_plan kc_svm_costs_plan_from(SEXP options, const kc_points *a)
 {
     double budget = kc_svm_number_from(options, "budget");
     if (ISNAN(budget)) kc_internal("budget must be a number");
-    return kc_svm_plan_binary((double) a->n, a->src, kc_svm_type_from(options), kc_svm_cache_from(options),
-                              0, 1, budget);
+    return kc_svm_plan_binary((double) a->n, a->src, kc_svm_type_from(options),
+                              kc_svm_cache_from(options), 1, budget);
 }
 
 /* A store of the solver's rows for n points, its flags cleared; the

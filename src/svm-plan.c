@@ -20,22 +20,20 @@ const char *kc_svm_store_name(kc_svm_store store)
     return "";
 }
 
-/* A path keeps a store where its budget holds one (a source other than
- * rows fills it row by row, as asked); alone, C- and nu-SVC on dense or
- * sparse rows compute every row at once where the cache would hold them
+/* A cost path keeps a store where its budget holds one (a source other
+ * than rows fills it row by row, as asked); alone, C- and nu-SVC on dense
+ * or sparse rows compute every row at once where the cache would hold them
  * all (25-40% less CPU than the cache's bookkeeping at n = 2,000-5,000).
  * The one-class SVM asks for few rows (n = 5,000, nu = 0.1: the whole
  * kernel took 0.07 s, the cache 0.025 s): it keeps the cache. */
 kc_svm_binary_plan kc_svm_plan_binary(double n, kc_source src, kc_svm_type type,
-                                      double cache_mb, int kept, int in_path, double keep)
+                                      double cache_mb, int in_path, double budget)
 {
     kc_svm_binary_plan plan = {KC_STORE_CACHE, 0, 0, 0};
     double bytes = kc_svm_store_bytes(n);
     int rows = type != KC_SVM_ONE && (src == KC_SRC_DENSE || src == KC_SRC_SPARSE);
-    if (kept) {
-        plan.store = KC_STORE_KEPT;
-    } else if (in_path) {
-        if (bytes <= keep) plan = (kc_svm_binary_plan) {KC_STORE_KEPT, 1, rows, bytes};
+    if (in_path) {
+        if (bytes <= budget) plan = (kc_svm_binary_plan) {KC_STORE_KEPT, 1, rows, bytes};
     } else if (rows && bytes <= cache_mb * 1048576.0) {
         plan = (kc_svm_binary_plan) {KC_STORE_WHOLE, 1, 1, bytes};
     }

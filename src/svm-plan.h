@@ -22,17 +22,17 @@ typedef enum {
 } kc_svm_store;
 const char *kc_svm_store_name(kc_svm_store store);
 
-/* One binary problem of n points from source src: kept says a store is
- * given (raw, from the last cost of a path); in_path that the caller keeps
- * the store for the next cost, keep the bytes it may still take.  fresh:
- * a new store is allocated (whole: all its rows computed first). */
+/* One binary problem of n points from source src: in_path says it is a
+ * cost path's (kind "costs"), whose store, kept for all its costs, may
+ * take budget bytes.  fresh: a new store is allocated (whole: all its rows
+ * computed first). */
 typedef struct {
     kc_svm_store store;
     int fresh, whole;
     double bytes;
 } kc_svm_binary_plan;
 kc_svm_binary_plan kc_svm_plan_binary(double n, kc_source src, kc_svm_type type,
-                                      double cache_mb, int kept, int in_path, double keep);
+                                      double cache_mb, int in_path, double budget);
 
 /* Whether the problems are of the kind the class pairs solve side by side
  * (C-SVC on plain dense points with a distance kernel, which kc_svm_binary
