@@ -334,7 +334,13 @@ kernel_svm.formula <- function(formula, data = NULL, subset, na.action, weights,
 # The fit, for both methods (as kc_fit_means()): the arguments checked, the
 # bounds C, then the SVM on the representation (kc_repr_svm(),
 # R/fit-svm-solve.R).
-kc_fit_svm <- function(d, ..., cost) kc_fit_svm_costs(d, ..., cost = list(cost))[[1L]]
+kc_fit_svm <- function(d, kernel, gamma, degree, coef0, cost, class.weights, weights, scale,
+                       probability, tolerance, max_iter, cachesize, shrinking, type, nu, ...,
+                       approx, call) {
+  kc_fit_svm_costs(d, kernel, gamma, degree, coef0, list(cost), class.weights, weights, scale,
+                   probability, tolerance, max_iter, cachesize, shrinking, type, nu, ...,
+                   approx = approx, call = call)[[1L]]
+}
 
 # kernel_svm() for each of several costs on the same data and arguments
 # (kernel_tune()'s cost path, R/select-svm-path.R): one model per cost, as

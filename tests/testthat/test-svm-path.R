@@ -152,7 +152,7 @@ test_that("more than two classes: the fold runs' kernels once per fold run, as p
   expect_identical(plan_of(3, FALSE, runs = 2L)$fold_kernel, 2L)
   # a budget that holds the pairs' memory and the held-out kernel, not the
   # training kernel besides: the held-out one alone; one that holds not even it
-  pairs <- p3$bytes[["thread"]] + p3$bytes[["inputs"]]
+  pairs <- p3$bytes[["thread"]] + p3$bytes[["inputs"]] + p3$bytes[["results"]]
   held <- plan_of(3, TRUE, mb = (pairs + 8 * 30 * 120) / 2^20)
   expect_identical(held$fold_kernel, 1L)
   expect_identical(held$bytes[["once"]], 8 * 30 * 120)
@@ -477,7 +477,7 @@ test_that("the threads fitting side by side are as many as the memory budget hol
   # never fewer than one: each plan alone is within the budget
   expect_identical(threads(list(plan(2^20, 2^20))), 1L)
   # every plan's results count, all held at once
-  expect_identical(threads(list(plan(0, 2^18, results = 2^18), plan(0, 2^17, results = 2^17))), 1L)
+  expect_identical(threads(list(plan(0, 2^18, results = 2^19), plan(0, 2^17, results = 2^17))), 1L)
   expect_identical(threads(list(plan(0, 2^17, results = 2^18), plan(0, 2^17, results = 2^17))),
                    min(2L, ns$kc_threads()))
 })
