@@ -333,11 +333,34 @@ kernel_svm.formula <- function(formula, data = NULL, subset, na.action, weights,
 
 # The fit, for both methods (as kc_fit_means()): the arguments checked, the
 # bounds C, then the SVM on the representation (kc_repr_svm(),
-# R/fit-svm-solve.R). `.path` (internal): kernel_tune()'s state for the costs of
-# one kernel setting (R/select-svm-path.R).
+# R/fit-svm-solve.R).
 kc_fit_svm <- function(d, kernel, gamma, degree, coef0, cost, class.weights, weights, scale,
                        probability, tolerance, max_iter, cachesize, shrinking, type, nu, ...,
-                       approx, call, .path = NULL) {
+                       approx, call) {
+  kc_fit_svm_costs(d, kernel, gamma, degree, coef0, list(cost), class.weights, weights, scale,
+                   probability, tolerance, max_iter, cachesize, shrinking, type, nu, ...,
+                   approx = approx, call = call)[[1L]]
+}
+
+# kernel_svm() for each of several costs on the same data and arguments
+# (kernel_tune()'s cost path, R/select-svm-path.R): one model per cost, as
+# kernel_svm(x, y, cost = costs[i], ...) would fit it, the exact kernel's
+# costs solved as one path per class pair (kc_repr_svm_costs()).
+kc_svm_cost_path <- function(x, y, costs, ...) {
+  a <- list(...)
+  arg <- function(nm) if (nm %in% names(a)) a[[nm]] else eval(formals(kernel_svm.default)[[nm]])
+  if (kc_svm_type(arg("type")) == "one-classification") kc_svm_no_labels("y")
+  call <- as.call(c(list(quote(kernel_svm), x = x, y = y, cost = costs[[1L]]), a))
+  d <- kc_design_xy(x, y, kernel = arg("kernel"))
+  kc_fit_formula(kc_fit_svm_costs, kernel_svm.default, d, c(a, list(cost = as.list(costs))), call)
+}
+
+# The fit of kc_fit_svm() for the costs `cost` (a list: each checked as
+# kernel_svm()'s `cost`), a list of one model per cost; call: the first
+# cost's (each model's its own cost's).
+kc_fit_svm_costs <- function(d, kernel, gamma, degree, coef0, cost, class.weights, weights, scale,
+                             probability, tolerance, max_iter, cachesize, shrinking, type, nu, ...,
+                             approx, call) {
   kc_check_dots(...)
   kc_threads()
   type <- kc_svm_type(type)
@@ -358,9 +381,9 @@ kc_fit_svm <- function(d, kernel, gamma, degree, coef0, cost, class.weights, wei
   kc_check_kernel_range(d$x, k, float = TRUE)
   approx <- kc_approx_check(approx, d$x, k)
   if (type == "C-classification") {
-    if (!is.numeric(cost) || length(cost) != 1L || is.na(cost) || !(cost > 0)) {
+    for (v in cost) if (!is.numeric(v) || length(v) != 1L || is.na(v) || !(v > 0)) {
       kc_abort(sprintf("`cost` must be one number > 0 (Inf for the hard margin); got %s.",
-                       paste(format(cost), collapse = ", ")), arg = "cost")
+                       paste(format(v), collapse = ", ")), arg = "cost")
     }
   } else if (!is.numeric(nu) || length(nu) != 1L || is.na(nu) || !(nu > 0 && nu <= 1)) {
     kc_abort(sprintf("`nu` must be one number in (0, 1]; got %s.",
@@ -382,30 +405,39 @@ kc_fit_svm <- function(d, kernel, gamma, degree, coef0, cost, class.weights, wei
   }
   kc_check_flag(shrinking, "shrinking")
   kc_check_flag(probability, "probability")
-  # the upper bounds: cost times the weights; for the nu types the weights
-  # alone (LIBSVM's bound 1), the solution fixing the scale
-  C <- kc_obs_weights(weights, nrow(d$x))
-  if (type == "C-classification") C <- cost * C
-  if (!one) C <- kc_class_weights(class.weights, d$y)[as.integer(d$y)] * C
-  C[C == 0 | is.nan(C)] <- 0  # weight 0 with cost = Inf: the point is left out
-  if (one && sum(C > 0) < 2L) {
-    kc_abort(sprintf(paste0("The one-class SVM needs at least 2 observations of weight > 0; ",
-                            "`weights` leaves %d."), sum(C > 0)), arg = "weights")
-  }
-  if (!one) {
-    empty <- levels(d$y)[tapply(C, d$y, max) == 0]
-    if (length(empty)) {
-      arg <- if (any(kc_class_weights(class.weights, d$y)[empty] == 0)) "class.weights" else "weights"
-      kc_abort(sprintf("`%s` gives every observation of class(es) %s weight 0; they cannot be learnt.",
-                       arg, kc_enum(empty)), arg = arg)
+  # the upper bounds, per cost: cost times the weights; for the nu types the
+  # weights alone (LIBSVM's bound 1), the solution fixing the scale
+  bounds <- function(v) {
+    C <- kc_obs_weights(weights, nrow(d$x))
+    if (type == "C-classification") C <- v * C
+    if (!one) C <- kc_class_weights(class.weights, d$y)[as.integer(d$y)] * C
+    C[C == 0 | is.nan(C)] <- 0  # weight 0 with cost = Inf: the point is left out
+    if (one && sum(C > 0) < 2L) {
+      kc_abort(sprintf(paste0("The one-class SVM needs at least 2 observations of weight > 0; ",
+                              "`weights` leaves %d."), sum(C > 0)), arg = "weights")
     }
+    if (!one) {
+      empty <- levels(d$y)[tapply(C, d$y, max) == 0]
+      if (length(empty)) {
+        zero <- any(kc_class_weights(class.weights, d$y)[empty] == 0)
+        arg <- if (zero) "class.weights" else "weights"
+        kc_abort(sprintf(paste0("`%s` gives every observation of class(es) %s weight 0; they ",
+                                "cannot be learnt."), arg, kc_enum(empty)), arg = arg)
+      }
+    }
+    C
   }
+  C <- lapply(cost, bounds)
+  calls <- if (length(cost) == 1L) list(call) else lapply(cost, function(v) {
+    call$cost <- v
+    call
+  })
 
-  control <- list(kernel = k, type = type, cost = cost, nu = nu, tolerance = tolerance,
+  control <- list(kernel = k, type = type, cost = unlist(cost), nu = nu, tolerance = tolerance,
                   max_iter = max_iter, cachesize = cachesize, shrinking = shrinking)
   kc_repr_svm(kc_repr_new(kc_repr_kind(approx)), approx, d, k, C, control,
               list(weights = weights, class.weights = class.weights, probability = probability,
-                   given = names(call), call = call, path = .path))
+                   given = names(call), calls = calls))
 }
 
 kc_svm_type <- function(type) {

@@ -428,7 +428,7 @@ kc_repr_svm_control.kc_features <- function(repr, spec, control, given) {
 # The class pairs side by side in one call (kc_linear_pairs(), each pair's
 # shuffles from its own generator seeded from R's RNG).
 #' @export
-kc_repr_svm_solve.kc_features <- function(r, problems, pairs, C, control, path) {
+kc_repr_svm_solve.kc_features <- function(r, problems, pairs, C, control) {
   fits <- kc_linear_pairs(r$store, r$fa$rank, as.integer(r$y), problems, pairs, C,
                           control$tolerance, control$max_iter, control$shrinking)
   r$progress(message = "linear SVM")

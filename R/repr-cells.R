@@ -240,7 +240,7 @@ kc_repr_prepare.kc_cells <- function(repr, spec, d, k, uses) {
 # cost scaled by n / n_c unless scale_cost = FALSE), and blend = "auto"'s
 # choice; list(models, centres, cell, gap, blend, spec: its size resolved).
 #' @export
-kc_repr_svm_solve.kc_cells <- function(r, problems, pairs, C, control, path) {
+kc_repr_svm_solve.kc_cells <- function(r, problems, pairs, C, control) {
   n <- nrow(r$x)
   spec <- r$spec
   k <- r$kernel

@@ -412,11 +412,12 @@ kc_fold_fits <- function(sel, test) {
   ytr <- d$y[-test]
   xte <- kc_rows(d$x, test)
   extra <- if (!is.null(w)) list(weights = w[-test])
-  # an error names its own cell (kc_relay), not the first of the path
-  fit_cell <- function(j, more = NULL) {
-    tryCatch(do.call(fit, c(list(xtr, ytr), cells[[j]], args, extra, more)),
+  # an error names its own cell (kc_relay), not the first of the path (a
+  # path that fits several cells at once names the cell it fails on)
+  fit_cell <- function(j, more = NULL, fun = fit) {
+    tryCatch(do.call(fun, c(list(xtr, ytr), cells[[j]], args, extra, more)),
              error = function(e) {
-               e$kc_cell <- j
+               if (is.null(e$kc_cell)) e$kc_cell <- j
                stop(e)
              })
   }

@@ -1,56 +1,39 @@
 # The SVM's cost path: what the registry's path "cost" (R/select.R's
-# kc_paths) does for kernel_svm(). The costs of one kernel setting are
-# fitted on a fold as one path (shared kernel rows, warm starts, one
-# expansion for the held-out rows), or on all the folds in one call
-# (src/svm-path.c); and a grid is made from the data when none is given
-# (the registry's default_grid).
+# kc_paths) does for kernel_svm(). The costs of one kernel setting share
+# work, by one of two routes to the one solve entry (kc_svm_solve(),
+# src/ffi-svm.c), neither of which threads state through kernel_svm():
+# - the shared path: the costs on all the folds in one call (kind "path",
+#   src/svm-path.c), for dense rows with a shift-invariant kernel (rbf,
+#   laplace) and C-classification within the tuning budget (kc_tune_budget(),
+#   which counts the held-out decision values the call returns: a grid's
+#   settings are split into as many calls as keep them within it);
+# - else per fold: the fold's costs fitted as one path by the SVM itself
+#   (kc_svm_cost_path(), R/fit-svm.R: per class pair the costs one problem of
+#   kind "costs", solved in increasing cost with the warm start of the shared
+#   path and one kept store of the pair's kernel rows), one expansion for the
+#   held-out rows.
+# And a grid is made from the data when none is given (the registry's
+# default_grid).
 
 # ---- the path: costs of one kernel setting share work -------------------------
 
-# The state a path keeps between its fits, per class pair: the kernel rows
-# computed so far (a raw store the solver fills in place) and the last
-# solution. Stores fit in the tuning budget (kc_tune_budget(), per fold
-# being fitted); past it, the pair warm-starts only.
-kc_svm_path_new <- function() {
-  path <- new.env(parent = emptyenv())
-  path$budget <- kc_tune_budget()
-  path
-}
-
-# The warm start, the store and the budget for one binary problem of a
-# path (rows: the problem's training rows): the problem's warm, store and
-# the solve's keep option (kc_svm_options()); NULLs outside a path. The
-# start is the C engine's (kc_svm_warm_start, src/svm-path.c), the rule the
-# shared path uses: the last solution moved into the new box. Whether a new
-# store fits the budget left is the planner's (src/svm-plan.c).
-kc_svm_path_start <- function(path, key, rows) {
-  if (is.null(path)) return(list())
-  prev <- path[[key]]
-  if (!is.null(prev) && identical(prev$rows, rows)) {
-    return(list(warm = list(alpha = prev$alpha, C = prev$C), store = prev$store,
-                keep = path$budget))
-  }
-  list(keep = path$budget)
-}
-
-# After the solve r: its solution, and its store (a new one takes its bytes
-# off the budget).
-kc_svm_path_keep <- function(path, key, rows, Cb, r) {
-  if (is.null(path)) return(invisible())
-  path$budget <- path$budget - r$bytes
-  assign(key, list(rows = rows, C = Cb, alpha = r$alpha, store = r$store), envir = path)
-}
-
 # The cost path's fits of one fold (kc_paths' fold_fits): the cells' costs
-# in increasing order, each fit warm-started from the last and all sharing
-# the kernel rows of the fold's training points; the held-out rows'
-# predictions from one expansion where it can.
+# fitted by the SVM as one path (kc_svm_cost_path(): per class pair, the
+# costs in increasing order in one call of the solve entry, each warm-
+# started from the last, all on one store of the pair's kernel rows); the
+# held-out rows' predictions from one expansion where it can. An error
+# names the cell whose cost it arose at.
 kc_svm_path_fold_fits <- function(cells, fit_cell, xte, needs) {
-  path <- kc_svm_path_new()
-  models <- vector("list", length(cells))
-  for (j in order(vapply(cells, function(a) a$cost, numeric(1)))) {
-    models[[j]] <- fit_cell(j, list(.path = path))
+  costs <- vapply(cells, function(a) a$cost, numeric(1))
+  ord <- order(costs)
+  fit_costs <- function(x, y, ..., cost) {  # the first cell's arguments, its cost left out
+    tryCatch(kc_svm_cost_path(x, y, costs[ord], ...), error = function(e) {
+      if (!is.null(e$kc_cost)) e$kc_cell <- ord[e$kc_cost]
+      stop(e)
+    })
   }
+  models <- vector("list", length(cells))
+  models[ord] <- fit_cell(ord[1L], fun = fit_costs)
   out <- kc_path_predict(models, xte, needs)
   if (!is.null(out)) return(out)
   lapply(models, kc_fold_predict, xte = xte, needs = needs)
@@ -92,8 +75,9 @@ kc_path_predict <- function(models, xte, needs) {
 # blocks of it; else every fold's rows scaled by its training rows'
 # statistics (scale = TRUE), as its kernel_svm() would, and each pair's
 # block computed for its fold; the costs solved in increasing order with
-# the warm starts of kc_svm_path_start(), the held-out decision values from
-# the kernel of the held-out rows kept beside the block: the fits and
+# the per-fold path's warm starts (kc_svm_warm_start), the held-out
+# decision values from the kernel of the held-out rows kept beside the
+# block: the fits and
 # predictions of the per-fold path. Anything else (sparse rows, kernel
 # data, probabilities, other types or arguments, over the memory budget)
 # runs each fold on its own (kc_fold_fits()).
@@ -139,14 +123,18 @@ kc_svm_shared_plan <- function(sel, runs, inputs = new.env(parent = emptyenv()))
     common <- inputs$common[[at]]$common
   }
   if (is.null(common)) return(NULL)
+  # the kernel, a pair's block, the inputs and the results of its costs
+  # within the budget (the planner's, src/svm-plan.c)
+  plan <- kc_svm_plan(c(common$sizes, list(ncost = length(cost))), list(budget = kc_tune_budget()))
+  if (!plan$fits) return(NULL)
   x <- common$x
   k <- tryCatch(kc_kernel(common$kernel, arg("gamma"), arg("degree"), arg("coef0"), x[[1L]]),
                 error = function(e) NULL)
   if (is.null(k)) return(NULL)
   list(x = x, y = as.integer(d$y), nclass = common$nclass, levels = levels(d$y), cost = cost,
        spec = kc_kernel_code(k), w = common$w, cw = common$cw, tolerance = common$tolerance,
-       max_iter = common$max_iter, shrinking = common$shrinking, fold_kernel = common$fold_kernel,
-       bytes = common$bytes)
+       max_iter = common$max_iter, shrinking = common$shrinking, fold_kernel = plan$fold_kernel,
+       bytes = plan$bytes)
 }
 
 # The plan's part for one setting of kernel_svm's arguments but gamma (arg:
@@ -204,10 +192,12 @@ kc_svm_shared_common <- function(arg, sel, runs, inputs) {
   copies <- if (scale) length(runs) else 1
   # the kernel, a pair's block and the inputs' copies within the budget,
   # and the folds' kernels where it holds them: the planner's (src/svm-plan.c)
-  plan <- kc_svm_plan(list(kind = "path", n = n, nclass = L, m = largest, t = held_out,
-                           trained = n - min(tabulate(fold, max(fold))[runs]), nx = copies,
-                           nrun = length(runs), inputs = 8 * copies * length(design$x)),
-                      list(budget = kc_tune_budget()))
+  # (the results, which depend on the costs, are counted per group:
+  # kc_svm_shared_plan())
+  sizes <- list(kind = "path", n = n, nclass = L, m = largest, t = held_out,
+                trained = n - min(tabulate(fold, max(fold))[runs]), nx = copies,
+                nrun = length(runs), inputs = 8 * copies * length(design$x))
+  plan <- kc_svm_plan(sizes, list(budget = kc_tune_budget()))
   if (!plan$fits) return(NULL)
   # (a constant column warns: the folds then run one by one, and warn)
   # (the scaled copies are the folds' `runs`: kept until the folds change)
@@ -222,7 +212,7 @@ kc_svm_shared_common <- function(arg, sel, runs, inputs) {
   if (isFALSE(x)) return(NULL)
   list(x = x, kernel = kernel, nclass = L, w = as.double(wt), cw = cw,
        tolerance = as.numeric(tolerance), max_iter = as.numeric(max_iter),
-       shrinking = arg("shrinking"), fold_kernel = plan$fold_kernel, bytes = plan$bytes)
+       shrinking = arg("shrinking"), sizes = sizes)
 }
 
 # A plan's units of work on the folds `runs` (kc_paths' `units`): its class
@@ -267,11 +257,14 @@ kc_svm_shared_fits <- function(task, sel, rows) {
     p
   }, task$plans, ord)
   # the pairs side by side on the engine's threads, as many as the budget
-  # holds a fit's memory for (the planner's)
-  r <- kc_svm_solve(list(kind = "path", plans = plans, fold = as.integer(fold),
-                         run = as.integer(task$folds), kept = kc_svm_kept$buffers),
-                    list(threads = kc_threads(), budget = kc_tune_budget(),
-                         progress = task$progress))
+  # holds a fit's memory for, in as many calls as keep the results each
+  # holds within it (the planner's)
+  options <- list(threads = kc_threads(), budget = kc_tune_budget(), progress = task$progress)
+  calls <- kc_svm_plan(list(kind = "path", plans = plans), options)$calls
+  r <- unlist(lapply(split(seq_along(plans), calls), function(at) {
+    kc_svm_solve(list(kind = "path", plans = plans[at], fold = as.integer(fold),
+                      run = as.integer(task$folds), kept = kc_svm_kept$buffers), options)
+  }), recursive = FALSE, use.names = FALSE)
   out <- vector("list", length(sel$cells))
   for (g in seq_along(plans)) {
     at <- task$groups[[g]]

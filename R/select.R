@@ -25,7 +25,8 @@
 #   needs, what it reads of the out-of-fold predictions ("class", "prob",
 #   "decision").
 # What the fits share (a gamma's kernel sums, a cost path's warm starts and
-# kept rows) is not here: each path hands it to its fits as an argument.
+# kept rows) is not here: the gamma path hands its store to its fits as an
+# argument; the cost path is one fit of all its costs (kc_svm_cost_path()).
 kc_selection <- function(fit, d, w, fold, k, cells, args, metric) {
   structure(list(fit = fit, d = d, w = w, fold = fold, k = k, cells = cells, args = args,
                  metric = metric, needs = kc_metrics[[metric]]$needs),
@@ -236,8 +237,10 @@ kc_default_grid <- function(fit, x, args) {
 #   fitter's `prob_arg` share it (the SVM's Platt models draw random numbers
 #   per fit: not the cost path);
 # - fold_fits: function(cells, fit_cell, xte, needs): a group's fits on one
-#   fold (fit_cell(j, more) fits cell j with the extra arguments `more`) and
-#   their predictions of the held-out rows xte, per cell as kc_fold_fits();
+#   fold (fit_cell(j, more, fun) fits cell j with the extra arguments
+#   `more`, by the fitter or the function `fun` that takes its arguments)
+#   and their predictions of the held-out rows xte, per cell as
+#   kc_fold_fits();
 # - plan: NULL, or function(sel, runs, inputs): the group (the cells of the
 #   selection problem sel, kc_selection()) on all the folds `runs` as one
 #   unit of work (kc_svm_shared_plan()), NULL where that does not apply;
@@ -256,7 +259,7 @@ kc_path_row <- function(param, probabilities, fold_fits, plan = NULL, plan_fits 
 }
 
 kc_paths <- list(
-  # kernel_svm's costs: one SVM path, warm starts and kept kernel rows (R/select-svm-path.R)
+  # kernel_svm's costs: one SVM path, warm starts and a kept kernel store (R/select-svm-path.R)
   cost = kc_path_row("cost", probabilities = FALSE,
                      fold_fits = function(...) kc_svm_path_fold_fits(...),
                      plan = function(...) kc_svm_shared_plan(...),

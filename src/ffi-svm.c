@@ -1,7 +1,8 @@
 /* The SVM's one solve entry (ffi_svm_solve) and its planner's (ffi_svm_plan):
  * the problems, a named list of one kind (kind = "binary": one binary
- * problem, optionally warm-started, with a kept store and held-out points;
- * "pairs": the class pairs of one fit, optionally with Platt's folds;
+ * problem, optionally with held-out points; "costs": one binary problem at
+ * several costs, a path of warm starts on one kept store (a fold's cost
+ * path); "pairs": the class pairs of one fit, optionally with Platt's folds;
  * "path": the costs of kernel settings over the folds of a
  * cross-validation), and the options, a named list read by name
  * (kc_list_need).  The store each problem's kernel rows live in is the
@@ -20,210 +21,7 @@
 #include "svm-plan.h"
 #include "ffi.h"
 #include "ffi-entry.h"
-
-static kc_svm_type type_from(SEXP options)
-{
-    SEXP t = kc_list_need(options, "type");
-    if (!isString(t) || XLENGTH(t) != 1) kc_internal("type must be one string");
-    const char *s = CHAR(STRING_ELT(t, 0));
-    if (!strcmp(s, "C-classification")) return KC_SVM_C;
-    if (!strcmp(s, "nu-classification")) return KC_SVM_NU;
-    if (!strcmp(s, "one-classification")) return KC_SVM_ONE;
-    kc_internal("type must be an SVM type");
-}
-
-static double number_from(SEXP options, const char *name)
-{
-    SEXP v = kc_list_need(options, name);
-    if (!isNumeric(v) || XLENGTH(v) != 1) kc_internal("%s must be one number", name);
-    return asReal(v);
-}
-
-/* The solver's settings that every kind reads from the options: the
- * linear term and index sets of the type (C-SVC: -1, one set; nu-SVC: 0,
- * two sets, pairs within a class; one-class: 0, one set), tolerance,
- * max_iter, shrinking and threads. */
-static kc_smo_options solver_from(SEXP options, kc_svm_type type)
-{
-    double eps = number_from(options, "tolerance"), it = number_from(options, "max_iter");
-    if (!R_FINITE(eps) || eps <= 0) kc_internal("tolerance must be > 0");
-    if (ISNAN(it) || it < 1) kc_internal("max_iter must be >= 1");
-    int shr = asLogical(kc_list_need(options, "shrinking"));
-    if (shr == NA_LOGICAL) kc_internal("shrinking must be TRUE or FALSE");
-    return (kc_smo_options) {.linear = type == KC_SVM_C ? -1.0 : 0.0, .alpha0 = NULL,
-                             .nsets = type == KC_SVM_NU ? 2 : 1, .eps = eps,
-                             .max_iter = it >= (double) LONG_MAX ? LONG_MAX : (long) it,
-                             .shrinking = shr,
-                             .nthreads = kc_threads_from(kc_list_need(options, "threads")),
-                             .cache_mb = 1.0};
-}
-
-static double cache_from(SEXP options)
-{
-    double mb = number_from(options, "cachesize");
-    if (!R_FINITE(mb) || mb <= 0) kc_internal("cachesize must be > 0");
-    return mb;
-}
-
-/* A binary problem's plan: keep (options) the bytes a path may still
- * keep a store in, NULL outside a path. */
-static kc_svm_binary_plan binary_plan(SEXP pr, SEXP options, const kc_points *a)
-{
-    SEXP keep = kc_list_elt(options, "keep");
-    if (!isNull(keep) && (!isNumeric(keep) || XLENGTH(keep) != 1 || ISNAN(asReal(keep))))
-        kc_internal("keep must be NULL or one number");
-    return kc_svm_plan_binary((double) a->n, a->src, type_from(options), cache_from(options),
-                              !isNull(kc_list_elt(pr, "store")), !isNull(keep),
-                              isNull(keep) ? 0 : asReal(keep));
-}
-
-/* The held-out points' decision values of a solution alpha on the points
- * a (classes y): the support vectors' coefficients alpha y summed in
- * double, in the points' order, over the float kernel values (each the
- * double value rounded, as the solver's rows hold them), minus rho: as the
- * class pairs' Platt folds sum them (svm-pairs.c), so that a fold's
- * decision values are the same on whichever store its pair was solved. */
-static void held_out_decision(const kc_kernel *k, const kc_points *a, const int *y,
-                              const double *alpha, double rho, const kc_points *test,
-                              int nthreads, double *dec)
-{
-    int *sv = (int *) R_alloc((size_t) a->n + 1, sizeof(int));
-    double *coef = (double *) R_alloc((size_t) a->n + 1, sizeof(double));
-    int nsv = 0;
-    for (ptrdiff_t i = 0; i < a->n; i++)
-        if (alpha[i] > 0) {
-            coef[nsv] = alpha[i] * y[i];
-            sv[nsv++] = (int) i;
-        }
-    if (!nsv) {
-        for (ptrdiff_t i = 0; i < test->n; i++) dec[i] = -rho;
-        return;
-    }
-    kc_points b = kc_points_subset(a, sv, nsv);
-    enum { CHUNK = 256 };  /* held-out rows at a time: CHUNK x nsv floats */
-    float *K = (float *) R_alloc((size_t) CHUNK * nsv, sizeof(float));
-    int *at = (int *) R_alloc(CHUNK, sizeof(int));
-    for (ptrdiff_t t0 = 0; t0 < test->n; t0 += CHUNK) {
-        int cn = test->n - t0 < CHUNK ? (int) (test->n - t0) : CHUNK;
-        for (int i = 0; i < cn; i++) at[i] = (int) (t0 + i);
-        kc_points t = kc_points_subset(test, at, cn);
-        kc_gram_float(k, &t, &b, 0, K, nthreads);
-        for (int i = 0; i < cn; i++) {
-            double s = 0;
-            for (int j = 0; j < nsv; j++) s += coef[j] * K[i + (size_t) j * cn];
-            dec[t0 + i] = s - rho;
-        }
-    }
-}
-
-/* One binary problem: x (points), y (+1 / -1), C (the bounds, >= 0 or
- * Inf); optionally alpha0 (a start within the bounds: the nu problems'
- * feasible one), warm = list(alpha, C) (a path's last solution in its
- * bounds, moved into C: kc_svm_warm_start), store (the raw store of the
- * path's last cost, n * n * 4 + n bytes that the solver fills in place)
- * and test (points held out, of x's source).  Returns the solution's
- * fields; store, the kept store (a path's, else NULL); decision, test's
- * decision values where the problem is of the pairs' kind
- * (kc_svm_pairs_kind), else NULL; plan, the store's name; bytes, those of
- * a new store (0: none, or the path's kept one); start, the warm start
- * (NULL without warm). */
-static SEXP solve_binary(SEXP pr, SEXP options)
-{
-    kc_kernel k = kc_kernel_from(kc_list_need(options, "kernel"));
-    kc_svm_type type = type_from(options);
-    kc_smo_options opt = solver_from(options, type);
-    SEXP x = kc_list_need(pr, "x"), y = kc_list_need(pr, "y"), C = kc_list_need(pr, "C");
-    kc_points a = kc_points_from(x, "x");
-    kc_check_pair(&k, &a, &a, "x", "x");
-    if (!isInteger(y) || XLENGTH(y) != a.n)
-        kc_internal("y must be an integer vector, one per row");
-    if (!isReal(C) || XLENGTH(C) != a.n)
-        kc_internal("C must be a double vector, one per row");
-    const int *yy = INTEGER(y);
-    const double *cc = REAL(C);
-    for (R_xlen_t i = 0; i < a.n; i++) {
-        if (yy[i] != 1 && yy[i] != -1) kc_internal("y must be -1 or +1");
-        if (ISNAN(cc[i]) || cc[i] < 0) kc_internal("C must be >= 0");
-    }
-    opt.cache_mb = cache_from(options);
-    SEXP alpha0 = kc_list_elt(pr, "alpha0"), warm = kc_list_elt(pr, "warm"), start = R_NilValue;
-    int nprot = 0;
-    if (!isNull(alpha0) && !isNull(warm)) kc_internal("give alpha0 or warm, not both");
-    if (!isNull(alpha0)) {
-        if (!isReal(alpha0) || XLENGTH(alpha0) != a.n)
-            kc_internal("alpha0 must be NULL or a double vector, one per row");
-        opt.alpha0 = REAL(alpha0);
-    } else if (!isNull(warm)) {
-        SEXP prev = kc_list_need(warm, "alpha"), Cprev = kc_list_need(warm, "C");
-        if (!isReal(prev) || !isReal(Cprev) || XLENGTH(prev) != a.n || XLENGTH(Cprev) != a.n ||
-            a.n > INT_MAX)
-            kc_internal("warm's alpha and C must be double vectors, one per row");
-        for (R_xlen_t i = 0; i < a.n; i++) if (!(cc[i] > 0)) kc_internal("C must be > 0");
-        start = PROTECT(allocVector(REALSXP, a.n));
-        nprot++;
-        kc_svm_warm_start(REAL(prev), REAL(Cprev), cc, yy, (int) a.n, REAL(start));
-        opt.alpha0 = REAL(start);
-    }
-    if (opt.alpha0)
-        for (R_xlen_t i = 0; i < a.n; i++)
-            if (!(opt.alpha0[i] >= 0 && opt.alpha0[i] <= cc[i]) || !R_FINITE(opt.alpha0[i]))
-                kc_internal("alpha0 must lie within [0, C]");
-    SEXP test = kc_list_elt(pr, "test");
-    kc_points tp = {0};
-    if (!isNull(test)) {
-        tp = kc_points_from(test, "test");
-        kc_check_pair(&k, &tp, &a, "test", "x");
-    }
-    kc_svm_binary_plan plan = binary_plan(pr, options, &a);
-    SEXP store = kc_list_elt(pr, "store");
-    double need = kc_svm_store_bytes((double) a.n);
-    if (plan.fresh) {
-        /* a new store: only its flags need clearing */
-        if (need > (double) R_XLEN_T_MAX) kc_internal("the store is too large");
-        store = PROTECT(allocVector(RAWSXP, (R_xlen_t) need));
-        nprot++;
-        memset(RAW(store) + (size_t) a.n * a.n * sizeof(float), 0, (size_t) a.n);
-        kc_advise_huge_pages(RAW(store), (size_t) need);
-    }
-    if (plan.store == KC_STORE_KEPT || plan.store == KC_STORE_WHOLE) {
-        if (TYPEOF(store) != RAWSXP || (double) XLENGTH(store) != need)
-            kc_internal("store must be NULL or raw(n * n * 4 + n)");
-        /* the rows first: RAW() is aligned for any type */
-        opt.store = (float *) (void *) RAW(store);
-        opt.filled = RAW(store) + (size_t) a.n * a.n * sizeof(float);
-        opt.whole = plan.whole;
-    }
-    SEXP alpha = PROTECT(allocVector(REALSXP, a.n));
-    kc_smo_result res;
-    res.alpha = REAL(alpha);
-    kc_smo(&k, &a, yy, cc, &opt, &res);
-    SEXP dec = R_NilValue;
-    if (!isNull(test) && kc_svm_pairs_kind(type, &a, &k)) {
-        dec = PROTECT(allocVector(REALSXP, tp.n));
-        nprot++;
-        held_out_decision(&k, &a, yy, REAL(alpha), res.rho, &tp, opt.nthreads, REAL(dec));
-    }
-
-    const char *names[] = {"alpha", "rho", "objective", "iterations", "status", "gap",
-                           "rows_computed", "r", "store", "decision", "plan", "bytes", "start",
-                           ""};
-    SEXP out = PROTECT(mkNamed(VECSXP, names));
-    SET_VECTOR_ELT(out, 0, alpha);
-    SET_VECTOR_ELT(out, 1, ScalarReal(res.rho));
-    SET_VECTOR_ELT(out, 2, ScalarReal(res.objective));
-    SET_VECTOR_ELT(out, 3, ScalarReal((double) res.iterations));
-    SET_VECTOR_ELT(out, 4, ScalarInteger(res.status));
-    SET_VECTOR_ELT(out, 5, ScalarReal(res.gap));
-    SET_VECTOR_ELT(out, 6, ScalarReal((double) res.rows_computed));
-    SET_VECTOR_ELT(out, 7, ScalarReal(res.r));
-    SET_VECTOR_ELT(out, 8, plan.store == KC_STORE_KEPT ? store : R_NilValue);
-    SET_VECTOR_ELT(out, 9, dec);
-    SET_VECTOR_ELT(out, 10, mkString(kc_svm_store_name(plan.store)));
-    SET_VECTOR_ELT(out, 11, ScalarReal(plan.bytes));
-    SET_VECTOR_ELT(out, 12, start);
-    UNPROTECT(2 + nprot);
-    return out;
-}
+#include "ffi-svm.h"
 
 /* The class pairs' plan (kc_svm_plan_pairs): apart unless their points
  * are a dense double matrix; a, their points, and the largest pair's rows. */
@@ -240,7 +38,7 @@ static kc_svm_store pairs_plan(SEXP pr, SEXP options, const kc_kernel *k, kc_poi
         double m = (double) XLENGTH(kc_list_need(VECTOR_ELT(problems, u), "rows"));
         if (m > mmax) mmax = m;
     }
-    return kc_svm_plan_pairs(type_from(options), a, k, mmax, cache_from(options));
+    return kc_svm_plan_pairs(kc_svm_type_from(options), a, k, mmax, kc_svm_cache_from(options));
 }
 
 /* The class pairs of one multi-class C-SVC fit on one shared kernel
@@ -256,9 +54,9 @@ static kc_svm_store pairs_plan(SEXP pr, SEXP options, const kc_kernel *k, kc_poi
 static SEXP solve_pairs(SEXP pr, SEXP options)
 {
     kc_kernel k = kc_kernel_from(kc_list_need(options, "kernel"));
-    kc_svm_type type = type_from(options);
-    kc_smo_options opt = solver_from(options, type);
-    double bud = number_from(options, "budget");
+    kc_svm_type type = kc_svm_type_from(options);
+    kc_smo_options opt = kc_svm_solver_from(options, type);
+    double bud = kc_svm_number_from(options, "budget");
     if (ISNAN(bud) || bud < 0) kc_internal("budget must be >= 0");
     kc_points a;
     if (pairs_plan(pr, options, &k, &a) != KC_STORE_PAIRS) return R_NilValue;
@@ -325,24 +123,38 @@ static SEXP solve_pairs(SEXP pr, SEXP options)
     return ans;
 }
 
-/* The threads a path's plans run on side by side (kc_svm_plan_path_threads):
- * from each plan's bytes (once, per thread and of its inputs; 0 where not
- * given), options$budget and options$threads. */
-static int path_threads(SEXP plans, SEXP options)
+/* The bytes of a path's plans (each plan's bytes: once, per thread, of its
+ * inputs and of its results; 0 where not given), 4 x nplans by kind. */
+static double *path_bytes(SEXP plans)
 {
-    int nt = kc_threads_from(kc_list_need(options, "threads"));
-    double budget = number_from(options, "budget");
-    if (ISNAN(budget)) kc_internal("budget must be a number");
     if (!isNewList(plans) || XLENGTH(plans) < 1 || XLENGTH(plans) > INT_MAX)
         kc_internal("plans must be a list of one or more plans");
     int np = (int) XLENGTH(plans);
-    double *bytes = (double *) R_alloc(3 * (size_t) np, sizeof(double));
+    double *bytes = (double *) R_alloc(4 * (size_t) np, sizeof(double));
     for (int j = 0; j < np; j++) {
         SEXP b = kc_list_elt(VECTOR_ELT(plans, j), "bytes");
-        if (!isNull(b) && (!isReal(b) || XLENGTH(b) != 3)) kc_internal("bytes must be 3 numbers");
-        for (int q = 0; q < 3; q++) bytes[q * np + j] = isNull(b) ? 0 : REAL(b)[q];
+        if (!isNull(b) && (!isReal(b) || XLENGTH(b) != 4)) kc_internal("bytes must be 4 numbers");
+        for (int q = 0; q < 4; q++) bytes[q * np + j] = isNull(b) ? 0 : REAL(b)[q];
     }
-    return kc_svm_plan_path_threads(bytes, bytes + np, bytes + 2 * np, np, budget, nt);
+    return bytes;
+}
+
+static double budget_from(SEXP options)
+{
+    double budget = kc_svm_number_from(options, "budget");
+    if (ISNAN(budget)) kc_internal("budget must be a number");
+    return budget;
+}
+
+/* The threads a call's plans run on side by side (kc_svm_plan_path_threads)
+ * from their bytes, options$budget and options$threads. */
+static int path_threads(SEXP plans, SEXP options)
+{
+    int nt = kc_threads_from(kc_list_need(options, "threads"));
+    double budget = budget_from(options);
+    int np = (int) XLENGTH(plans);
+    const double *b = path_bytes(plans);
+    return kc_svm_plan_path_threads(b, b + np, b + 2 * np, b + 3 * np, np, budget, nt);
 }
 
 /* The costs of kernel settings over the folds run (1-based) of a
@@ -491,27 +303,38 @@ SEXP ffi_svm_solve(SEXP problems, SEXP options)
 {
     const char *kind = kind_of(problems);
     if (!isNewList(options)) kc_internal("options must be a named list");
-    if (!strcmp(kind, "binary")) return solve_binary(problems, options);
+    if (!strcmp(kind, "binary")) return kc_svm_solve_binary(problems, options);
     if (!strcmp(kind, "pairs")) return solve_pairs(problems, options);
+    if (!strcmp(kind, "costs")) return kc_svm_solve_costs(problems, options);
     if (!strcmp(kind, "path")) return solve_path(problems, options);
-    kc_internal("kind must be \"binary\", \"pairs\" or \"path\"");
+    kc_internal("kind must be \"binary\", \"costs\", \"pairs\" or \"path\"");
 }
 
-/* The plan the solve would follow, for R: binary and pairs problems as
+/* The plan the solve would follow, for R: binary, costs and pairs problems as
  * ffi_svm_solve takes them (list(store = its name, bytes = the store's
  * bytes where new)); a cost path as it takes it, list(threads = those its
- * plans run on side by side); and for the cost path from its sizes, before
- * its plans are made (problems: kind = "path", n, nclass, m the largest pair's
- * training rows, t the largest fold, trained, nx, nrun, inputs; options:
- * budget), list(fits, fold_kernel, bytes = c(once, thread, inputs)). */
+ * plans run on side by side in one call, calls = per plan the call it is
+ * solved in, 1, 2, ...: as many calls as keep each one's results within the
+ * budget, kc_svm_plan_path_calls); and for the cost path from its sizes,
+ * before its plans are made (problems: kind = "path", n, nclass, m the
+ * largest pair's training rows, t the largest fold, trained, nx, nrun,
+ * inputs, optionally ncost; options: budget), list(fits, fold_kernel,
+ * bytes = c(once, thread, inputs, results)). */
 SEXP ffi_svm_plan(SEXP problems, SEXP options)
 {
     const char *kind = kind_of(problems);
     if (!strcmp(kind, "path") && !isNull(kc_list_elt(problems, "plans"))) {
-        const char *names[] = {"threads", ""};
+        SEXP plans = kc_list_need(problems, "plans");
+        int nt = path_threads(plans, options), np = (int) XLENGTH(plans);
+        const double *b = path_bytes(plans);
+        const char *names[] = {"threads", "calls", ""};
         SEXP out = PROTECT(mkNamed(VECSXP, names));
-        int nt = path_threads(kc_list_need(problems, "plans"), options);
         SET_VECTOR_ELT(out, 0, ScalarInteger(nt));
+        SEXP calls = allocVector(INTSXP, np);
+        SET_VECTOR_ELT(out, 1, calls);
+        kc_svm_plan_path_calls(b, b + np, b + 2 * np, b + 3 * np, np, budget_from(options),
+                               INTEGER(calls));
+        for (int j = 0; j < np; j++) INTEGER(calls)[j]++;
         UNPROTECT(1);
         return out;
     }
@@ -519,7 +342,7 @@ SEXP ffi_svm_plan(SEXP problems, SEXP options)
         double v[6];
         const char *num[] = {"n", "m", "t", "trained", "inputs", "budget"};
         for (int q = 0; q < 6; q++) {
-            v[q] = number_from(q < 5 ? problems : options, num[q]);
+            v[q] = kc_svm_number_from(q < 5 ? problems : options, num[q]);
             if (!(v[q] >= 0)) kc_internal("%s must be a number >= 0", num[q]);
         }
         int L = asInteger(kc_list_need(problems, "nclass")),
@@ -528,19 +351,24 @@ SEXP ffi_svm_plan(SEXP problems, SEXP options)
         if (L == NA_INTEGER || L < 2 || nx == NA_INTEGER || nx < 1 || nrun == NA_INTEGER ||
             nrun < 1)
             kc_internal("nclass must be an integer >= 2, nx and nrun integers >= 1");
-        kc_svm_path_plan p = kc_svm_plan_path(v[0], L, v[1], v[2], v[3], nx, nrun, v[4], v[5]);
+        SEXP nc = kc_list_elt(problems, "ncost");
+        double ncost = isNull(nc) ? 0 : asReal(nc);
+        if (!(ncost >= 0)) kc_internal("ncost must be a number >= 0");
+        kc_svm_path_plan p = kc_svm_plan_path(v[0], L, v[1], v[2], v[3], nx, nrun, v[4], ncost,
+                                              v[5]);
         const char *names[] = {"fits", "fold_kernel", "bytes", ""};
         SEXP out = PROTECT(mkNamed(VECSXP, names));
         SET_VECTOR_ELT(out, 0, ScalarLogical(p.fits));
         SET_VECTOR_ELT(out, 1, ScalarInteger(p.fold_kernel));
-        SEXP b = allocVector(REALSXP, 3);
+        SEXP b = allocVector(REALSXP, 4);
         SET_VECTOR_ELT(out, 2, b);
         REAL(b)[0] = p.once;
         REAL(b)[1] = p.thread;
         REAL(b)[2] = p.inputs;
-        const char *bn[] = {"once", "thread", "inputs"};
-        SEXP nm = PROTECT(allocVector(STRSXP, 3));
-        for (int q = 0; q < 3; q++) SET_STRING_ELT(nm, q, mkChar(bn[q]));
+        REAL(b)[3] = p.results;
+        const char *bn[] = {"once", "thread", "inputs", "results"};
+        SEXP nm = PROTECT(allocVector(STRSXP, 4));
+        for (int q = 0; q < 4; q++) SET_STRING_ELT(nm, q, mkChar(bn[q]));
         setAttrib(b, R_NamesSymbol, nm);
         UNPROTECT(2);
         return out;
@@ -548,16 +376,17 @@ SEXP ffi_svm_plan(SEXP problems, SEXP options)
     kc_kernel k = kc_kernel_from(kc_list_need(options, "kernel"));
     kc_svm_store store;
     double bytes = 0;
-    if (!strcmp(kind, "binary")) {
+    if (!strcmp(kind, "binary") || !strcmp(kind, "costs")) {
         kc_points a = kc_points_from(kc_list_need(problems, "x"), "x");
-        kc_svm_binary_plan p = binary_plan(problems, options, &a);
+        kc_svm_binary_plan p = !strcmp(kind, "binary") ? kc_svm_binary_plan_from(options, &a)
+                                                       : kc_svm_costs_plan_from(options, &a);
         store = p.store;
         bytes = p.bytes;
     } else if (!strcmp(kind, "pairs")) {
         kc_points a;
         store = pairs_plan(problems, options, &k, &a);
     } else {
-        kc_internal("kind must be \"binary\", \"pairs\" or \"path\"");
+        kc_internal("kind must be \"binary\", \"costs\", \"pairs\" or \"path\"");
     }
     const char *names[] = {"store", "bytes", ""};
     SEXP out = PROTECT(mkNamed(VECSXP, names));

@@ -81,6 +81,12 @@ double kc_svm_path_bytes_thread(double m, double t)
     return kc_svm_store_bytes(m) + t * m * (double) sizeof(double);
 }
 
+double kc_svm_path_bytes_results(double n, int nclass, double ncost, int nrun)
+{
+    double fits = (double) nclass * (nclass - 1) / 2 * ncost;
+    return fits * (n * sizeof(double) + nrun * (2 * sizeof(double) + sizeof(int)));
+}
+
 /* The warm start of a path: the last solution a (in its box Cprev) moved
  * to the new box C (at its bound: to the new bound, where that is finite;
  * free: kept; into an unbounded box a feasible point stays where it is),

@@ -73,5 +73,9 @@ void kc_svm_warm_start(const double *prev, const double *Cprev, const double *C,
 double kc_svm_store_bytes(double n);
 double kc_svm_path_bytes_once(double n, int nx, int nrun);
 double kc_svm_path_bytes_thread(double m, double t);
+/* Bytes of a job's results (kc_svm_path_job's decision, rho, iterations
+ * and status) for n points of nclass classes, ncost costs, nrun folds: the
+ * call holds every job's at once. */
+double kc_svm_path_bytes_results(double n, int nclass, double ncost, int nrun);
 
 #endif

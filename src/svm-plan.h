@@ -22,17 +22,17 @@ typedef enum {
 } kc_svm_store;
 const char *kc_svm_store_name(kc_svm_store store);
 
-/* One binary problem of n points from source src: kept says a store is
- * given (raw, from the last cost of a path); in_path that the caller keeps
- * the store for the next cost, keep the bytes it may still take.  fresh:
- * a new store is allocated (whole: all its rows computed first). */
+/* One binary problem of n points from source src: in_path says it is a
+ * cost path's (kind "costs"), whose store, kept for all its costs, may
+ * take budget bytes.  fresh: a new store is allocated (whole: all its rows
+ * computed first). */
 typedef struct {
     kc_svm_store store;
     int fresh, whole;
     double bytes;
 } kc_svm_binary_plan;
 kc_svm_binary_plan kc_svm_plan_binary(double n, kc_source src, kc_svm_type type,
-                                      double cache_mb, int kept, int in_path, double keep);
+                                      double cache_mb, int in_path, double budget);
 
 /* Whether the problems are of the kind the class pairs solve side by side
  * (C-SVC on plain dense points with a distance kernel, which kc_svm_binary
@@ -48,18 +48,27 @@ kc_svm_store kc_svm_plan_pairs(kc_svm_type type, const kc_points *x, const kc_ke
 /* The shared cost path for n points of nclass classes, the largest pair
  * block of m training rows, folds of at most t held-out rows and at least
  * n - trained, nx input matrices for nrun folds, inputs the bytes of
- * those: fits (0: past the budget, each fold runs on its own), fold_kernel
- * (svm-path.h's kc_svm_path_job) and the bytes once and per thread. */
+ * those, ncost costs (0: not counted yet): fits (0: past the budget, each
+ * fold runs on its own), fold_kernel (svm-path.h's kc_svm_path_job) and
+ * the bytes once, per thread, of the inputs and of the results
+ * (kc_svm_path_bytes_results). */
 typedef struct {
     int fits, fold_kernel;
-    double once, thread, inputs;
+    double once, thread, inputs, results;
 } kc_svm_path_plan;
 kc_svm_path_plan kc_svm_plan_path(double n, int nclass, double m, double t, double trained,
-                                  int nx, int nrun, double inputs, double budget);
-/* The threads that run the path's plans side by side: as many (up to
- * nthreads) as the budget holds a fit's memory for beside the largest
- * once and inputs bytes; one at least. */
+                                  int nx, int nrun, double inputs, double ncost, double budget);
+/* The plans of one call as calls within the budget: each plan (in order)
+ * joins the last call where that call's largest once, inputs and thread
+ * bytes and all its plans' results stay within the budget, else starts
+ * the next call (a plan alone is within it: kc_svm_plan_path).  call[j]:
+ * plan j's call, 0-based; returns the number of calls. */
+int kc_svm_plan_path_calls(const double *once, const double *thread, const double *inputs,
+                           const double *results, int nplans, double budget, int *call);
+/* The threads that run the path's plans of one call side by side: as many
+ * (up to nthreads) as the budget holds a fit's memory for beside the
+ * largest once and inputs bytes and all the plans' results; one at least. */
 int kc_svm_plan_path_threads(const double *once, const double *thread, const double *inputs,
-                             int nplans, double budget, int nthreads);
+                             const double *results, int nplans, double budget, int nthreads);
 
 #endif

@@ -20,19 +20,21 @@ two_class <- function(n = 120, p = 3, seed = 1) {
 
 # One binary problem through the SVM's solve entry (ffi_svm_solve), on the
 # store `plan` asks for: "whole" (every row first, where cachesize holds
-# them), "cache" (an LRU cache of cachesize MB: a path with no budget left
-# for a store) or "kept" (a new store kept for a path's next cost; `store`:
-# one kept from the last).
+# them: kind "binary"), "cache" (an LRU cache of cachesize MB: a cost path,
+# kind "costs", with no budget for a store) or "kept" (a cost path's store).
 smo_solve <- function(x, y, C, spec, plan = "whole", cachesize = 100, threads = 1L,
                       shrinking = TRUE, type = "C-classification", alpha0 = NULL,
-                      tolerance = 1e-3, max_iter = 1e6, store = NULL, warm = NULL,
-                      test = NULL) {
-  keep <- switch(plan, whole = NULL, cache = 0, kept = Inf)
-  .Call(asNamespace("kernclass")$ffi_svm_solve,
-        list(kind = "binary", x = x, y = y, C = C, alpha0 = alpha0, warm = warm, store = store,
-             test = test),
-        list(kernel = spec, type = type, tolerance = tolerance, max_iter = max_iter,
-             cachesize = cachesize, shrinking = shrinking, threads = threads, keep = keep))
+                      tolerance = 1e-3, max_iter = 1e6, test = NULL) {
+  options <- list(kernel = spec, type = type, tolerance = tolerance, max_iter = max_iter,
+                  cachesize = cachesize, shrinking = shrinking, threads = threads,
+                  budget = switch(plan, whole = NULL, cache = 0, kept = Inf))
+  solve <- asNamespace("kernclass")$ffi_svm_solve
+  if (plan == "whole") {
+    return(.Call(solve, list(kind = "binary", x = x, y = y, C = C, alpha0 = alpha0, test = test),
+                 options))
+  }
+  r <- .Call(solve, list(kind = "costs", x = x, y = y, C = matrix(C), alpha0 = alpha0), options)
+  c(r$fits[[1L]][setdiff(names(r$fits[[1L]]), "start")], plan = r$plan)
 }
 
 # The SVM's solve entry on the class pairs of one fit (ffi_svm_solve, kind

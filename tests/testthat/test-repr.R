@@ -60,12 +60,13 @@ test_that("the representation interface is its primitives: no fitter's steps, no
   names <- ls(ns, pattern = "^kc_repr_[a-z_]+$")
   generics <- sort(Filter(generic, names))
   # class statistics, expansions, what a model keeps, the SVM's binary solve
-  # and its settings, fields and Platt models, scores of new rows and their
-  # readings, the exact shortcuts, progress, description
+  # (of one cost, and of several as a path) and its settings, fields and
+  # Platt models, scores of new rows and their readings, the exact
+  # shortcuts, progress, description
   expect_identical(generics, sort(c(
     "kc_repr_prepare", "kc_repr_progressor", "kc_repr_mean_norms", "kc_repr_expand",
     "kc_repr_density", "kc_repr_model", "kc_repr_svm_control", "kc_repr_svm_solve",
-    "kc_repr_svm_model", "kc_repr_svm_platt", "kc_repr_scores", "kc_repr_decision",
+    "kc_repr_svm_costs", "kc_repr_svm_model", "kc_repr_svm_platt", "kc_repr_scores", "kc_repr_decision",
     "kc_repr_classify", "kc_repr_posterior", "kc_repr_exact_only", "kc_repr_print",
     "kc_repr_summary", "kc_repr_coef", "kc_repr_functions", "kc_repr_class")))
   # kernel_svm()'s flow is one function for every representation (cells too)

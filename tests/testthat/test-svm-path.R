@@ -93,10 +93,10 @@ test_that("the shared path's pairs are the per-fold path's fits: same iterations
     rho <- array(r$rho, c(4, np, 3))
     for (f in 1:4) {
       te <- fold == f
-      path <- ns$kc_svm_path_new()
+      path <- ns$kc_svm_cost_path(dat$x[!te, ], dat$y[!te], costs, gamma = 0.4, scale = FALSE,
+                                  weights = if (weighted) w[!te])
       for (c in 1:3) {
-        m <- kernel_svm(dat$x[!te, ], dat$y[!te], cost = costs[c], gamma = 0.4, scale = FALSE,
-                        weights = if (weighted) w[!te], .path = path)
+        m <- path[[c]]
         expect_equal(unname(m$iterations), its[f, , c])
         expect_equal(unname(m$b), -rho[f, , c], tolerance = 1e-12)
         dv <- as.matrix(predict(m, dat$x[te, ], type = "decision"))
@@ -152,7 +152,7 @@ test_that("more than two classes: the fold runs' kernels once per fold run, as p
   expect_identical(plan_of(3, FALSE, runs = 2L)$fold_kernel, 2L)
   # a budget that holds the pairs' memory and the held-out kernel, not the
   # training kernel besides: the held-out one alone; one that holds not even it
-  pairs <- p3$bytes[["thread"]] + p3$bytes[["inputs"]]
+  pairs <- p3$bytes[["thread"]] + p3$bytes[["inputs"]] + p3$bytes[["results"]]
   held <- plan_of(3, TRUE, mb = (pairs + 8 * 30 * 120) / 2^20)
   expect_identical(held$fold_kernel, 1L)
   expect_identical(held$bytes[["once"]], 8 * 30 * 120)
@@ -334,7 +334,7 @@ test_that("the entry point checks its arguments and stops at an interrupt", {
                         nx = nx, nrun = nrun, inputs = 0), list(budget = budget))
   }
   thread <- 4 * 64 + 8 + 8 * 2 * 8
-  expect_equal(plan(1L, 5L)$bytes, c(once = 8 * 100, thread = thread, inputs = 0))
+  expect_equal(plan(1L, 5L)$bytes, c(once = 8 * 100, thread = thread, inputs = 0, results = 0))
   expect_equal(plan(5L, 5L)$bytes[1:2], c(once = 0, thread = thread))
   expect_equal(plan(1L, 1L)$bytes[1:2], c(once = 0, thread = thread))
   expect_identical(plan(1L, 5L, budget = 8 * 100 + thread)$fits, TRUE)
@@ -459,8 +459,8 @@ test_that("kernel settings in one call, their pairs side by side on threads, fit
 })
 
 test_that("the threads fitting side by side are as many as the memory budget holds", {
-  plan <- function(once, thread, inputs = 0) {
-    list(bytes = c(once = once, thread = thread, inputs = inputs))
+  plan <- function(once, thread, inputs = 0, results = 0) {
+    list(bytes = c(once = once, thread = thread, inputs = inputs, results = results))
   }
   old <- options(kernclass.threads = 2L, kernclass.tune.store_mb = 1)
   on.exit(options(old), add = TRUE)
@@ -476,6 +476,10 @@ test_that("the threads fitting side by side are as many as the memory budget hol
   expect_identical(threads(list(plan(2^19, 2^17), plan(0, 2^18))), min(2L, ns$kc_threads()))
   # never fewer than one: each plan alone is within the budget
   expect_identical(threads(list(plan(2^20, 2^20))), 1L)
+  # every plan's results count, all held at once
+  expect_identical(threads(list(plan(0, 2^18, results = 2^19), plan(0, 2^17, results = 2^17))), 1L)
+  expect_identical(threads(list(plan(0, 2^17, results = 2^18), plan(0, 2^17, results = 2^17))),
+                   min(2L, ns$kc_threads()))
 })
 
 test_that("the warm start is the last solution moved into the new box, made feasible", {
@@ -498,23 +502,32 @@ test_that("the warm start is the last solution moved into the new box, made feas
     else a[side] <- a[side] * (min(pos, neg) / max(pos, neg))
     a
   }
+  # the start of a cost path's second cost (kind "costs") from its first
+  # cost's solution (one step of the solver from a start in its box)
+  costs_solve <- function(x, y, C, alpha0 = NULL, max_iter = 1) {
+    .Call(ns$ffi_svm_solve, list(kind = "costs", x = x, y = y, C = C, alpha0 = alpha0),
+          list(kernel = c(3, 1, 3, 0), type = "C-classification", tolerance = 1e-3,
+               max_iter = max_iter, cachesize = 1, shrinking = TRUE, threads = 1L, budget = Inf))
+  }
   set.seed(12)
   for (i in 1:40) {
     m <- sample(5:60, 1)
     y <- sample(c(-1L, 1L), m, TRUE)
     Cprev <- rep(runif(1, 0.1, 5), m) * runif(m, 0.5, 2)
-    prev <- ifelse(runif(m) < 0.4, Cprev, runif(m) * Cprev) * (runif(m) < 0.8)
+    a0 <- ifelse(runif(m) < 0.4, Cprev, runif(m) * Cprev) * (runif(m) < 0.8)
     # a larger, smaller or unbounded box
     C <- switch(i %% 3 + 1, Cprev * runif(1, 1, 10), Cprev * runif(1, 0.1, 1), rep(Inf, m))
-    a <- smo_solve(matrix(rnorm(m * 2), m), y, C, c(3, 1, 3, 0), max_iter = 1,
-                   warm = list(alpha = prev, C = Cprev))$start
+    r <- costs_solve(matrix(rnorm(m * 2), m), y, cbind(Cprev, C), alpha0 = a0)
+    expect_null(r$fits[[1L]]$start)
+    prev <- r$fits[[1L]]$alpha
+    a <- r$fits[[2L]]$start
     expect_identical(a, ref(prev, Cprev, C, y), info = i)
     expect_true(all(a >= 0 & a <= C), info = i)
     expect_lt(abs(sum(y * a)), 1e-12 * max(1, sum(a)))
   }
-  warm <- function(prev, Cprev, C, y) {
-    smo_solve(matrix(0, length(y), 1), y, C, c(3, 1, 3, 0), warm = list(alpha = prev, C = Cprev))
-  }
-  expect_error(warm(1, 1, 1, 2L), class = "kernclass_internal_error")
-  expect_error(warm(c(1, 1), 1, 1, 1L), class = "kernclass_internal_error")
+  x <- matrix(rnorm(4), 2)
+  expect_error(costs_solve(x, c(1L, 2L), cbind(c(1, 1), 2)), class = "kernclass_internal_error")
+  expect_error(costs_solve(x, c(1L, -1L), c(1, 2)), class = "kernclass_internal_error")
+  expect_error(costs_solve(x, c(1L, -1L), cbind(c(1, 0), 2)), class = "kernclass_internal_error")
+  expect_error(costs_solve(x, c(1L, -1L), matrix(1, 3, 2)), class = "kernclass_internal_error")
 })

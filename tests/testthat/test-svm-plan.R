@@ -9,13 +9,14 @@ test_that("the solve's planner picks each problem's store from its size, type an
   # (src/svm-plan.c) the whole float kernel where cachesize holds it, for C-
   # and nu-SVC on dense or sparse rows; else the LRU cache (the one-class
   # SVM, which asks for few rows, and kernel values or functions); in a
-  # cost path a kept store where the budget left holds it. The bytes: n x n
+  # cost path a kept store where the budget holds it. The bytes: n x n
   # floats and n flags.
   ns <- asNamespace("kernclass")
   x <- matrix(rnorm(40), 20)
-  plan <- function(x, type = "C-classification", mb = 1, keep = NULL, store = NULL) {
-    ns$kc_svm_plan(list(kind = "binary", x = x, store = store),
-                   list(kernel = c(3, 1, 3, 0), type = type, cachesize = mb, keep = keep))
+  plan <- function(x, type = "C-classification", mb = 1, budget = NULL) {
+    kind <- if (is.null(budget)) "binary" else "costs"
+    ns$kc_svm_plan(list(kind = kind, x = x),
+                   list(kernel = c(3, 1, 3, 0), type = type, cachesize = mb, budget = budget))
   }
   bytes <- 20 * 20 * 4 + 20
   expect_identical(plan(x), list(store = "whole", bytes = bytes))
@@ -24,9 +25,11 @@ test_that("the solve's planner picks each problem's store from its size, type an
   expect_identical(plan(x, "one-classification")$store, "cache")
   given <- ns$kc_as_precomputed(kernel_matrix(x, kernel = "rbf"))
   expect_identical(plan(given, mb = 100)$store, "cache")
-  expect_identical(plan(x, keep = bytes), list(store = "kept", bytes = bytes))
-  expect_identical(plan(x, keep = bytes - 1)$store, "cache")
-  expect_identical(plan(x, keep = 0, store = raw(bytes)), list(store = "kept", bytes = 0))
+  # a cost path (kind "costs"): one store for all its costs where the
+  # tuning budget holds it, whatever cachesize says; else the cache
+  expect_identical(plan(x, budget = bytes), list(store = "kept", bytes = bytes))
+  expect_identical(plan(x, mb = 1e-6, budget = bytes), list(store = "kept", bytes = bytes))
+  expect_identical(plan(x, budget = bytes - 1)$store, "cache")
   # the class pairs: side by side on one store where they are C-SVC on
   # dense rows with a distance kernel and cachesize holds the largest pair
   pairs <- function(x, type = "C-classification", kernel = c(3, 1, 3, 0), mb = 1) {
