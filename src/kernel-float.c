@@ -1,0 +1,365 @@
+/* Single-precision tiles for the kernel values the SVM stores as floats
+ * (its row cache and whole-kernel stores): the inner products of a tile in
+ * float, 16 to a zmm register, twice the double engine's rate; the squared
+ * distances, the kernel and the rounding to float as the double tiles
+ * (kernel.c) do them.
+ *
+ * Accuracy.  The points are moved by a common centre (the column means of
+ * the column points, in double) before they are rounded to floats, so that
+ * the products do not carry a large common part (the rbf kernel does not
+ * change: k(x - m, y - m) = k(x, y)), and the squared norms are those of
+ * the rounded points, in double.  A squared distance d2 = |a|^2 + |b|^2 -
+ * 2 a'b then errs by a few units of 2^-24 in |a|^2 + |b|^2, and the kernel
+ * value exp(-gamma d2) by about gamma (|a|^2 + |b|^2) 2^-22 at most; where
+ * gamma times the largest centred squared norm exceeds KC_SINGLE_MAX that
+ * bound passes 1e-5 and the double tiles are used.  Distances that cancel
+ * (d2 below KC_REFINE of the norms, as in the double tiles) are recomputed
+ * directly in double, so equal points have distance 0 exactly.  Only the
+ * rbf kernel takes this path (the laplace kernel's square root, and the
+ * inner-product kernels, which cannot be centred, stay in double).
+ *
+ * Panels: a's rows MR to a panel (as the double engine), b's NF = 16 to a
+ * panel, floats interleaved feature by feature.  Every kernel below sums the
+ * p products of a value in feature order with fused multiply-adds, so a
+ * value is the same whichever kernel (block, rows, row) computed it. */
+#include <math.h>
+#include <string.h>
+#include <Rinternals.h>
+#include "kernclass.h"
+#include "kernel.h"
+#include "kernel-tile.h"
+#include "units.h"
+#include "isa.h"
+
+/* The portable block: MR x NF products, stored as doubles. */
+static void fmicro_c(const float *ap, const float *bp, int p, double *out, int ld)
+{
+    float c[MR][NF];
+    memset(c, 0, sizeof c);
+    for (int k = 0; k < p; k++) {
+        const float *av = ap + (size_t) k * MR, *bv = bp + (size_t) k * NF;
+        for (int r = 0; r < MR; r++)
+            for (int s = 0; s < NF; s++) c[r][s] += av[r] * bv[s];
+    }
+    for (int r = 0; r < MR; r++)
+        for (int s = 0; s < NF; s++) out[(size_t) r * ld + s] = c[r][s];
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define KC_HAVE_FLOAT_AVX 1
+#define KC_FOR_ROWS(X) X(0) X(1) X(2) X(3) X(4) X(5)
+#define KC_FOR_4ROWS(X) X(0) X(1) X(2) X(3)
+
+/* AVX2: the MR x 16 block in 12 ymm registers (8 floats each). */
+__attribute__((target("avx2,fma")))
+static void fmicro_avx2(const float *ap, const float *bp, int p, double *out, int ld)
+{
+    __m256 c[MR][2];
+#define ZERO_ROW(r) c[r][0] = c[r][1] = _mm256_setzero_ps();
+    KC_FOR_ROWS(ZERO_ROW)
+#undef ZERO_ROW
+    for (int k = 0; k < p; k++) {
+        const float *a = ap + (size_t) k * MR;
+        __m256 b0 = _mm256_loadu_ps(bp + (size_t) k * NF), b1 = _mm256_loadu_ps(bp + (size_t) k * NF + 8);
+#define FMA_ROW(r) {                                    \
+            __m256 ar = _mm256_broadcast_ss(a + r);     \
+            c[r][0] = _mm256_fmadd_ps(ar, b0, c[r][0]); \
+            c[r][1] = _mm256_fmadd_ps(ar, b1, c[r][1]); \
+        }
+        KC_FOR_ROWS(FMA_ROW)
+#undef FMA_ROW
+    }
+#define STORE_ROW(r) {                                                                     \
+        double *o = out + (size_t) r * ld;                                                 \
+        _mm256_storeu_pd(o, _mm256_cvtps_pd(_mm256_castps256_ps128(c[r][0])));             \
+        _mm256_storeu_pd(o + 4, _mm256_cvtps_pd(_mm256_extractf128_ps(c[r][0], 1)));       \
+        _mm256_storeu_pd(o + 8, _mm256_cvtps_pd(_mm256_castps256_ps128(c[r][1])));         \
+        _mm256_storeu_pd(o + 12, _mm256_cvtps_pd(_mm256_extractf128_ps(c[r][1], 1)));      \
+    }
+    KC_FOR_ROWS(STORE_ROW)
+#undef STORE_ROW
+}
+
+/* 16 floats as 16 doubles at out. */
+__attribute__((target("avx512f")))
+static inline void store16(double *out, __m512 v)
+{
+    _mm512_storeu_pd(out, _mm512_cvtps_pd(_mm512_castps512_ps256(v)));
+    _mm512_storeu_pd(out + 8, _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1))));
+}
+
+/* AVX-512: MR x 16 (one panel of b) in 6 zmm registers. */
+__attribute__((target("avx512f")))
+static void fmicro_avx512(const float *ap, const float *bp, int p, double *out, int ld)
+{
+    __m512 c[MR];
+#define ZERO_ROW(r) c[r] = _mm512_setzero_ps();
+    KC_FOR_ROWS(ZERO_ROW)
+#undef ZERO_ROW
+    for (int k = 0; k < p; k++) {
+        const float *a = ap + (size_t) k * MR;
+        __m512 b0 = _mm512_loadu_ps(bp + (size_t) k * NF);
+#define FMA_ROW(r) c[r] = _mm512_fmadd_ps(_mm512_set1_ps(a[r]), b0, c[r]);
+        KC_FOR_ROWS(FMA_ROW)
+#undef FMA_ROW
+    }
+#define STORE_ROW(r) store16(out + (size_t) r * ld, c[r]);
+    KC_FOR_ROWS(STORE_ROW)
+#undef STORE_ROW
+}
+
+/* MR x 32 (two adjacent panels of b) in 12 zmm registers: per feature 2
+ * loads, 6 broadcasts and 12 fused multiply-adds, as the double engine's
+ * wide kernel, on twice the values. */
+__attribute__((target("avx512f")))
+static void fwide_avx512(const float *ap, const float *bp, int p, double *out, int ld)
+{
+    const float *bp2 = bp + (size_t) NF * p;
+    __m512 c[MR][2];
+#define ZERO_ROW(r) c[r][0] = c[r][1] = _mm512_setzero_ps();
+    KC_FOR_ROWS(ZERO_ROW)
+#undef ZERO_ROW
+    for (int k = 0; k < p; k++) {
+        const float *a = ap + (size_t) k * MR;
+        __m512 b0 = _mm512_loadu_ps(bp + (size_t) k * NF), b1 = _mm512_loadu_ps(bp2 + (size_t) k * NF);
+#define FMA_ROW(r) {                                    \
+            __m512 ar = _mm512_set1_ps(a[r]);           \
+            c[r][0] = _mm512_fmadd_ps(ar, b0, c[r][0]); \
+            c[r][1] = _mm512_fmadd_ps(ar, b1, c[r][1]); \
+        }
+        KC_FOR_ROWS(FMA_ROW)
+#undef FMA_ROW
+    }
+#define STORE_ROW(r) store16(out + (size_t) r * ld, c[r][0]); store16(out + (size_t) r * ld + NF, c[r][1]);
+    KC_FOR_ROWS(STORE_ROW)
+#undef STORE_ROW
+}
+
+/* One row of a against four panels of b (64 columns), for the solver's
+ * single rows: four independent chains. */
+__attribute__((target("avx512f")))
+static void frow_avx512(const float *ap, const float *bp, int p, double *out)
+{
+    const size_t panel = (size_t) NF * p;
+    __m512 c0 = _mm512_setzero_ps(), c1 = c0, c2 = c0, c3 = c0;
+    for (int k = 0; k < p; k++) {
+        __m512 a = _mm512_set1_ps(ap[(size_t) k * MR]);
+        const float *b = bp + (size_t) k * NF;
+        c0 = _mm512_fmadd_ps(a, _mm512_loadu_ps(b), c0);
+        c1 = _mm512_fmadd_ps(a, _mm512_loadu_ps(b + panel), c1);
+        c2 = _mm512_fmadd_ps(a, _mm512_loadu_ps(b + 2 * panel), c2);
+        c3 = _mm512_fmadd_ps(a, _mm512_loadu_ps(b + 3 * panel), c3);
+    }
+    store16(out, c0);
+    store16(out + NF, c1);
+    store16(out + 2 * NF, c2);
+    store16(out + 3 * NF, c3);
+}
+
+/* Four rows of a against four panels of b: 4 x 64 in 16 zmm registers,
+ * for the solver's batches of up to 4 rows. */
+__attribute__((target("avx512f")))
+static void frows4_avx512(const float *ap, const float *bp, int p, double *out, int ld)
+{
+    const size_t panel = (size_t) NF * p;
+    __m512 c[4][4];
+#define ZERO_ROW(r) c[r][0] = c[r][1] = c[r][2] = c[r][3] = _mm512_setzero_ps();
+    KC_FOR_4ROWS(ZERO_ROW)
+#undef ZERO_ROW
+    for (int k = 0; k < p; k++) {
+        const float *b = bp + (size_t) k * NF, *a = ap + (size_t) k * MR;
+        __m512 b0 = _mm512_loadu_ps(b), b1 = _mm512_loadu_ps(b + panel);
+        __m512 b2 = _mm512_loadu_ps(b + 2 * panel), b3 = _mm512_loadu_ps(b + 3 * panel);
+#define FMA_ROW(r) {                                    \
+            __m512 ar = _mm512_set1_ps(a[r]);           \
+            c[r][0] = _mm512_fmadd_ps(ar, b0, c[r][0]); \
+            c[r][1] = _mm512_fmadd_ps(ar, b1, c[r][1]); \
+            c[r][2] = _mm512_fmadd_ps(ar, b2, c[r][2]); \
+            c[r][3] = _mm512_fmadd_ps(ar, b3, c[r][3]); \
+        }
+        KC_FOR_4ROWS(FMA_ROW)
+#undef FMA_ROW
+    }
+#define STORE_ROW(r)                                        \
+    store16(out + (size_t) r * ld, c[r][0]);                \
+    store16(out + (size_t) r * ld + NF, c[r][1]);           \
+    store16(out + (size_t) r * ld + 2 * NF, c[r][2]);       \
+    store16(out + (size_t) r * ld + 3 * NF, c[r][3]);
+    KC_FOR_4ROWS(STORE_ROW)
+#undef STORE_ROW
+}
+#endif
+
+/* The float kernels this CPU runs, for the instruction sets
+ * kc_choose_kernels allows (isa.c). */
+void kc_choose_float_kernels(int avx2, int avx512)
+{
+    kc_isa.fmicro = fmicro_c;
+    kc_isa.fwide = NULL;
+    kc_isa.frow = NULL;
+    kc_isa.frows4 = NULL;
+#ifdef KC_HAVE_FLOAT_AVX
+    if (avx2) kc_isa.fmicro = fmicro_avx2;
+    if (avx512) {
+        kc_isa.fmicro = fmicro_avx512;
+        kc_isa.fwide = fwide_avx512;
+        kc_isa.frow = frow_avx512;
+        kc_isa.frows4 = frows4_avx512;
+    }
+#else
+    (void) avx2; (void) avx512;
+#endif
+}
+
+/* The option kernclass.svm.precision, on the main thread (R validates it,
+ * kc_option()): single precision unless "double". */
+int kc_single_precision_option(void)
+{
+    SEXP v = Rf_GetOption1(Rf_install("kernclass.svm.precision"));
+    return !(isString(v) && XLENGTH(v) == 1 && !strcmp(CHAR(STRING_ELT(v, 0)), "double"));
+}
+
+/* Rows of a packed panel buffer of doubles (w rows a panel, cnt rows) as
+ * float panels of w rows, moved by centre, with the squared norms of the
+ * floats (in double, feature order) into sq[0..cnt). */
+static void panels_to_float(const double *src, int cnt, int w, int p, const double *centre,
+                            float *dst, double *sq)
+{
+    for (int r0 = 0; r0 < cnt; r0 += w) {
+        const double *s = src + (size_t) r0 * p;
+        float *d = dst + (size_t) r0 * p;
+        double acc[NF];
+        for (int r = 0; r < w; r++) acc[r] = 0.0;
+        for (int k = 0; k < p; k++)
+            for (int r = 0; r < w; r++) {
+                float f = (float) (s[(size_t) k * w + r] - centre[k]);
+                d[(size_t) k * w + r] = f;
+                acc[r] += (double) f * f;
+            }
+        for (int r = 0; r < w && r0 + r < cnt; r++) sq[r0 + r] = acc[r];
+    }
+}
+
+/* Double panels of NR rows (cnt rows) as float panels of NF rows: two
+ * double panels to one float panel; rows past cnt zero. */
+static void nr_to_nf(const double *src, int cnt, int p, const double *centre, float *dst, double *sq)
+{
+    for (int r0 = 0; r0 < cnt; r0 += NF) {
+        float *d = dst + (size_t) r0 * p;
+        double acc[NF];
+        int rows = cnt - r0 < NF ? cnt - r0 : NF;
+        for (int r = 0; r < NF; r++) acc[r] = 0.0;
+        for (int h = 0; h < 2; h++) {
+            const double *s = src + (size_t) (r0 + h * NR) * p;
+            for (int k = 0; k < p; k++)
+                for (int r = 0; r < NR; r++) {
+                    int row = h * NR + r;
+                    float f = row < rows ? (float) (s[(size_t) k * NR + r] - centre[k]) : 0.0f;
+                    d[(size_t) k * NF + row] = f;
+                    acc[row] += (double) f * f;
+                }
+        }
+        for (int r = 0; r < rows; r++) sq[r0 + r] = acc[r];
+    }
+}
+
+/* Where a dense set's kernel values may come from float tiles: the
+ * single-precision rbf kernel, and gamma max ||x - m||^2 within
+ * KC_SINGLE_MAX (see the top of this file). */
+void kc_prepare_single(const kc_kernel *k, kc_points *a, int pack)
+{
+    if (!a->packed) {
+        a->packed_f = NULL;
+        a->sqnorm_f = NULL;
+    }
+    if (!k->single || k->type != KC_RBF || a->src != KC_SRC_DENSE || a->n < 1 || a->n > KC_MAX_ROWS)
+        return;
+    int p = a->p;
+    ptrdiff_t n = a->n;
+    if (!a->centre) {
+        double *c = (double *) kc_alloc((size_t) p + 1, sizeof(double));
+        for (int j = 0; j < p; j++) {
+            const double *col = a->x + (ptrdiff_t) j * n;
+            double s = 0.0;
+            for (ptrdiff_t i = 0; i < n; i++) s += col[i];
+            c[j] = s / (double) n;
+        }
+        double *sq = (double *) kc_alloc((size_t) n + 1, sizeof(double));
+        for (ptrdiff_t i = 0; i < n; i++) sq[i] = 0.0;
+        for (int j = 0; j < p; j++) {
+            const double *col = a->x + (ptrdiff_t) j * n;
+            for (ptrdiff_t i = 0; i < n; i++) {
+                double f = (float) (col[i] - c[j]);
+                sq[i] += f * f;
+            }
+        }
+        double big = 0.0;
+        for (ptrdiff_t i = 0; i < n; i++) if (!(sq[i] <= big)) big = sq[i];  /* NaN too */
+        if (!(k->gamma * big <= KC_SINGLE_MAX)) return;  /* double tiles */
+        a->centre = c;
+        a->sqnorm_f = sq;
+    }
+    if (pack && a->packed && !a->packed_f) {
+        float *buf = (float *) kc_alloc_aligned(((size_t) round_up((int) n, NF) * p + 1) / 2 + 1);
+        double *sq = (double *) kc_alloc((size_t) n + 1, sizeof(double));
+        for (ptrdiff_t r0 = 0; r0 < n; r0 += NF) {
+            int cnt = n - r0 < NF ? (int) (n - r0) : NF;
+            /* a's double panels hold the rows exactly: the same floats as any tile's */
+            nr_to_nf(a->packed + (size_t) r0 * p, cnt, p, a->centre, buf + (size_t) r0 * p, sq + r0);
+        }
+        a->packed_f = buf;
+        a->sqnorm_f = sq;
+    }
+}
+
+/* The floats of a tile: a's MR panels (apack, na rows) and b's NF panels
+ * (from b's float panels, else from its double panels bpack), the products
+ * into tile as doubles, the squared norms of the floats into asq, bsq (or
+ * *bsq_out pointed at b's). fwork holds kc_float_work_size(p) doubles. */
+void kc_float_products(const kc_points *b, ptrdiff_t b0, int use_packed, int na, int nb, int p,
+                       const double *apack, const double *bpack, double *fwork,
+                       double *asq, double *bsq, const double **bsq_out, double *tile)
+{
+    float *fa = (float *) fwork;
+    float *fb = (float *) (fwork + round_aligned(((size_t) round_up(KC_TILE, MR) * p + 1) / 2));
+    panels_to_float(apack, na, MR, p, b->centre, fa, asq);
+    const float *bp;
+    if (use_packed) {
+        bp = b->packed_f + (size_t) b0 * p;
+        *bsq_out = b->sqnorm_f + b0;
+    } else {
+        nr_to_nf(bpack, nb, p, b->centre, fb, bsq);
+        bp = fb;
+        *bsq_out = bsq;
+    }
+    double edge[MR * 4 * NF];
+    int j0 = 0;
+    if (na == 1 && kc_isa.frow)
+        for (; j0 + 4 * NF <= nb; j0 += 4 * NF) kc_isa.frow(fa, bp + (size_t) j0 * p, p, tile + j0);
+    if (na > 1 && na <= 4 && kc_isa.frows4)
+        for (; j0 + 4 * NF <= nb; j0 += 4 * NF) {
+            double *out = na == 4 ? tile + j0 : edge;
+            kc_isa.frows4(fa, bp + (size_t) j0 * p, p, out, na == 4 ? nb : 4 * NF);
+            if (na < 4)
+                for (int r = 0; r < na; r++)
+                    memcpy(tile + (size_t) r * nb + j0, edge + r * 4 * NF, sizeof(double) * 4 * NF);
+        }
+    while (j0 < nb) {
+        int wide = kc_isa.fwide && nb - j0 > NF, width = wide ? 2 * NF : NF;
+        int nj = nb - j0 < width ? nb - j0 : width;
+        for (int i0 = 0; i0 < na; i0 += MR) {
+            int ni = na - i0 < MR ? na - i0 : MR;
+            const float *ap = fa + (size_t) i0 * p, *bq = bp + (size_t) j0 * p;
+            int whole = ni == MR && nj == width;
+            double *out = whole ? tile + (size_t) i0 * nb + j0 : edge;
+            int ld = whole ? nb : width;
+            if (wide) kc_isa.fwide(ap, bq, p, out, ld);
+            else kc_isa.fmicro(ap, bq, p, out, ld);
+            if (!whole)
+                for (int r = 0; r < ni; r++)
+                    memcpy(tile + (size_t) (i0 + r) * nb + j0, edge + r * width, sizeof(double) * nj);
+        }
+        j0 += width;
+    }
+}
