@@ -142,3 +142,24 @@ kc_centred_source <- function(x, u, g) {
   }
   x
 }
+
+#' @section Precision of the kernel values:
+#' The solver keeps its kernel values as floats (single precision), as
+#' LIBSVM does: a cache of kernel rows of `cachesize` MB, or every value of a
+#' problem that fits. With the option `kernclass.svm.precision = "float"`
+#' (the default), those values of the rbf kernel on dense inputs are computed
+#' in single precision, at twice the double rate: the points are moved by
+#' their column means before they are rounded to floats and the squared
+#' norms kept in double, so that a value differs from the double value by
+#' less than \eqn{2^{-22} \gamma (\|x - m\|^2 + \|y - m\|^2)}{2^-22 gamma
+#' (|x - m|^2 + |y - m|^2)}, below 1e-5; where \eqn{\gamma}{gamma} times the
+#' largest such squared norm exceeds 20 they are computed in double. Other
+#' kernels, sparse inputs and kernel values given or computed by a function
+#' are always computed in double. `options(kernclass.svm.precision =
+#' "double")` computes every value in double before it is rounded to a float
+#' (the reference). The models differ by the solver's tolerance; results do
+#' not depend on the number of threads either way. Predictions are computed
+#' in double.
+#' @rdname kernel_svm
+#' @name kernel_svm
+NULL

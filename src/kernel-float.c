@@ -191,27 +191,6 @@ static void frows4_avx512(const float *ap, const float *bp, int p, double *out, 
 }
 #endif
 
-/* The float kernels this CPU runs, for the instruction sets
- * kc_choose_kernels allows (isa.c). */
-void kc_choose_float_kernels(int avx2, int avx512)
-{
-    kc_isa.fmicro = fmicro_c;
-    kc_isa.fwide = NULL;
-    kc_isa.frow = NULL;
-    kc_isa.frows4 = NULL;
-#ifdef KC_HAVE_FLOAT_AVX
-    if (avx2) kc_isa.fmicro = fmicro_avx2;
-    if (avx512) {
-        kc_isa.fmicro = fmicro_avx512;
-        kc_isa.fwide = fwide_avx512;
-        kc_isa.frow = frow_avx512;
-        kc_isa.frows4 = frows4_avx512;
-    }
-#else
-    (void) avx2; (void) avx512;
-#endif
-}
-
 /* The option kernclass.svm.precision, on the main thread (R validates it,
  * kc_option()): single precision unless "double". */
 int kc_single_precision_option(void)
@@ -220,118 +199,164 @@ int kc_single_precision_option(void)
     return !(isString(v) && XLENGTH(v) == 1 && !strcmp(CHAR(STRING_ELT(v, 0)), "double"));
 }
 
-/* Rows of a packed panel buffer of doubles (w rows a panel, cnt rows) as
- * float panels of w rows, moved by centre, with the squared norms of the
- * floats (in double, feature order) into sq[0..cnt). */
-static void panels_to_float(const double *src, int cnt, int w, int p, const double *centre,
-                            float *dst, double *sq)
+/* Double panels (w rows each, npanel of them, p features) as float
+ * panels of the same shape, moved by centre.  Portable, and AVX-512 (w = MR
+ * or NR: one masked load, a subtraction, a conversion and a masked store a
+ * feature), chosen with the float kernels. */
+static void panels_c(const double *src, int w, int npanel, int p, const double *centre, float *dst)
 {
-    for (int r0 = 0; r0 < cnt; r0 += w) {
-        const double *s = src + (size_t) r0 * p;
-        float *d = dst + (size_t) r0 * p;
-        double acc[NF];
-        for (int r = 0; r < w; r++) acc[r] = 0.0;
-        for (int k = 0; k < p; k++)
-            for (int r = 0; r < w; r++) {
-                float f = (float) (s[(size_t) k * w + r] - centre[k]);
-                d[(size_t) k * w + r] = f;
-                acc[r] += (double) f * f;
-            }
-        for (int r = 0; r < w && r0 + r < cnt; r++) sq[r0 + r] = acc[r];
+    for (int q = 0; q < npanel; q++)
+        for (int k = 0; k < p; k++) {
+            size_t at = ((size_t) q * p + k) * w;
+            for (int r = 0; r < w; r++) dst[at + r] = (float) (src[at + r] - centre[k]);
+        }
+}
+
+#ifdef KC_HAVE_FLOAT_AVX
+__attribute__((target("avx512f")))
+static void panels_avx512(const double *src, int w, int npanel, int p, const double *centre, float *dst)
+{
+    __mmask8 m = (__mmask8) ((1u << w) - 1);
+    for (int q = 0; q < npanel; q++)
+        for (int k = 0; k < p; k++) {
+            size_t at = ((size_t) q * p + k) * w;
+            __m512d v = _mm512_sub_pd(_mm512_maskz_loadu_pd(m, src + at), _mm512_set1_pd(centre[k]));
+            _mm512_mask_storeu_ps(dst + at, (__mmask16) m, _mm512_castps256_ps512(_mm512_cvtpd_ps(v)));
+        }
+}
+#endif
+
+static void (*to_float_panels)(const double *, int, int, int, const double *, float *) = panels_c;
+
+/* The squared norms of the floats of points rows[0..cnt) (or start..) of
+ * a, in double: the formula kc_prepare_single's are taken with. */
+static void float_sqnorms(const kc_points *a, const int *idx, ptrdiff_t start, int cnt,
+                          const double *centre, double *sq)
+{
+    for (int i = 0; i < cnt; i++) {
+        ptrdiff_t r = idx ? idx[i] : start + i;
+        double s = 0.0;
+        for (int j = 0; j < a->p; j++) {
+            double f = (float) (a->x[r + (ptrdiff_t) j * a->n] - centre[j]);
+            s += f * f;
+        }
+        sq[i] = s;
     }
 }
 
 /* Double panels of NR rows (cnt rows) as float panels of NF rows: two
  * double panels to one float panel; rows past cnt zero. */
-static void nr_to_nf(const double *src, int cnt, int p, const double *centre, float *dst, double *sq)
+static void nr_to_nf(const double *src, int cnt, int p, const double *centre, float *dst, float *tmp)
 {
+    int npanel = (cnt + NR - 1) / NR;
+    to_float_panels(src, NR, npanel, p, centre, tmp);
     for (int r0 = 0; r0 < cnt; r0 += NF) {
         float *d = dst + (size_t) r0 * p;
-        double acc[NF];
-        int rows = cnt - r0 < NF ? cnt - r0 : NF;
-        for (int r = 0; r < NF; r++) acc[r] = 0.0;
-        for (int h = 0; h < 2; h++) {
-            const double *s = src + (size_t) (r0 + h * NR) * p;
-            for (int k = 0; k < p; k++)
-                for (int r = 0; r < NR; r++) {
-                    int row = h * NR + r;
-                    float f = row < rows ? (float) (s[(size_t) k * NR + r] - centre[k]) : 0.0f;
-                    d[(size_t) k * NF + row] = f;
-                    acc[row] += (double) f * f;
-                }
+        const float *s0 = tmp + (size_t) r0 * p, *s1 = s0 + (size_t) NR * p;
+        int two = r0 + NR < cnt;
+        for (int k = 0; k < p; k++) {
+            memcpy(d + (size_t) k * NF, s0 + (size_t) k * NR, NR * sizeof(float));
+            if (two) memcpy(d + (size_t) k * NF + NR, s1 + (size_t) k * NR, NR * sizeof(float));
+            else memset(d + (size_t) k * NF + NR, 0, NR * sizeof(float));
         }
-        for (int r = 0; r < rows; r++) sq[r0 + r] = acc[r];
     }
 }
 
 /* Where a dense set's kernel values may come from float tiles: the
  * single-precision rbf kernel, and gamma max ||x - m||^2 within
- * KC_SINGLE_MAX (see the top of this file). */
+ * KC_SINGLE_MAX (see the top of this file).  The centre: the column means,
+ * or the one a has (a subset keeps its set's, so that the floats of its
+ * points are the set's); the norms are recomputed (a copy of another set's
+ * fields must not keep them). */
 void kc_prepare_single(const kc_kernel *k, kc_points *a, int pack)
 {
-    if (!a->packed) {
-        a->packed_f = NULL;
-        a->sqnorm_f = NULL;
-    }
-    if (!k->single || k->type != KC_RBF || a->src != KC_SRC_DENSE || a->n < 1 || a->n > KC_MAX_ROWS)
+    if (!a->packed) a->packed_f = NULL;
+    if (!k->single || k->type != KC_RBF || a->src != KC_SRC_DENSE || a->n < 1 ||
+        a->n > KC_MAX_ROWS) {
+        a->centre = NULL;
         return;
+    }
     int p = a->p;
     ptrdiff_t n = a->n;
-    if (!a->centre) {
-        double *c = (double *) kc_alloc((size_t) p + 1, sizeof(double));
+    const double *c = a->centre;
+    if (!c) {
+        double *m = (double *) kc_alloc((size_t) p + 1, sizeof(double));
         for (int j = 0; j < p; j++) {
             const double *col = a->x + (ptrdiff_t) j * n;
             double s = 0.0;
             for (ptrdiff_t i = 0; i < n; i++) s += col[i];
-            c[j] = s / (double) n;
+            m[j] = s / (double) n;
         }
-        double *sq = (double *) kc_alloc((size_t) n + 1, sizeof(double));
-        for (ptrdiff_t i = 0; i < n; i++) sq[i] = 0.0;
-        for (int j = 0; j < p; j++) {
-            const double *col = a->x + (ptrdiff_t) j * n;
-            for (ptrdiff_t i = 0; i < n; i++) {
-                double f = (float) (col[i] - c[j]);
-                sq[i] += f * f;
-            }
-        }
-        double big = 0.0;
-        for (ptrdiff_t i = 0; i < n; i++) if (!(sq[i] <= big)) big = sq[i];  /* NaN too */
-        if (!(k->gamma * big <= KC_SINGLE_MAX)) return;  /* double tiles */
-        a->centre = c;
-        a->sqnorm_f = sq;
+        c = m;
     }
+    double *sq = (double *) kc_alloc((size_t) n + 1, sizeof(double));
+    for (ptrdiff_t i = 0; i < n; i++) sq[i] = 0.0;
+    for (int j = 0; j < p; j++) {  /* float_sqnorms' sums, a column at a time */
+        const double *col = a->x + (ptrdiff_t) j * n;
+        for (ptrdiff_t i = 0; i < n; i++) {
+            double f = (float) (col[i] - c[j]);
+            sq[i] += f * f;
+        }
+    }
+    double big = 0.0;
+    for (ptrdiff_t i = 0; i < n; i++) if (!(sq[i] <= big)) big = sq[i];  /* NaN too */
+    if (!(k->gamma * big <= KC_SINGLE_MAX)) {  /* double tiles */
+        a->centre = NULL;
+        a->packed_f = NULL;
+        return;
+    }
+    a->centre = c;
+    a->sqnorm_f = sq;
     if (pack && a->packed && !a->packed_f) {
         float *buf = (float *) kc_alloc_aligned(((size_t) round_up((int) n, NF) * p + 1) / 2 + 1);
-        double *sq = (double *) kc_alloc((size_t) n + 1, sizeof(double));
+        float *tmp = (float *) kc_alloc((size_t) NF * p + 1, sizeof(float));
         for (ptrdiff_t r0 = 0; r0 < n; r0 += NF) {
             int cnt = n - r0 < NF ? (int) (n - r0) : NF;
             /* a's double panels hold the rows exactly: the same floats as any tile's */
-            nr_to_nf(a->packed + (size_t) r0 * p, cnt, p, a->centre, buf + (size_t) r0 * p, sq + r0);
+            nr_to_nf(a->packed + (size_t) r0 * p, cnt, p, c, buf + (size_t) r0 * p, tmp);
         }
         a->packed_f = buf;
-        a->sqnorm_f = sq;
     }
 }
 
-/* The floats of a tile: a's MR panels (apack, na rows) and b's NF panels
- * (from b's float panels, else from its double panels bpack), the products
- * into tile as doubles, the squared norms of the floats into asq, bsq (or
- * *bsq_out pointed at b's). fwork holds kc_float_work_size(p) doubles. */
-void kc_float_products(const kc_points *b, ptrdiff_t b0, int use_packed, int na, int nb, int p,
-                       const double *apack, const double *bpack, double *fwork,
-                       double *asq, double *bsq, const double **bsq_out, double *tile)
+/* The squared norms of the floats of a tile's points: the set's where it
+ * has them for this centre, else computed. */
+static const double *tile_sqnorms(const kc_points *a, const int *idx, ptrdiff_t start, int cnt,
+                                  const double *centre, double *buf)
 {
-    float *fa = (float *) fwork;
-    float *fb = (float *) (fwork + round_aligned(((size_t) round_up(KC_TILE, MR) * p + 1) / 2));
-    panels_to_float(apack, na, MR, p, b->centre, fa, asq);
+    if (a->sqnorm_f && a->centre == centre) {
+        if (!idx) return a->sqnorm_f + start;
+        for (int i = 0; i < cnt; i++) buf[i] = a->sqnorm_f[idx[i]];
+        return buf;
+    }
+    float_sqnorms(a, idx, start, cnt, centre, buf);
+    return buf;
+}
+
+/* The floats of a tile, in b's centre: a's MR panels (from its double
+ * panels apack, na rows) and b's NF panels (b's float panels where
+ * use_packed, else from its double panels bpack); the products into tile as
+ * doubles, *asq and *bsq pointed at the squared norms of the floats.
+ * fwork holds kc_float_work_size(p) doubles, 64-byte aligned. */
+void kc_float_products(const kc_points *a, const int *ai, ptrdiff_t a0, int na,
+                       const kc_points *b, const int *bi, ptrdiff_t b0, int nb, int use_packed,
+                       const double *apack, const double *bpack, double *fwork,
+                       const double **asq, const double **bsq, double *tile)
+{
+    int p = a->p;
+    size_t fa_n = round_aligned(((size_t) round_up(KC_TILE, MR) * p + 1) / 2);
+    size_t fb_n = round_aligned(((size_t) round_up(KC_TILE, NF) * p + 1) / 2);
+    float *fa = (float *) fwork, *fb = (float *) (fwork + fa_n), *tmp = (float *) (fwork + fa_n + fb_n);
+    double *norms = fwork + kc_float_work_size(p) - 2 * (size_t) KC_TILE;
+    to_float_panels(apack, MR, (na + MR - 1) / MR, p, b->centre, fa);
+    *asq = tile_sqnorms(a, ai, a0, na, b->centre, norms);
+    *bsq = tile_sqnorms(b, bi, b0, nb, b->centre, norms + KC_TILE);
     const float *bp;
     if (use_packed) {
         bp = b->packed_f + (size_t) b0 * p;
-        *bsq_out = b->sqnorm_f + b0;
     } else {
-        nr_to_nf(bpack, nb, p, b->centre, fb, bsq);
+        nr_to_nf(bpack, nb, p, b->centre, fb, tmp);
         bp = fb;
-        *bsq_out = bsq;
     }
     double edge[MR * 4 * NF];
     int j0 = 0;
@@ -362,4 +387,27 @@ void kc_float_products(const kc_points *b, ptrdiff_t b0, int use_packed, int na,
         }
         j0 += width;
     }
+}
+
+/* The float kernels this CPU runs, for the instruction sets
+ * kc_choose_kernels allows (isa.c). */
+void kc_choose_float_kernels(int avx2, int avx512)
+{
+    kc_isa.fmicro = fmicro_c;
+    kc_isa.fwide = NULL;
+    kc_isa.frow = NULL;
+    kc_isa.frows4 = NULL;
+    to_float_panels = panels_c;
+#ifdef KC_HAVE_FLOAT_AVX
+    if (avx2) kc_isa.fmicro = fmicro_avx2;
+    if (avx512) {
+        kc_isa.fmicro = fmicro_avx512;
+        kc_isa.fwide = fwide_avx512;
+        kc_isa.frow = frow_avx512;
+        kc_isa.frows4 = frows4_avx512;
+        to_float_panels = panels_avx512;
+    }
+#else
+    (void) avx2; (void) avx512;
+#endif
 }

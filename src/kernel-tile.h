@@ -79,14 +79,16 @@ void kc_pack_points(kc_points *a);
 #define KC_TILE_FLOAT 2
 #define KC_SINGLE_MAX 20.0
 void kc_prepare_single(const kc_kernel *k, kc_points *a, int pack);
+/* a's float panels, b's, b's as NR panels on the way, and the norms */
 static inline size_t kc_float_work_size(int p)
 {
     return round_aligned(((size_t) round_up(KC_TILE, MR) * p + 1) / 2) +
-           round_aligned(((size_t) round_up(KC_TILE, NF) * p + 1) / 2) + 2 * (size_t) KC_TILE;
+           2 * round_aligned(((size_t) round_up(KC_TILE, NF) * p + 1) / 2) + 2 * (size_t) KC_TILE;
 }
-void kc_float_products(const kc_points *b, ptrdiff_t b0, int use_packed, int na, int nb, int p,
+void kc_float_products(const kc_points *a, const int *ai, ptrdiff_t a0, int na,
+                       const kc_points *b, const int *bi, ptrdiff_t b0, int nb, int use_packed,
                        const double *apack, const double *bpack, double *fwork,
-                       double *asq, double *bsq, const double **bsq_out, double *tile);
+                       const double **asq, const double **bsq, double *tile);
 
 /* A tile of kernel values (kernel.c says how); values = 0 stops before the
  * kernel function, and kc_values_from_base then gives each kernel of a set

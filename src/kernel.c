@@ -457,8 +457,9 @@ void kc_kernel_tile(const kc_kernel *k, int values,
 {
     /* single-precision products: asked for, and both sets prepared for them
      * with one centre (kc_prepare_single) */
-    int single = (values & KC_TILE_FLOAT) && a->src == KC_SRC_DENSE && b->src == KC_SRC_DENSE &&
-                 a->centre && b->centre;
+    int single = (values & KC_TILE_FLOAT) && k->single && k->type == KC_RBF &&
+                 a->src == KC_SRC_DENSE && b->src == KC_SRC_DENSE && a->centre && b->centre &&
+                 b->sqnorm_f && a->p >= 1;
     switch (a->src) {
     case KC_SRC_DENSE: break;
     case KC_SRC_SPARSE: sparse_tile(a, ai, a0, na, b, bi, b0, nb, work, tile); break;
@@ -486,10 +487,9 @@ void kc_kernel_tile(const kc_kernel *k, int values,
     if (single) {
         double *fw = work + round_aligned((size_t) round_up(KC_TILE, MR) * p) +
                      round_aligned((size_t) round_up(KC_TILE, NR) * p);
-        double *asq = fw + kc_float_work_size(p) - 2 * (size_t) KC_TILE, *bsq = asq + KC_TILE;
-        const double *bsq_use;
-        kc_float_products(b, b0, use_f, na, nb, p, apack, bpack, fw, asq, bsq, &bsq_use, tile);
-        apply_kernel(k, values, a, ai, a0, na, b, bi, b0, nb, asq, bsq_use, tile);
+        const double *asq, *bsq;
+        kc_float_products(a, ai, a0, na, b, bi, b0, nb, use_f, apack, bpack, fw, &asq, &bsq, tile);
+        apply_kernel(k, values, a, ai, a0, na, b, bi, b0, nb, asq, bsq, tile);
         return;
     }
 
