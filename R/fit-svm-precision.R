@@ -148,11 +148,11 @@ kc_centred_source <- function(x, u, g) {
 #' LIBSVM does: a cache of kernel rows of `cachesize` MB, or every value of a
 #' problem that fits. With the option `kernclass.svm.precision = "float"`
 #' (the default), those values of the rbf kernel on dense inputs are computed
-#' in single precision, at twice the double rate: the points are moved by
-#' their column means before they are rounded to floats and the squared
-#' norms kept in double, so that a value differs from the double value by
-#' less than \eqn{2^{-22} \gamma (\|x - m\|^2 + \|y - m\|^2)}{2^-22 gamma
-#' (|x - m|^2 + |y - m|^2)}, below 1e-5; where \eqn{\gamma}{gamma} times the
+#' in single precision, with products of 16 floats a register: the points
+#' are moved by their column means where they lie far from the origin before
+#' they are rounded to floats, and the squared norms kept in double, so that a value differs from the double value by about
+#' \eqn{2^{-22} \gamma (\|x - m\|^2 + \|y - m\|^2)}{2^-22 gamma
+#' (|x - m|^2 + |y - m|^2)} at most, below 1e-5; where \eqn{\gamma}{gamma} times the
 #' largest such squared norm exceeds 20 they are computed in double. Other
 #' kernels, sparse inputs and kernel values given or computed by a function
 #' are always computed in double. `options(kernclass.svm.precision =

@@ -4,8 +4,8 @@
  * distances, the kernel and the rounding to float as the double tiles
  * (kernel.c) do them.
  *
- * Accuracy.  The points are moved by a common centre (the column means of
- * the column points, in double) before they are rounded to floats, so that
+ * Accuracy.  The points are moved by a common centre (the column points':
+ * single_centre, in double) before they are rounded to floats, so that
  * the products do not carry a large common part (the rbf kernel does not
  * change: k(x - m, y - m) = k(x, y)), and the squared norms are those of
  * the rounded points, in double.  A squared distance d2 = |a|^2 + |b|^2 -
@@ -262,6 +262,40 @@ static void nr_to_nf(const double *src, int cnt, int p, const double *centre, fl
     }
 }
 
+/* The centre of a set's floats: the origin, unless the points lie far from
+ * it (the mean's squared norm above KC_FAR times their mean squared distance
+ * from the mean), then their mean.  The origin, where it does, gives a point
+ * the same floats in every subset of the data it is fitted in (a multi-class
+ * fit's pairs, their folds: the same values as the pairs' shared kernel); a
+ * mean would differ from subset to subset.  Near the origin the norms are at
+ * most KC_FAR + 1 times the centred ones, and so is the bound on the error. */
+#define KC_FAR 16.0
+static const double *single_centre(const kc_points *a)
+{
+    int p = a->p;
+    ptrdiff_t n = a->n;
+    double *m = (double *) kc_alloc((size_t) p + 1, sizeof(double));
+    double msq = 0.0, spread = 0.0;
+    for (int j = 0; j < p; j++) {
+        const double *col = a->x + (ptrdiff_t) j * n;
+        double s = 0.0, v = 0.0;
+        for (ptrdiff_t i = 0; i < n; i++) s += col[i];
+        m[j] = s / (double) n;
+        for (ptrdiff_t i = 0; i < n; i++) v += (col[i] - m[j]) * (col[i] - m[j]);
+        msq += m[j] * m[j];
+        spread += v / (double) n;
+    }
+    if (msq <= KC_FAR * spread)
+        for (int j = 0; j < p; j++) m[j] = 0.0;
+    return m;
+}
+
+/* Whether two sets' floats share one centre (the same values). */
+static int same_centre(const double *c1, const double *c2, int p)
+{
+    return c1 == c2 || (c1 && c2 && !memcmp(c1, c2, sizeof(double) * (size_t) p));
+}
+
 /* Where a dense set's kernel values may come from float tiles: the
  * single-precision rbf kernel, and gamma max ||x - m||^2 within
  * KC_SINGLE_MAX (see the top of this file).  The centre: the column means,
@@ -279,16 +313,7 @@ void kc_prepare_single(const kc_kernel *k, kc_points *a, int pack)
     int p = a->p;
     ptrdiff_t n = a->n;
     const double *c = a->centre;
-    if (!c) {
-        double *m = (double *) kc_alloc((size_t) p + 1, sizeof(double));
-        for (int j = 0; j < p; j++) {
-            const double *col = a->x + (ptrdiff_t) j * n;
-            double s = 0.0;
-            for (ptrdiff_t i = 0; i < n; i++) s += col[i];
-            m[j] = s / (double) n;
-        }
-        c = m;
-    }
+    if (!c) c = single_centre(a);
     double *sq = (double *) kc_alloc((size_t) n + 1, sizeof(double));
     for (ptrdiff_t i = 0; i < n; i++) sq[i] = 0.0;
     for (int j = 0; j < p; j++) {  /* float_sqnorms' sums, a column at a time */
@@ -324,7 +349,7 @@ void kc_prepare_single(const kc_kernel *k, kc_points *a, int pack)
 static const double *tile_sqnorms(const kc_points *a, const int *idx, ptrdiff_t start, int cnt,
                                   const double *centre, double *buf)
 {
-    if (a->sqnorm_f && a->centre == centre) {
+    if (a->sqnorm_f && same_centre(a->centre, centre, a->p)) {
         if (!idx) return a->sqnorm_f + start;
         for (int i = 0; i < cnt; i++) buf[i] = a->sqnorm_f[idx[i]];
         return buf;
