@@ -191,12 +191,12 @@ static void frows4_avx512(const float *ap, const float *bp, int p, double *out, 
 }
 #endif
 
-/* The option kernclass.svm.precision, on the main thread (R validates it,
- * kc_option()): single precision unless "double". */
+/* The option kernclass.svm.precision, on the main thread (R checks it,
+ * kc_kernel_code()): single precision where it is "float". */
 int kc_single_precision_option(void)
 {
     SEXP v = Rf_GetOption1(Rf_install("kernclass.svm.precision"));
-    return !(isString(v) && XLENGTH(v) == 1 && !strcmp(CHAR(STRING_ELT(v, 0)), "double"));
+    return isString(v) && XLENGTH(v) == 1 && !strcmp(CHAR(STRING_ELT(v, 0)), "float");
 }
 
 /* Double panels (w rows each, npanel of them, p features) as float

@@ -153,10 +153,6 @@ test_that("classes of several tiles share their kernels with the same fits", {
 # as the float store holds them; against the double kernel values (today's
 # kc_svm_platt) they differ by that rounding only. (About 1 s.)
 test_that("Platt's folds from the pairs' kernel blocks: today's fold fits, float kernel values", {
-  # the store's floats as the double values rounded (the rbf default computes
-  # them in single precision: test-kernel-float.R)
-  old <- options(kernclass.svm.precision = "double")
-  on.exit(options(old), add = TRUE)
   dat <- pairs_data(240, 4, seed = 21)
   C <- runif(nrow(dat$x), 0.5, 4)
   k <- ns$kc_kernel("rbf", 0.25, 3, 0, dat$x)
