@@ -86,7 +86,8 @@ __attribute__((target("avx512f")))
 static inline void store16(double *out, __m512 v)
 {
     _mm512_storeu_pd(out, _mm512_cvtps_pd(_mm512_castps512_ps256(v)));
-    _mm512_storeu_pd(out + 8, _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1))));
+    __m256 hi = _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1));
+    _mm512_storeu_pd(out + 8, _mm512_cvtps_pd(hi));
 }
 
 /* AVX-512: MR x 16 (one panel of b) in 6 zmm registers. */
@@ -131,7 +132,9 @@ static void fwide_avx512(const float *ap, const float *bp, int p, double *out, i
         KC_FOR_ROWS(FMA_ROW)
 #undef FMA_ROW
     }
-#define STORE_ROW(r) store16(out + (size_t) r * ld, c[r][0]); store16(out + (size_t) r * ld + NF, c[r][1]);
+#define STORE_ROW(r)                              \
+    store16(out + (size_t) r * ld, c[r][0]);      \
+    store16(out + (size_t) r * ld + NF, c[r][1]);
     KC_FOR_ROWS(STORE_ROW)
 #undef STORE_ROW
 }
