@@ -101,11 +101,21 @@ kc_check_result_size <- function(n, m) {
 }
 
 # The numeric form the C engine takes: the code is the row of the kernel
-# table (R/table-kernels.R).
+# table (R/table-kernels.R). The engine also reads the option
+# kernclass.svm.precision where it parses the kernel (src/ffi.c): checked here.
 kc_kernel_code <- function(k) {
+  kc_option("kernclass.svm.precision")
   engine <- kc_kernel_info(k)$engine
   c(match(if (is.null(engine)) k$name else engine, names(kc_kernels)), k$gamma, k$degree,
     k$coef0)
+}
+
+# The kernel matrix as the SVM's float stores hold it: in single precision
+# where the option kernclass.svm.precision and the data allow it
+# (src/kernel-float.c), else the double values rounded; as doubles. For the
+# tests and benchmarks of the float tiles.
+kc_kernel_matrix_float <- function(x, y = NULL, k, threads = kc_threads()) {
+  .Call(ffi_kernel_matrix_float, x, y, kc_kernel_code(k), threads)
 }
 
 # k(x, x) for each row of x: the diagonal of the Gram matrix, in O(np).

@@ -44,6 +44,12 @@ kc_options <- list(
   kernclass.block_rows = kc_option_row(
     100000L, function(v) kc_is_count(v, 1),
     "one whole number of rows from 1 to 2147483647 (default 100000)"),
+  # the precision of the kernel values the SVM stores as floats: "double"
+  # computes them in double, "float" in single precision where that is
+  # accurate (rbf kernel, dense rows; R/fit-svm-precision.R)
+  kernclass.svm.precision = kc_option_row(
+    "double", function(v) is.character(v) && length(v) == 1L && v %in% c("float", "double"),
+    "\"float\" or \"double\" (default \"double\")"),
   kernclass.tune.cores = kc_option_row(
     NULL, function(v) TRUE, "unset",
     deprecated = paste0("kernel_tune() runs where future::plan() says, e.g. ",

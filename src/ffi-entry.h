@@ -8,6 +8,7 @@
 
 /* ffi-kernel.c */
 SEXP ffi_kernel_matrix(SEXP x, SEXP y, SEXP spec, SEXP threads);
+SEXP ffi_kernel_matrix_float(SEXP x, SEXP y, SEXP spec, SEXP threads);
 SEXP ffi_kernel_diag(SEXP x, SEXP spec);
 SEXP ffi_kernel_expansion(SEXP x, SEXP train, SEXP weights, SEXP spec, SEXP threads);
 SEXP ffi_within_sums(SEXP train, SEXP group, SEXP ngroups, SEXP spec, SEXP threads);

@@ -23,6 +23,26 @@ SEXP ffi_kernel_matrix(SEXP x, SEXP y, SEXP spec, SEXP threads)
     return out;
 }
 
+/* The kernel matrix as the SVM's float stores hold it (kc_gram_float: in
+ * single precision where kernclass.svm.precision and the data allow it),
+ * as doubles: for the tests and benchmarks of the float tiles. */
+SEXP ffi_kernel_matrix_float(SEXP x, SEXP y, SEXP spec, SEXP threads)
+{
+    kc_kernel k = kc_kernel_from(spec);
+    int nt = kc_threads_from(threads);
+    kc_points a = kc_points_from(x, "x");
+    int symmetric = isNull(y);
+    kc_points b = symmetric ? a : kc_points_from(y, "y");
+    kc_check_pair(&k, &a, &b, "x", "y");
+    if (a.src == KC_SRC_PRECOMPUTED) kc_internal("a Gram matrix of given values");
+    SEXP out = PROTECT(kc_alloc_result(a.n, b.n));
+    float *f = (float *) R_alloc((size_t) a.n * b.n + 1, sizeof(float));
+    kc_gram_float(&k, &a, &b, symmetric, f, nt);
+    for (R_xlen_t i = 0; i < (R_xlen_t) a.n * b.n; i++) REAL(out)[i] = f[i];
+    UNPROTECT(1);
+    return out;
+}
+
 /* k(x_i, x_i) for each point of x, from any source. */
 SEXP ffi_kernel_diag(SEXP x, SEXP spec)
 {

@@ -178,6 +178,7 @@ static kc_kernel kernel_of(const double *v)
     k.gamma = v[1];
     k.degree = (int) v[2];
     k.coef0 = v[3];
+    k.single = kc_single_precision_option();
     return k;
 }
 

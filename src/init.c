@@ -14,6 +14,7 @@
 
 static const R_CallMethodDef call_methods[] = {
     CALLDEF(ffi_kernel_matrix, 4),
+    CALLDEF(ffi_kernel_matrix_float, 4),
     CALLDEF(ffi_kernel_expansion, 5),
     CALLDEF(ffi_within_sums, 5),
     CALLDEF(ffi_loo_sums, 5),

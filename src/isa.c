@@ -520,7 +520,8 @@ static void smo_update_scan_i_avx512(double *G, const double *ys, const unsigned
 
 /* The portable versions until kc_choose_kernels() finds better ones. */
 kc_isa_kernels kc_isa = {micro_kernel_c, NULL, NULL, NULL, exp_bulk_c, sqdist_row_c,
-                         tile_times_weights_c, row_update_c, NULL, NULL, NULL, to_float_c, "c"};
+                         tile_times_weights_c, row_update_c, NULL, NULL, NULL, to_float_c,
+                         NULL, NULL, NULL, NULL, "c"};
 
 const char *kc_engine_name(void) { return kc_isa.name; }
 
@@ -529,6 +530,7 @@ const char *kc_engine_name(void) { return kc_isa.name; }
  * and for comparisons). */
 void kc_choose_kernels(void)
 {
+    kc_choose_float_kernels(0, 0);
 #ifdef KC_HAVE_AVX2_KERNEL
     const char *cap = getenv("KERNCLASS_ISA");
     int allow_avx2 = !cap || strcmp(cap, "c") != 0;
@@ -543,6 +545,7 @@ void kc_choose_kernels(void)
         kc_isa.transpose8 = transpose8_avx2;
         kc_isa.to_float = to_float_avx2;
         kc_isa.name = "avx2";
+        kc_choose_float_kernels(1, 0);
         if (allow_avx512 && __builtin_cpu_supports("avx512f")) {
             kc_isa.wide = micro_kernel_avx512;
             kc_isa.row = row_kernel_avx512;
@@ -554,6 +557,7 @@ void kc_choose_kernels(void)
             kc_isa.smo_scan_j = smo_scan_j_avx512;
             kc_isa.smo_update_scan_i = smo_update_scan_i_avx512;
             kc_isa.name = "avx512";
+            kc_choose_float_kernels(1, 1);
         }
     }
 #endif

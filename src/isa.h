@@ -11,6 +11,9 @@
  * feature, so that the innermost loop is an MR x NR outer product. */
 #define MR 6
 #define NR 8
+/* The single-precision tiles' panels of b (kernel-float.c): 16 floats, one
+ * zmm register, a feature. */
+#define NF 16
 /* Squared distances below this fraction of ||x||^2 + ||y||^2 have lost
  * digits to cancellation in ||x||^2 + ||y||^2 - 2 x'y: recompute directly. */
 #define KC_REFINE 1e-5
@@ -64,6 +67,14 @@ typedef struct {
      * a cast rounds them: the same values. */
     void (*transpose8)(const double *src, int lds, double *out, float *outf, ptrdiff_t ldo);
     void (*to_float)(const double *src, float *dst, int n);
+    /* The single-precision tiles' products (kernel-float.c), float panels
+     * (a: MR rows, b: NF rows), summed in float, stored as doubles: an
+     * MR x NF block; MR x 2 NF from two adjacent panels of b, or NULL; one
+     * and four rows of a against four panels of b, or NULL. */
+    void (*fmicro)(const float *ap, const float *bp, int p, double *out, int ld);
+    void (*fwide)(const float *ap, const float *bp, int p, double *out, int ld);
+    void (*frow)(const float *ap, const float *bp, int p, double *out);
+    void (*frows4)(const float *ap, const float *bp, int p, double *out, int ld);
     const char *name;  /* "c", "avx2" or "avx512" */
 } kc_isa_kernels;
 
@@ -76,6 +87,8 @@ extern kc_isa_kernels kc_isa;
 
 /* Picks the fastest micro-kernel and exp for this CPU; called at load time. */
 void kc_choose_kernels(void);
+/* The single-precision kernels for the instruction sets allowed (kernel-float.c). */
+void kc_choose_float_kernels(int avx2, int avx512);
 /* "avx512", "avx2" or "c": the instruction set the engine chose. */
 const char *kc_engine_name(void);
 

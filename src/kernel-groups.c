@@ -54,8 +54,8 @@ static void group_order(ptrdiff_t n, const int *group, int ngroups, ptrdiff_t **
 /* Dense points b (prepared: with norms where the kernel needs them) copied
  * in group order (group_order's start and order), as a dense set of their
  * own: group g at gstart[g] (kc_alloc'd, ngroups + 1).  A group of more
- * than one tile starts on a panel boundary (fewer than NR zero rows before
- * it), and the copy is then packed once: such a group's row blocks serve
+ * than one tile starts on a float panel boundary (fewer than NF zero rows
+ * before it), and the copy is then packed once: such a group's row blocks serve
  * many tiles, and contiguous ranges are read instead of rows gathered one
  * by one (a gather touches one cache line per value: measured 24 ns a
  * kernel value at n = 30,000, d = 100, against 8 for ranges).  A group of
@@ -74,7 +74,7 @@ static kc_points sorted_copy(const kc_points *b, const ptrdiff_t *start, const i
         ptrdiff_t ng = start[g + 1] - start[g], at = gstart[g];
         if (ng > KC_TILE) {
             any_big = 1;
-            at = (at + NR - 1) / NR * NR;
+            at = (at + NF - 1) / NF * NF;
             gstart[g] = at;
         }
         gstart[g + 1] = at + ng;
@@ -117,6 +117,8 @@ kc_grouped kc_group_points(const kc_kernel *k, const kc_points *b, const int *gr
     group_order(pb.n, group, ngroups, &start, &order);
     kc_grouped gp;
     gp.x = sorted_copy(&pb, start, order, ngroups, &at);
+    gp.x.centre = pb.centre;  /* the float tiles' (NULL: double tiles) */
+    kc_prepare_single(k, &gp.x, 1);
     gp.ngroups = ngroups;
     gp.at = at;
     ptrdiff_t *size = (ptrdiff_t *) kc_alloc((size_t) ngroups + 1, sizeof(ptrdiff_t));
@@ -177,7 +179,7 @@ void kc_group_blocks_float(const kc_kernel *k, const kc_grouped *gp, int nblk, c
             kc_pack_rows(x, NULL, a0, na, MR, w);  /* kc_kernel_tile's a panels */
             for (int J = sym ? I : 0; J < nblocks(ld); J++) {
                 int nb = block_len(ld, J);
-                kc_kernel_tile(k, 1, x, NULL, a0, na, x, NULL, gp->at[h[q]] + (ptrdiff_t) J * KC_TILE,
+                kc_kernel_tile(k, 1 | KC_TILE_FLOAT, x, NULL, a0, na, x, NULL, gp->at[h[q]] + (ptrdiff_t) J * KC_TILE,
                                nb, w, w, tile);
                 float *o = out[q] + (ptrdiff_t) I * KC_TILE * ld + (ptrdiff_t) J * KC_TILE;
                 for (int i = 0; i < na; i++) {

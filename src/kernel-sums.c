@@ -72,7 +72,8 @@ static void gram(const kc_kernel *k, const kc_points *a, const kc_points *b,
             for (int J = J0; J < J1; J++) {
                 ptrdiff_t b0 = (ptrdiff_t) J * KC_TILE;
                 int nb = block_len(b->n, J);
-                kc_kernel_tile(k, 1, a, NULL, a0, na, b, NULL, b0, nb, dense ? work : NULL, work, tile);
+                kc_kernel_tile(k, outf ? 1 | KC_TILE_FLOAT : 1, a, NULL, a0, na, b, NULL, b0, nb,
+                               dense ? work : NULL, work, tile);
                 /* out[a0 + i, b0 + j] down the columns; symmetric, its mirror
                  * out[b0 + j, a0 + i] along them (a diagonal tile: its upper
                  * triangle both ways) */
@@ -243,7 +244,7 @@ void kc_rows(const kc_kernel *k, const kc_points *b, const int *rows, int nr,
         double *tile = mine + kc_tile_work_size(b);
         ptrdiff_t b0 = (ptrdiff_t) J * KC_TILE;
         int nb = block_len(b->n, J);
-        kc_kernel_tile(k, 1, b, rows, 0, nr, b, NULL, b0, nb, rows_packed, mine, tile);
+        kc_kernel_tile(k, 1 | KC_TILE_FLOAT, b, rows, 0, nr, b, NULL, b0, nb, rows_packed, mine, tile);
         for (int r = 0; r < nr; r++) {
             float *dst = out[r] + b0;
             const double *src = tile + (size_t) r * nb;

@@ -11,6 +11,7 @@
 #endif
 #include "kernclass.h"
 #include "kernel.h"
+#include "isa.h"
 
 /* A tile buffer: the tile, then room for the squared norms of its rows. */
 #define TILE_DOUBLES ((size_t) KC_TILE * (KC_TILE + 1))
@@ -68,6 +69,26 @@ void kc_pack_rows(const kc_points *a, const int *idx, ptrdiff_t start,
 /* The rows of a packed into tile panels once, for points that serve as the
  * columns of many tiles (instead of once per tile). */
 void kc_pack_points(kc_points *a);
+
+/* The single-precision tiles (kernel-float.c).  KC_TILE_FLOAT, or'ed into
+ * kc_kernel_tile's values: the values will be stored as floats, and may
+ * come from float products where the points allow it (kc_prepare_single
+ * set b's centre).  KC_SINGLE_MAX: the largest gamma max ||x - m||^2 they
+ * take (the bound on a value's error, 2^-22 gamma (|a|^2 + |b|^2), then
+ * below 1e-5). */
+#define KC_TILE_FLOAT 2
+#define KC_SINGLE_MAX 20.0
+void kc_prepare_single(const kc_kernel *k, kc_points *a, int pack);
+/* a's float panels, b's, b's as NR panels on the way, and the norms */
+static inline size_t kc_float_work_size(int p)
+{
+    return round_aligned(((size_t) round_up(KC_TILE, MR) * p + 1) / 2) +
+           2 * round_aligned(((size_t) round_up(KC_TILE, NF) * p + 1) / 2) + 2 * (size_t) KC_TILE;
+}
+void kc_float_products(const kc_points *a, const int *ai, ptrdiff_t a0, int na,
+                       const kc_points *b, const int *bi, ptrdiff_t b0, int nb, int use_packed,
+                       const double *apack, const double *bpack, double *fwork,
+                       const double **asq, const double **bsq, double *tile);
 
 /* A tile of kernel values (kernel.c says how); values = 0 stops before the
  * kernel function, and kc_values_from_base then gives each kernel of a set

@@ -85,8 +85,9 @@ double *kc_alloc_aligned(size_t n)
 size_t kc_tile_work_size(const kc_points *a)
 {
     switch (a->src) {
-    case KC_SRC_DENSE:  /* a's panels, then b's from an aligned start */
-        return round_aligned((size_t) round_up(KC_TILE, MR) * a->p) + (size_t) round_up(KC_TILE, NR) * a->p;
+    case KC_SRC_DENSE:  /* a's panels, then b's from an aligned start, then the float tiles' */
+        return round_aligned((size_t) round_up(KC_TILE, MR) * a->p) +
+               round_aligned((size_t) round_up(KC_TILE, NR) * a->p) + kc_float_work_size(a->p);
     case KC_SRC_SPARSE: return (size_t) a->p;
     case KC_SRC_PRECOMPUTED: return 0;
     case KC_SRC_CALLBACK: return KC_TILE;  /* 2 KC_TILE ints */
@@ -304,18 +305,23 @@ double kc_self_kernel(const kc_kernel *k, double sqnorm)
 static void apply_kernel(const kc_kernel *k, int values,
                          const kc_points *a, const int *ai, ptrdiff_t a0, int na,
                          const kc_points *b, const int *bi, ptrdiff_t b0, int nb,
-                         double *tile)
+                         const double *asq_f, const double *bsq_f, double *tile)
 {
     kernel_def d = kernel_def_of(k->type);
     if (!d.distance) {
         if (values) d.values(k, tile, (size_t) na * nb);
         return;
     }
-    double *bsq = tile + (size_t) KC_TILE * KC_TILE;  /* see TILE_DOUBLES */
-    for (int j = 0; j < nb; j++) bsq[j] = b->sqnorm[row_of(bi, b0, j)];
+    /* the norms of the points, or those of the float tiles' points */
+    const double *bsq = bsq_f;
+    if (!bsq) {
+        double *copy = tile + (size_t) KC_TILE * KC_TILE;  /* see TILE_DOUBLES */
+        for (int j = 0; j < nb; j++) copy[j] = b->sqnorm[row_of(bi, b0, j)];
+        bsq = copy;
+    }
     for (int i = 0; i < na; i++) {
         ptrdiff_t ra = row_of(ai, a0, i);
-        double asq = a->sqnorm[ra];
+        double asq = asq_f ? asq_f[i] : a->sqnorm[ra];
         double *row = tile + (size_t) i * nb;
         if (kc_isa.sqdist_row(row, asq, bsq, nb))
             for (int j = 0; j < nb; j++)
@@ -354,6 +360,7 @@ kc_points kc_prepare_points(const kc_kernel *k, const kc_points *a, int pack)
         out.sqnorm = norms;
     }
     if (pack && !out.packed && a->src == KC_SRC_DENSE && a->n <= KC_MAX_ROWS) kc_pack_points(&out);
+    kc_prepare_single(k, &out, pack);
     return out;
 }
 
@@ -362,6 +369,8 @@ kc_points kc_points_subset(const kc_points *a, const int *map, int m)
     kc_points out = *a;
     out.n = m;
     out.packed = NULL;
+    out.packed_f = NULL;  /* the centre stays: the subset's floats are the set's */
+    out.sqnorm_f = NULL;
     if (a->sqnorm) {
         double *sq = (double *) kc_alloc((size_t) m + 1, sizeof(double));
         for (int i = 0; i < m; i++) sq[i] = a->sqnorm[map[i]];
@@ -446,14 +455,20 @@ void kc_kernel_tile(const kc_kernel *k, int values,
                     const kc_points *b, const int *bi, ptrdiff_t b0, int nb,
                     const double *apack, double *work, double *tile)
 {
+    /* single-precision products: asked for, and both sets prepared for them
+     * with one centre (kc_prepare_single) */
+    int single = (values & KC_TILE_FLOAT) && k->single && k->type == KC_RBF &&
+                 a->src == KC_SRC_DENSE && b->src == KC_SRC_DENSE && a->centre && b->centre &&
+                 b->sqnorm_f && a->p >= 1;
     switch (a->src) {
     case KC_SRC_DENSE: break;
     case KC_SRC_SPARSE: sparse_tile(a, ai, a0, na, b, bi, b0, nb, work, tile); break;
     case KC_SRC_PRECOMPUTED: precomputed_tile(a, ai, a0, na, b, bi, b0, nb, tile); break;
     case KC_SRC_CALLBACK: callback_tile(a, ai, a0, na, b, bi, b0, nb, (int *) work, tile); break;
     }
+    values &= ~KC_TILE_FLOAT;
     if (a->src != KC_SRC_DENSE) {
-        apply_kernel(k, values, a, ai, a0, na, b, bi, b0, nb, tile);
+        apply_kernel(k, values, a, ai, a0, na, b, bi, b0, nb, NULL, NULL, tile);
         return;
     }
     int p = a->p;
@@ -462,8 +477,21 @@ void kc_kernel_tile(const kc_kernel *k, int values,
         kc_pack_rows(a, ai, a0, na, MR, work);
         apack = work;
     }
-    if (b->packed && !bi && b0 % NR == 0) bpack = (double *) b->packed + (size_t) b0 * p;
-    else kc_pack_rows(b, bi, b0, nb, NR, bpack);
+    /* float products (kernel-float.c): b's float panels where it has them
+     * for this range, else from its double panels */
+    int use_f = single && b->packed_f && b->packed && !bi && b0 % NF == 0;
+    if (!use_f) {
+        if (b->packed && !bi && b0 % NR == 0) bpack = (double *) b->packed + (size_t) b0 * p;
+        else kc_pack_rows(b, bi, b0, nb, NR, bpack);
+    }
+    if (single) {
+        double *fw = work + round_aligned((size_t) round_up(KC_TILE, MR) * p) +
+                     round_aligned((size_t) round_up(KC_TILE, NR) * p);
+        const double *asq, *bsq;
+        kc_float_products(a, ai, a0, na, b, bi, b0, nb, use_f, apack, bpack, fw, &asq, &bsq, tile);
+        apply_kernel(k, values, a, ai, a0, na, b, bi, b0, nb, asq, bsq, tile);
+        return;
+    }
 
     double edge[MR * 4 * NR];
     int j0 = 0;
@@ -498,5 +526,5 @@ void kc_kernel_tile(const kc_kernel *k, int values,
         j0 += width;
     }
 
-    apply_kernel(k, values, a, ai, a0, na, b, bi, b0, nb, tile);
+    apply_kernel(k, values, a, ai, a0, na, b, bi, b0, nb, NULL, NULL, tile);
 }

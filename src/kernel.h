@@ -25,6 +25,10 @@ typedef struct {
     kc_kernel_type type;
     double gamma, coef0;
     int degree;
+    /* values stored as floats (the SVM's) may be computed in single
+     * precision where that is accurate (kernel-float.c); the option
+     * kernclass.svm.precision, read where the kernel is parsed (ffi.c) */
+    int single;
 } kc_kernel;
 
 /* Where a set of points comes from: the tiles of kernel values are computed
@@ -71,6 +75,13 @@ typedef struct {
     const int *colmap;
     kc_tile_fn tile_fn;        /* callback */
     const void *ctx;
+    /* dense, for single-precision tiles (kernel-float.c; kc_prepare_points
+     * sets them where its kernel allows it, else NULL): the column means the
+     * floats are taken from, and, packed, the rows as float panels with the
+     * squared norms of those floats */
+    const double *centre;
+    const float *packed_f;
+    const double *sqnorm_f;
 } kc_points;
 
 /* The kernel table (kernel.c): a kernel's name, as in R's table (NULL for a
@@ -80,6 +91,9 @@ const char *kc_kernel_name(kc_kernel_type type);
 int kc_kernel_uses_distance(kc_kernel_type type);
 int kc_kernel_is_plain(kc_kernel_type type);    /* k(x, y) = x'y */
 int kc_kernel_is_bounded(kc_kernel_type type);  /* |k(x, y)| <= 1 */
+/* The option kernclass.svm.precision as kc_kernel's single (kernel-float.c):
+ * read on the main thread. */
+int kc_single_precision_option(void);
 /* The table's plain kernel (k(x, y) = x'y), for products of matrices. */
 kc_kernel kc_plain_kernel(void);
 /* k(x, x) from ||x||^2 alone (every supported kernel allows it). */

@@ -1,6 +1,7 @@
 # engine: the kernel engine, RBF kernel sums K(x, x) w on two threads and on
 # one, next to R's BLAS on a matrix product of the same shape, and the Gram
-# matrix against kernlab::kernelMatrix.
+# matrix against kernlab::kernelMatrix; the SVM's float kernel store in single
+# and double precision.
 flags <- list()
 
 run <- function(o) {
@@ -32,5 +33,25 @@ run <- function(o) {
   add(task, "kernclass::kernel_matrix", kg, 2 * n * n * d / 1e9)
   add(task, "kernlab::kernelMatrix", lg, 2 * n * n * d / 1e9,
       note = sprintf("max difference %.1e", max(abs(kg$value - lg$value))))
+  # the SVM's float kernel store (kc_gram_float) in single precision (the
+  # default for the rbf kernel, src/kernel-float.c) and in double rounded
+  # to floats, interleaved
+  n <- size(8000, 4000, 400); d <- 784
+  xf <- matrix(pmin(pmax(rnorm(n * d, 0.3, 0.3), 0), 1), n)
+  spec <- kernclass:::kc_kernel("rbf", gamma = 1 / d, degree = 3, coef0 = 0, x = xf)
+  store <- function(precision) {
+    options(kernclass.svm.precision = precision)
+    on.exit(options(kernclass.svm.precision = NULL))
+    measure(kernclass:::kc_kernel_matrix_float(xf, NULL, spec))
+  }
+  runs <- list(double = store("double"), float = store("float"))
+  runs2 <- list(double = store("double"), float = store("float"))
+  task <- sprintf("SVM's float kernel store, RBF, n=%d, d=%d (symmetric: half the products)", n, d)
+  for (p in c("float", "double")) {
+    best <- if (runs2[[p]]$seconds < runs[[p]]$seconds) runs2[[p]] else runs[[p]]
+    add(task, sprintf("kernclass, precision = \"%s\"", p), best, n * n * d / 1e9,
+        note = if (p == "float") sprintf("max difference from double %.1e",
+                                          max(abs(runs$float$value - runs$double$value))) else "")
+  }
   NULL
 }

@@ -14,6 +14,8 @@ run_with_isa <- function(isa) {
   on.exit(unlink(c(script, out)))
   writeLines(c(
     "library(kernclass)",
+    "# the solver's paths on the double kernel values (the float tiles: fgram, fsvm)",
+    "options(kernclass.svm.precision = 'double')",
     "set.seed(3)",
     "x <- matrix(rnorm(300 * 7), 300); z <- matrix(rnorm(150 * 7), 150)",
     "y <- factor(ifelse(x[, 1] + x[, 2]^2 > 1, 'a', 'b'))",
@@ -22,6 +24,11 @@ run_with_isa <- function(isa) {
     "  gram = lapply(kernels, function(k) kernel_matrix(x, z, kernel = k, gamma = 0.1, coef0 = 0.5)),",
     "  row = kernel_matrix(x[1, , drop = FALSE], z, kernel = 'rbf', gamma = 0.1),  # one-row kernel",
     "  sym = kernel_matrix(x, kernel = 'rbf', gamma = 0.1),  # its tiles' copies both ways",
+    "  fgram = { options(kernclass.svm.precision = 'float'); rbf <- list(name = 'rbf', gamma = 0.1, degree = 3, coef0 = 0)",
+    "    list(kernclass:::kc_kernel_matrix_float(x, z, rbf), kernclass:::kc_kernel_matrix_float(x[1:3, ], z, rbf),",
+    "         kernclass:::kc_kernel_matrix_float(x[1, , drop = FALSE], z, rbf), kernclass:::kc_kernel_matrix_float(x, NULL, rbf)) },",
+    "  fsvm = kernel_svm(x, y, gamma = 0.1, scale = FALSE)$objective,",
+    "  fdouble = { options(kernclass.svm.precision = 'double'); NULL },",
     "  rows3 = kernel_matrix(x[1:3, ], z, kernel = 'rbf', gamma = 0.1),  # four-row kernel",
     "  means = predict(kernel_means(x, y, gamma = 0.1, scale = FALSE), z, type = 'decision'),",
     "  svm = kernel_svm(x, y, gamma = 0.1, scale = FALSE)$objective,",
@@ -78,6 +85,12 @@ test_that("every instruction-set path gives the reference kernel values", {
     expect_equal(res$rows3, reference[[3]][1:3, ], tolerance = 1e-12)
     expect_equal(res$means, results[[1]]$means, tolerance = 1e-12)
     expect_equal(res$svm, results[[1]]$svm, tolerance = 1e-9)
+    # the float tiles (one, three, many rows; symmetric): within 1e-5, and
+    # their models within the solver's tolerance of each other
+    fref <- list(reference[[3]], reference[[3]][1:3, ], reference[[3]][1, , drop = FALSE],
+                 ref_kernel(x, x, "rbf", gamma = 0.1))
+    for (i in 1:4) expect_lt(max(abs(res$fgram[[i]] - fref[[i]])), 1e-5, label = res$engine)
+    expect_equal(res$fsvm, results[[1]]$fsvm, tolerance = 1e-6)
     expect_equal(lapply(res$smo, `[[`, 4), lapply(results[[1]]$smo, `[[`, 4), tolerance = 1e-6)
     expect_equal(res$near, ref_kernel(x / 100 + 1e4, z / 100 + 1e4, "rbf", gamma = 10),
                  tolerance = 1e-9)

@@ -87,7 +87,8 @@ test_that("bad option values stop the user's call with the option's error", {
       quote(kernel_tune(kernel_svm, x, y, grid = list(cost = c(0.1, 1)), folds = 2))),
     kernclass.threads = list(quote(kernel_matrix(x)), quote(kernel_svm(x, y))),
     kernclass.memory_limit = list(quote(kernel_matrix(x)), quote(kernel_svm(x, y))),
-    kernclass.block_rows = list(quote(kernel_means(x, y, approx = nystrom(m = 5)))))
+    kernclass.block_rows = list(quote(kernel_means(x, y, approx = nystrom(m = 5)))),
+    kernclass.svm.precision = list(quote(kernel_svm(x, y))))
   expect_setequal(names(calls), names(Filter(function(r) is.null(r$deprecated), ns$kc_options)))
   for (name in names(calls)) {
     for (call in calls[[name]]) {
