@@ -238,7 +238,10 @@ void kc_rows(const kc_kernel *k, const kc_points *b, const int *rows, int nr,
         kc_pack_rows(b, rows, 0, nr, MR, rows_packed);
     }
     kc_zero_scatter(b, work, per_thread, nthreads);
-#pragma omp parallel for num_threads(nthreads) schedule(static) if (nthreads > 1)
+    /* blocks handed out as threads come free: with a static split, a thread
+     * the scheduler set aside (a busy machine) kept its half of the blocks
+     * and the region's end waited for it to run them all */
+#pragma omp parallel for num_threads(nthreads) schedule(dynamic) if (nthreads > 1)
     for (int J = 0; J < nbj; J++) {
         double *mine = work + (size_t) thread_id() * per_thread;
         double *tile = mine + kc_tile_work_size(b);
