@@ -281,7 +281,9 @@ static void shrink(smo *s, int *unshrunk, double eps)
     }
     /* from every variable, shrink only to at most half of them: a pass
      * over the list of more costs as much as one over all (which runs
-     * vectorised, and reads no list); the kernel rows are computed whole
+     * vectorised, and reads no list; a shrunk set is packed for the same
+     * passes, struct smo_pack, at the cost of copying the rows it reads
+     * and its gradient back); the kernel rows are computed whole
      * either way (measured, AVX-512, one thread: a race of 5 x 5 cells at
      * n = 2,000 on a radial rule, the shared path's time 30% less at the
      * same iterations within 0.2%; the default grid screened at n = 3,000,
