@@ -77,7 +77,9 @@ const float *kc_cache_row(row_cache *c, int i, const chunk_result *hint);
 
 /* ---- the solver's state (smo.c) ----------------------------------------- */
 
-typedef struct {
+struct smo_pack;
+
+typedef struct smo {
     int n;
     const int *y;         /* +1 / -1 */
     const double *C;      /* upper bounds, may be +Inf */
@@ -95,7 +97,25 @@ typedef struct {
     const kc_points *x;
     int nthreads;
     kc_tuner pass_tuner[2];  /* one thread or all: the selection's pass, the update's */
+    struct smo_pack *pack;   /* the shrunk set packed, or NULL (below) */
 } smo;
+
+/* A shrunk active set packed at positions u = 0..nactive-1 (variable
+ * active[u]), so that the passes run the full-set code (AVX-512 where the
+ * machine has it) on it instead of reading through the index list, the
+ * same operations in the same order: `view` is the solver on the packed
+ * variables (its G, ysign, QD, y, moves; every variable active), kept in
+ * step with the solver (set_alpha: moves; the update pass: G, copied back).
+ * Used with one set, rows that stay put once computed (a kept store) and
+ * the vectorised passes only; `valid` while the set is shrunk. Kernel rows
+ * are read packed too: the two last rows gathered (`rows`, from `src`). */
+struct smo_pack {
+    smo view;
+    int *pos;             /* the position of each active variable */
+    float *rows[2];
+    const float *src[2];
+    int next, valid;
+};
 
 static inline int at_upper(const smo *s, int t) { return s->alpha[t] >= s->C[t]; }
 static inline int at_lower(const smo *s, int t) { return s->alpha[t] <= 0.0; }

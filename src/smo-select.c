@@ -259,6 +259,31 @@ static void update_scan_i(smo *s, int u0, int u1, double ci, const float *Ki,
         }                                                                    \
     } while (0)
 
+/* Row K (a kernel row of the store) at the packed positions: one of the two
+ * last gathered, else gathered now into the one that is not `keep`. */
+static const float *packed_row(smo *s, const float *K, const float *keep)
+{
+    struct smo_pack *pk = s->pack;
+    for (int q = 0; q < 2; q++) if (pk->src[q] == K) return pk->rows[q];
+    int q = pk->rows[pk->next] == keep ? 1 - pk->next : pk->next;
+    pk->next = 1 - q;
+    float *dst = pk->rows[q];
+    const int *act = s->active;
+    for (int u = 0; u < s->nactive; u++) dst[u] = K[act[u]];
+    pk->src[q] = K;
+    return dst;
+}
+
+/* The passes on the packed set (struct smo_pack): its positions' results
+ * named by their variables again. */
+static void packed_names(const smo *s, chunk_result *r, int nc)
+{
+    for (int c = 0; c < nc; c++) {
+        if (r[c].j >= 0) r[c].j = s->active[r[c].j];
+        for (int q = 0; q < 2; q++) if (r[c].i[q] >= 0) r[c].i[q] = s->active[r[c].i[q]];
+    }
+}
+
 double kc_smo_select_pair(smo *s, chunk_result *pending, int valid, int *wi, int *wj)
 {
     chunk_result r[MAX_CHUNKS], first;
@@ -277,7 +302,16 @@ double kc_smo_select_pair(smo *s, chunk_result *pending, int valid, int *wi, int
     const float *K[2] = {NULL, NULL};
     for (int q = 0; q < s->nsets; q++) if (i[q] >= 0) K[q] = kernel_row(s, i[q], pending);
     nc = start_pass(s, SELECT_PASS);
-    FOR_CHUNKS(s, nc, u0, u1, scan_j(s, u0, u1, i, K, Gmax, &r[c_]));
+    if (s->pack && s->pack->valid && i[0] >= 0) {
+        smo *v = &s->pack->view;
+        const float *Kp[2] = {packed_row(s, K[0], NULL), NULL};
+        int ip[2] = {s->pack->pos[i[0]], -1};
+        for (int c = 0; c < nc; c++) r[c].i[0] = r[c].i[1] = -1;
+        FOR_CHUNKS(v, nc, u0, u1, scan_j(v, u0, u1, ip, Kp, Gmax, &r[c_]));
+        packed_names(s, r, nc);
+    } else {
+        FOR_CHUNKS(s, nc, u0, u1, scan_j(s, u0, u1, i, K, Gmax, &r[c_]));
+    }
     kc_tuner_stop(&s->pass_tuner[SELECT_PASS]);
     combine_near(r, nc, k, &s->runners_j);
     double best = INFINITY, Gmax2[2] = {-INFINITY, -INFINITY};
@@ -298,7 +332,18 @@ void kc_smo_update_gradient(smo *s, double ci, const float *Ki, double cj, const
 {
     chunk_result r[MAX_CHUNKS];
     int nc = start_pass(s, UPDATE_PASS);
-    FOR_CHUNKS(s, nc, u0, u1, update_scan_i(s, u0, u1, ci, Ki, cj, Kj, &r[c_]));
+    if (s->pack && s->pack->valid) {
+        smo *v = &s->pack->view;
+        const float *Kpi = packed_row(s, Ki, NULL);
+        const float *Kpj = packed_row(s, Kj, Kpi);
+        FOR_CHUNKS(v, nc, u0, u1, update_scan_i(v, u0, u1, ci, Kpi, cj, Kpj, &r[c_]));
+        for (int c = 0; c < nc; c++) r[c].j = -1;
+        packed_names(s, r, nc);
+        const int *act = s->active;
+        for (int u = 0; u < s->nactive; u++) s->G[act[u]] = v->G[u];
+    } else {
+        FOR_CHUNKS(s, nc, u0, u1, update_scan_i(s, u0, u1, ci, Ki, cj, Kj, &r[c_]));
+    }
     kc_tuner_stop(&s->pass_tuner[UPDATE_PASS]);
     combine_i(r, nc, s->cache.batch, next);
 }
