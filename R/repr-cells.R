@@ -127,6 +127,11 @@
 #'   folds within each cell (default 5; fewer in a cell with fewer rows).
 #' @param search For `cells(tune = TRUE)`: [kernel_tune()]'s `search` in each
 #'   cell, `"race"` (the default), `"screen"` or `"exhaustive"`.
+#' @param search_iter For `cells(tune = TRUE)`: the search's fits (not the
+#'   cell's final fit, which runs to convergence or `max_iter`) stop after
+#'   `search_iter` SMO iterations per row of the cell (at most `max_iter`),
+#'   and a fit that stops there is scored as it stands; `Inf`: every fit runs
+#'   to convergence (see "Capped search fits").
 #' @param blend For `cells()`: the number of nearest cells whose decision
 #'   values (and probabilities) a prediction averages, weighted (see "Blended
 #'   cells"), at most the number of cells; 1 predicts from each row's own
@@ -134,7 +139,7 @@
 #'   5 in untuned ones from 20,000 training rows on, else 1 (see "Choosing K").
 cells <- function(size = "auto", scale_cost = TRUE, check = 0, tune = !is.null(grid), grid = NULL,
                   folds = 5, search = c("race", "screen", "exhaustive"),
-                  blend = "auto") {
+                  blend = "auto", search_iter = 1) {
   # a size at or past the rows is one cell: so is a size past R's integer range
   size <- kc_as_size(size, "size", clamp = TRUE)
   kc_check_flag(scale_cost, "scale_cost")
@@ -150,7 +155,7 @@ cells <- function(size = "auto", scale_cost = TRUE, check = 0, tune = !is.null(g
   }
   structure(list(method = "cells", size = size, scale_cost = scale_cost,
                  check = kc_as_check(check), blend = blend,
-                 tune = if (tune) kc_cells_tune_spec(grid, folds, search)),
+                 tune = if (tune) kc_cells_tune_spec(grid, folds, search, search_iter)),
             class = "kernclass_approximation")
 }
 
@@ -423,26 +428,6 @@ kc_cells_sum <- function(v, w) {
   out <- 0
   for (r in seq_len(ncol(w))) out <- out + w[, r] * v[(r - 1L) * n + seq_len(n), , drop = FALSE]
   out
-}
-
-# The number of nearest cells a prediction averages, at most the cells: an
-# integer `blend` of the spec, the choice of blend = "auto" (1 where it had
-# none to make: untuned cells), 1 for a model fitted before `blend`.
-kc_cells_blend <- function(object) {
-  b <- object$approx$spec$blend
-  K <- if (is.null(b)) 1L else if (identical(b, "auto")) {
-    if (is.null(object$approx$blend)) 1L else object$approx$blend$K
-  } else b
-  min(K, nrow(object$approx$centres))
-}
-
-# Each row's weights of its K nearest cells (the gaps of kc_nearest_centre(x,
-# , K)), summing to 1: exp(-gap / (4 g)), gap the squared distance to the
-# cell's centre less that to the nearest, g the training rows' median of it
-# for the second nearest (the model's `gap`); g = 0: the nearest cells alone.
-kc_cells_weights <- function(gap, g) {
-  w <- if (g > 0) exp(-gap / (4 * g)) else (gap <= 0) + 0
-  w / rowSums(w)
 }
 
 # The whole model's class-pair columns of the cells' scores.
