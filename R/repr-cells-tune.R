@@ -5,8 +5,9 @@
 #'   cell, and a fit that stops there is scored as it stands. The cell's
 #'   final fit at the chosen values is not capped (it runs to convergence or
 #'   [kernel_svm()]'s `max_iter`), nor are the refits of `blend = "auto"`.
-#'   `print()` and `summary()` say so; `search_iter = Inf` runs every search
-#'   fit to convergence. Measured on `make_data()` of
+#'   `print()` and `summary()` say so (`summary(fit)$tuning$search_max_iter`:
+#'   each cell's cap); `search_iter = Inf` runs every search fit to
+#'   convergence. Measured on `make_data()` of
 #'   `inst/benchmarks/run.R` (d = 20), cells of 2,000 rows, a 10 x 10 grid,
 #'   5 folds (`inst/benchmarks/bench-approx-cells.R`): see NEWS.
 NULL

@@ -19,7 +19,8 @@
 #'   under any plan and number of threads (`fit$approx$models[[j]]$tuning`
 #'   keeps cell j's folds and the `seed` its search started from: with
 #'   `.Random.seed` set to it, `kernel_tune(kernel_svm, rows, grid = , folds
-#'   = , scale = FALSE)` on the cell's scaled rows repeats its search).
+#'   = , scale = FALSE, max_iter = )` on the cell's scaled rows, `max_iter`
+#'   its `search_max_iter`, repeats its search; see "Capped search fits").
 #'   `print()` lists what the first cells chose and `summary()` every cell:
 #'   its rows, `cost`, `gamma`, the cross-validated accuracy of the choice
 #'   (a screening estimate unless `search = "exhaustive"`, as in
