@@ -93,7 +93,8 @@
 #'   candidates' accuracies, `fit$approx$blend` holds them (`K`,
 #'   `candidates`, the `rows` scored, the `cells` and `fits` refitted).
 #' @param size The number of training rows a cell should hold on average,
-#'   or `"auto"` (the default, see "Sizes chosen from the data"):
+#'   or `"auto"` (the default, see "Sizes chosen from the data"; tuned
+#'   cells: 2,000, see "Capped search fits"):
 #'   the data are cut into \eqn{\lceil n / \mathrm{size} \rceil}{ceiling(n /
 #'   size)} cells. Each cell's exact SVM costs about \eqn{O(\mathrm{size}^2)}{O(size^2)}
 #'   kernel values, so the whole fit grows as \eqn{n \cdot \mathrm{size}}{n size}; larger
@@ -251,7 +252,7 @@ kc_repr_svm_solve.kc_cells <- function(r, problems, pairs, C, control, path) {
   spec <- r$spec
   k <- r$kernel
   used <- unname(C > 0)
-  spec <- kc_approx_sized(spec, n)
+  spec <- kc_approx_sized(kc_cells_tuned_sized(spec, n), n)
   ncell <- ceiling(n / spec$size)
   centres <- if (ncell == 1L) matrix(colMeans(r$x), 1L) else kc_cell_centres(r$x, ncell)
   # each row's nearest centre and (blending's scale, kc_cells_weights()) how
