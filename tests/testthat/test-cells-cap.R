@@ -1,7 +1,8 @@
 # Tuned cells' capped search fits (cells(search_iter =), R/repr-cells-tune.R):
 # the cap is search_iter SMO iterations per row of the cell, the search is
 # kernel_tune()'s with that max_iter (repeated by hand from the cell's seed),
-# the final fit is not capped, print() and summary() say so. About 5 s.
+# the final fit is not capped, print() and summary() say so; tuned cells of
+# size "auto". About 15 s.
 
 cap_data <- function(n = 400, seed = 1) {
   set.seed(seed)
