@@ -19,7 +19,8 @@
 #'   under any plan and number of threads (`fit$approx$models[[j]]$tuning`
 #'   keeps cell j's folds and the `seed` its search started from: with
 #'   `.Random.seed` set to it, `kernel_tune(kernel_svm, rows, grid = , folds
-#'   = , scale = FALSE)` on the cell's scaled rows repeats its search).
+#'   = , scale = FALSE, max_iter = )` on the cell's scaled rows, `max_iter`
+#'   its `search_max_iter`, repeats its search; see "Capped search fits").
 #'   `print()` lists what the first cells chose and `summary()` every cell:
 #'   its rows, `cost`, `gamma`, the cross-validated accuracy of the choice
 #'   (a screening estimate unless `search = "exhaustive"`, as in
@@ -92,7 +93,8 @@
 #'   candidates' accuracies, `fit$approx$blend` holds them (`K`,
 #'   `candidates`, the `rows` scored, the `cells` and `fits` refitted).
 #' @param size The number of training rows a cell should hold on average,
-#'   or `"auto"` (the default, see "Sizes chosen from the data"):
+#'   or `"auto"` (the default, see "Sizes chosen from the data"; tuned
+#'   cells: 2,000, see "Capped search fits"):
 #'   the data are cut into \eqn{\lceil n / \mathrm{size} \rceil}{ceiling(n /
 #'   size)} cells. Each cell's exact SVM costs about \eqn{O(\mathrm{size}^2)}{O(size^2)}
 #'   kernel values, so the whole fit grows as \eqn{n \cdot \mathrm{size}}{n size}; larger
@@ -127,6 +129,11 @@
 #'   folds within each cell (default 5; fewer in a cell with fewer rows).
 #' @param search For `cells(tune = TRUE)`: [kernel_tune()]'s `search` in each
 #'   cell, `"race"` (the default), `"screen"` or `"exhaustive"`.
+#' @param search_iter For `cells(tune = TRUE)`: the search's fits (not the
+#'   cell's final fit, which runs to convergence or `max_iter`) stop after
+#'   `search_iter` SMO iterations per row of the cell (at most `max_iter`),
+#'   and a fit that stops there is scored as it stands; `Inf`: every fit runs
+#'   to convergence (see "Capped search fits").
 #' @param blend For `cells()`: the number of nearest cells whose decision
 #'   values (and probabilities) a prediction averages, weighted (see "Blended
 #'   cells"), at most the number of cells; 1 predicts from each row's own
@@ -134,7 +141,7 @@
 #'   5 in untuned ones from 20,000 training rows on, else 1 (see "Choosing K").
 cells <- function(size = "auto", scale_cost = TRUE, check = 0, tune = !is.null(grid), grid = NULL,
                   folds = 5, search = c("race", "screen", "exhaustive"),
-                  blend = "auto") {
+                  blend = "auto", search_iter = 1) {
   # a size at or past the rows is one cell: so is a size past R's integer range
   size <- kc_as_size(size, "size", clamp = TRUE)
   kc_check_flag(scale_cost, "scale_cost")
@@ -150,7 +157,7 @@ cells <- function(size = "auto", scale_cost = TRUE, check = 0, tune = !is.null(g
   }
   structure(list(method = "cells", size = size, scale_cost = scale_cost,
                  check = kc_as_check(check), blend = blend,
-                 tune = if (tune) kc_cells_tune_spec(grid, folds, search)),
+                 tune = if (tune) kc_cells_tune_spec(grid, folds, search, search_iter)),
             class = "kernclass_approximation")
 }
 
@@ -245,7 +252,7 @@ kc_repr_svm_solve.kc_cells <- function(r, problems, pairs, C, control) {
   spec <- r$spec
   k <- r$kernel
   used <- unname(C > 0)
-  spec <- kc_approx_sized(spec, n)
+  spec <- kc_approx_sized(kc_cells_tuned_sized(spec, n), n)
   ncell <- ceiling(n / spec$size)
   centres <- if (ncell == 1L) matrix(colMeans(r$x), 1L) else kc_cell_centres(r$x, ncell)
   # each row's nearest centre and (blending's scale, kc_cells_weights()) how
@@ -423,26 +430,6 @@ kc_cells_sum <- function(v, w) {
   out <- 0
   for (r in seq_len(ncol(w))) out <- out + w[, r] * v[(r - 1L) * n + seq_len(n), , drop = FALSE]
   out
-}
-
-# The number of nearest cells a prediction averages, at most the cells: an
-# integer `blend` of the spec, the choice of blend = "auto" (1 where it had
-# none to make: untuned cells), 1 for a model fitted before `blend`.
-kc_cells_blend <- function(object) {
-  b <- object$approx$spec$blend
-  K <- if (is.null(b)) 1L else if (identical(b, "auto")) {
-    if (is.null(object$approx$blend)) 1L else object$approx$blend$K
-  } else b
-  min(K, nrow(object$approx$centres))
-}
-
-# Each row's weights of its K nearest cells (the gaps of kc_nearest_centre(x,
-# , K)), summing to 1: exp(-gap / (4 g)), gap the squared distance to the
-# cell's centre less that to the nearest, g the training rows' median of it
-# for the second nearest (the model's `gap`); g = 0: the nearest cells alone.
-kc_cells_weights <- function(gap, g) {
-  w <- if (g > 0) exp(-gap / (4 * g)) else (gap <= 0) + 0
-  w / rowSums(w)
 }
 
 # The whole model's class-pair columns of the cells' scores.

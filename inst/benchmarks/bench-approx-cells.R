@@ -6,6 +6,10 @@ cells_flags <- list(
              help = "rows of the exact SVM's subsample"),
   bench_flag("--cells-tune-size", "num", full = 2000, smoke = 1000, help = "the cells' size"),
   bench_flag("--cells-tune-folds", "num", full = 5, smoke = 3, help = "folds"),
+  bench_flag("--cells-tune-fixed", "flag",
+             help = "issue 47's grid: costs 2^-2 to 2^11, gammas 2^-5 to 2^4 over d"),
+  bench_flag("--cells-tune-search-iter", "num", full = 1,
+             help = "cells()'s search_iter (Inf: search fits uncapped)"),
   bench_flag("--cells-tune-default", "flag", help = "also each cell's own default grid"),
   bench_flag("--cells-tune-models", "chr", full = c("sub", "cells"),
              help = "sub or cells: one of the two alone"),
@@ -31,8 +35,15 @@ cells_flags <- list(
 # (make_sphere(): its Bayes and linear-rule accuracies in the notes);
 # --cells-tune-local one whose rule differs from region to region, which a
 # global model on a subsample learns from few rows per region and the cells
-# from many (make_local(), liquidSVM's case: large heterogeneous data). The
-# full target: --cells-tune-n 1000000 --cells-tune-grid 10.
+# from many (make_local(), liquidSVM's case: large heterogeneous data).
+# --cells-tune-fixed: issue 47's grid instead, G costs from 2^-2 to 2^11
+# (evenly on the log scale) and G gammas 2^-5 to 2^4 times 1 / d (at G =
+# 10 the powers -5 to 4); --cells-tune-search-iter: cells()'s search_iter
+# (the search fits' SMO iterations per row of the cell; Inf: uncapped).
+# Issue 47's target (10^6 rows, 10 x 10, 5 folds, cells of 2,000, the
+# exact SVM's search on 20,000 rows beside it), one command:
+#   Rscript inst/benchmarks/run.R --only approx --approx-n 0 --exact-n 0 --approx-real 0 \
+#     --approx-digits 0 --approx-target 0 --cells-tune-fixed
 
 # two classes in d = 20 whose rule a line cannot follow: sign(f + noise),
 # f = (|x|^2 - 20) / sqrt(40) + 0.5 x_1 (a tilted sphere), noise sd 0.5
@@ -105,8 +116,11 @@ approx_cells <- function(o) {
                                       format(length(lin), big.mark = ","), mean(right)))
     }
     g0 <- estimate_gamma(tr$x[seq_len(min(nt, 10000)), ], scale = TRUE)
-    tgrid <- list(cost = signif(2^seq(-3, 9, length.out = G), 3),
-                  gamma = signif(g0 * 2^seq(-6, 3, length.out = G), 3))
+    tgrid <- if (o$cells_tune_fixed) {
+      list(cost = 2^seq(-2, 11, length.out = G), gamma = 2^seq(-5, 4, length.out = G) / ncol(tr$x))
+    } else list(cost = signif(2^seq(-3, 9, length.out = G), 3),
+                gamma = signif(g0 * 2^seq(-6, 3, length.out = G), 3))
+    siter <- o$cells_tune_search_iter[1L]
     # the 3 most frequent choices, and how many chose each edge of the grid
     # (as print() reports it: the best values may lie beyond the grid)
     chosen <- function(cost, gamma) {
@@ -137,7 +151,8 @@ approx_cells <- function(o) {
         "auto: K (out-of-fold acc.)" = auto, "own cell / blended 5 / 10" = others,
         "chosen (cost, gamma)" = chose, load = load_avg(), check.names = FALSE)
     }
-    gtext <- sprintf("%d x %d, %d-fold, race", G, G, cfolds)
+    gtext <- sprintf("%d x %d%s, %d-fold, race", G, G,
+                     if (o$cells_tune_fixed) " (issue 47's)" else "", cfolds)
     which_t <- o$cells_tune_models
     if ("sub" %in% which_t) {
       set.seed(1)
@@ -149,11 +164,12 @@ approx_cells <- function(o) {
       trow(sprintf("exact SVM on the first %s rows, kernel_tune()", format(nsub, big.mark = ",")),
            gtext, m, chosen(m$value$best$cost, m$value$best$gamma))
     }
-    specs_t <- list(cells(size = csize, grid = tgrid, folds = cfolds))
-    names(specs_t) <- sprintf("cells(size = %d, grid =, folds = %d)", csize, cfolds)
+    specs_t <- list(cells(size = csize, grid = tgrid, folds = cfolds, search_iter = siter))
+    names(specs_t) <- sprintf("cells(size = %d, grid =, folds = %d, search_iter = %s)", csize,
+                              cfolds, format(siter))
     if (o$cells_tune_default) {
-      specs_t[[sprintf("cells(size = %d, tune = TRUE)", csize)]] <- cells(size = csize, tune = TRUE,
-                                                                           folds = cfolds)
+      specs_t[[sprintf("cells(size = %d, tune = TRUE, search_iter = %s)", csize, format(siter))]] <-
+        cells(size = csize, tune = TRUE, folds = cfolds, search_iter = siter)
     }
     for (sp in names(specs_t)[rep("cells" %in% which_t, length(specs_t))]) {
       set.seed(1)
@@ -183,7 +199,9 @@ approx_cells <- function(o) {
     knitr::kable(do.call(rbind, rows_ct), format = "pipe"), "",
     paste("Every cell chooses cost and gamma by kernel_tune()'s search on its rows (the",
           "folds, the grid, the race); the baseline is kernel_tune() of the exact SVM on a",
-          "subsample with the same grid. Seconds: the search, the fit(s) and predicting the",
+          "subsample with the same grid. The cells' search fits stop after search_iter SMO",
+          "iterations per row of the cell (scored as they stand; the final fits uncapped).",
+          "Seconds: the search, the fit(s) and predicting the",
           "test rows (cpu: the process's CPU time, all its threads); chosen: the most",
           "frequent choices (x cells) and how many chose the grid's smallest or largest",
           "value (the best values may lie beyond it). The cells predict as blend = \"auto\" (the default)",

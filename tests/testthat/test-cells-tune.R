@@ -99,7 +99,10 @@ test_that("the race in each cell is kernel_tune()'s, repeated by hand from the c
     m <- fit$approx$models[[j]]
     cd <- cell_data(fit, j)
     assign(".Random.seed", m$tuning$seed, envir = globalenv())
-    hand <- kernel_tune(kernel_svm, cd$x, cd$y, folds = 3, scale = FALSE)
+    # (the cell's search fits capped: cells()'s search_iter, one iteration per row)
+    expect_identical(m$tuning$search_max_iter, as.numeric(length(cd$y)))
+    hand <- suppressWarnings(kernel_tune(kernel_svm, cd$x, cd$y, folds = 3, scale = FALSE,
+                                         max_iter = m$tuning$search_max_iter))
     expect_identical(m$tuning$fold, hand$fold)
     expect_equal(m$tuning$cost, hand$best$cost)
     expect_equal(m$tuning$gamma, hand$best$gamma)
