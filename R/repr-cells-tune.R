@@ -45,20 +45,6 @@ kc_cells_tune_spec <- function(grid, folds, search, search_iter = Inf) {
        search_iter = as.numeric(search_iter))
 }
 
-# Tuned cells' size "auto": kc_cells_tuned_size rows at every n (the
-# search's work grows with the cell's rows: at 10^5 rows of make_data(),
-# 10 x 10 grid, 5 folds, cells of 5,000 (the untuned rule's size at 10^6)
-# took 1.9 times the CPU of cells of 2,000 for test accuracy 0.8317
-# against 0.8308); other specs as they are.
-kc_cells_tuned_size <- 2000L
-kc_cells_tuned_sized <- function(spec, n) {
-  if (is.null(spec$tune) || !identical(spec$size, "auto")) return(spec)
-  spec$size <- kc_cells_tuned_size
-  spec$chosen <- sprintf("size = %s for tuned cells of any n (size = \"auto\")",
-                         format(kc_cells_tuned_size, big.mark = ","))
-  spec
-}
-
 # The max_iter of a cell's search fits: search_iter per row of the cell's
 # `rows`, at most the model's `max_iter` (NULL search_iter, a spec made
 # before the cap: max_iter).

@@ -252,7 +252,7 @@ kc_repr_svm_solve.kc_cells <- function(r, problems, pairs, C, control) {
   spec <- r$spec
   k <- r$kernel
   used <- unname(C > 0)
-  spec <- kc_approx_sized(kc_cells_tuned_sized(spec, n), n)
+  spec <- kc_approx_sized(spec, n)
   ncell <- ceiling(n / spec$size)
   centres <- if (ncell == 1L) matrix(colMeans(r$x), 1L) else kc_cell_centres(r$x, ncell)
   # each row's nearest centre and (blending's scale, kc_cells_weights()) how
