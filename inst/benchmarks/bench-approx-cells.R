@@ -164,12 +164,15 @@ approx_cells <- function(o) {
       trow(sprintf("exact SVM on the first %s rows, kernel_tune()", format(nsub, big.mark = ",")),
            gtext, m, chosen(m$value$best$cost, m$value$best$gamma))
     }
-    specs_t <- list(cells(size = csize, grid = tgrid, folds = cfolds, search_iter = siter))
+    # a build without search_iter (an A/B by --lib) runs its search uncapped
+    capped <- "search_iter" %in% names(formals(cells))
+    tcells <- function(...) if (capped) cells(..., search_iter = siter) else cells(...)
+    specs_t <- list(tcells(size = csize, grid = tgrid, folds = cfolds))
     names(specs_t) <- sprintf("cells(size = %d, grid =, folds = %d, search_iter = %s)", csize,
                               cfolds, format(siter))
     if (o$cells_tune_default) {
       specs_t[[sprintf("cells(size = %d, tune = TRUE, search_iter = %s)", csize, format(siter))]] <-
-        cells(size = csize, tune = TRUE, folds = cfolds, search_iter = siter)
+        tcells(size = csize, tune = TRUE, folds = cfolds)
     }
     for (sp in names(specs_t)[rep("cells" %in% which_t, length(specs_t))]) {
       set.seed(1)
