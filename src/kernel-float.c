@@ -24,10 +24,12 @@
  * value is the same whichever kernel (block, rows, row) computed it. */
 #include <math.h>
 #include <string.h>
+/* kernel-tile.h (omp.h) before R's headers: Rinternals.h's `match` macro
+ * breaks clang's omp.h */
+#include "kernel-tile.h"
 #include <Rinternals.h>
 #include "kernclass.h"
 #include "kernel.h"
-#include "kernel-tile.h"
 #include "units.h"
 #include "isa.h"
 

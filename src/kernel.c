@@ -85,9 +85,13 @@ double *kc_alloc_aligned(size_t n)
 size_t kc_tile_work_size(const kc_points *a)
 {
     switch (a->src) {
-    case KC_SRC_DENSE:  /* a's panels, then b's from an aligned start, then the float tiles' */
+    case KC_SRC_DENSE:  /* a's panels, then b's from an aligned start, then the float
+                         * tiles' where the points are prepared for them (a centre:
+                         * kc_prepare_single; a tile takes them only when both sets,
+                         * one of them a, have one) */
         return round_aligned((size_t) round_up(KC_TILE, MR) * a->p) +
-               round_aligned((size_t) round_up(KC_TILE, NR) * a->p) + kc_float_work_size(a->p);
+               round_aligned((size_t) round_up(KC_TILE, NR) * a->p) +
+               (a->centre ? kc_float_work_size(a->p) : 0);
     case KC_SRC_SPARSE: return (size_t) a->p;
     case KC_SRC_PRECOMPUTED: return 0;
     case KC_SRC_CALLBACK: return KC_TILE;  /* 2 KC_TILE ints */

@@ -42,6 +42,7 @@ path_problem <- function(plans, kept = NULL) {
 }
 calls <- list(
   ffi_kernel_matrix = list(x, x[1:4, ], rbf, 1L),
+  ffi_kernel_matrix_float = list(x, x[1:4, ], rbf, 1L),
   ffi_kernel_expansion = list(x, x, cbind(y == 1, y == -1) + 0, rbf, 1L),
   ffi_within_sums = list(x, rep(1:2, 3), 2L, rbf, 1L),
   ffi_loo_sums = list(x, rep(1:2, 3), 2L, rbf, 1L),
@@ -226,7 +227,8 @@ test_that("errors in the .Call entry points unwind cleanly under gctorture", {
   err <- torture("ffi_svm_solve", binary(x, alpha0 = rep(2, 6)),
                  svm_options(type = "nu-classification"))
   expect_match(conditionMessage(err), "kernclass internal")
-  err <- torture("ffi_svm_solve", binary(x, store = raw(3)), svm_options(keep = Inf))
+  err <- torture("ffi_svm_solve", list(kind = "costs", x = x, y = y, C = matrix(-1, 6, 2)),
+                 svm_options(budget = Inf))
   expect_match(conditionMessage(err), "kernclass internal")
   err <- torture("ffi_svm_solve", binary(x), svm_options()[-1])  # no kernel
   expect_match(conditionMessage(err), "no element `kernel`")
