@@ -46,10 +46,11 @@ kc_options <- list(
     "one whole number of rows from 1 to 2147483647 (default 100000)"),
   # the precision of the kernel values the SVM stores as floats: "double"
   # computes them in double, "float" in single precision where that is
-  # accurate (rbf kernel, dense rows; R/fit-svm-precision.R)
+  # accurate (rbf kernel, dense rows; R/fit-svm-precision.R); the C engine
+  # reads an unset option as this default (src/kernel-float.c)
   kernclass.svm.precision = kc_option_row(
-    "double", function(v) is.character(v) && length(v) == 1L && v %in% c("float", "double"),
-    "\"float\" or \"double\" (default \"double\")"),
+    "float", function(v) is.character(v) && length(v) == 1L && v %in% c("float", "double"),
+    "\"float\" or \"double\" (default \"float\")"),
   kernclass.tune.cores = kc_option_row(
     NULL, function(v) TRUE, "unset",
     deprecated = paste0("kernel_tune() runs where future::plan() says, e.g. ",

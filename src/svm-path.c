@@ -2,8 +2,9 @@
  * one call (kernel_tune() and kernel_cv() for kernel_svm(), R/select-svm-path.R).
  *
  * Where several folds see the same inputs (scale = FALSE) the kernel of all
- * n points is computed once, in double, and every fold's class pairs are
- * sub-blocks of it.  Where each fold scales the inputs by its own training
+ * n points is computed once, in double (or, where the float tiles apply,
+ * as their floats: the values every fit's own store holds), and every
+ * fold's class pairs are sub-blocks of it.  Where each fold scales the inputs by its own training
  * rows (scale = TRUE, as each fold's kernel_svm() does), or one fold runs
  * (a race's step), a pair's training block and its held-out rows' kernel
  * are computed directly for that fold: less work and memory traffic than
@@ -64,6 +65,16 @@ double kc_svm_store_bytes(double n)
 static int one_kernel(int nx, int nrun)
 {
     return nx == 1 && nrun > 1;
+}
+
+/* Whether the shared kernel's stored values may come from the float tiles
+ * (kc_kernel's single: the rbf kernel): then it is kept as those floats,
+ * n x n (within the n x n doubles budgeted), so that each fold's block is
+ * what its fit computes; where the points do not allow float tiles
+ * kc_gram_float gives the double values rounded, as the double kernel. */
+static int shared_float(const kc_kernel *k)
+{
+    return k->single && k->type == KC_RBF;
 }
 
 /* The bytes the shared path holds for n points, with nx input matrices
@@ -196,6 +207,7 @@ typedef struct {
     int n, nrun;
     const unit *units;
     const double *K;         /* the kernel of all n points, where one serves the folds */
+    const float *Kf;         /* or, from the float tiles (kc_kernel's single), its floats */
     const double *Kt;        /* else, for a fold_kernel job: its fold run's held-out rows'
                               * kernel with its training rows (ntest x ntrain) */
     const float *F;          /* and its training rows' kernel with themselves (ntrain x
@@ -248,6 +260,7 @@ static void fit_unit(void *data, int u, int thread)
     int n = ctx->n, r = un->run, f = ctx->run[r], a = un->a, b = un->b, pair = un->pair;
     int L = job->nclass, npairs = (int) ((double) L * (L - 1) / 2), nrun = ctx->nrun;
     const double *K = ctx->K, *Kt = ctx->Kt;
+    const float *Kf = ctx->Kf;
     const kc_points *x = &job->x[job->nx > 1 ? r : 0];
     int *rows = ws->rows, *prev_rows = ws->prev_rows, *yb = ws->yb, *test = ws->test;
     double *C = ws->C, *alpha = ws->alpha, *strip = ws->strip;
@@ -314,6 +327,15 @@ static void fit_unit(void *data, int u, int thread)
                     double *dst = strip + (size_t) i * ntest;
                     for (int v = 0; v < ntest; v++) dst[v] = Ki[test[v]];
                 }
+            } else if (Kf) {
+                /* the float tiles' values of all the points: each the
+                 * value the block's own tiles would give (kernel-float.c) */
+                for (int i = 0; i < m; i++) {
+                    const float *Ki = Kf + (size_t) rows[i] * n;
+                    float *dst = ws->block + (size_t) i * m;
+                    for (int j = 0; j < m; j++) dst[j] = Ki[rows[j]];
+                }
+                if (ntest > 0) kc_gram(job->k, &xt, &xb, 0, strip, ctx->inner);
             } else {
                 kc_gram_float(job->k, &xb, &xb, 1, ws->block, ctx->inner);
                 if (ntest > 0 && !Kt) kc_gram(job->k, &xt, &xb, 0, strip, ctx->inner);
@@ -435,7 +457,7 @@ void kc_svm_path(const kc_svm_path_job *jobs, int njobs, const int *fold, const 
         w->filled = (unsigned char *) R_alloc(mmax, 1);
         w->strip = (double *) path_buffer(kept, SLOT_STRIP(t), tmax * mmax + 1, sizeof(double));
     }
-    path_ctx ctx = {jobs, fold, run, n, nrun, NULL, NULL, NULL, NULL, NULL, NULL, 0, ws, 1,
+    path_ctx ctx = {jobs, fold, run, n, nrun, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, ws, 1,
                     progress};
     unit *units = (unit *) R_alloc((size_t) nunits + 1, sizeof(unit));
 
@@ -446,12 +468,23 @@ void kc_svm_path(const kc_svm_path_job *jobs, int njobs, const int *fold, const 
         if ((double) n * n > (double) PTRDIFF_MAX / sizeof(double))
             kc_error(KC_ERROR_SIZE, "kernclass: the shared kernel of %d points is too large", n);
         const void *mark = vmaxget();
-        double *K = (double *) R_alloc((size_t) n * n, sizeof(double));
-        kc_advise_huge_pages(K, (size_t) n * n * sizeof(double));
-        kc_gram(jobs[j].k, jobs[j].x, jobs[j].x, 1, K, nthreads);
-        ctx.K = K;
+        if (shared_float(jobs[j].k)) {
+            /* the stores' values from the float tiles, as every fit's own
+             * (kernel_svm's cache, the fold runs' kernels): the floats of
+             * all the points once, the held-out rows' doubles per unit */
+            float *Kf = (float *) R_alloc((size_t) n * n, sizeof(float));
+            kc_advise_huge_pages(Kf, (size_t) n * n * sizeof(float));
+            kc_gram_float(jobs[j].k, jobs[j].x, jobs[j].x, 1, Kf, nthreads);
+            ctx.Kf = Kf;
+        } else {
+            double *K = (double *) R_alloc((size_t) n * n, sizeof(double));
+            kc_advise_huge_pages(K, (size_t) n * n * sizeof(double));
+            kc_gram(jobs[j].k, jobs[j].x, jobs[j].x, 1, K, nthreads);
+            ctx.K = K;
+        }
         run_units(&ctx, units, job_units(jobs, j, 0, nrun, units), nthreads);
         ctx.K = NULL;
+        ctx.Kf = NULL;
         vmaxset(mark);
     }
     /* the jobs with the fold runs' own kernels (more than two classes: each

@@ -112,3 +112,45 @@ test_that("SVM models from float values are within the solver's tolerance of the
   d <- r2$double$decision; f <- r2$float$decision
   expect_lt(max(abs(f - d)), 1e-2 * max(1, max(abs(d))))
 })
+
+test_that("an unset kernclass.svm.precision is the table's default in the engine too", {
+  set.seed(15)
+  x <- matrix(rnorm(60 * 8), 60)
+  default <- kernclass:::kc_options[["kernclass.svm.precision"]]$default
+  expect_identical(float_gram(x, precision = NULL), float_gram(x, precision = default))
+  expect_false(identical(float_gram(x, precision = NULL),
+                         float_gram(x, precision = setdiff(c("float", "double"), default))))
+})
+
+test_that("in float, the shared path of costs stores the per-fold fits' values", {
+  # one x for all folds (the kernel of all the points, as floats): the same
+  # iterations and b as kernel_svm's own fits on each fold (gamma times the
+  # points' squared norms within the float tiles' range in every fold)
+  old <- options(kernclass.svm.precision = "float")
+  on.exit(options(old))
+  ns <- asNamespace("kernclass")
+  for (classes in 2:3) {
+    set.seed(30 + classes)
+    n <- 160
+    x <- matrix(rnorm(n * 12), n)
+    y <- factor(sample(letters[seq_len(classes)], n, TRUE))
+    x[, 1] <- x[, 1] + as.integer(y)
+    fold <- rep_len(1:4, n)
+    costs <- c(0.3, 3, 30)
+    spec <- ns$kc_kernel_code(ns$kc_kernel("rbf", 0.2, 3, 0, x))
+    r <- path_solve(list(path_plan(list(x), as.integer(y), as.integer(classes), costs,
+                                   rep(1, n), matrix(1, classes, 4), spec)),
+                    fold, 1:4, 1L)[[1L]]
+    np <- classes * (classes - 1) / 2
+    its <- array(r$iterations, c(4, np, 3))
+    rho <- array(r$rho, c(4, np, 3))
+    for (f in 1:4) {
+      te <- fold == f
+      path <- ns$kc_svm_cost_path(x[!te, ], y[!te], costs, gamma = 0.2, scale = FALSE)
+      for (c in 1:3) {
+        expect_equal(unname(path[[c]]$iterations), its[f, , c])
+        expect_equal(unname(path[[c]]$b), -rho[f, , c], tolerance = 1e-12)
+      }
+    }
+  }
+})

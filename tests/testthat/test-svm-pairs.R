@@ -150,8 +150,8 @@ test_that("classes of several tiles share their kernels with the same fits", {
 # Platt's folds solved with the pairs (kernel_svm(probability = TRUE)): each
 # fold's SVM is today's (kc_svm_binary on the fold's other rows) and its
 # decision values the plain sum over its support vectors of the kernel values
-# as the float store holds them; against the double kernel values (today's
-# kc_svm_platt) they differ by that rounding only. (About 1 s.)
+# as the float store holds them (kc_kernel_matrix_float); against the double
+# kernel values (today's kc_svm_platt) they differ by that rounding only. (About 1 s.)
 test_that("Platt's folds from the pairs' kernel blocks: today's fold fits, float kernel values", {
   dat <- pairs_data(240, 4, seed = 21)
   C <- runif(nrow(dat$x), 0.5, 4)
@@ -169,7 +169,6 @@ test_that("Platt's folds from the pairs' kernel blocks: today's fold fits, float
   fold[[2]] <- ifelse(pos, 2L, 1L)
   for (m in seq_along(probs)) probs[[m]]$fold <- fold[[m]]
   spec <- ns$kc_kernel_code(k)
-  to_float <- function(v) readBin(writeBin(as.vector(v), raw(), size = 4), "double", size = 4, n = length(v))
   runs <- list(pairs_solve(dat$x, probs, spec, 2L, Inf),
                pairs_solve(dat$x, probs, spec, 1L, 0))
   expect_true(runs[[1]]$shared)
@@ -193,8 +192,10 @@ test_that("Platt's folds from the pairs' kernel blocks: today's fold fits, float
       coef <- r$alpha[sv] * ifelse(as.integer(dat$y[train[sv]]) == pairs[m, "first"], 1, -1)
       K <- kernel_matrix(dat$x[rows[test], , drop = FALSE], dat$x[train[sv], , drop = FALSE],
                          kernel = "rbf", gamma = 0.25)
-      expect_equal(dec[test], drop(matrix(to_float(K), nrow(K)) %*% coef) - r$rho,
-                   tolerance = 1e-12)
+      # the store's values: the float tiles' (or the doubles rounded, in "double")
+      Ks <- ns$kc_kernel_matrix_float(dat$x[rows[test], , drop = FALSE],
+                                      dat$x[train[sv], , drop = FALSE], k)
+      expect_equal(dec[test], drop(Ks %*% coef) - r$rho, tolerance = 1e-12)
       expect_equal(dec[test], drop(as.matrix(K) %*% coef) - r$rho, tolerance = 1e-6)
     }
   }
