@@ -147,25 +147,28 @@ kc_centred_source <- function(x, u, g) {
 #' The solver keeps its kernel values as floats (single precision), as
 #' LIBSVM does: a cache of kernel rows of `cachesize` MB, or every value of a
 #' problem that fits. By default (`options(kernclass.svm.precision =
-#' "float")`) those of the rbf kernel on dense inputs are computed in single
-#' precision, 16 products a register, about twice the rate of double:
+#' "double")`) each is computed in double and rounded to a float. With
+#' `options(kernclass.svm.precision = "float")` those of the rbf kernel on
+#' dense inputs are computed in single precision, 16 products a register:
 #' the points are moved by their column means where they lie far from the
 #' origin before they are rounded to floats, and the squared norms kept in
 #' double, so that a value differs from the double value by about
 #' \eqn{2^{-22} \gamma (\|x - m\|^2 + \|y - m\|^2)}{2^-22 gamma
-#' (|x - m|^2 + |y - m|^2)} at most, below 1e-5, the size of the rounding to
-#' float the stores make anyway; where \eqn{\gamma}{gamma}
+#' (|x - m|^2 + |y - m|^2)} at most, below 1e-5; where \eqn{\gamma}{gamma}
 #' times the largest such squared norm exceeds 20 they are computed in
 #' double. Other kernels, sparse inputs and kernel values given or computed
-#' by a function are always computed in double. With
-#' `options(kernclass.svm.precision = "double")` each value is computed in
-#' double and rounded to a float; the models then differ from the
-#' default's by the solver's tolerance. Either way the results do not
-#' depend on the number of threads, and every route to a fit (the row
-#' cache, a whole store, a multi-class fit's shared blocks, [kernel_tune()]'s
-#' and [kernel_cv()]'s shared path of costs) stores the same values, so
-#' their models are identical. Predictions and held-out decision values are
-#' computed in double.
+#' by a function are always computed in double. The models then differ from
+#' the default's by the solver's tolerance; results do not depend on the
+#' number of threads either way. Every route to a fit (the row cache, a
+#' whole store, a multi-class fit's shared blocks, the shared path of costs
+#' of [kernel_tune()] and [kernel_cv()]) stores the same values, so their
+#' models agree; they can differ by the solver's tolerance only where
+#' \eqn{\gamma}{gamma} times the largest squared norm passes 20 in all the
+#' data but not in a fold's rows. Predictions are computed in double.
+#' "double" stays the default because the dense rows' models would then
+#' differ from those of the same data given as sparse rows or precomputed
+#' kernel values, and the float tiles' scratch would add to the memory of
+#' the other fitters' rbf kernels on wide data.
 #' @rdname kernel_svm
 #' @name kernel_svm
 NULL

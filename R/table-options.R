@@ -49,8 +49,8 @@ kc_options <- list(
   # accurate (rbf kernel, dense rows; R/fit-svm-precision.R); the C engine
   # reads an unset option as this default (src/kernel-float.c)
   kernclass.svm.precision = kc_option_row(
-    "float", function(v) is.character(v) && length(v) == 1L && v %in% c("float", "double"),
-    "\"float\" or \"double\" (default \"float\")"),
+    "double", function(v) is.character(v) && length(v) == 1L && v %in% c("float", "double"),
+    "\"float\" or \"double\" (default \"double\")"),
   kernclass.tune.cores = kc_option_row(
     NULL, function(v) TRUE, "unset",
     deprecated = paste0("kernel_tune() runs where future::plan() says, e.g. ",

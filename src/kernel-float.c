@@ -197,13 +197,13 @@ static void frows4_avx512(const float *ap, const float *bp, int p, double *out, 
 #endif
 
 /* The option kernclass.svm.precision, on the main thread (R checks it,
- * kc_kernel_code()): single precision where it is "float" or unset (its
- * default in R's table of options, R/table-options.R; a test holds the two
+ * kc_kernel_code()): single precision where it is "float"; unset, its
+ * default in R's table of options (R/table-options.R; a test holds the two
  * together). */
 int kc_single_precision_option(void)
 {
     SEXP v = Rf_GetOption1(Rf_install("kernclass.svm.precision"));
-    return isNull(v) || (isString(v) && XLENGTH(v) == 1 && !strcmp(CHAR(STRING_ELT(v, 0)), "float"));
+    return isString(v) && XLENGTH(v) == 1 && !strcmp(CHAR(STRING_ELT(v, 0)), "float");
 }
 
 /* Double panels (w rows each, npanel of them, p features) as float

@@ -27,6 +27,8 @@ fitters <- list(kernel_means = kernel_means, kernel_parzen = kernel_parzen,
 kernels <- c("linear", "polynomial", "rbf", "laplace", "sigmoid")
 
 test_that("sparse and dense rows give the same models and predictions, every fitter and kernel", {
+  old <- options(kernclass.svm.precision = "double")  # the sparse/precomputed engines' values
+  on.exit(options(old))
   d <- sparse_data()
   S <- as_dgC(d$x)
   Snew <- as_dgC(d$new)
@@ -54,6 +56,8 @@ test_that("sparse and dense rows give the same models and predictions, every fit
 })
 
 test_that("scale = TRUE scales sparse rows without centring: the dense fit of x / sd", {
+  old <- options(kernclass.svm.precision = "double")  # the sparse/precomputed engines' values
+  on.exit(options(old))
   d <- sparse_data(seed = 2)
   S <- as_dgC(d$x)
   sds <- apply(d$x, 2, stats::sd)
@@ -155,6 +159,8 @@ rbf_data <- function() {
 }
 
 test_that("a precomputed RBF matrix gives the model kernel = \"rbf\" gives", {
+  old <- options(kernclass.svm.precision = "double")  # the sparse/precomputed engines' values
+  on.exit(options(old))
   d <- rbf_data()
   Knew <- kernel_matrix(d$new, d$x, kernel = "rbf", gamma = 0.5)
   for (fn in c("kernel_means", "kernel_parzen", "kernel_svm")) {

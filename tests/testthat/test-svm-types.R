@@ -483,6 +483,8 @@ test_that("accessors and broom methods on both nu types", {
 })
 
 test_that("both nu types on kernel values, a kernel function and sparse rows", {
+  old <- options(kernclass.svm.precision = "double")  # the sparse/precomputed engines' values
+  on.exit(options(old))
   xs <- scale(as.matrix(iris[, 1:4]))
   rbf <- function(a, b) kernel_matrix(a, b, kernel = "rbf", gamma = 0.5)
   for (type in c("nu-classification", "one-classification")) {
@@ -501,6 +503,8 @@ test_that("both nu types on kernel values, a kernel function and sparse rows", {
 })
 
 test_that("both nu types on sparse rows (Matrix) give the dense solution", {
+  old <- options(kernclass.svm.precision = "double")  # the sparse/precomputed engines' values
+  on.exit(options(old))
   skip_if_not_installed("Matrix")
   xs <- scale(as.matrix(iris[, 1:4]))
   sp <- Matrix::Matrix(xs, sparse = TRUE)
