@@ -286,7 +286,7 @@ kc_kernel kc_plain_kernel(void)
 {
     for (int t = 0; t < KC_KERNEL_COUNT; t++)
         if (kernel_def_of((kc_kernel_type) t).plain)
-            return (kc_kernel) {(kc_kernel_type) t, 1.0, 0.0, 1};
+            return (kc_kernel) {(kc_kernel_type) t, 1.0, 0.0, 1, 0};
     kc_internal("the kernel table has no plain kernel");
 }
 
