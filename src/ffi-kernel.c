@@ -8,17 +8,31 @@
 #include "ffi.h"
 #include "ffi-entry.h"
 
+/* A Gram matrix's inputs, read and checked (y NULL: x with itself) */
+typedef struct {
+    kc_kernel k;
+    kc_points a, b;
+    int symmetric, nt;
+} gram_inputs;
+
+static gram_inputs gram_inputs_from(SEXP x, SEXP y, SEXP spec, SEXP threads)
+{
+    gram_inputs in;
+    in.k = kc_kernel_from(spec);
+    in.nt = kc_threads_from(threads);
+    in.a = kc_points_from(x, "x");
+    in.symmetric = isNull(y);
+    in.b = in.symmetric ? in.a : kc_points_from(y, "y");
+    kc_check_pair(&in.k, &in.a, &in.b, "x", "y");
+    if (in.a.src == KC_SRC_PRECOMPUTED) kc_internal("a Gram matrix of given values");
+    return in;
+}
+
 SEXP ffi_kernel_matrix(SEXP x, SEXP y, SEXP spec, SEXP threads)
 {
-    kc_kernel k = kc_kernel_from(spec);
-    int nt = kc_threads_from(threads);
-    kc_points a = kc_points_from(x, "x");
-    int symmetric = isNull(y);
-    kc_points b = symmetric ? a : kc_points_from(y, "y");
-    kc_check_pair(&k, &a, &b, "x", "y");
-    if (a.src == KC_SRC_PRECOMPUTED) kc_internal("a Gram matrix of given values");
-    SEXP out = PROTECT(kc_alloc_result(a.n, b.n));
-    kc_gram(&k, &a, &b, symmetric, REAL(out), nt);
+    gram_inputs in = gram_inputs_from(x, y, spec, threads);
+    SEXP out = PROTECT(kc_alloc_result(in.a.n, in.b.n));
+    kc_gram(&in.k, &in.a, &in.b, in.symmetric, REAL(out), in.nt);
     UNPROTECT(1);
     return out;
 }
@@ -28,17 +42,12 @@ SEXP ffi_kernel_matrix(SEXP x, SEXP y, SEXP spec, SEXP threads)
  * as doubles: for the tests and benchmarks of the float tiles. */
 SEXP ffi_kernel_matrix_float(SEXP x, SEXP y, SEXP spec, SEXP threads)
 {
-    kc_kernel k = kc_kernel_from(spec);
-    int nt = kc_threads_from(threads);
-    kc_points a = kc_points_from(x, "x");
-    int symmetric = isNull(y);
-    kc_points b = symmetric ? a : kc_points_from(y, "y");
-    kc_check_pair(&k, &a, &b, "x", "y");
-    if (a.src == KC_SRC_PRECOMPUTED) kc_internal("a Gram matrix of given values");
-    SEXP out = PROTECT(kc_alloc_result(a.n, b.n));
-    float *f = (float *) R_alloc((size_t) a.n * b.n + 1, sizeof(float));
-    kc_gram_float(&k, &a, &b, symmetric, f, nt);
-    for (R_xlen_t i = 0; i < (R_xlen_t) a.n * b.n; i++) REAL(out)[i] = f[i];
+    gram_inputs in = gram_inputs_from(x, y, spec, threads);
+    R_xlen_t nn = (R_xlen_t) in.a.n * in.b.n;
+    SEXP out = PROTECT(kc_alloc_result(in.a.n, in.b.n));
+    float *f = (float *) R_alloc((size_t) nn + 1, sizeof(float));
+    kc_gram_float(&in.k, &in.a, &in.b, in.symmetric, f, in.nt);
+    for (R_xlen_t i = 0; i < nn; i++) REAL(out)[i] = f[i];
     UNPROTECT(1);
     return out;
 }

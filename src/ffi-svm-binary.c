@@ -147,6 +147,17 @@ static void use_store(kc_smo_options *opt, SEXP store, R_xlen_t n, int whole)
 
 /* A solution's fields for R: alpha (its vector), the solver's figures,
  * then the fields extra[0..nextra) (up to 2) with values vals. */
+void kc_svm_set_result(SEXP out, const kc_smo_result *res)
+{
+    SET_VECTOR_ELT(out, 1, ScalarReal(res->rho));
+    SET_VECTOR_ELT(out, 2, ScalarReal(res->objective));
+    SET_VECTOR_ELT(out, 3, ScalarReal((double) res->iterations));
+    SET_VECTOR_ELT(out, 4, ScalarInteger(res->status));
+    SET_VECTOR_ELT(out, 5, ScalarReal(res->gap));
+    SET_VECTOR_ELT(out, 6, ScalarReal((double) res->rows_computed));
+    SET_VECTOR_ELT(out, 7, ScalarReal(res->r));
+}
+
 static SEXP solution(SEXP alpha, const kc_smo_result *res, int nextra, const char **extra,
                      const SEXP *vals)
 {
@@ -156,13 +167,7 @@ static SEXP solution(SEXP alpha, const kc_smo_result *res, int nextra, const cha
     names[8 + nextra] = "";
     SEXP out = PROTECT(mkNamed(VECSXP, names));
     SET_VECTOR_ELT(out, 0, alpha);
-    SET_VECTOR_ELT(out, 1, ScalarReal(res->rho));
-    SET_VECTOR_ELT(out, 2, ScalarReal(res->objective));
-    SET_VECTOR_ELT(out, 3, ScalarReal((double) res->iterations));
-    SET_VECTOR_ELT(out, 4, ScalarInteger(res->status));
-    SET_VECTOR_ELT(out, 5, ScalarReal(res->gap));
-    SET_VECTOR_ELT(out, 6, ScalarReal((double) res->rows_computed));
-    SET_VECTOR_ELT(out, 7, ScalarReal(res->r));
+    kc_svm_set_result(out, res);
     for (int q = 0; q < nextra; q++) SET_VECTOR_ELT(out, 8 + q, vals[q]);
     UNPROTECT(1);
     return out;

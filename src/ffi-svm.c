@@ -104,14 +104,7 @@ static SEXP solve_pairs(SEXP pr, SEXP options)
     int shared = kc_svm_pairs(&k, &a, pairs, np, &opt, bud, nt);
     for (int u = 0; u < np; u++) {
         SEXP out = VECTOR_ELT(fits, u);
-        kc_smo_result *res = &pairs[u].res;
-        SET_VECTOR_ELT(out, 1, ScalarReal(res->rho));
-        SET_VECTOR_ELT(out, 2, ScalarReal(res->objective));
-        SET_VECTOR_ELT(out, 3, ScalarReal((double) res->iterations));
-        SET_VECTOR_ELT(out, 4, ScalarInteger(res->status));
-        SET_VECTOR_ELT(out, 5, ScalarReal(res->gap));
-        SET_VECTOR_ELT(out, 6, ScalarReal((double) res->rows_computed));
-        SET_VECTOR_ELT(out, 7, ScalarReal(res->r));
+        kc_svm_set_result(out, &pairs[u].res);
         if (pairs[u].fold) SET_VECTOR_ELT(out, 9, ScalarLogical(pairs[u].fold_bad));
     }
     const char *top[] = {"fits", "shared", "batches", ""};

@@ -15,6 +15,10 @@ double kc_svm_number_from(SEXP options, const char *name);
 kc_smo_options kc_svm_solver_from(SEXP options, kc_svm_type type);
 double kc_svm_cache_from(SEXP options);
 
+/* A solution's fields 1-7 of out (rho, objective, iterations, status, gap,
+ * rows_computed, r), in the order every kind names them */
+void kc_svm_set_result(SEXP out, const kc_smo_result *res);
+
 /* kind "binary" and kind "costs" (ffi-svm-binary.c), and their plans */
 SEXP kc_svm_solve_binary(SEXP pr, SEXP options);
 SEXP kc_svm_solve_costs(SEXP pr, SEXP options);
