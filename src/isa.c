@@ -90,39 +90,15 @@ static void row_update_c(double *g, const double *ys, const float *k, double a, 
 #include <immintrin.h>
 #define KC_HAVE_AVX2_KERNEL 1
 
-/* Each loop over the MR rows is written out (KC_FOR_ROWS) so that the
- * accumulators are named by constants: left as a loop, R's -O2 does not
- * unroll it and keeps the accumulators on the stack, a store and a reload
- * around every multiply-add (measured: 34 GFLOP/s a core for the AVX-512
- * kernel, against 106 written out). */
-#define KC_FOR_ROWS(X) X(0) X(1) X(2) X(3) X(4) X(5)
-#define KC_FOR_4ROWS(X) X(0) X(1) X(2) X(3)
-
-__attribute__((target("avx2,fma")))
-static void micro_kernel_avx2(const double *ap, const double *bp, int p, double *out, int ld)
-{
-    __m256d c[MR][2];
-#define ZERO_ROW(r) c[r][0] = c[r][1] = _mm256_setzero_pd();
-    KC_FOR_ROWS(ZERO_ROW)
-#undef ZERO_ROW
-    for (int k = 0; k < p; k++) {
-        const double *a = ap + (size_t) k * MR;
-        __m256d b0 = _mm256_loadu_pd(bp + (size_t) k * NR);
-        __m256d b1 = _mm256_loadu_pd(bp + (size_t) k * NR + 4);
-#define FMA_ROW(r) {                                   \
-            __m256d ar = _mm256_broadcast_sd(a + r);   \
-            c[r][0] = _mm256_fmadd_pd(ar, b0, c[r][0]); \
-            c[r][1] = _mm256_fmadd_pd(ar, b1, c[r][1]); \
-        }
-        KC_FOR_ROWS(FMA_ROW)
-#undef FMA_ROW
-    }
-#define STORE_ROW(r)                                             \
-    _mm256_storeu_pd(out + (size_t) r * ld, c[r][0]);            \
-    _mm256_storeu_pd(out + (size_t) r * ld + 4, c[r][1]);
-    KC_FOR_ROWS(STORE_ROW)
-#undef STORE_ROW
-}
+#define KC_BLOCK_T double
+#define KC_BLOCK_V __m256d
+#define KC_BLOCK_OP(op) _mm256_##op##_pd
+#define KC_BLOCK_STORE _mm256_storeu_pd
+#define KC_BLOCK_LANES 4
+#define KC_BLOCK_W NR
+#define KC_BLOCK_TARGET "avx2,fma"
+#define KC_BLOCK_MICRO micro_kernel_avx2
+#include "isa-blocks.h"
 
 /* SQDIST_ROW_BODY in intrinsics: its branches (the unordered tests of
  * KC_NEEDS_REFINE) keep the compiler from vectorising it.  The same
@@ -270,90 +246,19 @@ static void exp_bulk_avx2(double *v, size_t n, double g, int root)
 }
 
 /* AVX-512: a 6 x 16 block (two adjacent panels of b) in 12 zmm registers,
- * the same sums in the same order as above, twice the width. */
-__attribute__((target("avx512f")))
-static void micro_kernel_avx512(const double *ap, const double *bp, int p, double *out, int ld)
-{
-    const double *bp2 = bp + (size_t) NR * p;
-    __m512d c[MR][2];
-#define ZERO_ROW(r) c[r][0] = c[r][1] = _mm512_setzero_pd();
-    KC_FOR_ROWS(ZERO_ROW)
-#undef ZERO_ROW
-    for (int k = 0; k < p; k++) {
-        const double *a = ap + (size_t) k * MR;
-        __m512d b0 = _mm512_loadu_pd(bp + (size_t) k * NR);
-        __m512d b1 = _mm512_loadu_pd(bp2 + (size_t) k * NR);
-#define FMA_ROW(r) {                                   \
-            __m512d ar = _mm512_set1_pd(a[r]);         \
-            c[r][0] = _mm512_fmadd_pd(ar, b0, c[r][0]); \
-            c[r][1] = _mm512_fmadd_pd(ar, b1, c[r][1]); \
-        }
-        KC_FOR_ROWS(FMA_ROW)
-#undef FMA_ROW
-    }
-#define STORE_ROW(r)                                             \
-    _mm512_storeu_pd(out + (size_t) r * ld, c[r][0]);            \
-    _mm512_storeu_pd(out + (size_t) r * ld + NR, c[r][1]);
-    KC_FOR_ROWS(STORE_ROW)
-#undef STORE_ROW
-}
-
-/* One row of a against four panels of b (32 columns): out[0..32).  A single
- * kernel row (the SMO with a small cache) would waste five of the six rows
- * of the block kernel.  Four independent chains of fused multiply-adds, the
- * same sums in the same order as above. */
-__attribute__((target("avx512f")))
-static void row_kernel_avx512(const double *ap, const double *bp, int p, double *out)
-{
-    const size_t panel = (size_t) NR * p;
-    __m512d c0 = _mm512_setzero_pd(), c1 = c0, c2 = c0, c3 = c0;
-    for (int k = 0; k < p; k++) {
-        __m512d a = _mm512_set1_pd(ap[(size_t) k * MR]);
-        const double *b = bp + (size_t) k * NR;
-        c0 = _mm512_fmadd_pd(a, _mm512_loadu_pd(b), c0);
-        c1 = _mm512_fmadd_pd(a, _mm512_loadu_pd(b + panel), c1);
-        c2 = _mm512_fmadd_pd(a, _mm512_loadu_pd(b + 2 * panel), c2);
-        c3 = _mm512_fmadd_pd(a, _mm512_loadu_pd(b + 3 * panel), c3);
-    }
-    _mm512_storeu_pd(out, c0);
-    _mm512_storeu_pd(out + NR, c1);
-    _mm512_storeu_pd(out + 2 * NR, c2);
-    _mm512_storeu_pd(out + 3 * NR, c3);
-}
-
-/* Four rows of a against four panels of b: 4 x 32 values in 16 zmm
- * registers, for the SMO's batches of 4 kernel rows (the 6-row block kernel
- * would compute two rows of zeros). */
-__attribute__((target("avx512f")))
-static void rows4_kernel_avx512(const double *ap, const double *bp, int p, double *out, int ld)
-{
-    const size_t panel = (size_t) NR * p;
-    __m512d c[4][4];
-#define ZERO_ROW(r) c[r][0] = c[r][1] = c[r][2] = c[r][3] = _mm512_setzero_pd();
-    KC_FOR_4ROWS(ZERO_ROW)
-#undef ZERO_ROW
-    for (int k = 0; k < p; k++) {
-        const double *b = bp + (size_t) k * NR, *a = ap + (size_t) k * MR;
-        __m512d b0 = _mm512_loadu_pd(b), b1 = _mm512_loadu_pd(b + panel);
-        __m512d b2 = _mm512_loadu_pd(b + 2 * panel), b3 = _mm512_loadu_pd(b + 3 * panel);
-#define FMA_ROW(r) {                                   \
-            __m512d ar = _mm512_set1_pd(a[r]);         \
-            c[r][0] = _mm512_fmadd_pd(ar, b0, c[r][0]); \
-            c[r][1] = _mm512_fmadd_pd(ar, b1, c[r][1]); \
-            c[r][2] = _mm512_fmadd_pd(ar, b2, c[r][2]); \
-            c[r][3] = _mm512_fmadd_pd(ar, b3, c[r][3]); \
-        }
-        KC_FOR_4ROWS(FMA_ROW)
-#undef FMA_ROW
-    }
-#define STORE_ROW(r)                                           \
-    _mm512_storeu_pd(out + (size_t) r * ld, c[r][0]);          \
-    _mm512_storeu_pd(out + (size_t) r * ld + NR, c[r][1]);     \
-    _mm512_storeu_pd(out + (size_t) r * ld + 2 * NR, c[r][2]); \
-    _mm512_storeu_pd(out + (size_t) r * ld + 3 * NR, c[r][3]);
-    KC_FOR_4ROWS(STORE_ROW)
-#undef STORE_ROW
-}
+ * the same sums in the same order as above, twice the width; one row and
+ * four rows against four panels (32 columns). */
+#define KC_BLOCK_T double
+#define KC_BLOCK_V __m512d
+#define KC_BLOCK_OP(op) _mm512_##op##_pd
+#define KC_BLOCK_STORE _mm512_storeu_pd
+#define KC_BLOCK_LANES 8
+#define KC_BLOCK_W NR
+#define KC_BLOCK_TARGET "avx512f"
+#define KC_BLOCK_MICRO micro_kernel_avx512
+#define KC_BLOCK_ROW row_kernel_avx512
+#define KC_BLOCK_ROWS4 rows4_kernel_avx512
+#include "isa-blocks.h"
 
 __attribute__((target("avx512f")))
 static int sqdist_row_avx512(double *row, double asq, const double *bsq, int nb)

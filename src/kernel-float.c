@@ -50,38 +50,25 @@ static void fmicro_c(const float *ap, const float *bp, int p, double *out, int l
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #define KC_HAVE_FLOAT_AVX 1
-#define KC_FOR_ROWS(X) X(0) X(1) X(2) X(3) X(4) X(5)
-#define KC_FOR_4ROWS(X) X(0) X(1) X(2) X(3)
+
+/* 8 floats as 8 doubles at out. */
+__attribute__((target("avx2,fma")))
+static inline void store8(double *out, __m256 v)
+{
+    _mm256_storeu_pd(out, _mm256_cvtps_pd(_mm256_castps256_ps128(v)));
+    _mm256_storeu_pd(out + 4, _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1)));
+}
 
 /* AVX2: the MR x 16 block in 12 ymm registers (8 floats each). */
-__attribute__((target("avx2,fma")))
-static void fmicro_avx2(const float *ap, const float *bp, int p, double *out, int ld)
-{
-    __m256 c[MR][2];
-#define ZERO_ROW(r) c[r][0] = c[r][1] = _mm256_setzero_ps();
-    KC_FOR_ROWS(ZERO_ROW)
-#undef ZERO_ROW
-    for (int k = 0; k < p; k++) {
-        const float *a = ap + (size_t) k * MR;
-        __m256 b0 = _mm256_loadu_ps(bp + (size_t) k * NF), b1 = _mm256_loadu_ps(bp + (size_t) k * NF + 8);
-#define FMA_ROW(r) {                                    \
-            __m256 ar = _mm256_broadcast_ss(a + r);     \
-            c[r][0] = _mm256_fmadd_ps(ar, b0, c[r][0]); \
-            c[r][1] = _mm256_fmadd_ps(ar, b1, c[r][1]); \
-        }
-        KC_FOR_ROWS(FMA_ROW)
-#undef FMA_ROW
-    }
-#define STORE_ROW(r) {                                                                     \
-        double *o = out + (size_t) r * ld;                                                 \
-        _mm256_storeu_pd(o, _mm256_cvtps_pd(_mm256_castps256_ps128(c[r][0])));             \
-        _mm256_storeu_pd(o + 4, _mm256_cvtps_pd(_mm256_extractf128_ps(c[r][0], 1)));       \
-        _mm256_storeu_pd(o + 8, _mm256_cvtps_pd(_mm256_castps256_ps128(c[r][1])));         \
-        _mm256_storeu_pd(o + 12, _mm256_cvtps_pd(_mm256_extractf128_ps(c[r][1], 1)));      \
-    }
-    KC_FOR_ROWS(STORE_ROW)
-#undef STORE_ROW
-}
+#define KC_BLOCK_T float
+#define KC_BLOCK_V __m256
+#define KC_BLOCK_OP(op) _mm256_##op##_ps
+#define KC_BLOCK_STORE store8
+#define KC_BLOCK_LANES 8
+#define KC_BLOCK_W NF
+#define KC_BLOCK_TARGET "avx2,fma"
+#define KC_BLOCK_MICRO fmicro_avx2
+#include "isa-blocks.h"
 
 /* 16 floats as 16 doubles at out. */
 __attribute__((target("avx512f")))
@@ -112,88 +99,21 @@ static void fmicro_avx512(const float *ap, const float *bp, int p, double *out, 
 #undef STORE_ROW
 }
 
-/* MR x 32 (two adjacent panels of b) in 12 zmm registers: per feature 2
- * loads, 6 broadcasts and 12 fused multiply-adds, as the double engine's
- * wide kernel, on twice the values. */
-__attribute__((target("avx512f")))
-static void fwide_avx512(const float *ap, const float *bp, int p, double *out, int ld)
-{
-    const float *bp2 = bp + (size_t) NF * p;
-    __m512 c[MR][2];
-#define ZERO_ROW(r) c[r][0] = c[r][1] = _mm512_setzero_ps();
-    KC_FOR_ROWS(ZERO_ROW)
-#undef ZERO_ROW
-    for (int k = 0; k < p; k++) {
-        const float *a = ap + (size_t) k * MR;
-        __m512 b0 = _mm512_loadu_ps(bp + (size_t) k * NF), b1 = _mm512_loadu_ps(bp2 + (size_t) k * NF);
-#define FMA_ROW(r) {                                    \
-            __m512 ar = _mm512_set1_ps(a[r]);           \
-            c[r][0] = _mm512_fmadd_ps(ar, b0, c[r][0]); \
-            c[r][1] = _mm512_fmadd_ps(ar, b1, c[r][1]); \
-        }
-        KC_FOR_ROWS(FMA_ROW)
-#undef FMA_ROW
-    }
-#define STORE_ROW(r)                              \
-    store16(out + (size_t) r * ld, c[r][0]);      \
-    store16(out + (size_t) r * ld + NF, c[r][1]);
-    KC_FOR_ROWS(STORE_ROW)
-#undef STORE_ROW
-}
-
-/* One row of a against four panels of b (64 columns), for the solver's
- * single rows: four independent chains. */
-__attribute__((target("avx512f")))
-static void frow_avx512(const float *ap, const float *bp, int p, double *out)
-{
-    const size_t panel = (size_t) NF * p;
-    __m512 c0 = _mm512_setzero_ps(), c1 = c0, c2 = c0, c3 = c0;
-    for (int k = 0; k < p; k++) {
-        __m512 a = _mm512_set1_ps(ap[(size_t) k * MR]);
-        const float *b = bp + (size_t) k * NF;
-        c0 = _mm512_fmadd_ps(a, _mm512_loadu_ps(b), c0);
-        c1 = _mm512_fmadd_ps(a, _mm512_loadu_ps(b + panel), c1);
-        c2 = _mm512_fmadd_ps(a, _mm512_loadu_ps(b + 2 * panel), c2);
-        c3 = _mm512_fmadd_ps(a, _mm512_loadu_ps(b + 3 * panel), c3);
-    }
-    store16(out, c0);
-    store16(out + NF, c1);
-    store16(out + 2 * NF, c2);
-    store16(out + 3 * NF, c3);
-}
-
-/* Four rows of a against four panels of b: 4 x 64 in 16 zmm registers,
- * for the solver's batches of up to 4 rows. */
-__attribute__((target("avx512f")))
-static void frows4_avx512(const float *ap, const float *bp, int p, double *out, int ld)
-{
-    const size_t panel = (size_t) NF * p;
-    __m512 c[4][4];
-#define ZERO_ROW(r) c[r][0] = c[r][1] = c[r][2] = c[r][3] = _mm512_setzero_ps();
-    KC_FOR_4ROWS(ZERO_ROW)
-#undef ZERO_ROW
-    for (int k = 0; k < p; k++) {
-        const float *b = bp + (size_t) k * NF, *a = ap + (size_t) k * MR;
-        __m512 b0 = _mm512_loadu_ps(b), b1 = _mm512_loadu_ps(b + panel);
-        __m512 b2 = _mm512_loadu_ps(b + 2 * panel), b3 = _mm512_loadu_ps(b + 3 * panel);
-#define FMA_ROW(r) {                                    \
-            __m512 ar = _mm512_set1_ps(a[r]);           \
-            c[r][0] = _mm512_fmadd_ps(ar, b0, c[r][0]); \
-            c[r][1] = _mm512_fmadd_ps(ar, b1, c[r][1]); \
-            c[r][2] = _mm512_fmadd_ps(ar, b2, c[r][2]); \
-            c[r][3] = _mm512_fmadd_ps(ar, b3, c[r][3]); \
-        }
-        KC_FOR_4ROWS(FMA_ROW)
-#undef FMA_ROW
-    }
-#define STORE_ROW(r)                                        \
-    store16(out + (size_t) r * ld, c[r][0]);                \
-    store16(out + (size_t) r * ld + NF, c[r][1]);           \
-    store16(out + (size_t) r * ld + 2 * NF, c[r][2]);       \
-    store16(out + (size_t) r * ld + 3 * NF, c[r][3]);
-    KC_FOR_4ROWS(STORE_ROW)
-#undef STORE_ROW
-}
+/* MR x 32 (two adjacent panels of b) in 12 zmm registers, as the double
+ * engine's wide kernel on twice the values; one row and four rows against
+ * four panels (64 columns), for the solver's single rows and its batches
+ * of up to 4 rows. */
+#define KC_BLOCK_T float
+#define KC_BLOCK_V __m512
+#define KC_BLOCK_OP(op) _mm512_##op##_ps
+#define KC_BLOCK_STORE store16
+#define KC_BLOCK_LANES 16
+#define KC_BLOCK_W NF
+#define KC_BLOCK_TARGET "avx512f"
+#define KC_BLOCK_MICRO fwide_avx512
+#define KC_BLOCK_ROW frow_avx512
+#define KC_BLOCK_ROWS4 frows4_avx512
+#include "isa-blocks.h"
 #endif
 
 /* The option kernclass.svm.precision, on the main thread (R checks it,
@@ -365,6 +285,16 @@ static const double *tile_sqnorms(const kc_points *a, const int *idx, ptrdiff_t 
     return buf;
 }
 
+/* The inner products of a tile from its float panels (tile-products.h). */
+#define KC_WALK_NAME float_products
+#define KC_WALK_T float
+#define KC_WALK_W NF
+#define KC_WALK_ROW kc_isa.frow
+#define KC_WALK_ROWS4 kc_isa.frows4
+#define KC_WALK_WIDE kc_isa.fwide
+#define KC_WALK_MICRO kc_isa.fmicro
+#include "tile-products.h"
+
 /* The floats of a tile, in b's centre: a's MR panels (from its double
  * panels apack, na rows) and b's NF panels (b's float panels where
  * use_packed, else from its double panels bpack); the products into tile as
@@ -390,35 +320,7 @@ void kc_float_products(const kc_points *a, const int *ai, ptrdiff_t a0, int na,
         nr_to_nf(bpack, nb, p, b->centre, fb, tmp);
         bp = fb;
     }
-    double edge[MR * 4 * NF];
-    int j0 = 0;
-    if (na == 1 && kc_isa.frow)
-        for (; j0 + 4 * NF <= nb; j0 += 4 * NF) kc_isa.frow(fa, bp + (size_t) j0 * p, p, tile + j0);
-    if (na > 1 && na <= 4 && kc_isa.frows4)
-        for (; j0 + 4 * NF <= nb; j0 += 4 * NF) {
-            double *out = na == 4 ? tile + j0 : edge;
-            kc_isa.frows4(fa, bp + (size_t) j0 * p, p, out, na == 4 ? nb : 4 * NF);
-            if (na < 4)
-                for (int r = 0; r < na; r++)
-                    memcpy(tile + (size_t) r * nb + j0, edge + r * 4 * NF, sizeof(double) * 4 * NF);
-        }
-    while (j0 < nb) {
-        int wide = kc_isa.fwide && nb - j0 > NF, width = wide ? 2 * NF : NF;
-        int nj = nb - j0 < width ? nb - j0 : width;
-        for (int i0 = 0; i0 < na; i0 += MR) {
-            int ni = na - i0 < MR ? na - i0 : MR;
-            const float *ap = fa + (size_t) i0 * p, *bq = bp + (size_t) j0 * p;
-            int whole = ni == MR && nj == width;
-            double *out = whole ? tile + (size_t) i0 * nb + j0 : edge;
-            int ld = whole ? nb : width;
-            if (wide) kc_isa.fwide(ap, bq, p, out, ld);
-            else kc_isa.fmicro(ap, bq, p, out, ld);
-            if (!whole)
-                for (int r = 0; r < ni; r++)
-                    memcpy(tile + (size_t) (i0 + r) * nb + j0, edge + r * width, sizeof(double) * nj);
-        }
-        j0 += width;
-    }
+    float_products(fa, bp, p, na, nb, tile);
 }
 
 /* The float kernels this CPU runs, for the instruction sets

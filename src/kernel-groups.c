@@ -256,10 +256,8 @@ void kc_within_group_sums(const kc_kernel *k, int nk, const kc_points *b,
     size_t values_n = nk > 1 ? (size_t) KC_TILE * KC_TILE : 0;  /* one kernel's tile */
     scratch s = scratch_alloc(nthreads, work_n + TILE_DOUBLES + values_n);
     kc_zero_scatter(b, s.base, s.per_thread, nthreads);
-    size_t chunk_tiles = (size_t) nthreads * tiles_per_chunk(cost);
     for (size_t u0 = 0; u0 < ntasks;) {
-        size_t u1 = u0 + 1;  /* tasks u0 .. u1 - 1: about chunk_tiles tiles */
-        while (u1 < ntasks && first[u1] - first[u0] < chunk_tiles) u1++;
+        size_t u1 = chunk_end(first, ntasks, u0, nthreads, cost);
 #pragma omp parallel for num_threads(nthreads) schedule(dynamic) if (nthreads > 1)
         for (size_t u = u0; u < u1; u++) {
             int g = task[4 * u], I = task[4 * u + 1], J0 = task[4 * u + 2], J1 = task[4 * u + 3];

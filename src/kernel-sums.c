@@ -55,11 +55,9 @@ static void gram(const kc_kernel *k, const kc_points *a, const kc_points *b,
             first[u++] = tiles;
             tiles += (size_t) (J0 + RUN_TILES < bj_n ? RUN_TILES : bj_n - J0);
         }
-    size_t chunk_tiles = (size_t) nthreads * tiles_per_chunk(cost);
 
     for (size_t u0 = 0; u0 < ntasks;) {
-        size_t u1 = u0 + 1;  /* runs u0 .. u1 - 1: about chunk_tiles tiles */
-        while (u1 < ntasks && first[u1] - first[u0] < chunk_tiles) u1++;
+        size_t u1 = chunk_end(first, ntasks, u0, nthreads, cost);
 #pragma omp parallel for num_threads(nthreads) schedule(dynamic) if (nthreads > 1)
         for (size_t t = u0; t < u1; t++) {
             int I = task[2 * t], J0 = task[2 * t + 1];

@@ -148,4 +148,15 @@ static inline int tiles_per_chunk(double cost)
     return tiles < 1 ? 1 : (tiles > 4096 ? 4096 : (int) tiles);
 }
 
+/* The end of the chunk of tasks from u0 (tasks u0 .. end - 1): about
+ * nthreads tiles_per_chunk(cost) tiles, first[u] the tiles before task u
+ * of the ntasks; at least one task. */
+static inline size_t chunk_end(const size_t *first, size_t ntasks, size_t u0, int nthreads,
+                               double cost)
+{
+    size_t chunk_tiles = (size_t) nthreads * tiles_per_chunk(cost), u1 = u0 + 1;
+    while (u1 < ntasks && first[u1] - first[u0] < chunk_tiles) u1++;
+    return u1;
+}
+
 #endif

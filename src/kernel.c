@@ -449,6 +449,16 @@ static void callback_tile(const kc_points *a, const int *ai, ptrdiff_t a0, int n
         memset(tile, 0, sizeof(double) * (size_t) na * nb);  /* raised after the region */
 }
 
+/* The inner products of a tile from its double panels (tile-products.h). */
+#define KC_WALK_NAME double_products
+#define KC_WALK_T double
+#define KC_WALK_W NR
+#define KC_WALK_ROW kc_isa.row
+#define KC_WALK_ROWS4 kc_isa.rows4
+#define KC_WALK_WIDE kc_isa.wide
+#define KC_WALK_MICRO kc_isa.micro
+#include "tile-products.h"
+
 /* Kernel values between rows ai[0..na) of a and rows bi[0..nb) of b (index
  * arrays, or NULL for the ranges a0.. and b0..) into tile (TILE_DOUBLES),
  * na x nb row-major: tile[i * nb + j].  work holds kc_tile_work_size(a).  apack: these rows
@@ -497,38 +507,6 @@ void kc_kernel_tile(const kc_kernel *k, int values,
         return;
     }
 
-    double edge[MR * 4 * NR];
-    int j0 = 0;
-    if (na == 1 && kc_isa.row)
-        for (; j0 + 4 * NR <= nb; j0 += 4 * NR) kc_isa.row(apack, bpack + (size_t) j0 * p, p, tile + j0);
-    if (na > 1 && na <= 4 && kc_isa.rows4)
-        for (; j0 + 4 * NR <= nb; j0 += 4 * NR) {
-            double *out = na == 4 ? tile + j0 : edge;
-            int ld = na == 4 ? nb : 4 * NR;
-            kc_isa.rows4(apack, bpack + (size_t) j0 * p, p, out, ld);
-            if (na < 4)
-                for (int r = 0; r < na; r++)
-                    memcpy(tile + (size_t) r * nb + j0, edge + r * 4 * NR, sizeof(double) * 4 * NR);
-        }
-    while (j0 < nb) {
-        /* two panels at once where the wide kernel exists and both exist */
-        int wide = kc_isa.wide && nb - j0 > NR, width = wide ? 2 * NR : NR;
-        int nj = nb - j0 < width ? nb - j0 : width;
-        for (int i0 = 0; i0 < na; i0 += MR) {
-            int ni = na - i0 < MR ? na - i0 : MR;
-            const double *ap = apack + (size_t) i0 * p, *bp = bpack + (size_t) j0 * p;
-            /* whole blocks go straight into the tile, edge blocks via edge[] */
-            int whole = ni == MR && nj == width;
-            double *out = whole ? tile + (size_t) i0 * nb + j0 : edge;
-            int ld = whole ? nb : width;
-            if (wide) kc_isa.wide(ap, bp, p, out, ld);
-            else kc_isa.micro(ap, bp, p, out, ld);
-            if (!whole)
-                for (int r = 0; r < ni; r++)
-                    memcpy(tile + (size_t) (i0 + r) * nb + j0, edge + r * width, sizeof(double) * nj);
-        }
-        j0 += width;
-    }
-
+    double_products(apack, bpack, p, na, nb, tile);
     apply_kernel(k, values, a, ai, a0, na, b, bi, b0, nb, NULL, NULL, tile);
 }
