@@ -130,11 +130,10 @@ test_that("in float, the shared path of costs stores the per-fold fits' values",
   on.exit(options(old))
   ns <- asNamespace("kernclass")
   for (classes in 2:3) {
-    set.seed(30 + classes)
     n <- 160
-    x <- matrix(rnorm(n * 12), n)
-    y <- factor(sample(letters[seq_len(classes)], n, TRUE))
-    x[, 1] <- x[, 1] + as.integer(y)
+    d <- shifted_classes(n, classes, 12, seed = 30 + classes)
+    x <- d$x
+    y <- d$y
     fold <- rep_len(1:4, n)
     costs <- c(0.3, 3, 30)
     spec <- ns$kc_kernel_code(ns$kc_kernel("rbf", 0.2, 3, 0, x))
