@@ -74,3 +74,21 @@ stop_child <- function(child, timeout = 10) {
   tools::pskill(child$pid, tools::SIGKILL)
   unlink(child$dir, recursive = TRUE)
 }
+
+# Run `lines` of R code, which leave their results in `res`, in a fresh
+# Rscript (run to its end) with this session's library paths, kernclass
+# attached and the environment variables `env` (such as "KERNCLASS_ISA=c":
+# read when the package loads). Expects the child to exit with status 0;
+# returns its `res`.
+run_script <- function(lines, env = character()) {
+  script <- tempfile(fileext = ".R")
+  out <- tempfile(fileext = ".rds")
+  on.exit(unlink(c(script, out)))
+  writeLines(c(sprintf(".libPaths(%s)", paste(deparse(.libPaths()), collapse = "")),
+               "suppressPackageStartupMessages(library(kernclass))", lines,
+               sprintf("saveRDS(res, %s)", deparse(out))), script)
+  status <- system2(file.path(R.home("bin"), "Rscript"), c("--vanilla", shQuote(script)),
+                    env = env, stdout = FALSE, stderr = FALSE)
+  expect_equal(status, 0L)
+  readRDS(out)
+}

@@ -18,6 +18,41 @@ two_class <- function(n = 120, p = 3, seed = 1) {
   list(x = x, y = y)
 }
 
+# n rows of p standard normal inputs in `classes` classes (letters, drawn at
+# random), the first input moved by the class's number (the cost paths'
+# tests): list(x, y), with `new` (n_new rows of the same inputs) where
+# n_new > 0.
+shifted_classes <- function(n, classes, p, seed = 1, n_new = 0) {
+  set.seed(seed)
+  x <- matrix(rnorm(n * p), n, p)
+  y <- factor(sample(letters[seq_len(classes)], n, TRUE))
+  x[, 1] <- x[, 1] + as.integer(y)
+  if (n_new > 0) list(x = x, y = y, new = matrix(rnorm(n_new * p), n_new, p)) else list(x = x, y = y)
+}
+
+# Two classes "a" and "b" of n / 2 rows each in two standard normal inputs,
+# moved by +shift and -shift (the observation weights' tests): list(x, y).
+two_shifted <- function(n, shift) {
+  x <- rbind(matrix(stats::rnorm(n), n / 2) + shift, matrix(stats::rnorm(n), n / 2) - shift)
+  list(x = x, y = factor(rep(c("a", "b"), each = n / 2)))
+}
+
+# The first `n` rows of the data frame df with a missing value in row `row`
+# of column `column` (the rows predict() must give NA for).
+rows_with_na <- function(df, n = 5, row = 2, column = "X1") {
+  new <- df[seq_len(n), ]
+  new[[column]][row] <- NA
+  new
+}
+
+# object as saveRDS() then readRDS() give it back.
+rds_round_trip <- function(object) {
+  path <- tempfile(fileext = ".rds")
+  on.exit(unlink(path))
+  saveRDS(object, path)
+  readRDS(path)
+}
+
 # One binary problem through the SVM's solve entry (ffi_svm_solve), on the
 # store `plan` asks for: "whole" (every row first, where cachesize holds
 # them: kind "binary"), "cache" (an LRU cache of cachesize MB: a cost path,

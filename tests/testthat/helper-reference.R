@@ -27,6 +27,14 @@ with_threads <- function(n, expr) {
   force(expr)
 }
 
+# A per-class statistic of the rows of z: column l is fun(S), S the rows of
+# x in class l (fun returns one value per row of z); the columns named by
+# the levels of y.
+by_class <- function(z, x, y, fun) {
+  out <- vapply(levels(y), function(l) fun(x[y == l, , drop = FALSE]), numeric(nrow(z)))
+  matrix(out, nrow(z), nlevels(y), dimnames = list(NULL, levels(y)))
+}
+
 # fit a kernclass classifier with the kernel parameters in the list kp
 fit_kp <- function(fitter, x, y, kp, ...) {
   fitter(x, y, kernel = kp$kernel, gamma = kp$gamma, degree = kp$degree, coef0 = kp$coef0, ...)

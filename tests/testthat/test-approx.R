@@ -509,13 +509,9 @@ test_that("approximate models plug in: NA rows, saveRDS, update, kernel_cv, kern
   df <- data.frame(d$x, cls = d$y)
   set.seed(1)
   fit <- kernel_parzen(cls ~ ., data = df, approx = nystrom(m = 20))
-  new <- df[1:5, ]
-  new$X1[2] <- NA
-  p <- predict(fit, new, type = "prob")
+  p <- predict(fit, rows_with_na(df), type = "prob")
   expect_true(all(is.na(p[2, ])) && !anyNA(p[-2, ]))
-  f <- tempfile(fileext = ".rds")
-  saveRDS(fit, f)
-  back <- readRDS(f)
+  back <- rds_round_trip(fit)
   expect_equal(predict(back, df, type = "prob"), predict(fit, df, type = "prob"))
   set.seed(2)
   up <- update(fit, approx = random_fourier(m = 50))

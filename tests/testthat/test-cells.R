@@ -325,12 +325,9 @@ test_that("print, summary and check state the cells; the model plugs in", {
   expect_output(print(s), "Localized: 6 cells")
   expect_equal(s$accuracy, mean(predict(fit) == d$y))
   # NA rows, saveRDS, update, kernel_cv, kernel_tune
-  new <- df[1:5, ]
-  new$X1[2] <- NA
+  new <- rows_with_na(df)
   expect_true(is.na(predict(fit, new)[2]) && !anyNA(predict(fit, new)[-2]))
-  f <- tempfile(fileext = ".rds")
-  saveRDS(fit, f)
-  back <- readRDS(f)
+  back <- rds_round_trip(fit)
   expect_identical(predict(back, df, type = "decision"), predict(fit, df, type = "decision"))
   set.seed(2)
   up <- update(fit, approx = cells(size = 300))

@@ -115,18 +115,7 @@ test_that("estimate_gamma at the ends of the double range: the median rule scale
 
 # Lines of R run in a child per engine (KERNCLASS_ISA is read at load time);
 # `res` is returned.
-extreme_with_isa <- function(isa, lines) {
-  script <- tempfile(fileext = ".R")
-  out <- tempfile(fileext = ".rds")
-  on.exit(unlink(c(script, out)))
-  writeLines(c(sprintf(".libPaths(%s)", paste(deparse(.libPaths()), collapse = "")),
-               "suppressPackageStartupMessages(library(kernclass))", lines,
-               sprintf("saveRDS(res, '%s')", out)), script)
-  status <- system2(file.path(R.home("bin"), "Rscript"), c("--vanilla", shQuote(script)),
-                    env = sprintf("KERNCLASS_ISA=%s", isa), stdout = FALSE, stderr = FALSE)
-  expect_equal(status, 0L)
-  readRDS(out)
-}
+extreme_with_isa <- function(isa, lines) run_script(lines, env = sprintf("KERNCLASS_ISA=%s", isa))
 
 test_that("rows with huge norms: every engine gives k(x, x) = 1 and the kernel of the data", {
   lines <- c(

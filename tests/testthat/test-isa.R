@@ -9,11 +9,7 @@ exp_args <- c(0, 1e-300, 1e-20, 1e-8, 0.5, seq(0, 760, length.out = 1001), 707.9
               744, 745.2, 746, 800, 1e10)
 
 run_with_isa <- function(isa) {
-  script <- tempfile(fileext = ".R")
-  out <- tempfile(fileext = ".rds")
-  on.exit(unlink(c(script, out)))
-  writeLines(c(
-    "library(kernclass)",
+  run_script(env = sprintf("KERNCLASS_ISA=%s", isa), c(
     "# the solver's paths on the double kernel values (the float tiles: fgram, fsvm)",
     "options(kernclass.svm.precision = 'double')",
     "set.seed(3)",
@@ -45,14 +41,7 @@ run_with_isa <- function(isa) {
     "  near = kernel_matrix(x / 100 + 1e4, z / 100 + 1e4, kernel = 'rbf', gamma = 10),",
     "  # exp(-t) as the rbf kernel between 0 and sqrt(t), in rows of every length",
     sprintf("  expt = lapply(c(1:17, %d), function(m) kernel_matrix(matrix(0), matrix(sqrt(%s[seq_len(m)])), kernel = 'rbf', gamma = 1)))",
-            length(exp_args), paste(deparse(exp_args, control = "digits17"), collapse = "")),
-    sprintf("saveRDS(res, '%s')", out)), script)
-  status <- system2(file.path(R.home("bin"), "Rscript"), c("--vanilla", script),
-                    env = c(sprintf("KERNCLASS_ISA=%s", isa),
-                            sprintf("R_LIBS=%s", paste(.libPaths(), collapse = .Platform$path.sep))),
-                    stdout = FALSE, stderr = FALSE)
-  expect_equal(status, 0L)
-  readRDS(out)
+            length(exp_args), paste(deparse(exp_args, control = "digits17"), collapse = ""))))
 }
 
 test_that("every instruction-set path gives the reference kernel values", {

@@ -130,11 +130,10 @@ test_that("in float, the shared path of costs stores the per-fold fits' values",
   on.exit(options(old))
   ns <- asNamespace("kernclass")
   for (classes in 2:3) {
-    set.seed(30 + classes)
     n <- 160
-    x <- matrix(rnorm(n * 12), n)
-    y <- factor(sample(letters[seq_len(classes)], n, TRUE))
-    x[, 1] <- x[, 1] + as.integer(y)
+    d <- shifted_classes(n, classes, 12, seed = 30 + classes)
+    x <- d$x
+    y <- d$y
     fold <- rep_len(1:4, n)
     costs <- c(0.3, 3, 30)
     spec <- ns$kc_kernel_code(ns$kc_kernel("rbf", 0.2, 3, 0, x))
@@ -153,4 +152,33 @@ test_that("in float, the shared path of costs stores the per-fold fits' values",
       }
     }
   }
+})
+
+test_that("the float tiles' scratch is taken only for points prepared for them (was: for every dense set)", {
+  # Few rows of many inputs: a kernel matrix's memory is mostly its tiles'
+  # scratch (R_alloc'd on R's heap, so gc() sees it): the double tiles' row
+  # panels, (132 + 128) p doubles, and for float tiles (the rbf kernel in
+  # float) their float panels and norms, another (66 + 2 * 64) p
+  peak_mb <- function(expr) {
+    g0 <- gc(reset = TRUE)
+    force(expr)
+    (gc()["Vcells", "max used"] - g0["Vcells", "used"]) * 8 / 2^20
+  }
+  set.seed(16)
+  p <- 20000
+  x <- matrix(rnorm(20 * p), 20)
+  double_mb <- (132 + 128) * p * 8 / 2^20
+  float_mb <- (66 + 128) * p * 8 / 2^20
+  with_threads(1L, {
+    used <- c(double = peak_mb(float_gram(x, precision = "double", threads = 1L)),
+              linear = peak_mb(float_gram(x, kernel = "linear", threads = 1L)),
+              plain = peak_mb(kernel_matrix(x)),
+              float = peak_mb(float_gram(x, threads = 1L)))
+  })
+  # double values: the double tiles' scratch and a little more
+  expect_lt(used[["double"]], double_mb + float_mb / 2)
+  expect_lt(used[["linear"]], double_mb + float_mb / 2)
+  expect_lt(used[["plain"]], double_mb + float_mb / 2)
+  # float values: the float tiles' scratch as well (and gc() sees the scratch)
+  expect_gt(used[["float"]], double_mb + float_mb * 0.9)
 })

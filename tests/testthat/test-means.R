@@ -18,11 +18,7 @@ seed_dist <- function(z, S, kp) {
 }
 
 # Distances of the rows of z to every class mean: a matrix, one column per level.
-seed_dist_all <- function(z, x, y, kp) {
-  out <- vapply(levels(y), function(l) seed_dist(z, x[y == l, , drop = FALSE], kp),
-                numeric(nrow(z)))
-  matrix(out, nrow(z), nlevels(y), dimnames = list(NULL, levels(y)))
-}
+seed_dist_all <- function(z, x, y, kp) by_class(z, x, y, function(S) seed_dist(z, S, kp))
 
 kernel_params <- list(
   list(kernel = "linear", gamma = 1, degree = 1, coef0 = 0),
@@ -203,20 +199,26 @@ test_that("linear nearest means on whitened data is MASS::lda with equal priors"
     W <- crossprod(r) / (nrow(x) - nlevels(y))
     solve(chol(W))
   }
+  # on the classes b (mlbench) and new rows, both mapped by A: the linear
+  # nearest-means rule on whitened inputs and lda with equal priors
+  whitened_and_lda <- function(b, new) {
+    x <- b$x %*% A
+    y <- b$classes
+    new <- new %*% A
+    U <- whiten(x, y)
+    fit <- kernel_means(x %*% U, y, kernel = "linear", scale = FALSE)
+    list(decision = predict(fit, new %*% U, type = "decision"), class = predict(fit, new %*% U),
+         lda = predict(MASS::lda(x, y, prior = rep(1 / nlevels(y), nlevels(y))), new))
+  }
   set.seed(208)
   A <- matrix(c(1.5, 0.6, -0.4, 0.8), 2)
   b2 <- mlbench::mlbench.2dnormals(240, cl = 2, sd = 0.9)
-  x2 <- b2$x %*% A
   y2 <- b2$classes
-  new2 <- mlbench::mlbench.2dnormals(60, cl = 2, sd = 0.9)$x %*% A
-  U <- whiten(x2, y2)
-  fit <- kernel_means(x2 %*% U, y2, kernel = "linear", scale = FALSE)
-  lda <- MASS::lda(x2, y2, prior = c(0.5, 0.5))
-  pl <- predict(lda, new2)
-  dec <- unname(predict(fit, new2 %*% U, type = "decision"))
-  expect_equal(dec, log(pl$posterior[, 1] / pl$posterior[, 2]), tolerance = 1e-8,
+  r2 <- whitened_and_lda(b2, mlbench::mlbench.2dnormals(60, cl = 2, sd = 0.9)$x)
+  pl <- r2$lda
+  expect_equal(unname(r2$decision), log(pl$posterior[, 1] / pl$posterior[, 2]), tolerance = 1e-8,
                ignore_attr = TRUE)
-  expect_identical(as.character(predict(fit, new2 %*% U)), as.character(pl$class))
+  expect_identical(as.character(r2$class), as.character(pl$class))
   # with isotropic classes the unwhitened nearest-means direction is close to
   # lda's discriminant direction
   xi <- b2$x
@@ -227,17 +229,12 @@ test_that("linear nearest means on whitened data is MASS::lda with equal priors"
   expect_gt(abs(cosang), 0.95)
 
   # three classes
-  b3 <- mlbench::mlbench.2dnormals(300, cl = 3, sd = 1)
-  x3 <- b3$x %*% A
-  y3 <- b3$classes
-  new3 <- mlbench::mlbench.2dnormals(50, cl = 3, sd = 1)$x %*% A
-  U3 <- whiten(x3, y3)
-  f3 <- kernel_means(x3 %*% U3, y3, kernel = "linear", scale = FALSE)
-  l3 <- predict(MASS::lda(x3, y3, prior = rep(1 / 3, 3)), new3)
-  s3 <- predict(f3, new3 %*% U3, type = "decision")
-  lp <- log(l3$posterior)
+  r3 <- whitened_and_lda(mlbench::mlbench.2dnormals(300, cl = 3, sd = 1),
+                         mlbench::mlbench.2dnormals(50, cl = 3, sd = 1)$x)
+  s3 <- r3$decision
+  lp <- log(r3$lda$posterior)
   expect_equal(unname(s3[, -1] - s3[, 1]), unname(lp[, -1] - lp[, 1]), tolerance = 1e-8)
-  expect_identical(as.character(predict(f3, new3 %*% U3)), as.character(l3$class))
+  expect_identical(as.character(r3$class), as.character(r3$lda$class))
 })
 
 test_that("formula method gives the default method's predictions", {

@@ -5,13 +5,7 @@
 # Expected values never come from the package itself.
 
 # Schölkopf and Smola (2002), eq. (1.14): p_c(x) for every row of z and every class
-parzen_p <- function(z, x, y, kp) {
-  out <- vapply(levels(y), function(l) {
-    S <- x[y == l, , drop = FALSE]
-    rowSums(Kr(z, S, kp)) / nrow(S)
-  }, numeric(nrow(z)))
-  matrix(out, nrow(z), nlevels(y), dimnames = list(NULL, levels(y)))
-}
+parzen_p <- function(z, x, y, kp) by_class(z, x, y, function(S) rowSums(Kr(z, S, kp)) / nrow(S))
 
 kernel_params <- list(
   list(kernel = "rbf", gamma = 0.5, degree = 3, coef0 = 0),

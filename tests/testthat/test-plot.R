@@ -59,9 +59,7 @@ test_that("plot() of a tuning result draws log axes for the README grid and retu
   close <- plot_to_null()
   on.exit(close())
   mar <- graphics::par("mar")
-  res <- withVisible(plot(tuned))
-  expect_false(res$visible)
-  expect_identical(res$value, tuned)
+  expect_identical(expect_invisible(plot(tuned)), tuned)
   expect_true(graphics::par("xlog"))
   expect_true(graphics::par("ylog"))
   # the plot region is exactly the cells: half a decade beyond the values
@@ -307,9 +305,7 @@ test_that("plot() of a kernel_cv draws the folds or the confusion table, as auto
   close <- plot_to_null()
   on.exit(close())
   mar <- graphics::par("mar")
-  res <- withVisible(plot(cv))
-  expect_false(res$visible)
-  expect_identical(res$value, cv)
+  expect_identical(expect_invisible(plot(cv)), cv)
   # the y range holds every fold's value and the band
   usr <- graphics::par("usr")
   expect_lte(usr[3L], min(cv$fold_value, cv$accuracy - cv$se))

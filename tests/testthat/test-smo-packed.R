@@ -7,11 +7,7 @@
 # a machine without AVX-512 neither packs.
 
 packed_fits <- function(pack) {
-  script <- tempfile(fileext = ".R")
-  out <- tempfile(fileext = ".rds")
-  on.exit(unlink(c(script, out)))
-  writeLines(c(
-    "library(kernclass)",
+  run_script(env = sprintf("KERNCLASS_SMO_PACK=%s", pack), c(
     "radial <- function(n, seed) {",
     "  set.seed(seed); x <- matrix(rnorm(n * 20), n)",
     "  list(x = x, y = factor(ifelse(x[, 1]^2 + x[, 2]^2 > qchisq(0.5, 2), 'out', 'in')))",
@@ -32,14 +28,7 @@ packed_fits <- function(pack) {
     "          list(m$iterations, m$coefs, m$b) },",
     "  race = { set.seed(1); r <- kernel_tune(kernel_svm, d$x, d$y, scale = FALSE, folds = 3,",
     "                                         grid = list(cost = c(1, 100), gamma = c(0.0056, 0.03)))",
-    "           list(r$results, r$model$coefs) })",
-    sprintf("saveRDS(res, '%s')", out)), script)
-  status <- system2(file.path(R.home("bin"), "Rscript"), c("--vanilla", script),
-                    env = c(sprintf("KERNCLASS_SMO_PACK=%s", pack),
-                            sprintf("R_LIBS=%s", paste(.libPaths(), collapse = .Platform$path.sep))),
-                    stdout = FALSE, stderr = FALSE)
-  expect_equal(status, 0L)
-  readRDS(out)
+    "           list(r$results, r$model$coefs) })"))
 }
 
 test_that("the packed passes over a shrunk set take the unpacked passes' steps", {

@@ -8,11 +8,7 @@
 ns <- asNamespace("kernclass")
 
 costs_data <- function(n = 90, classes = 3, p = 3, seed = 1) {
-  set.seed(seed)
-  x <- matrix(rnorm(n * p), n, p)
-  y <- factor(sample(letters[seq_len(classes)], n, TRUE))
-  x[, 1] <- x[, 1] + as.integer(y)
-  list(x = x, y = y, new = matrix(rnorm(20 * p), 20, p))
+  shifted_classes(n, classes, p, seed, n_new = 20)
 }
 
 test_that("a cost path's models are kernel_svm's at each cost, within the solver's tolerance", {

@@ -7,13 +7,7 @@
 
 ns <- asNamespace("kernclass")
 
-path_data <- function(n = 150, classes = 2, p = 4, seed = 1) {
-  set.seed(seed)
-  x <- matrix(rnorm(n * p), n, p)
-  y <- factor(sample(letters[seq_len(classes)], n, TRUE))
-  x[, 1] <- x[, 1] + as.integer(y)
-  list(x = x, y = y)
-}
+path_data <- function(n = 150, classes = 2, p = 4, seed = 1) shifted_classes(n, classes, p, seed)
 
 # The out-of-fold results of the shared path (kc_grid_cv) and of the
 # per-fold path (kc_fold_fits on each fold), for a path of costs.

@@ -445,8 +445,9 @@ test_that("observation weights are replication counts and multiply the cost", {
   skip_if_not_installed("e1071")
   set.seed(27)
   n <- 50
-  x <- rbind(matrix(stats::rnorm(n), n / 2) + 0.8, matrix(stats::rnorm(n), n / 2) - 0.8)
-  y <- factor(rep(c("a", "b"), each = n / 2))
+  d <- two_shifted(n, 0.8)
+  x <- d$x
+  y <- d$y
   w <- sample(1:3, n, replace = TRUE)
   rep_rows <- rep(seq_len(n), w)
   for (C in c(0.01, 1, 10)) {
@@ -559,8 +560,9 @@ test_that("observations with weight 0 are as if left out, offset b included", {
   # once counted as at the upper bound, moving b (even its sign).
   set.seed(3)
   n <- 40
-  x <- rbind(matrix(stats::rnorm(n), n / 2) + 1, matrix(stats::rnorm(n), n / 2) - 1)
-  y <- factor(rep(c("a", "b"), each = n / 2))
+  d <- two_shifted(n, 1)
+  x <- d$x
+  y <- d$y
   w <- rep(c(1, 0, 2), length.out = n)
   keep <- rep(seq_len(n), w)
   for (C in c(0.001, 0.01, 1)) {
