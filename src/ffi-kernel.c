@@ -43,6 +43,7 @@ SEXP ffi_kernel_matrix(SEXP x, SEXP y, SEXP spec, SEXP threads)
 SEXP ffi_kernel_matrix_float(SEXP x, SEXP y, SEXP spec, SEXP threads)
 {
     gram_inputs in = gram_inputs_from(x, y, spec, threads);
+    in.k.single = kc_single_precision_option();
     R_xlen_t nn = (R_xlen_t) in.a.n * in.b.n;
     SEXP out = PROTECT(kc_alloc_result(in.a.n, in.b.n));
     float *f = (float *) R_alloc((size_t) nn + 1, sizeof(float));

@@ -74,7 +74,7 @@ typedef struct {
 static binary_input binary_from(SEXP pr, SEXP options, R_xlen_t ncost)
 {
     binary_input in;
-    in.k = kc_kernel_from(kc_list_need(options, "kernel"));
+    in.k = kc_svm_kernel_from(kc_list_need(options, "kernel"));
     in.type = kc_svm_type_from(options);
     in.opt = kc_svm_solver_from(options, in.type);
     in.opt.cache_mb = kc_svm_cache_from(options);

@@ -53,7 +53,7 @@ static kc_svm_store pairs_plan(SEXP pr, SEXP options, const kc_kernel *k, kc_poi
  * pairs: 1 all at once, more through the cache of class blocks). */
 static SEXP solve_pairs(SEXP pr, SEXP options)
 {
-    kc_kernel k = kc_kernel_from(kc_list_need(options, "kernel"));
+    kc_kernel k = kc_svm_kernel_from(kc_list_need(options, "kernel"));
     kc_svm_type type = kc_svm_type_from(options);
     kc_smo_options opt = kc_svm_solver_from(options, type);
     double bud = kc_svm_number_from(options, "budget");
@@ -182,7 +182,7 @@ static SEXP solve_path(SEXP pr, SEXP options)
         SEXP x = kc_list_need(plan, "x"), y = kc_list_need(plan, "y"),
              nclass = kc_list_need(plan, "nclass"), cost = kc_list_need(plan, "cost"),
              w = kc_list_need(plan, "w"), cw = kc_list_need(plan, "cw");
-        ks[j] = kc_kernel_from(kc_list_need(plan, "spec"));
+        ks[j] = kc_svm_kernel_from(kc_list_need(plan, "spec"));
         if (!isNewList(x) || (XLENGTH(x) != 1 && XLENGTH(x) != nrun))
             kc_internal("x must be a list of one double matrix or one per fold run");
         int nx = (int) XLENGTH(x);
@@ -366,7 +366,7 @@ SEXP ffi_svm_plan(SEXP problems, SEXP options)
         UNPROTECT(2);
         return out;
     }
-    kc_kernel k = kc_kernel_from(kc_list_need(options, "kernel"));
+    kc_kernel k = kc_svm_kernel_from(kc_list_need(options, "kernel"));
     kc_svm_store store;
     double bytes = 0;
     if (!strcmp(kind, "binary") || !strcmp(kind, "costs")) {

@@ -178,7 +178,7 @@ static kc_kernel kernel_of(const double *v)
     k.gamma = v[1];
     k.degree = (int) v[2];
     k.coef0 = v[3];
-    k.single = kc_single_precision_option();
+    k.single = 0;
     return k;
 }
 
@@ -187,6 +187,15 @@ kc_kernel kc_kernel_from(SEXP spec)
     if (!isReal(spec) || XLENGTH(spec) != 4)
         kc_internal("kernel spec must be a double vector of length 4");
     return kernel_of(REAL(spec));
+}
+
+/* Only the SVM's float stores may take single-precision products: the
+ * other workers would prepare float scratch they never read. */
+kc_kernel kc_svm_kernel_from(SEXP spec)
+{
+    kc_kernel k = kc_kernel_from(spec);
+    k.single = kc_single_precision_option();
+    return k;
 }
 
 /* A set of kernels of one type (a 4 x nk spec, a column each), whose

@@ -21,6 +21,9 @@ void kc_check_pair(const kc_kernel *k, const kc_points *a, const kc_points *b,
 /* A kernel from its spec c(code, gamma, degree, coef0); a set of kernels of
  * one type from a 4 x nk spec. */
 kc_kernel kc_kernel_from(SEXP spec);
+/* The same, for the SVM's solves: single precision where
+ * kernclass.svm.precision asks for it (kc_single_precision_option). */
+kc_kernel kc_svm_kernel_from(SEXP spec);
 const kc_kernel *kc_kernel_set_from(SEXP spec, int *nk);
 /* The threads granted for one positive integer asked for. */
 int kc_threads_from(SEXP threads);

@@ -173,12 +173,19 @@ test_that("the float tiles' scratch is taken only for points prepared for them (
     used <- c(double = peak_mb(float_gram(x, precision = "double", threads = 1L)),
               linear = peak_mb(float_gram(x, kernel = "linear", threads = 1L)),
               plain = peak_mb(kernel_matrix(x)),
-              float = peak_mb(float_gram(x, threads = 1L)))
+              float = peak_mb(float_gram(x, threads = 1L)),
+              # the SVM's float option leaves the other workers' tiles double
+              plain_float = local({
+                old <- options(kernclass.svm.precision = "float")
+                on.exit(options(old))
+                peak_mb(kernel_matrix(x))
+              }))
   })
   # double values: the double tiles' scratch and a little more
   expect_lt(used[["double"]], double_mb + float_mb / 2)
   expect_lt(used[["linear"]], double_mb + float_mb / 2)
   expect_lt(used[["plain"]], double_mb + float_mb / 2)
+  expect_lt(used[["plain_float"]], double_mb + float_mb / 2)
   # float values: the float tiles' scratch as well (and gc() sees the scratch)
   expect_gt(used[["float"]], double_mb + float_mb * 0.9)
 })
