@@ -7,6 +7,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 lib=$(mktemp -d)
 trap 'rm -rf "$lib"' EXIT
+# compile the C files side by side (make's jobs; a caller's MAKEFLAGS wins)
+export MAKEFLAGS="${MAKEFLAGS:--j$(nproc 2>/dev/null || echo 2)}"
 if ! R CMD INSTALL --preclean --clean --no-multiarch -l "$lib" . >"$lib/install.log" 2>&1; then
   cat "$lib/install.log"
   echo "0 passed, 1 failed"
